@@ -1,0 +1,58 @@
+import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+
+/**
+ * The pages that error messages point at (the original pointed at its own docs), so that
+ * a client developer following the link from a 401 or 403 learns what to do.
+ */
+@Controller()
+export class DocsController {
+  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
+
+  @Get('docs/api/auth')
+  @Header('Content-Type', 'text/plain; charset=utf-8')
+  auth(): string {
+    return [
+      'Authentication (version 1 API)',
+      '',
+      'Every request passes an API token as auth_token, in the query string or, on POST,',
+      'in the form body (application/x-www-form-urlencoded).',
+      '',
+      'Token kinds:',
+      '  admin         every method',
+      '  notification  rooms/message and rooms/topic only',
+      '',
+      'Create one on the server: npm run --silent cli -- token create --type admin --label "my script"',
+      '',
+      'A missing or unknown token answers 401; a token of the wrong kind answers 403.',
+      'Add auth_test=true to any request to check a token without doing anything:',
+      '202 when the token may call the method, 401 otherwise.',
+      '',
+    ].join('\n');
+  }
+
+  @Get('docs/api/rate_limiting')
+  @Header('Content-Type', 'text/plain; charset=utf-8')
+  rateLimiting(): string {
+    const minutes = this.config.RATE_LIMIT_WINDOW_SECONDS / 60;
+    return [
+      'Rate limiting (version 1 API)',
+      '',
+      `Each token may make ${this.config.RATE_LIMIT_MAX} requests per ${minutes} minutes (fixed windows).`,
+      'Every response carries:',
+      '  X-RateLimit-Limit      requests allowed per window',
+      '  X-RateLimit-Remaining  requests left in the current window',
+      '  X-RateLimit-Reset      UNIX time (seconds) at which the window resets',
+      'Past the limit, requests answer 403 until the window resets.',
+      '',
+    ].join('\n');
+  }
+}
+
+@Controller()
+export class HealthController {
+  @Get('health')
+  health(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
+}

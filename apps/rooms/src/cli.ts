@@ -1,0 +1,88 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { assertPostgresReachable, env, loadConfigOrExit } from '@app/common';
+import { openDatabase } from './database/database';
+import { TokensService } from './tokens/tokens.service';
+
+const USAGE = `Usage:
+  cli token create --type admin|notification [--label TEXT]   prints the new token alone on stdout
+  cli token list [--all] [--json]                             live tokens (--all: revoked too)
+  cli token revoke ID                                         revokes a token by its id
+
+Reads DATABASE_URL (default postgres://postgres@127.0.0.1:5432/chat).`;
+
+class UsageError extends Error {}
+
+async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      type: { type: 'string' },
+      label: { type: 'string' },
+      all: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [resource, action, arg] = positionals;
+  if (values.help || !resource) {
+    process.stdout.write(`${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  if (resource !== 'token') throw new UsageError(`unknown command "${resource}"`);
+  if (!['create', 'list', 'revoke'].includes(action ?? '')) throw new UsageError(`unknown token action "${action ?? ''}"`);
+  if (action === 'create' && !values.type) throw new UsageError('token create needs --type admin or --type notification');
+  if (action === 'revoke' && !/^\d+$/.test(arg ?? '')) throw new UsageError('token revoke needs the numeric token id');
+
+  const config = loadConfigOrExit('cli', {
+    DATABASE_URL: env.url(['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/chat'),
+  });
+  await assertPostgresReachable(config.DATABASE_URL, 2000);
+  const db = await openDatabase(config.DATABASE_URL, 2);
+  try {
+    const tokens = new TokensService(db);
+    if (action === 'create') {
+      const created = await tokens.create(values.type!, values.label ?? '');
+      process.stdout.write(`${created.token}\n`);
+      process.stderr.write(`created ${created.kind} token id ${created.id}${created.label ? ` (${created.label})` : ''}\n`);
+      return 0;
+    }
+    if (action === 'list') {
+      const rows = await tokens.list(values.all);
+      if (values.json) {
+        process.stdout.write(`${JSON.stringify(rows.map((t) => ({
+          id: t.id, kind: t.kind, label: t.label, created: t.createdAt.toISOString(), revoked: t.revokedAt?.toISOString() ?? null,
+        })), null, 2)}\n`);
+      } else {
+        process.stdout.write(`${['ID', 'KIND', 'CREATED', 'REVOKED', 'LABEL'].join('\t')}\n`);
+        for (const t of rows) {
+          process.stdout.write(`${[t.id, t.kind, t.createdAt.toISOString(), t.revokedAt?.toISOString() ?? '-', t.label].join('\t')}\n`);
+        }
+      }
+      return 0;
+    }
+    const ok = await tokens.revoke(Number(arg));
+    if (!ok) {
+      process.stderr.write(`no live token with id ${arg}\n`);
+      return 1;
+    }
+    process.stderr.write(`revoked token id ${arg}\n`);
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`cli: ${message}\n`);
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`${USAGE}\n`);
+      process.exit(2);
+    }
+    process.exit(1);
+  },
+);

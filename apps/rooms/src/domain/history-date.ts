@@ -1,0 +1,18 @@
+import { DateTime, IANAZone } from 'luxon';
+
+export function isValidTimezone(zone: string): boolean {
+  return IANAZone.isValidZone(zone);
+}
+
+/** `2010-11-19T15:48:19-0800`: ISO-8601 in the zone, offset without a colon. */
+export function formatHistoryDate(date: Date, zone: string): string {
+  return DateTime.fromJSDate(date, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ssZZZ");
+}
+
+/** [start, end) in UTC of calendar day `day` (YYYY-MM-DD) in `zone`; null when not a real date. */
+export function dayBounds(day: string, zone: string): { start: Date; end: Date } | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
+  const start = DateTime.fromISO(day, { zone });
+  if (!start.isValid) return null;
+  return { start: start.toJSDate(), end: start.plus({ days: 1 }).toJSDate() };
+}

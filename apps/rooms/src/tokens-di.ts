@@ -1,0 +1,2 @@
+/** Injection tokens of the rooms service. */
+export const PRESENTATION = Symbol('PRESENTATION');

@@ -1,0 +1,2 @@
+export * from './amqp-broker';
+export * from './topology';

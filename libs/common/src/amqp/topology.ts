@@ -1,0 +1,37 @@
+import type { Channel, ConfirmChannel } from 'amqplib';
+import { BrokerNames } from '@app/contracts';
+
+/** The exchanges every publisher and consumer of domain events relies on. */
+export async function assertEventExchanges(channel: Channel | ConfirmChannel, names: BrokerNames): Promise<void> {
+  await channel.assertExchange(names.eventsExchange, 'topic', { durable: true });
+  await channel.assertExchange(names.deadLetterExchange, 'direct', { durable: true });
+}
+
+export interface ConsumerQueueSpec {
+  queue: string;
+  deadLetterQueue: string;
+  /** Binding patterns on the events exchange, e.g. `room.*.v1`. */
+  bindings: string[];
+}
+
+/**
+ * A durable queue bound to the events exchange whose rejected messages go, through the
+ * dead-letter exchange, to a durable dead-letter queue of its own.
+ */
+export async function assertConsumerQueue(
+  channel: Channel | ConfirmChannel,
+  names: BrokerNames,
+  spec: ConsumerQueueSpec,
+): Promise<void> {
+  await assertEventExchanges(channel, names);
+  await channel.assertQueue(spec.deadLetterQueue, { durable: true });
+  await channel.bindQueue(spec.deadLetterQueue, names.deadLetterExchange, spec.queue);
+  await channel.assertQueue(spec.queue, {
+    durable: true,
+    deadLetterExchange: names.deadLetterExchange,
+    deadLetterRoutingKey: spec.queue,
+  });
+  for (const pattern of spec.bindings) {
+    await channel.bindQueue(spec.queue, names.eventsExchange, pattern);
+  }
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** Reusable variable types with messages that state the rule. */
+export const env = {
+  port: (fallback: number) =>
+    z.coerce.number({ invalid_type_error: 'must be a port number' })
+      .int('must be a whole number').min(0, 'must be 0..65535').max(65535, 'must be 0..65535')
+      .default(fallback),
+  positiveInt: (fallback: number) =>
+    z.coerce.number({ invalid_type_error: 'must be a whole number' })
+      .int('must be a whole number').positive('must be greater than 0').default(fallback),
+  url: (protocols: string[], fallback: string) =>
+    z.string().default(fallback).refine((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
+      } catch {
+        return false;
+      }
+    }, `must be a URL with scheme ${protocols.join(' or ')}`),
+  name: (fallback: string) =>
+    z.string().default(fallback).refine((v) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,100}$/.test(v),
+      'must be letters, digits, ".", "_" or "-" (at most 101 characters)'),
+  logLevel: () =>
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      errorMap: () => ({ message: 'must be one of fatal, error, warn, info, debug, trace, silent' }),
+    }).default('info'),
+};
+
+/** Settings every service reads. */
+export const commonShape = {
+  AMQP_URL: env.url(['amqp', 'amqps'], 'amqp://guest:guest@127.0.0.1:5672'),
+  BROKER_NAMESPACE: env.name('chat'),
+  LOG_LEVEL: env.logLevel(),
+};

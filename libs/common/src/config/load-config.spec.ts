@@ -1,0 +1,40 @@
+import { commonShape, env } from './env-types';
+import { ConfigError, parseConfig } from './load-config';
+
+describe('parseConfig', () => {
+  const shape = { ...commonShape, PORT: env.port(8080) };
+
+  it('applies defaults when variables are absent or blank', () => {
+    const config = parseConfig(shape, { PORT: '  ' });
+    expect(config).toEqual({
+      AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
+      BROKER_NAMESPACE: 'chat',
+      LOG_LEVEL: 'info',
+      PORT: 8080,
+    });
+  });
+
+  it('coerces numbers', () => {
+    expect(parseConfig(shape, { PORT: '9090' }).PORT).toBe(9090);
+  });
+
+  it('names every wrong variable, its rule and its value', () => {
+    let error: ConfigError | undefined;
+    try {
+      parseConfig(shape, { PORT: 'eighty', AMQP_URL: 'http://x', LOG_LEVEL: 'loud' });
+    } catch (e) {
+      error = e as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error!.problems).toEqual(expect.arrayContaining([
+      'PORT: must be a port number (got "eighty")',
+      'AMQP_URL: must be a URL with scheme amqp or amqps (got "http://x")',
+      'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ]));
+  });
+
+  it('rejects out-of-range ports and unsafe namespaces', () => {
+    expect(() => parseConfig(shape, { PORT: '70000' })).toThrow('PORT: must be 0..65535');
+    expect(() => parseConfig(shape, { BROKER_NAMESPACE: 'a b' })).toThrow('BROKER_NAMESPACE');
+  });
+});

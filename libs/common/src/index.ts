@@ -1,0 +1,5 @@
+export * from './config';
+export * from './logging';
+export * from './security';
+export * from './infra';
+export * from './amqp';

@@ -1,0 +1,85 @@
+import { connect as amqpConnect } from 'amqplib';
+import { Client } from 'pg';
+
+export class DependencyUnreachableError extends Error {
+  constructor(readonly dependency: string, message: string) {
+    super(message);
+    this.name = 'DependencyUnreachableError';
+  }
+}
+
+/** host:port of a URL, for messages (never the credentials). */
+export function describeAddress(url: string, defaultPort: number): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname || '127.0.0.1'}:${u.port || defaultPort}`;
+  } catch {
+    return url;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function retryUntil<T>(timeoutMs: number, attempt: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (Date.now() >= deadline) throw err;
+      await sleep(500);
+    }
+  }
+}
+
+function reason(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  return e?.code && !e.message?.includes(e.code) ? `${e.code} ${e.message ?? ''}`.trim() : (e?.message ?? String(err));
+}
+
+/** Fails with a message naming PostgreSQL, its address, the variable and how to start it. */
+export async function assertPostgresReachable(databaseUrl: string, timeoutMs: number): Promise<void> {
+  const adminUrl = new URL(databaseUrl);
+  adminUrl.pathname = '/postgres';
+  try {
+    await retryUntil(timeoutMs, async () => {
+      const client = new Client({ connectionString: adminUrl.toString(), connectionTimeoutMillis: 3000 });
+      try {
+        await client.connect();
+        await client.query('SELECT 1');
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    });
+  } catch (err) {
+    throw new DependencyUnreachableError('PostgreSQL',
+      `Cannot reach PostgreSQL at ${describeAddress(databaseUrl, 5432)} (DATABASE_URL): ${reason(err)}.\n` +
+      `Start it with: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start\n` +
+      `  (or: docker compose up -d postgres), or point DATABASE_URL at a running server.`);
+  }
+}
+
+/** Fails with a message naming RabbitMQ, its address, the variable and how to start it. */
+export async function assertRabbitReachable(amqpUrl: string, timeoutMs: number): Promise<void> {
+  try {
+    await retryUntil(timeoutMs, async () => {
+      const conn = await amqpConnect(amqpUrl, { timeout: 3000 });
+      await conn.close().catch(() => undefined);
+    });
+  } catch (err) {
+    throw new DependencyUnreachableError('RabbitMQ',
+      `Cannot reach RabbitMQ at ${describeAddress(amqpUrl, 5672)} (AMQP_URL): ${reason(err)}.\n` +
+      `Start it with: rabbitmq-server -detached\n` +
+      `  (or: docker compose up -d rabbitmq), or point AMQP_URL at a running broker.`);
+  }
+}
+
+/** Prints a start-up failure the same way in every service and exits non-zero. */
+export function exitOnStartupFailure(service: string, err: unknown): never {
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`${service}: ${message}\n`);
+  if (!(err instanceof DependencyUnreachableError) && err instanceof Error && err.stack) {
+    process.stderr.write(`${err.stack}\n`);
+  }
+  process.exit(1);
+}

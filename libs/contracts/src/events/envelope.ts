@@ -1,0 +1,35 @@
+/**
+ * Every domain event travels in this envelope on the topic exchange. The routing key is
+ * `<aggregate>.<event>.v<version>`, so a consumer binds to exactly the versions it knows.
+ */
+export interface EventEnvelope<TPayload = unknown> {
+  /** Unique event id (UUID); consumers use it to de-duplicate redeliveries. */
+  id: string;
+  /** Routing key without the version suffix, e.g. `room.created`. */
+  type: string;
+  version: number;
+  /** ISO-8601 UTC. */
+  occurredAt: string;
+  payload: TPayload;
+}
+
+export interface EventDefinition<TPayload> {
+  type: string;
+  version: number;
+  routingKey: string;
+  /** Type-only marker so that `EventPayload<typeof X>` works. */
+  readonly __payload?: TPayload;
+}
+
+export function defineEvent<TPayload>(type: string, version: number): EventDefinition<TPayload> {
+  return { type, version, routingKey: `${type}.v${version}` };
+}
+
+export type EventPayload<D> = D extends EventDefinition<infer P> ? P : never;
+
+export function isEventEnvelope(value: unknown): value is EventEnvelope {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.id === 'string' && typeof v.type === 'string' && typeof v.version === 'number' &&
+    typeof v.occurredAt === 'string' && typeof v.payload === 'object' && v.payload !== null;
+}

@@ -1,0 +1,11 @@
+import { NotificationMessageObject, RoomObject } from '../../models';
+import { defineEvent } from '../envelope';
+
+/** An integration sent a notification (v1 rooms/message). Webhook event: room_notification. */
+export interface RoomNotificationSentV1Payload {
+  room: RoomObject;
+  message: NotificationMessageObject;
+  /** Whether the sender asked recipients to be notified. */
+  notify: boolean;
+}
+export const RoomNotificationSentV1 = defineEvent<RoomNotificationSentV1Payload>('room.notification-sent', 1);

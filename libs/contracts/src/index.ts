@@ -1,0 +1,4 @@
+export * from './models';
+export * from './commands';
+export * from './events';
+export * from './broker-names';

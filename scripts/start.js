@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Runs the rooms service, the gateway and the webhook dispatcher as three processes.
+// Output stays one JSON object per line (each carries its "service"). Ctrl-C stops all
+// three cleanly; if one fails (say PostgreSQL is down), the others are stopped and the
+// launcher exits with its code.
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const { SERVICES, root } = require('./services');
+
+for (const s of SERVICES) {
+  if (!fs.existsSync(s.entry)) {
+    process.stderr.write(`${s.entry} is missing: run "npm run build" first.\n`);
+    process.exit(1);
+  }
+}
+
+let stopping = false;
+let exitCode = 0;
+const children = new Map();
+
+function stopAll(signal) {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children.values()) child.kill(signal);
+  setTimeout(() => {
+    for (const child of children.values()) child.kill('SIGKILL');
+  }, 10_000).unref();
+}
+
+for (const s of SERVICES) {
+  const child = spawn(process.execPath, ['--enable-source-maps', s.entry], { cwd: root, stdio: 'inherit', env: process.env });
+  children.set(s.name, child);
+  child.on('exit', (code, signal) => {
+    children.delete(s.name);
+    const failed = !stopping && (code !== 0 || signal !== null);
+    if (failed) {
+      process.stderr.write(`${s.name} exited (${signal ?? `code ${code}`}); stopping the other services.\n`);
+      exitCode = code || 1;
+      stopAll('SIGTERM');
+    }
+    if (children.size === 0) process.exit(exitCode);
+  });
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => stopAll(signal));
+}
