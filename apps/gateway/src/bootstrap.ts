@@ -12,6 +12,7 @@ export async function startGateway(config: GatewayConfig): Promise<INestApplicat
   const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, logger), {
     bodyParser: false,
     logger: new NestPinoLogger(logger),
+    abortOnError: false,
   });
   app.disable('x-powered-by');
   app.set('etag', false);

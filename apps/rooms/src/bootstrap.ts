@@ -26,6 +26,7 @@ export async function startRoomsService(config: RoomsConfig): Promise<INestMicro
       noAck: true,
     },
     logger: new NestPinoLogger(logger),
+    abortOnError: false,
   });
   app.enableShutdownHooks();
   await app.listen();

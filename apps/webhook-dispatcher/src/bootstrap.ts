@@ -10,6 +10,7 @@ export async function startDispatcher(config: DispatcherConfig): Promise<INestAp
   await assertRabbitReachable(config.AMQP_URL, config.STARTUP_TIMEOUT_SECONDS * 1000);
   const app = await NestFactory.createApplicationContext(DispatcherModule.forRoot(config, logger), {
     logger: new NestPinoLogger(logger),
+    abortOnError: false,
   });
   app.enableShutdownHooks();
   await app.init();

@@ -5,9 +5,9 @@ import type { EventEnvelope } from '@app/contracts';
 export class OutboxEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' }) id: string;
   @Column({ name: 'event_id', type: 'uuid' }) eventId: string;
-  @Column({ name: 'routing_key' }) routingKey: string;
+  @Column({ type: 'varchar', name: 'routing_key' }) routingKey: string;
   @Column({ type: 'jsonb' }) envelope: EventEnvelope;
   @Column({ name: 'created_at', type: 'timestamptz', insert: false }) createdAt: Date;
-  @Column() attempts: number;
+  @Column({ type: 'integer' }) attempts: number;
   @Column({ name: 'last_error', type: 'text', nullable: true }) lastError: string | null;
 }

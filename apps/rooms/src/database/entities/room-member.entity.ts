@@ -2,6 +2,6 @@ import { Entity, PrimaryColumn } from 'typeorm';
 
 @Entity('room_members')
 export class RoomMemberEntity {
-  @PrimaryColumn({ name: 'room_id' }) roomId: number;
-  @PrimaryColumn({ name: 'user_id' }) userId: number;
+  @PrimaryColumn({ type: 'integer', name: 'room_id' }) roomId: number;
+  @PrimaryColumn({ type: 'integer', name: 'user_id' }) userId: number;
 }
