@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { ClientProxy } from '@nestjs/microservices';
+import { ClientProxy, RmqRecordBuilder } from '@nestjs/microservices';
 import { APP_LOGGER, AppLogger } from '@app/common';
 import { AuthenticateReplyV1, AuthenticateRequestV1, CommandErrorCode, isCommandError, TokensCommandV1 } from '@app/contracts';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
@@ -26,8 +26,11 @@ export class RoomsClient implements OnApplicationShutdown {
   ) {}
 
   async send<T>(pattern: string, payload: unknown): Promise<T> {
+    // The command expires in the queue when we stop waiting for it: a client told 503
+    // must not see its message posted later, when a stopped rooms service comes back.
+    const record = new RmqRecordBuilder(payload).setOptions({ expiration: String(this.config.COMMAND_TIMEOUT_MS) }).build();
     try {
-      return await firstValueFrom(this.rpc.send<T>(pattern, payload).pipe(timeout(this.config.COMMAND_TIMEOUT_MS)));
+      return await firstValueFrom(this.rpc.send<T>(pattern, record).pipe(timeout(this.config.COMMAND_TIMEOUT_MS)));
     } catch (err) {
       if (isCommandError(err)) throw new V1Error(STATUS_OF[err.code], err.message);
       if (err instanceof TimeoutError) {
