@@ -200,7 +200,7 @@ export interface V1Response {
  * GET, form-encoded in the body for POST.
  */
 export async function v1(baseUrl: string, verb: 'GET' | 'POST', method: string, params: Record<string, string | number>): Promise<V1Response> {
-  const form = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+  const form = new URLSearchParams(Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])));
   const url = verb === 'GET' ? `${baseUrl}/v1/${method}?${form}` : `${baseUrl}/v1/${method}`;
   const res = await fetch(url, verb === 'GET' ? {} : {
     method: 'POST',

@@ -12,12 +12,13 @@ export class V1Params {
   constructor(query: RawParams, body: RawParams | undefined) {
     for (const source of [query, body ?? {}]) {
       for (const [key, raw] of Object.entries(source)) {
-        if (raw === undefined) continue;
+        // A JSON null is an absent value, like an empty one.
+        if (raw === undefined || raw === null) continue;
         if (Array.isArray(raw)) {
           const distinct = [...new Set(raw.map(String))];
           if (distinct.length > 1) throw badRequest(`${key}: must be given once`);
           this.values.set(key, distinct[0] ?? '');
-        } else if (raw !== null && typeof raw === 'object') {
+        } else if (typeof raw === 'object') {
           throw badRequest(`${key}: must be a plain value`);
         } else {
           this.values.set(key, String(raw));

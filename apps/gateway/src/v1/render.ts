@@ -22,6 +22,15 @@ export function itemName(arrayKey: string): string {
   return ITEM_NAMES[arrayKey] ?? (arrayKey.endsWith('s') ? arrayKey.slice(0, -1) : 'item');
 }
 
+/** Characters XML 1.0 forbids (C0 controls but tab, LF, CR; lone surrogates; U+FFFE/U+FFFF). */
+// eslint-disable-next-line no-control-regex
+const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text as XML 1.0 can carry it: forbidden characters become U+FFFD (escaping is xmlbuilder2's). */
+export function xmlText(value: string): string {
+  return value.replace(NOT_XML_CHAR, '\uFFFD');
+}
+
 function append(parent: XMLBuilder, key: string, value: unknown): void {
   if (Array.isArray(value)) {
     const list = parent.ele(key);
@@ -34,7 +43,7 @@ function append(parent: XMLBuilder, key: string, value: unknown): void {
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) append(el, k, v);
     return;
   }
-  el.txt(String(value));
+  el.txt(xmlText(String(value)));
 }
 
 /**
@@ -55,7 +64,7 @@ export function toXml(body: Record<string, unknown>): string {
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) append(el, k, v);
   } else {
     const el = doc.ele(root);
-    if (value !== null && value !== undefined) el.txt(String(value));
+    if (value !== null && value !== undefined) el.txt(xmlText(String(value)));
   }
   return doc.end({ prettyPrint: false });
 }

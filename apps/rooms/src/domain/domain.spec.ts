@@ -60,6 +60,8 @@ describe('user presentation', () => {
 
   it('derives a mention name from the display name', () => {
     expect(defaultMentionName('Ada  Lovelace')).toBe('AdaLovelace');
+    expect(defaultMentionName("Seán O'Brien-Smith")).toBe('SeánOBrien-Smith');
+    expect(defaultMentionName('!!!')).toBe('user');
   });
 });
 

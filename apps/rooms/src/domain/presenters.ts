@@ -83,7 +83,10 @@ export function toV1User(user: UserEntity, ctx: PresentationContext, withDeleted
   return record;
 }
 
-/** Default mention name: the display name without white space. */
+/**
+ * Default mention name: the display name without white space and without the characters
+ * an explicit mention_name may not contain (anything but letters, digits, `_`, `.`, `-`).
+ */
 export function defaultMentionName(name: string): string {
-  return name.replace(/\s+/g, '').slice(0, 50) || 'user';
+  return name.replace(/[^\p{L}\p{N}_.-]+/gu, '').slice(0, 50) || 'user';
 }

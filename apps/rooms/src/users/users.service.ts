@@ -48,7 +48,7 @@ export class UsersService {
     return this.write(async (m) => {
       const user = m.getRepository(UserEntity).create({
         name: req.name,
-        mentionName: req.mentionName ?? defaultMentionName(req.name),
+        mentionName: req.mentionName ?? await this.freeMentionName(m, defaultMentionName(req.name)),
         email: req.email,
         title: req.title ?? '',
         passwordHash,
@@ -126,6 +126,23 @@ export class UsersService {
   async show(req: UserRefRequestV1): Promise<UserReplyV1> {
     const user = await this.findUser(this.db.manager, req.userIdOrEmail, { live: true });
     return { user: toV1User(user, this.ctx, false) };
+  }
+
+  /**
+   * The default mention name, made unique among live users with a number (JohnSmith,
+   * JohnSmith2, ...): a user who asked for no mention name must not be refused for it.
+   */
+  private async freeMentionName(m: EntityManager, base: string): Promise<string> {
+    const rows: Array<{ name: string }> = await m.query(
+      `SELECT lower(mention_name) AS name FROM users WHERE NOT is_deleted AND lower(mention_name) LIKE lower($1) || '%'`,
+      [base.replace(/[\\%_]/g, '\\$&')],
+    );
+    const taken = new Set(rows.map((r) => r.name));
+    if (!taken.has(base.toLowerCase())) return base;
+    for (let n = 2; ; n++) {
+      const candidate = `${base.slice(0, 50 - String(n).length)}${n}`;
+      if (!taken.has(candidate.toLowerCase())) return candidate;
+    }
   }
 
   private async insertOrUpdate(m: EntityManager, user: UserEntity, op: 'insert' | 'update'): Promise<void> {

@@ -1,0 +1,52 @@
+import { sanitizeMessageHtml as clean } from './sanitize';
+
+describe('message HTML sanitizer', () => {
+  it('keeps the allowed basic tags', () => {
+    const html = '<a href="https://example.com/x" title="t">link</a> <b>b</b> <i>i</i> <strong>s</strong> <em>e</em>' +
+      '<br /><img src="https://example.com/p.png" alt="p" /><pre>pre</pre><code>code</code>' +
+      '<ul><li>u</li></ul><ol><li>o</li></ol>' +
+      '<table><thead><tr><th>h</th></tr></thead><tbody><tr><td colspan="2">d</td></tr></tbody></table>';
+    expect(clean(html)).toBe(html);
+  });
+
+  it('removes script, style and iframe elements with their content', () => {
+    expect(clean('before<script>alert("x")</script>after')).toBe('beforeafter');
+    expect(clean('<style>body { display: none }</style>text')).toBe('text');
+    expect(clean('<iframe src="https://evil.example">inside</iframe>ok')).toBe('ok');
+    expect(clean('<SCRIPT type="text/javascript">x()</SCRIPT>ok')).toBe('ok');
+  });
+
+  it('removes other tags but keeps their text', () => {
+    expect(clean('<div><span>kept</span></div>')).toBe('kept');
+    expect(clean('<font color="red">red</font>')).toBe('red');
+  });
+
+  it('removes event handler and style attributes', () => {
+    expect(clean('<b onclick="steal()" style="color:red">x</b>')).toBe('<b>x</b>');
+    expect(clean('<img src="https://example.com/a.png" onerror="steal()" />')).toBe('<img src="https://example.com/a.png" />');
+    expect(clean('<a href="https://example.com" onmouseover="x()">l</a>')).toBe('<a href="https://example.com">l</a>');
+  });
+
+  it('removes javascript: and other unsafe URLs', () => {
+    for (const href of ['javascript:alert(1)', 'JavaScript:alert(1)', ' javascript:alert(1)', 'java&#x09;script:alert(1)', 'vbscript:x', 'data:text/html,<script>x</script>']) {
+      const out = clean(`<a href="${href}">x</a>`);
+      expect(out).toBe('<a>x</a>');
+    }
+    expect(clean('<img src="javascript:alert(1)" />')).toBe('<img />');
+    expect(clean('<img src="data:image/png;base64,AAAA" />')).toBe('<img />');
+  });
+
+  it('keeps http, https and mailto links', () => {
+    expect(clean('<a href="http://example.com">h</a>')).toBe('<a href="http://example.com">h</a>');
+    expect(clean('<a href="mailto:jo@example.com">m</a>')).toBe('<a href="mailto:jo@example.com">m</a>');
+  });
+
+  it('escapes bare < and & in text', () => {
+    expect(clean('1 < 2 & 3')).toBe('1 &lt; 2 &amp; 3');
+    expect(clean('&amp; stays')).toBe('&amp; stays');
+  });
+
+  it('leaves plain text alone', () => {
+    expect(clean('Build #42 passed')).toBe('Build #42 passed');
+  });
+});

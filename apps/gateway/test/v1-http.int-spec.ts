@@ -1,0 +1,154 @@
+import { Stack, startStack, v1 } from '../../../test/support/harness';
+import { call, expectError, expectJson, expectRateLimitHeaders, expectXmlError } from './gateway-helpers';
+
+describe('v1 HTTP edges (real rooms service, Postgres, RabbitMQ)', () => {
+  let stack: Stack;
+  let admin: string;
+  let roomId: number;
+
+  beforeAll(async () => {
+    stack = await startStack({ gateway: { BODY_LIMIT_BYTES: '2048' }, rooms: true });
+    admin = await stack.createToken('admin');
+    const user = await v1(stack.baseUrl, 'POST', 'users/create', { auth_token: admin, email: 'edge@example.com', name: 'Edge' });
+    const room = await v1(stack.baseUrl, 'POST', 'rooms/create', { auth_token: admin, name: 'Edge Room', owner_user_id: user.json.user.user_id });
+    roomId = room.json.room.room_id;
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const recent = async () => (await v1(stack.baseUrl, 'GET', 'rooms/history', { auth_token: admin, room_id: roomId, date: 'recent' })).json.messages as Array<{ message: string }>;
+
+  describe('404 unknown method', () => {
+    it('answers an unknown method with 404 and the error body', async () => {
+      const res = await v1(stack.baseUrl, 'GET', 'rooms/frobnicate', { auth_token: admin });
+      expectError(res, 404, 'Not Found', /rooms\/frobnicate/);
+      expectRateLimitHeaders(res);
+    });
+
+    it('answers in XML when asked', async () => {
+      expectXmlError(await v1(stack.baseUrl, 'GET', 'nothing/here', { auth_token: admin, format: 'xml' }), 404, 'Not Found');
+    });
+
+    it('answers paths that are not resource/method with the v1 404 body', async () => {
+      expectError(await call(stack.baseUrl, '/v1/rooms', { query: { auth_token: admin } }), 404, 'Not Found');
+      expectError(await call(stack.baseUrl, '/v1/rooms/message/extra', { query: { auth_token: admin } }), 404, 'Not Found');
+    });
+
+    it('does not treat inherited object properties as methods', async () => {
+      expectError(await call(stack.baseUrl, '/v1/__proto__/constructor', { query: { auth_token: admin } }), 404, 'Not Found');
+    });
+  });
+
+  describe('405 wrong HTTP verb', () => {
+    it.each([
+      ['GET', 'rooms/create', 'POST'], ['GET', 'rooms/delete', 'POST'], ['POST', 'rooms/history', 'GET'],
+      ['POST', 'rooms/list', 'GET'], ['POST', 'rooms/show', 'GET'], ['GET', 'rooms/topic', 'POST'],
+      ['GET', 'users/create', 'POST'], ['GET', 'users/delete', 'POST'], ['POST', 'users/list', 'GET'],
+      ['POST', 'users/show', 'GET'], ['GET', 'users/undelete', 'POST'], ['GET', 'users/update', 'POST'],
+      ['PUT', 'rooms/message', 'GET, POST'], ['DELETE', 'rooms/list', 'GET'],
+    ])('%s %s answers 405 with Allow: %s', async (verb, method, allow) => {
+      const res = await call(stack.baseUrl, method, { verb, query: { auth_token: admin } });
+      expectError(res, 405, 'Method Not Allowed', new RegExp(method));
+      expect(res.headers.get('allow')).toBe(allow);
+      expectRateLimitHeaders(res);
+    });
+
+    it('does not perform a POST-only action on GET', async () => {
+      await v1(stack.baseUrl, 'GET', 'rooms/topic', { auth_token: admin, room_id: roomId, topic: 'via GET' });
+      const room = expectJson(await v1(stack.baseUrl, 'GET', 'rooms/show', { auth_token: admin, room_id: roomId }), 200).room;
+      expect(room.topic).not.toBe('via GET');
+    });
+
+    it('accepts rooms/message as GET', async () => {
+      const res = await v1(stack.baseUrl, 'GET', 'rooms/message', { auth_token: admin, room_id: roomId, from: 'Getter', message: 'sent with GET' });
+      expect(expectJson(res, 200)).toEqual({ status: 'sent' });
+      expect((await recent()).map((m) => m.message)).toContain('sent with GET');
+    });
+
+    it('refuses HEAD on rooms/message with 405 and sends nothing', async () => {
+      const query = new URLSearchParams({ auth_token: admin, room_id: String(roomId), from: 'Header', message: 'sent with HEAD' });
+      const res = await fetch(`${stack.baseUrl}/v1/rooms/message?${query}`, { method: 'HEAD' });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET, POST');
+      expect((await recent()).map((m) => m.message)).not.toContain('sent with HEAD');
+    });
+  });
+
+  describe('format', () => {
+    it('answers format=yaml with 400 naming format, in JSON', async () => {
+      const res = await v1(stack.baseUrl, 'GET', 'rooms/list', { auth_token: admin, format: 'yaml' });
+      expectError(res, 400, 'Bad Request', /^format: /);
+      expectRateLimitHeaders(res);
+    });
+
+    it('treats an empty format as json', async () => {
+      expect(expectJson(await v1(stack.baseUrl, 'GET', 'rooms/list', { auth_token: admin, format: '' }), 200).rooms).toHaveLength(1);
+    });
+  });
+
+  describe('parameters', () => {
+    it('reads POST parameters sent in the query string (as node-hipchat does)', async () => {
+      const res = await call(stack.baseUrl, 'rooms/message', {
+        verb: 'POST', query: { auth_token: admin, room_id: roomId, from: 'Query Bot', message: 'all in the query', format: 'json' },
+      });
+      expect(expectJson(res, 200)).toEqual({ status: 'sent' });
+      expect((await recent()).map((m) => m.message)).toContain('all in the query');
+    });
+
+    it('lets the form body win over the query string', async () => {
+      const res = await call(stack.baseUrl, 'rooms/topic', {
+        verb: 'POST', query: { auth_token: admin, room_id: roomId, topic: 'query topic' }, form: { topic: 'body topic' },
+      });
+      expect(expectJson(res, 200)).toEqual({ status: 'ok' });
+      expect(expectJson(await v1(stack.baseUrl, 'GET', 'rooms/show', { auth_token: admin, room_id: roomId }), 200).room.topic).toBe('body topic');
+    });
+
+    it('answers 400 for a parameter given twice with differing values', async () => {
+      const res = await call(stack.baseUrl, 'rooms/show', { query: { auth_token: admin, room_id: [String(roomId), '999'] } });
+      expectError(res, 400, 'Bad Request', /^room_id: /);
+      expectRateLimitHeaders(res);
+    });
+
+    it('accepts a parameter given twice with the same value', async () => {
+      const res = await call(stack.baseUrl, 'rooms/show', { query: { auth_token: admin, room_id: [String(roomId), String(roomId)] } });
+      expect(expectJson(res, 200).room.room_id).toBe(roomId);
+    });
+
+    it('accepts a JSON body', async () => {
+      const res = await call(stack.baseUrl, 'rooms/message', {
+        verb: 'POST', contentType: 'application/json',
+        body: JSON.stringify({ auth_token: admin, room_id: roomId, from: 'Json Bot', message: 'json body', notify: true }),
+      });
+      expect(expectJson(res, 200)).toEqual({ status: 'sent' });
+    });
+
+    it('answers 400 for a body that cannot be parsed', async () => {
+      const res = await call(stack.baseUrl, 'rooms/message', { verb: 'POST', query: { auth_token: admin }, contentType: 'application/json', body: '{"room_id": ' });
+      expectError(res, 400, 'Bad Request');
+      expectRateLimitHeaders(res);
+    });
+  });
+
+  describe('413 body too large', () => {
+    it('answers a body over BODY_LIMIT_BYTES with 413 and the error body, and sends nothing', async () => {
+      const message = `too big ${'x'.repeat(3000)}`;
+      const res = await v1(stack.baseUrl, 'POST', 'rooms/message', { auth_token: admin, room_id: roomId, from: 'Big', message });
+      expectError(res, 413, 'Request Entity Too Large', /2048/);
+      expectRateLimitHeaders(res);
+      expect((await recent()).some((m) => m.message.startsWith('too big'))).toBe(false);
+    });
+
+    it('answers 413 in XML when the query asks for XML', async () => {
+      const res = await call(stack.baseUrl, 'rooms/message', {
+        verb: 'POST', query: { format: 'xml' }, form: { auth_token: admin, room_id: roomId, from: 'Big', message: 'y'.repeat(3000) },
+      });
+      expectXmlError(res, 413, 'Request Entity Too Large');
+    });
+
+    it('accepts a body under the limit', async () => {
+      const res = await v1(stack.baseUrl, 'POST', 'rooms/message', { auth_token: admin, room_id: roomId, from: 'Small', message: 'z'.repeat(1500) });
+      expect(expectJson(res, 200)).toEqual({ status: 'sent' });
+    });
+  });
+});
