@@ -207,6 +207,11 @@ export async function v1(baseUrl: string, verb: 'GET' | 'POST', method: string, 
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: form.toString(),
   });
+  return readResponse(res);
+}
+
+/** Status, headers and body of a fetch response, with the body parsed as JSON on demand. */
+export async function readResponse(res: Response): Promise<V1Response> {
   const text = await res.text();
   return {
     status: res.status,

@@ -4,7 +4,7 @@
  */
 import { create } from 'xmlbuilder2';
 import { expect } from '@jest/globals';
-import { v1, V1Response } from '../../../test/support/harness';
+import { readResponse, v1, V1Response } from '../../../test/support/harness';
 
 export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
@@ -40,16 +40,7 @@ export async function call(baseUrl: string, method: string, opts: CallOptions = 
     init.body = opts.body;
     (init.headers as Record<string, string>)['content-type'] = opts.contentType ?? 'application/x-www-form-urlencoded';
   }
-  const res = await fetch(url, init);
-  const text = await res.text();
-  return {
-    status: res.status,
-    headers: res.headers,
-    text,
-    get json() {
-      return JSON.parse(text);
-    },
-  };
+  return readResponse(await fetch(url, init));
 }
 
 export { v1 };
