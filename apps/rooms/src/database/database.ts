@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
+import { DataSource, MigrationExecutor } from 'typeorm';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
@@ -54,14 +54,17 @@ export function createDataSource(databaseUrl: string, poolSize = 10): DataSource
 
 /**
  * Applies pending migrations under a session advisory lock, so that replicas starting
- * together migrate once and the others wait, then find nothing to do.
+ * together migrate once and the others wait, then find nothing to do. The migrations run
+ * on the connection that holds the lock: a pool of one connection must not deadlock.
  */
 export async function migrate(dataSource: DataSource): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
     await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    const executor = new MigrationExecutor(dataSource, runner);
+    executor.transaction = 'each';
+    const applied = await executor.executePendingMigrations();
     return applied.map((m) => m.name);
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);

@@ -24,8 +24,10 @@ export class OutboxRelay {
     private readonly batchSize = 100,
   ) {}
 
+  /** Starts polling (idempotent: a second call does not start a second poll loop). */
   start(): void {
     this.stopped = false;
+    if (this.timer) clearTimeout(this.timer);
     this.schedule();
     this.kick();
   }

@@ -117,7 +117,9 @@ export class RoomsService {
 
   async sendNotification(req: SendNotificationRequestV1): Promise<SendNotificationReplyV1> {
     return this.write(async (m) => {
-      const room = await this.findRoom(m, req.roomIdOrName);
+      // Locked: the event must carry the room as it is when this message commits (a topic
+      // change committing in between would otherwise leave a stale version in the event).
+      const room = await this.findRoom(m, req.roomIdOrName, true);
       if (room.isArchived) throw commandError('invalid', `room_id: room "${room.name}" is archived`, 'room_id');
       const mentioned = req.messageFormat === 'text' ? await this.mentionedUsers(m, req.message) : [];
       const now = new Date();

@@ -30,11 +30,16 @@ export class AmqpBroker {
     return new AmqpBroker(connection, names, logger);
   }
 
-  /** A confirm channel for publishing events: `publish` resolves once the broker has them. */
-  createEventPublisher(): EventPublisher {
+  /**
+   * A confirm channel for publishing events: `publish` resolves once the broker has them,
+   * and rejects when it has not confirmed them within `publishTimeoutMs` (for instance
+   * while the broker is unreachable), instead of waiting for a reconnection forever.
+   */
+  createEventPublisher(publishTimeoutMs = 5_000): EventPublisher {
     const channel = this.connection.createChannel({
       json: false,
       confirm: true,
+      publishTimeout: publishTimeoutMs,
       setup: (ch: ConfirmChannel) => assertEventExchanges(ch, this.names),
     });
     this.channels.push(channel);
@@ -70,7 +75,7 @@ export class AmqpBroker {
     try {
       outcome = await handler(envelope, msg);
     } catch (err) {
-      this.logger.error({ err, eventId: envelope.id, routingKey: msg.fields.routingKey }, 'event handler failed');
+      this.logger.error({ err, eventId: envelope?.id, routingKey: msg.fields.routingKey }, 'event handler failed');
       outcome = msg.fields.redelivered ? 'dead-letter' : 'requeue';
     }
     try {
@@ -78,7 +83,7 @@ export class AmqpBroker {
       else ch.nack(msg, false, outcome === 'requeue');
     } catch (err) {
       // The channel closed under us; the broker redelivers the message.
-      this.logger.warn({ err, eventId: envelope.id }, 'could not settle message');
+      this.logger.warn({ err, eventId: envelope?.id }, 'could not settle message');
     }
   }
 

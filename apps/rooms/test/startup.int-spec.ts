@@ -1,0 +1,102 @@
+import { DependencyUnreachableError, parseConfig } from '@app/common';
+import { DataSource } from 'typeorm';
+import { databaseUrl, dropDatabase, testInfra, uniqueName } from '../../../test/support/harness';
+import { startRoomsService } from '../src/bootstrap';
+import { roomsConfigShape } from '../src/config';
+import { openDatabase } from '../src/database/database';
+import { MIGRATIONS } from '../src/database/migrations';
+import { sql } from './support';
+
+
+describe('rooms service start-up (real Postgres, RabbitMQ)', () => {
+  const infra = testInfra();
+
+  describe('database creation and migrations', () => {
+    const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName('chat_test_mig'));
+    afterAll(() => dropDatabase(dbUrl));
+
+    it('is safe when several replicas start at once on a brand-new database', async () => {
+      const opened = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => openDatabase(dbUrl, 1 + (i % 3))));
+      const sources = opened.filter((r): r is PromiseFulfilledResult<DataSource> => r.status === 'fulfilled').map((r) => r.value);
+      try {
+        expect(opened.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+        const rows = await sql<{ name: string; n: string }>(dbUrl,
+          'SELECT name, count(*) AS n FROM schema_migrations GROUP BY name ORDER BY name');
+        expect(rows).toEqual(MIGRATIONS.map((m) => ({ name: m.name, n: '1' })));
+        const tables = await sql<{ tablename: string }>(dbUrl, "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1");
+        expect(tables.map((t) => t.tablename)).toEqual(
+          ['api_token_rate_windows', 'api_tokens', 'messages', 'outbox', 'room_members', 'rooms', 'schema_migrations', 'users']);
+        for (const ds of sources) expect(await ds.query('SELECT count(*)::int AS n FROM users')).toEqual([{ n: 0 }]);
+      } finally {
+        await Promise.all(sources.map((ds) => ds.destroy()));
+      }
+      // Opening again finds nothing to do.
+      const again = await openDatabase(dbUrl, 1);
+      try {
+        expect(await sql(dbUrl, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: MIGRATIONS.length }]);
+      } finally {
+        await again.destroy();
+      }
+    });
+
+    it('works with a pool of a single connection', async () => {
+      const url = databaseUrl(infra.pgServerUrl, uniqueName('chat_test_pool1'));
+      try {
+        let timer: NodeJS.Timeout | undefined;
+        const ds = await Promise.race([
+          openDatabase(url, 1),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error('openDatabase with a pool of 1 hung')), 15_000);
+          }),
+        ]).finally(() => clearTimeout(timer));
+        expect(await sql(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: MIGRATIONS.length }]);
+        await ds.destroy();
+      } finally {
+        await dropDatabase(url);
+      }
+    });
+  });
+
+  describe('unreachable dependencies', () => {
+    const config = (env: Record<string, string>) => parseConfig(roomsConfigShape, {
+      AMQP_URL: infra.amqpUrl,
+      DATABASE_URL: databaseUrl(infra.pgServerUrl, uniqueName('chat_test_never')),
+      BROKER_NAMESPACE: uniqueName('t'),
+      LOG_LEVEL: 'silent',
+      STARTUP_TIMEOUT_SECONDS: '1',
+      ...env,
+    });
+
+    async function startFailure(env: Record<string, string>): Promise<DependencyUnreachableError> {
+      const started = Date.now();
+      try {
+        const app = await startRoomsService(config(env));
+        await app.close();
+      } catch (err) {
+        expect(Date.now() - started).toBeLessThan(10_000);
+        return err as DependencyUnreachableError;
+      }
+      throw new Error('startRoomsService should have failed');
+    }
+
+    it('names PostgreSQL, its address and the variable when DATABASE_URL points at a closed port', async () => {
+      const err = await startFailure({ DATABASE_URL: 'postgres://postgres:secret@127.0.0.1:1/x' });
+      expect(err).toBeInstanceOf(DependencyUnreachableError);
+      expect(err.dependency).toBe('PostgreSQL');
+      expect(err.message).toContain('PostgreSQL');
+      expect(err.message).toContain('127.0.0.1:1');
+      expect(err.message).toContain('DATABASE_URL');
+      expect(err.message).not.toContain('secret');
+    });
+
+    it('names RabbitMQ, its address and the variable when AMQP_URL points at a closed port', async () => {
+      const err = await startFailure({ AMQP_URL: 'amqp://guest:secret@127.0.0.1:1' });
+      expect(err).toBeInstanceOf(DependencyUnreachableError);
+      expect(err.dependency).toBe('RabbitMQ');
+      expect(err.message).toContain('RabbitMQ');
+      expect(err.message).toContain('127.0.0.1:1');
+      expect(err.message).toContain('AMQP_URL');
+      expect(err.message).not.toContain('secret');
+    });
+  });
+});

@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import { INestApplicationContext } from '@nestjs/common';
+import { ClientProxy, ClientProxyFactory, Transport } from '@nestjs/microservices';
+import { Channel, ChannelModel, ConfirmChannel, connect, GetMessage } from 'amqplib';
+import { firstValueFrom, timeout } from 'rxjs';
+import { parseConfig } from '@app/common';
+import {
+  brokerNames, BrokerNames, RoomCreatedV1, RoomNotificationSentV1, RoomsCommandV1, UserCreatedV1, UsersCommandV1,
+} from '@app/contracts';
+import { Stack, startStack } from '../../../test/support/harness';
+import { startDispatcher } from '../src/bootstrap';
+import { dispatcherConfigShape } from '../src/config';
+
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await sleep(50);
+    }
+  }
+}
+
+const roomObject = (id: number) => ({
+  id,
+  is_archived: false,
+  links: { self: `http://x/v2/room/${id}`, participants: `http://x/v2/room/${id}/participant`, webhooks: `http://x/v2/room/${id}/webhook` },
+  name: `room ${id}`,
+  privacy: 'public',
+  version: 'ABCDEF01',
+});
+
+const envelope = (type: string, payload: unknown = { room: roomObject(1), sender: 'test' }) => ({
+  id: randomUUID(), type, version: 1, occurredAt: new Date().toISOString(), payload,
+});
+
+describe('webhook dispatcher consuming room events (real RabbitMQ)', () => {
+  let stack: Stack;
+  let names: BrokerNames;
+  let conn: ChannelModel;
+  let publisher: ConfirmChannel;
+  let reader: Channel;
+  const extra: INestApplicationContext[] = [];
+
+  /** One more dispatcher replica on the stack's namespace; closed after the test. */
+  const startReplica = async () => {
+    const app = await startDispatcher(parseConfig(dispatcherConfigShape, {
+      AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    }));
+    extra.push(app);
+    return app;
+  };
+
+  const publish = async (routingKey: string, body: unknown) => {
+    const content = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
+    publisher.publish(names.eventsExchange, routingKey, content, { persistent: true, contentType: 'application/json' });
+    await publisher.waitForConfirms();
+  };
+  const eventsQueue = () => reader.checkQueue(names.dispatcherEventsQueue);
+  const deadLetterQueue = () => reader.checkQueue(names.dispatcherDeadLetterQueue);
+
+  /** Reads (and acknowledges) everything in the dead-letter queue. */
+  const readDeadLetters = async (expected: number): Promise<GetMessage[]> => {
+    await eventually(async () => expect((await deadLetterQueue()).messageCount).toBeGreaterThanOrEqual(expected));
+    const out: GetMessage[] = [];
+    for (;;) {
+      const msg = await reader.get(names.dispatcherDeadLetterQueue, { noAck: true });
+      if (!msg) return out;
+      out.push(msg);
+    }
+  };
+
+  beforeAll(async () => {
+    stack = await startStack({ rooms: true, dispatcher: true });
+    names = brokerNames(stack.namespace);
+    conn = await connect(stack.amqpUrl);
+    publisher = await conn.createConfirmChannel();
+    reader = await conn.createChannel();
+  });
+  afterEach(async () => {
+    while (extra.length) await extra.pop()!.close().catch(() => undefined);
+  });
+  afterAll(async () => {
+    await conn?.close().catch(() => undefined);
+    await stack?.stop();
+  });
+
+  it('has a durable queue on the events exchange with one consumer, and an empty dead-letter queue', async () => {
+    expect(await eventsQueue()).toMatchObject({ queue: names.dispatcherEventsQueue, messageCount: 0, consumerCount: 1 });
+    expect(await deadLetterQueue()).toMatchObject({ messageCount: 0, consumerCount: 0 });
+  });
+
+  it('consumes and acknowledges a valid room event', async () => {
+    await publish(RoomCreatedV1.routingKey, envelope(RoomCreatedV1.type));
+    await publish(RoomNotificationSentV1.routingKey, envelope(RoomNotificationSentV1.type, {
+      room: roomObject(2), notify: false,
+      message: { color: 'yellow', date: new Date().toISOString(), from: 'x', id: randomUUID(), mentions: [], message: 'hi', message_format: 'text', type: 'notification' },
+    }));
+    await eventually(async () => expect(await eventsQueue()).toMatchObject({ messageCount: 0, consumerCount: 1 }));
+    // Deliveries not yet acknowledged do not count as ready, but go back to the queue when
+    // their consumer leaves: after the dispatcher stopped, nothing may come back.
+    await stack.dispatcher!.close();
+    await eventually(async () => expect((await eventsQueue()).consumerCount).toBe(0));
+    expect((await eventsQueue()).messageCount).toBe(0);
+    expect((await deadLetterQueue()).messageCount).toBe(0);
+  });
+
+  describe('with the dispatcher stopped', () => {
+    beforeAll(async () => {
+      await stack.dispatcher!.close().catch(() => undefined);
+      await eventually(async () => expect((await eventsQueue()).consumerCount).toBe(0));
+    });
+
+    it('the queue keeps room.*.v1 events (and only those) until a dispatcher takes and acknowledges them', async () => {
+      await publish(RoomCreatedV1.routingKey, envelope(RoomCreatedV1.type));
+      await publish('room.created.v2', { ...envelope(RoomCreatedV1.type), version: 2 });
+      await publish(UserCreatedV1.routingKey, envelope(UserCreatedV1.type, { user: {} }));
+      await publish('room.created', envelope(RoomCreatedV1.type));
+      expect((await eventsQueue()).messageCount).toBe(1);
+      const msg = await reader.get(names.dispatcherEventsQueue);
+      expect(msg && msg.fields.routingKey).toBe(RoomCreatedV1.routingKey);
+      reader.nack(msg as GetMessage, false, true);
+      await eventually(async () => expect((await eventsQueue()).messageCount).toBe(1));
+
+      const replica = await startReplica();
+      await eventually(async () => expect(await eventsQueue()).toMatchObject({ messageCount: 0, consumerCount: 1 }));
+      await replica.close();
+      extra.pop();
+      await eventually(async () => expect((await eventsQueue()).consumerCount).toBe(0));
+      // Had the event only been delivered, closing the consumer would have requeued it.
+      expect((await eventsQueue()).messageCount).toBe(0);
+      expect((await deadLetterQueue()).messageCount).toBe(0);
+    });
+
+    it('a change made through the rooms service arrives at the dispatcher queue as a room event', async () => {
+      const rpc: ClientProxy = ClientProxyFactory.create({
+        transport: Transport.RMQ,
+        options: { urls: [stack.amqpUrl], queue: names.roomsCommandQueue, queueOptions: { durable: true } },
+      });
+      try {
+        const send = (pattern: string, data: unknown) => firstValueFrom(rpc.send(pattern, data).pipe(timeout(10_000)));
+        const owner = await send(UsersCommandV1.create, { email: 'owner@example.com', name: 'Owner' }) as any;
+        const { room } = await send(RoomsCommandV1.create, {
+          actor: { label: 't' }, name: 'Dispatch Me', ownerUserId: owner.user.user_id, privacy: 'private', topic: '', guestAccess: false,
+        }) as any;
+        const sent = await send(RoomsCommandV1.sendNotification, {
+          actor: { label: 't' }, roomIdOrName: 'Dispatch Me', from: 'Bot', message: 'hello', messageFormat: 'text', notify: true, color: 'purple',
+        }) as any;
+        // user.created.v1 is not a room event: only room.created and room.notification-sent arrive.
+        await eventually(async () => expect((await eventsQueue()).messageCount).toBe(2));
+        const got: GetMessage[] = [];
+        for (let i = 0; i < 2; i++) got.push((await reader.get(names.dispatcherEventsQueue)) as GetMessage);
+        expect(got.map((m) => m.fields.routingKey)).toEqual([RoomCreatedV1.routingKey, RoomNotificationSentV1.routingKey]);
+        const body = JSON.parse(got[1].content.toString());
+        expect(got[1].properties).toMatchObject({ contentType: 'application/json', messageId: body.id, deliveryMode: 2 });
+        expect(body).toMatchObject({
+          type: 'room.notification-sent', version: 1,
+          payload: {
+            room: { id: room.room_id, name: 'Dispatch Me', privacy: 'private' },
+            message: { id: sent.messageId, message: 'hello', from: 'Bot', color: 'purple', type: 'notification' },
+            notify: true,
+          },
+        });
+        for (const m of got) reader.nack(m, false, true);
+        await eventually(async () => expect((await eventsQueue()).messageCount).toBe(2));
+        await startReplica();
+        await eventually(async () => expect(await eventsQueue()).toMatchObject({ messageCount: 0, consumerCount: 1 }));
+        expect((await deadLetterQueue()).messageCount).toBe(0);
+      } finally {
+        await rpc.close();
+      }
+    });
+  });
+
+  describe('rejected events', () => {
+    beforeEach(async () => {
+      await startReplica();
+      await readDeadLetters(0);
+    });
+
+    it('dead-letters an event whose routing key matches room.*.v1 but is unknown', async () => {
+      const body = envelope('room.exploded');
+      await publish('room.exploded.v1', body);
+      const [dead, ...more] = await readDeadLetters(1);
+      expect(more).toEqual([]);
+      expect(dead.fields.routingKey).toBe(names.dispatcherEventsQueue);
+      expect(JSON.parse(dead.content.toString())).toEqual(body);
+      expect(dead.properties.headers?.['x-death']).toEqual([expect.objectContaining({
+        queue: names.dispatcherEventsQueue, reason: 'rejected', exchange: names.eventsExchange, 'routing-keys': ['room.exploded.v1'],
+      })]);
+      expect((await eventsQueue()).messageCount).toBe(0);
+    });
+
+    it('dead-letters a body that is not JSON, and one that is not an event envelope', async () => {
+      await publish(RoomCreatedV1.routingKey, Buffer.from('{"id": "oops", this is not json'));
+      await publish(RoomCreatedV1.routingKey, Buffer.from('null'));
+      await publish(RoomCreatedV1.routingKey, { hello: 'world' });
+      const dead = await readDeadLetters(3);
+      expect(dead.map((m) => m.content.toString()).sort()).toEqual(['null', '{"hello":"world"}', '{"id": "oops", this is not json']);
+      for (const m of dead) expect(m.properties.headers?.['x-death']?.[0]).toMatchObject({ reason: 'rejected', 'routing-keys': [RoomCreatedV1.routingKey] });
+      expect((await eventsQueue()).messageCount).toBe(0);
+    });
+
+    it('dead-letters an envelope whose type does not match its routing key', async () => {
+      await publish(RoomCreatedV1.routingKey, envelope('room.deleted'));
+      const dead = await readDeadLetters(1);
+      expect(dead).toHaveLength(1);
+      expect(JSON.parse(dead[0].content.toString()).type).toBe('room.deleted');
+    });
+
+    it('keeps consuming valid events after rejecting bad ones', async () => {
+      await publish('room.exploded.v1', envelope('room.exploded'));
+      await publish(RoomCreatedV1.routingKey, envelope(RoomCreatedV1.type));
+      await publish(RoomCreatedV1.routingKey, Buffer.from('garbage'));
+      await publish(RoomCreatedV1.routingKey, envelope(RoomCreatedV1.type));
+      const dead = await readDeadLetters(2);
+      expect(dead).toHaveLength(2);
+      await eventually(async () => expect(await eventsQueue()).toMatchObject({ messageCount: 0, consumerCount: 1 }));
+      await extra.pop()!.close();
+      await eventually(async () => expect((await eventsQueue()).consumerCount).toBe(0));
+      expect((await eventsQueue()).messageCount).toBe(0);
+    });
+  });
+});
