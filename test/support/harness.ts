@@ -222,3 +222,16 @@ export async function readResponse(res: Response): Promise<V1Response> {
     },
   };
 }
+
+/** Polls until `check` passes (returns without throwing), or rethrows its last failure. */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}

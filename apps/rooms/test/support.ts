@@ -63,18 +63,7 @@ export async function sql<T = any>(databaseUrl: string, text: string, params: un
   }
 }
 
-/** Polls until `check` passes (returns without throwing), or rethrows its last failure. */
-export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
+export { eventually } from '../../../test/support/harness';
 
 export const ACTOR = { label: 'integration-test' };
 

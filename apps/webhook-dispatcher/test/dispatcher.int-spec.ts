@@ -7,24 +7,12 @@ import { parseConfig } from '@app/common';
 import {
   brokerNames, BrokerNames, RoomCreatedV1, RoomNotificationSentV1, RoomsCommandV1, UserCreatedV1, UsersCommandV1,
 } from '@app/contracts';
-import { Stack, startStack } from '../../../test/support/harness';
+import { eventually, Stack, startStack } from '../../../test/support/harness';
 import { startDispatcher } from '../src/bootstrap';
 import { dispatcherConfigShape } from '../src/config';
 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await sleep(50);
-    }
-  }
-}
 
 const roomObject = (id: number) => ({
   id,
