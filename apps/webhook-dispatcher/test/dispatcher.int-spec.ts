@@ -12,7 +12,6 @@ import { startDispatcher } from '../src/bootstrap';
 import { dispatcherConfigShape } from '../src/config';
 
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const roomObject = (id: number) => ({
   id,
