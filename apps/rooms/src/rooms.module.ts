@@ -9,6 +9,7 @@ import { openDatabase } from './database/database';
 import { PresentationContext } from './domain/presenters';
 import { CommandLogInterceptor, RoomsLifecycle } from './lifecycle';
 import { OutboxRelay } from './outbox/outbox-relay';
+import { OutboxTransaction } from './outbox/outbox-transaction';
 import { RoomsService } from './rooms/rooms.service';
 import { TokensService } from './tokens/tokens.service';
 import { PRESENTATION } from './tokens-di';
@@ -41,6 +42,7 @@ export class RoomsAppModule {
           useFactory: (db: DataSource, broker: AmqpBroker) =>
             new OutboxRelay(db, broker.createEventPublisher(), logger, config.OUTBOX_POLL_MS),
         },
+        OutboxTransaction,
         RoomsService,
         UsersService,
         TokensService,

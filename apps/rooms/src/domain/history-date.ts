@@ -1,8 +1,4 @@
-import { DateTime, IANAZone } from 'luxon';
-
-export function isValidTimezone(zone: string): boolean {
-  return IANAZone.isValidZone(zone);
-}
+import { DateTime } from 'luxon';
 
 /** `2010-11-19T15:48:19-0800`: ISO-8601 in the zone, offset without a colon. */
 export function formatHistoryDate(date: Date, zone: string): string {

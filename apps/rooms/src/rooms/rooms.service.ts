@@ -13,23 +13,16 @@ import { extractMentionNames } from '../domain/mentions';
 import { newVersion, PresentationContext, toRoomObject, toUserObject, toV1Room } from '../domain/presenters';
 import { commandError, isUniqueViolation } from '../errors';
 import { appendToOutbox } from '../outbox/outbox';
-import { OutboxRelay } from '../outbox/outbox-relay';
+import { OutboxTransaction } from '../outbox/outbox-transaction';
 import { PRESENTATION } from '../tokens-di';
 
 @Injectable()
 export class RoomsService {
   constructor(
     private readonly db: DataSource,
-    private readonly relay: OutboxRelay,
+    private readonly tx: OutboxTransaction,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
   ) {}
-
-  /** Runs a write in a transaction, then lets the relay publish what it wrote. */
-  private async write<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
-    const result = await this.db.transaction(work);
-    this.relay.kick();
-    return result;
-  }
 
   /** Room by ID (all digits) or by name, case-insensitively. */
   async findRoom(m: EntityManager, idOrName: string, lock = false): Promise<RoomEntity> {
@@ -43,7 +36,7 @@ export class RoomsService {
   }
 
   async create(req: CreateRoomRequestV1): Promise<CreateRoomReplyV1> {
-    return this.write(async (m) => {
+    return this.tx.run(async (m) => {
       const owner = await m.getRepository(UserEntity).findOneBy({ id: req.ownerUserId, isDeleted: false });
       if (!owner) throw commandError('not_found', `User not found: owner_user_id ${req.ownerUserId}`, 'owner_user_id');
       const room = m.getRepository(RoomEntity).create({
@@ -70,7 +63,7 @@ export class RoomsService {
   }
 
   async delete(req: DeleteRoomRequestV1): Promise<DeleteRoomReplyV1> {
-    return this.write(async (m) => {
+    return this.tx.run(async (m) => {
       const room = await this.findRoom(m, req.roomIdOrName, true);
       await m.getRepository(RoomEntity).delete({ id: room.id });
       await appendToOutbox(m, RoomDeletedV1, { room: toRoomObject(room, this.ctx), sender: senderLabel(req.actor) });
@@ -116,7 +109,7 @@ export class RoomsService {
   }
 
   async sendNotification(req: SendNotificationRequestV1): Promise<SendNotificationReplyV1> {
-    return this.write(async (m) => {
+    return this.tx.run(async (m) => {
       // Locked: the event must carry the room as it is when this message commits (a topic
       // change committing in between would otherwise leave a stale version in the event).
       const room = await this.findRoom(m, req.roomIdOrName, true);
@@ -142,7 +135,7 @@ export class RoomsService {
   }
 
   async setTopic(req: SetTopicRequestV1): Promise<SetTopicReplyV1> {
-    return this.write(async (m) => {
+    return this.tx.run(async (m) => {
       const room = await this.findRoom(m, req.roomIdOrName, true);
       room.topic = req.topic;
       room.version = newVersion();

@@ -9,7 +9,7 @@ import { UserEntity } from '../database/entities';
 import { defaultMentionName, newVersion, PresentationContext, toUserObject, toV1User } from '../domain/presenters';
 import { commandError, isUniqueViolation } from '../errors';
 import { appendToOutbox } from '../outbox/outbox';
-import { OutboxRelay } from '../outbox/outbox-relay';
+import { OutboxTransaction } from '../outbox/outbox-transaction';
 import { PRESENTATION } from '../tokens-di';
 import { generatePassword, hashPassword } from './passwords';
 
@@ -17,15 +17,9 @@ import { generatePassword, hashPassword } from './passwords';
 export class UsersService {
   constructor(
     private readonly db: DataSource,
-    private readonly relay: OutboxRelay,
+    private readonly tx: OutboxTransaction,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
   ) {}
-
-  private async write<T>(work: (m: EntityManager) => Promise<T>): Promise<T> {
-    const result = await this.db.transaction(work);
-    this.relay.kick();
-    return result;
-  }
 
   /**
    * User by ID (all digits) or e-mail address. A live user wins over deleted ones that
@@ -45,7 +39,7 @@ export class UsersService {
   async create(req: CreateUserRequestV1): Promise<CreateUserReplyV1> {
     const password = req.password ?? generatePassword();
     const passwordHash = await hashPassword(password);
-    return this.write(async (m) => {
+    return this.tx.run(async (m) => {
       const user = m.getRepository(UserEntity).create({
         name: req.name,
         mentionName: req.mentionName ?? await this.freeMentionName(m, defaultMentionName(req.name)),
@@ -69,7 +63,7 @@ export class UsersService {
 
   async update(req: UpdateUserRequestV1): Promise<UserReplyV1> {
     const passwordHash = req.password !== undefined ? await hashPassword(req.password) : undefined;
-    return this.write(async (m) => {
+    return this.tx.run(async (m) => {
       const user = await this.findUser(m, req.userIdOrEmail, { live: true, lock: true });
       if (req.name !== undefined) user.name = req.name;
       if (req.mentionName !== undefined) user.mentionName = req.mentionName;
@@ -86,7 +80,7 @@ export class UsersService {
   }
 
   async delete(req: UserRefRequestV1): Promise<DeleteUserReplyV1> {
-    return this.write(async (m) => {
+    return this.tx.run(async (m) => {
       const user = await this.findUser(m, req.userIdOrEmail, { live: true, lock: true });
       user.isDeleted = true;
       user.version = newVersion();
@@ -97,7 +91,7 @@ export class UsersService {
   }
 
   async undelete(req: UserRefRequestV1): Promise<UndeleteUserReplyV1> {
-    return this.write(async (m) => {
+    return this.tx.run(async (m) => {
       const user = await this.findUser(m, req.userIdOrEmail, { lock: true });
       if (!user.isDeleted) throw commandError('invalid', `user_id: user ${user.id} is not deleted`, 'user_id');
       user.isDeleted = false;
