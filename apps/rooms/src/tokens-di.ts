@@ -1,2 +1,0 @@
-/** Injection tokens of the rooms service. */
-export const PRESENTATION = Symbol('PRESENTATION');

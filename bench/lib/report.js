@@ -1,0 +1,88 @@
+// Targets, the stdout table and the JSON file.
+const fs = require('node:fs');
+
+const RSS_LIMIT_MB = 200;
+
+const get = (obj, dotted) => dotted.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj);
+
+/** Every target of every scenario that ran, plus the memory limit per service. */
+function evaluateTargets(report) {
+  const targets = [];
+  for (const s of report.scenarios) {
+    for (const t of s.targets) {
+      const value = s.error ? undefined : get(s, t.metric);
+      const known = typeof value === 'number' && Number.isFinite(value);
+      const pass = known && (t.min === undefined || value >= t.min) && (t.max === undefined || value <= t.max);
+      targets.push({ scenario: s.name, target: t.label, metric: t.metric, value: known ? value : null, pass });
+    }
+  }
+  for (const [service, m] of Object.entries(report.memory || {})) {
+    const pass = m.rssMB !== null && m.rssMB <= RSS_LIMIT_MB;
+    targets.push({ scenario: service, target: `RSS <= ${RSS_LIMIT_MB} MB`, metric: 'rssMB', value: m.rssMB, pass });
+  }
+  return targets;
+}
+
+function num(v, digits = 1) {
+  if (v === null || v === undefined || Number.isNaN(v)) return '-';
+  return v.toFixed(digits);
+}
+
+function table(headers, rows) {
+  const all = [headers, ...rows].map((r) => r.map(String));
+  const widths = headers.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  const line = (r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(all[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...all.slice(1).map(line)].join('\n');
+}
+
+function render(report) {
+  const out = [];
+  const s = report.settings;
+  const m = report.machine;
+  out.push(`Benchmark ${report.startedAt}  (${report.mode}, ${s.duration} s per run after ${s.warmup} s warm-up, ${s.connections} connections unless noted)`);
+  out.push(`Machine: ${m.cpus} CPUs, Node ${m.node}, 1-min load average ${num(m.loadAverageAtStart)} at start, ${num(m.loadAverageAtEnd)} at end (other load skews every figure)`);
+  out.push('');
+  const httpRow = (name, h, ratio, error) => (error
+    ? [name, `ERROR: ${error}`, '', '', '', '', '', '']
+    : [name, num(h.reqPerSec, 0), num(h.p50), num(h.p99), ratio === undefined ? '-' : `${num(ratio * 100, 0)}%`, h.requests, h.non2xx, h.errors]);
+  out.push(table(
+    ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline', 'requests', 'non-2xx', 'errors'],
+    [httpRow('baseline (fastify + pg)', report.baseline || {}, undefined, report.baselineError),
+      ...report.scenarios.map((r) => httpRow(r.name, r.http || {}, r.ratio, r.error))],
+  ));
+  const withLatency = report.scenarios.filter((r) => r.latency);
+  if (withLatency.length) {
+    out.push('', table(['event latency', 'p50 ms', 'p99 ms', 'max ms', 'matched', 'missing', 'before response', 'sent at'],
+      withLatency.map((r) => [r.name, num(r.latency.p50), num(r.latency.p99), num(r.latency.max), r.latency.matched, r.latency.missing,
+        r.latency.beforeResponse, r.http && r.http.targetRate ? `${num(r.http.reqPerSec, 0)} of ${r.http.targetRate}/s` : '-'])));
+  }
+  if (report.memory) {
+    out.push('', table(['service (after the run)', 'pid', 'RSS MB', 'peak MB'],
+      Object.entries(report.memory).map(([name, m]) => [name, m.pid, num(m.rssMB), num(m.peakMB)])));
+  } else {
+    out.push('', 'RSS: not reported (BENCH_URL: the services are not children of the bench)');
+  }
+  out.push('', table(['target', '', 'value', 'result'],
+    report.targets.map((t) => [t.scenario, t.target, t.metric === 'ratio' && t.value !== null ? `${num(t.value * 100, 0)}%` : num(t.value), t.pass ? 'PASS' : 'FAIL'])));
+  const problems = [];
+  for (const r of [{ name: 'baseline', http: report.baseline }, ...report.scenarios]) {
+    if (r.http && r.http.non2xx + r.http.errors > 0) {
+      problems.push(`!! ${r.name}: ${r.http.non2xx} non-2xx responses, ${r.http.errors} errors (${r.http.timeouts} timeouts${r.http.abandoned ? `, ${r.http.abandoned} unanswered when given up on` : ''}); status codes ${JSON.stringify(r.http.statusCodes)}`);
+    }
+  }
+  for (const r of report.scenarios) {
+    if (r.http && r.http.requests === 0) problems.push(`!! ${r.name}: no response arrived within the run; its figures mean nothing`);
+    if (r.http && r.http.targetRate && r.http.reqPerSec < 0.95 * r.http.targetRate) {
+      problems.push(`!! ${r.name}: answered ${num(r.http.reqPerSec, 0)} of the intended ${r.http.targetRate} requests/s: measured under overload`);
+    }
+  }
+  for (const e of report.unexpectedExits || []) problems.push(`!! service ${e.service} exited during the run (${e.signal || `code ${e.code}`})`);
+  if (problems.length) out.push('', ...problems);
+  return `${out.join('\n')}\n`;
+}
+
+function writeJson(file, report) {
+  fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+}
+
+module.exports = { evaluateTargets, render, writeJson };

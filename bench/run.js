@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+// `npm run bench`: builds, starts the system (or uses BENCH_URL), measures a bare Fastify +
+// PostgreSQL baseline and every scenario in bench/scenarios/, prints a table with the
+// targets and writes the same data to bench/results/<timestamp>.json. See bench/README.md.
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { ROOT } = require('./lib/api');
+const { measureBaseline } = require('./lib/baseline');
+const { listenEvents } = require('./lib/events');
+const { fixtures } = require('./lib/fixtures');
+const { measure, form, FORM } = require('./lib/load');
+const { paced } = require('./lib/paced');
+const { evaluateTargets, render, writeJson } = require('./lib/report');
+const { startSystem } = require('./lib/system');
+const { log, randomId, sleep } = require('./lib/util');
+
+const RESULTS = path.join(__dirname, 'results');
+const SCENARIOS = path.join(__dirname, 'scenarios');
+
+const int = (name, fallback) => {
+  const v = process.env[name] === undefined || process.env[name] === '' ? fallback : Number(process.env[name]);
+  if (!Number.isInteger(v) || v < 0) throw new Error(`${name} must be a whole number (got "${process.env[name]}")`);
+  return v;
+};
+
+function loadScenarios() {
+  const all = fs.readdirSync(SCENARIOS).filter((f) => f.endsWith('.js')).sort()
+    .map((f) => require(path.join(SCENARIOS, f)));
+  const wanted = (process.env.BENCH_SCENARIOS || '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (wanted.length === 0) return all;
+  const unknown = wanted.filter((w) => !all.some((s) => s.name === w));
+  if (unknown.length) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${all.map((s) => s.name).join(', ')}`);
+  return wanted.map((w) => all.find((s) => s.name === w));
+}
+
+async function runScenario(scenario, ctx, baseline) {
+  const result = { name: scenario.name, description: scenario.description, targets: scenario.targets || [] };
+  try {
+    log(`${scenario.name}: setting up`);
+    const state = await scenario.setup(ctx);
+    log(`${scenario.name}: measuring`);
+    if (scenario.run) {
+      Object.assign(result, await scenario.run(ctx, state));
+    } else {
+      result.http = await ctx.measure((phase) => scenario.autocannonOptions(ctx, state, phase));
+      result.ratio = baseline ? result.http.reqPerSec / baseline.reqPerSec : null;
+    }
+  } catch (err) {
+    result.error = err.message;
+    log(`${scenario.name} failed: ${err.stack}`);
+  }
+  return result;
+}
+
+async function main() {
+  const settings = { duration: int('BENCH_DURATION', 10), connections: int('BENCH_CONNECTIONS', 50), warmup: int('BENCH_WARMUP', 2) };
+  const scenarios = loadScenarios();
+  const runId = randomId();
+  const startedAt = new Date().toISOString();
+  const stamp = startedAt.replace(/[:.]/g, '-');
+  fs.mkdirSync(RESULTS, { recursive: true });
+  const logFile = path.join(RESULTS, `${stamp}-services.log`);
+
+  if (!process.env.BENCH_SKIP_BUILD) {
+    log('building (npm run build)');
+    const built = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
+    if (built.status !== 0) throw new Error('npm run build failed');
+  }
+
+  log(process.env.BENCH_URL ? `using ${process.env.BENCH_URL}` : `starting the services (logs: ${path.relative(ROOT, logFile)})`);
+  const system = await startSystem({ runId, logFile });
+  const stop = once(() => system.stop());
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      log(`${signal}: stopping and cleaning up`);
+      stop().finally(() => process.exit(130));
+    });
+  }
+  process.once('uncaughtException', (err) => {
+    log(`crashed: ${err.stack}`);
+    stop().finally(() => process.exit(1));
+  });
+
+  const machine = { cpus: os.cpus().length, node: process.version, loadAverageAtStart: os.loadavg()[0] };
+  const report = { startedAt, mode: system.mode, baseUrl: system.baseUrl, settings, machine, runId, logFile: path.relative(ROOT, logFile) };
+  try {
+    const ctx = {
+      runId,
+      settings,
+      baseUrl: system.baseUrl,
+      system,
+      fixtures: fixtures(system, runId),
+      form,
+      FORM,
+      measure: (makeOptions) => measure(system.baseUrl, settings, makeOptions),
+      paced: (options) => paced({ url: system.baseUrl, connections: settings.connections, ...options }),
+      listenEvents: (routingKey, onEvent) => listenEvents(system.amqpUrl, system.namespace, routingKey, onEvent),
+    };
+    log('waiting until the API answers');
+    await ctx.fixtures.adminToken();
+    log('baseline: measuring');
+    report.baseline = await measureBaseline({ system, settings, logFile, runId }).catch((err) => {
+      report.baselineError = err.message;
+      return null;
+    });
+    report.scenarios = [];
+    for (const scenario of scenarios) {
+      await system.settle();
+      await sleep(1000);
+      report.scenarios.push(await runScenario(scenario, ctx, report.baseline));
+    }
+    report.memory = system.memory();
+    report.unexpectedExits = system.unexpectedExits;
+  } finally {
+    log('stopping and cleaning up');
+    await stop();
+  }
+  report.finishedAt = new Date().toISOString();
+  machine.loadAverageAtEnd = os.loadavg()[0];
+  report.targets = evaluateTargets(report);
+  const jsonFile = path.join(RESULTS, `${stamp}.json`);
+  writeJson(jsonFile, report);
+  process.stdout.write(render(report));
+  process.stdout.write(`\nresults: ${path.relative(ROOT, jsonFile)}  service logs: ${report.logFile}\n`);
+  return report.baselineError || report.scenarios.some((s) => s.error) ? 1 : 0;
+}
+
+function once(fn) {
+  let promise;
+  return () => (promise = promise || fn());
+}
+
+// `npm run bench | head` must not kill the bench (and leave the services running).
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`[bench] could not run: ${err.message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,15 @@
+// A read: the room list, with 50 rooms in it.
+module.exports = {
+  name: 'rooms-list',
+  description: 'GET /v1/rooms/list with 50 rooms',
+  targets: [{ metric: 'ratio', min: 0.5, label: 'req/s >= 50% of baseline' }],
+
+  async setup(ctx) {
+    await ctx.fixtures.rooms(50);
+    return { token: await ctx.fixtures.adminToken() };
+  },
+
+  autocannonOptions(ctx, { token }) {
+    return { method: 'GET', path: `/v1/rooms/list?${ctx.form({ auth_token: token })}` };
+  },
+};
