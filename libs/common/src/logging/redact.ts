@@ -1,12 +1,303 @@
-const SECRET_PARAMS = ['auth_token', 'password', 'access_token', 'signed_request'];
-const SECRET_PARAM_RE = new RegExp(`([?&](?:${SECRET_PARAMS.join('|')})=)[^&#]*`, 'gi');
+/**
+ * The one place that decides what a log line must not show.
+ *
+ *  - `redactUrl` for URLs and request targets (the access log): the value of every
+ *    parameter whose *name* looks secret, however the client spelled the name.
+ *  - `redactText` for any text, given the secret values themselves (the gateway knows
+ *    the token it authenticated with): every encoding of them we can think of.
+ *  - `REDACT_PATHS` for the objects handed to pino.
+ */
 
-/** Replaces secret query parameter values in a URL (or path with query) by `[REDACTED]`. */
-export function redactUrl(url: string): string {
-  return url.replace(SECRET_PARAM_RE, '$1[REDACTED]');
+export const REDACTED = '[REDACTED]';
+
+/**
+ * A parameter is secret when its normalised name (percent-decoded, lower-cased, reduced
+ * to letters and digits) contains one of these.
+ */
+const SECRET_NAME_PARTS = ['token', 'password', 'passwd', 'secret', 'signedrequest', 'authorization', 'apikey', 'oauth'];
+
+/** How many rounds of percent-decoding a name gets (`%2561uth_token` is two). */
+const DECODE_ROUNDS = 3;
+
+const HEX = /^[0-9a-fA-F]{2}$/;
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+
+/**
+ * Percent-decoding that never throws: `%XX` become bytes, `%uXXXX` code units, anything
+ * else (a stray `%`, `%zz`) stays as written; the bytes are read as UTF-8, invalid
+ * sequences becoming U+FFFD.
+ */
+export function lenientDecode(input: string): string {
+  if (!input.includes('%')) return input;
+  let out = '';
+  let bytes: number[] = [];
+  const flush = () => {
+    if (bytes.length) out += Buffer.from(bytes).toString('utf8');
+    bytes = [];
+  };
+  for (let i = 0; i < input.length; i++) {
+    const c = input[i];
+    if (c === '%') {
+      const two = input.slice(i + 1, i + 3);
+      if (HEX.test(two)) {
+        bytes.push(parseInt(two, 16));
+        i += 2;
+        continue;
+      }
+      const u = input.slice(i + 2, i + 6);
+      if ((input[i + 1] === 'u' || input[i + 1] === 'U') && HEX4.test(u)) {
+        flush();
+        out += String.fromCharCode(parseInt(u, 16));
+        i += 5;
+        continue;
+      }
+    }
+    flush();
+    out += c;
+  }
+  flush();
+  return out;
 }
 
-/** pino `redact` paths for the objects our services log. */
+/** The name reduced to what we compare: decoded (a few rounds), NFKC, lower case, [a-z0-9] only. */
+function normaliseName(name: string): string {
+  let s = name.replace(/\+/g, ' ');
+  for (let round = 0; round < DECODE_ROUNDS; round++) {
+    const decoded = lenientDecode(s);
+    if (decoded === s) break;
+    s = decoded;
+  }
+  // `auth_token[]`, `user[password]`, `AUTH-TOKEN`, `auth_to\u0000ken`: brackets, case and
+  // separators do not change what the parameter carries.
+  return s.normalize('NFKC').toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** Whether a parameter (or header, or field) of this name carries a secret. */
+export function isSecretName(name: string): boolean {
+  const n = normaliseName(name);
+  return n !== '' && SECRET_NAME_PARTS.some((part) => n.includes(part));
+}
+
+/** `a=1&next=/x?auth_token=T`: a value that is itself a URL or query carrying a secret. */
+const NESTED_PARAM = /[?&;#]([^=&;?#]{1,200})=/g;
+
+function valueCarriesSecret(value: string): boolean {
+  if (!/[?&;#%]/.test(value)) return false;
+  let decoded = value.replace(/\+/g, ' ');
+  for (let round = 0; round < DECODE_ROUNDS; round++) {
+    const d = lenientDecode(decoded);
+    if (d === decoded) break;
+    decoded = d;
+  }
+  for (const m of decoded.matchAll(NESTED_PARAM)) {
+    if (isSecretName(m[1])) return true;
+  }
+  return false;
+}
+
+/**
+ * One query-like string (query, fragment, or the matrix parameters of a path segment):
+ * parameters separated by `&` or `;`. Secret values become `[REDACTED]`; everything else
+ * stays byte for byte as written.
+ */
+function redactParams(params: string): string {
+  if (params === '') return params;
+  return params
+    .split(/([&;])/)
+    .map((segment, i) => {
+      if (i % 2 === 1 || segment === '') return segment; // a separator
+      const eq = segment.indexOf('=');
+      if (eq === -1) {
+        // `auth_token%3DT`: the `=` is encoded, so the whole segment is name and value.
+        const decoded = lenientDecode(segment.replace(/\+/g, ' '));
+        return decoded.includes('=') && isSecretName(decoded.slice(0, decoded.indexOf('='))) ? REDACTED : segment;
+      }
+      const name = segment.slice(0, eq);
+      const value = segment.slice(eq + 1);
+      const decodedName = lenientDecode(name);
+      if (decodedName.includes('=') && isSecretName(decodedName.slice(0, decodedName.indexOf('=')))) return REDACTED;
+      if (isSecretName(name) || valueCarriesSecret(value)) return `${name}=${REDACTED}`;
+      return segment;
+    })
+    .join('');
+}
+
+/** `/v1/rooms/list;auth_token=T`: matrix parameters of path segments. */
+function redactPath(path: string): string {
+  if (!path.includes(';')) return path;
+  return path
+    .split('/')
+    .map((segment) => {
+      const semi = segment.indexOf(';');
+      return semi === -1 ? segment : segment.slice(0, semi + 1) + redactParams(segment.slice(semi + 1));
+    })
+    .join('/');
+}
+
+const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*:)([^/?#@]*)@/i;
+
+function redactUrlUnsafe(url: string): string {
+  let rest = url;
+  let fragment: string | undefined;
+  const hash = rest.indexOf('#');
+  if (hash !== -1) {
+    fragment = rest.slice(hash + 1);
+    rest = rest.slice(0, hash);
+  }
+  let query: string | undefined;
+  const q = rest.indexOf('?');
+  if (q !== -1) {
+    query = rest.slice(q + 1);
+    rest = rest.slice(0, q);
+  }
+  rest = redactPath(rest.replace(USERINFO, `$1${REDACTED}@`));
+  return rest +
+    (query === undefined ? '' : `?${redactParams(query)}`) +
+    (fragment === undefined ? '' : `#${redactParams(fragment)}`);
+}
+
+/**
+ * A URL (absolute, or a path with its query, as in `req.originalUrl`) with the value of
+ * every secret parameter replaced by `[REDACTED]`, in the query, the fragment and path
+ * segment parameters, and the password of `scheme://user:password@host`.
+ *
+ * Parameter names are compared after percent-decoding (invalid escapes tolerated,
+ * `%2561` decoded twice), NFKC, lower-casing and dropping everything but letters and
+ * digits, so `%61uth_token`, `auth%5Ftoken`, `AUTH_TOKEN`, `auth_token[]` and
+ * `auth-token` are all `auth_token`; parameters are separated by `&` and `;`. The path and
+ * the other parameters stay exactly as written. Never throws: whatever cannot be read
+ * loses its whole query and fragment.
+ */
+export function redactUrl(url: string): string {
+  let text: string;
+  try {
+    text = typeof url === 'string' ? url : String(url);
+  } catch {
+    return REDACTED;
+  }
+  try {
+    return redactUrlUnsafe(text);
+  } catch {
+    const cut = text.search(/[?#;]/);
+    return cut === -1 ? text : `${text.slice(0, cut)}?${REDACTED}`;
+  }
+}
+
+/* ------------------------------------------------------------------------------------ */
+
+/** Secrets shorter than this are not searched for: they would match everywhere. */
+const MIN_SECRET_LENGTH = 4;
+/** Shortest encoded fragment (base64 core, hex) worth replacing. */
+const MIN_ENCODED_LENGTH = 8;
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+
+/** A regex class matching one hex digit in either case: `a` → `[aA]`, `4` → `4`. */
+const hexDigit = (d: string) => (/[a-f]/i.test(d) ? `[${d.toLowerCase()}${d.toUpperCase()}]` : d);
+const hexByte = (b: number) => [...b.toString(16).padStart(2, '0')].map(hexDigit).join('');
+
+/**
+ * One regex for the secret written with any mix of: raw characters, `%XX` (either hex
+ * case), double-encoded `%25XX`, `+` for a space, and JSON `\uXXXX` escapes.
+ */
+function secretPattern(secret: string): RegExp {
+  const parts: string[] = [];
+  for (const ch of secret) {
+    const alternatives = new Set<string>([escapeRegExp(ch)]);
+    const bytes = [...Buffer.from(ch, 'utf8')];
+    alternatives.add(bytes.map((b) => `%${hexByte(b)}`).join(''));
+    alternatives.add(bytes.map((b) => `%25${hexByte(b)}`).join(''));
+    if (ch === ' ') alternatives.add('\\+');
+    const units = ch.length === 1 ? [ch.charCodeAt(0)] : [ch.charCodeAt(0), ch.charCodeAt(1)];
+    alternatives.add(units.map((u) => `\\\\u${[...u.toString(16).padStart(4, '0')].map(hexDigit).join('')}`).join(''));
+    parts.push(`(?:${[...alternatives].join('|')})`);
+  }
+  return new RegExp(parts.join(''), 'g');
+}
+
+/**
+ * The base64 (and base64url) text of the secret wherever it stands in a longer base64
+ * message: for each of the three byte alignments, the characters that depend on the
+ * secret's bytes alone.
+ */
+function base64Cores(bytes: Buffer): string[] {
+  const cores = new Set<string>();
+  // The secret encoded alone, padding included, goes entirely.
+  const whole = bytes.toString('base64');
+  if (whole.length >= MIN_ENCODED_LENGTH) {
+    for (const w of [whole, whole.replace(/=+$/, '')]) {
+      cores.add(w);
+      cores.add(w.replace(/\+/g, '-').replace(/\//g, '_'));
+    }
+  }
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64').replace(/=+$/, '');
+    const first = Math.ceil((offset * 8) / 6);
+    const end = Math.floor(((offset + bytes.length) * 8) / 6);
+    const core = encoded.slice(first, end);
+    if (core.length >= MIN_ENCODED_LENGTH) {
+      cores.add(core);
+      cores.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
+    }
+  }
+  return [...cores];
+}
+
+interface SecretForms {
+  pattern: RegExp;
+  literals: string[];
+}
+
+const formsCache = new Map<string, SecretForms>();
+
+function formsOf(secret: string): SecretForms {
+  const cached = formsCache.get(secret);
+  if (cached) return cached;
+  const bytes = Buffer.from(secret, 'utf8');
+  const literals = new Set<string>(base64Cores(bytes));
+  const hex = bytes.toString('hex');
+  if (hex.length >= MIN_ENCODED_LENGTH) {
+    literals.add(hex);
+    literals.add(hex.toUpperCase());
+  }
+  const forms = { pattern: secretPattern(secret), literals: [...literals].sort((a, b) => b.length - a.length) };
+  if (formsCache.size >= 256) formsCache.delete(formsCache.keys().next().value as string);
+  formsCache.set(secret, forms);
+  return forms;
+}
+
+/**
+ * `text` with each of `secrets` replaced by `[REDACTED]` in every encoding we can think
+ * of: raw; percent-encoded, wholly or in part, either hex case, or twice; form-encoded
+ * (`+` for spaces); JSON `\u` escapes; base64 and base64url, alone or inside a longer
+ * base64 message (an `Authorization: Basic` header); hex. Secrets shorter than 4
+ * characters are ignored (they would match everywhere). Never throws.
+ */
+export function redactText(text: string, secrets: readonly string[]): string {
+  if (typeof text !== 'string' || text === '' || !Array.isArray(secrets)) return text;
+  const usable = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))]
+    .sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const secret of usable) {
+    try {
+      const forms = formsOf(secret);
+      forms.pattern.lastIndex = 0;
+      out = out.replace(forms.pattern, REDACTED);
+      for (const literal of forms.literals) out = out.split(literal).join(REDACTED);
+    } catch {
+      out = out.split(secret).join(REDACTED);
+    }
+  }
+  return out;
+}
+
+/* ------------------------------------------------------------------------------------ */
+
+/**
+ * pino `redact` paths for the objects our services log. pino matches keys exactly, so
+ * the usual spellings of `Authorization` are listed one by one (Node lower-cases the
+ * headers it parses; objects built by hand or by fetch's Headers may not).
+ */
 export const REDACT_PATHS = [
   'auth_token',
   '*.auth_token',
@@ -14,6 +305,24 @@ export const REDACT_PATHS = [
   '*.password',
   'token',
   '*.token',
+  'access_token',
+  '*.access_token',
+  'secret',
+  '*.secret',
+  'oauthSecret',
+  '*.oauthSecret',
+  'authorization',
+  'Authorization',
   'headers.authorization',
+  'headers.Authorization',
+  'headers.AUTHORIZATION',
   '*.headers.authorization',
+  '*.headers.Authorization',
+  '*.headers.AUTHORIZATION',
+  'req.headers.authorization',
+  'req.headers.Authorization',
+  'headers["proxy-authorization"]',
+  '*.headers["proxy-authorization"]',
+  'headers.cookie',
+  '*.headers.cookie',
 ];
