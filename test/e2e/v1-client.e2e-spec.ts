@@ -45,6 +45,7 @@ describe('the whole system, as a new user runs it', () => {
       PUBLIC_BASE_URL: baseUrl,
       DATABASE_URL: dbUrl,
       AMQP_URL: infra.amqpUrl,
+      REDIS_URL: infra.redisUrl,
       BROKER_NAMESPACE: namespace,
       LOG_LEVEL: 'info',
     };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { INestApplication, INestApplicationContext, INestMicroservice } from '@nestjs/common';
 import { connect } from 'amqplib';
+import Redis from 'ioredis';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { parseConfig } from '@app/common';
@@ -10,17 +11,19 @@ import { startGateway } from '../../apps/gateway/src/bootstrap';
 import { gatewayConfigShape } from '../../apps/gateway/src/config';
 import { startRoomsService } from '../../apps/rooms/src/bootstrap';
 import { roomsConfigShape } from '../../apps/rooms/src/config';
+import { UnitOfWork } from '../../apps/rooms/src/outbox/unit-of-work';
 import { TokensService } from '../../apps/rooms/src/tokens/tokens.service';
 import { startDispatcher } from '../../apps/webhook-dispatcher/src/bootstrap';
 import { dispatcherConfigShape } from '../../apps/webhook-dispatcher/src/config';
 
-/** PostgreSQL server and RabbitMQ URLs resolved by the global setup. */
-export function testInfra(): { pgServerUrl: string; amqpUrl: string } {
+/** PostgreSQL server, RabbitMQ and Redis URLs resolved by the global setup. */
+export function testInfra(): { pgServerUrl: string; amqpUrl: string; redisUrl: string } {
   if (process.env.TEST_INFRA_ERROR) throw new Error(process.env.TEST_INFRA_ERROR);
   const pgServerUrl = process.env.TEST_PG_SERVER_URL;
   const amqpUrl = process.env.TEST_AMQP_SERVER_URL;
-  if (!pgServerUrl || !amqpUrl) throw new Error('test infrastructure was not resolved (run the tests through jest.config.js)');
-  return { pgServerUrl, amqpUrl };
+  const redisUrl = process.env.TEST_REDIS_URL;
+  if (!pgServerUrl || !amqpUrl || !redisUrl) throw new Error('test infrastructure was not resolved (run the tests through jest.config.js)');
+  return { pgServerUrl, amqpUrl, redisUrl };
 }
 
 /** A name no other test run uses: lower-case letters, digits and underscores. */
@@ -64,6 +67,23 @@ export async function deleteBrokerNamespace(amqpUrl: string, namespace: string):
     }
   } finally {
     await conn.close();
+  }
+}
+
+/** Deletes the Redis keys of a namespace (the gateways' rate-limit counters). */
+export async function deleteRedisNamespace(redisUrl: string, namespace: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${namespace}:*`, 'COUNT', 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
   }
 }
 
@@ -119,6 +139,7 @@ export interface Stack {
   namespace: string;
   databaseUrl: string;
   amqpUrl: string;
+  redisUrl: string;
   /** Gateway base URL, e.g. http://127.0.0.1:41234 (when a gateway was started). */
   baseUrl: string;
   gateway?: INestApplication;
@@ -142,7 +163,8 @@ export async function startStack(options: StackOptions = { gateway: true, rooms:
   let dispatcher: INestApplicationContext | undefined;
 
   const startOneGateway = async (env: Record<string, string> = {}) => {
-    const app = await startGateway(parseConfig(gatewayConfigShape, { ...common, HOST: '127.0.0.1', PORT: '0', ...env }));
+    // One Redis for every stack: the rate-limit keys carry the stack's namespace.
+    const app = await startGateway(parseConfig(gatewayConfigShape, { ...common, REDIS_URL: infra.redisUrl, HOST: '127.0.0.1', PORT: '0', ...env }));
     gateways.push(app);
     const { port } = app.getHttpServer().address() as AddressInfo;
     return `http://127.0.0.1:${port}`;
@@ -152,10 +174,11 @@ export async function startStack(options: StackOptions = { gateway: true, rooms:
     namespace,
     databaseUrl: dbUrl,
     amqpUrl: infra.amqpUrl,
+    redisUrl: infra.redisUrl,
     baseUrl: '',
     async createToken(kind, label = '') {
       if (!rooms) throw new Error('createToken needs the rooms service in the stack');
-      return (await new TokensService(rooms.get(DataSource)).create(kind, label)).token;
+      return (await new TokensService(rooms.get(DataSource), rooms.get(UnitOfWork)).create(kind, label)).token;
     },
     addGateway: (env) => startOneGateway(env),
     async stop() {
@@ -163,6 +186,7 @@ export async function startStack(options: StackOptions = { gateway: true, rooms:
       if (dispatcher) await dispatcher.close().catch(() => undefined);
       if (rooms) await rooms.close().catch(() => undefined);
       await deleteBrokerNamespace(infra.amqpUrl, namespace).catch(() => undefined);
+      await deleteRedisNamespace(infra.redisUrl, namespace).catch(() => undefined);
       await dropDatabase(dbUrl).catch(() => undefined);
     },
   };

@@ -13,6 +13,8 @@ export const gatewayConfigShape = {
   BODY_LIMIT_BYTES: env.positiveInt(256 * 1024),
   /** How long to wait for the rooms service to answer a command. */
   COMMAND_TIMEOUT_MS: env.positiveInt(10_000),
+  /** Redis holding the rate-limit counters that every gateway replica shares. */
+  REDIS_URL: env.url(['redis', 'rediss'], 'redis://127.0.0.1:6379'),
   STARTUP_TIMEOUT_SECONDS: env.positiveInt(5),
 };
 

@@ -1,53 +1,26 @@
 import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { ClientProxyFactory, Transport } from '@nestjs/microservices';
-import { PassportModule } from '@nestjs/passport';
-import { APP_LOGGER, AppLogger } from '@app/common';
-import { brokerNames } from '@app/contracts';
-import { V1TokenStrategy } from './auth/token.strategy';
-import { GATEWAY_CONFIG, GatewayConfig } from './config';
+import type { AppLogger } from '@app/common';
+import { GatewayConfig } from './config';
 import { DocsController, HealthController } from './docs/docs.controller';
-import { AccessLogMiddleware, BodyParserMiddleware } from './http-middleware';
-import { ROOMS_RPC, RoomsClient } from './rooms-client/rooms-client';
-import { V1Controller } from './v1/v1.controller';
-import { V1ExceptionFilter } from './v1/v1-exception.filter';
-import { V1RequestGuard } from './v1/v1-request.guard';
+import { FallbackFilter } from './fallback.filter';
+import { AccessLogMiddleware } from './shared/access-log.middleware';
+import { SharedModule } from './shared/shared.module';
+import { V1Module } from './v1/v1.module';
 
+/** The HTTP gateway: the shared core, one module per API version, and the documentation pages. */
 @Module({})
 export class GatewayModule implements NestModule {
   static forRoot(config: GatewayConfig, logger: AppLogger): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [PassportModule],
-      controllers: [V1Controller, DocsController, HealthController],
-      providers: [
-        { provide: GATEWAY_CONFIG, useValue: config },
-        { provide: APP_LOGGER, useValue: logger },
-        {
-          provide: ROOMS_RPC,
-          useFactory: async () => {
-            const client = ClientProxyFactory.create({
-              transport: Transport.RMQ,
-              options: {
-                urls: [config.AMQP_URL],
-                queue: brokerNames(config.BROKER_NAMESPACE).roomsCommandQueue,
-                queueOptions: { durable: true },
-                persistent: false,
-              },
-            });
-            await client.connect();
-            return client;
-          },
-        },
-        RoomsClient,
-        V1RequestGuard,
-        V1TokenStrategy,
-        { provide: APP_FILTER, useClass: V1ExceptionFilter },
-      ],
+      imports: [SharedModule.forRoot(config, logger), V1Module],
+      controllers: [DocsController, HealthController],
+      providers: [{ provide: APP_FILTER, useClass: FallbackFilter }],
     };
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(AccessLogMiddleware, BodyParserMiddleware).forRoutes('*path');
+    consumer.apply(AccessLogMiddleware).forRoutes('*path');
   }
 }

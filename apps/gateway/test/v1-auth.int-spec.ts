@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { UnitOfWork } from '../../../apps/rooms/src/outbox/unit-of-work';
 import { TokensService } from '../../../apps/rooms/src/tokens/tokens.service';
 import { Stack, startStack } from '../../../test/support/harness';
 import {
@@ -59,7 +60,7 @@ describe('v1 token authentication (real rooms service, Postgres, RabbitMQ)', () 
     });
 
     it('answers 401 for a token that was revoked', async () => {
-      const tokens = new TokensService(stack.rooms!.get(DataSource));
+      const tokens = new TokensService(stack.rooms!.get(DataSource), stack.rooms!.get(UnitOfWork));
       const created = await tokens.create('admin', 'soon revoked');
       expectJson(await v1(stack.baseUrl, 'GET', 'rooms/list', { auth_token: created.token }), 200);
       expect(await tokens.revoke(created.id)).toBe(true);

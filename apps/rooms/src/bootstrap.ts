@@ -1,10 +1,10 @@
-import { NestFactory } from '@nestjs/core';
 import { INestMicroservice } from '@nestjs/common';
-import { MicroserviceOptions, Transport } from '@nestjs/microservices';
-import { assertPostgresReachable, assertRabbitReachable, createLogger, NestPinoLogger } from '@app/common';
+import { NestFactory } from '@nestjs/core';
+import { AmqpBroker, AmqpCommandServer, assertPostgresReachable, assertRabbitReachable, createLogger, NestPinoLogger } from '@app/common';
 import { brokerNames } from '@app/contracts';
 import { RoomsConfig } from './config';
-import { RoomsAppModule } from './rooms.module';
+import { openDatabase } from './database/database';
+import { RoomsAppModule } from './rooms-app.module';
 
 /**
  * Starts the rooms service: checks its dependencies (with a message that says what to do
@@ -16,20 +16,22 @@ export async function startRoomsService(config: RoomsConfig): Promise<INestMicro
   const timeout = config.STARTUP_TIMEOUT_SECONDS * 1000;
   await assertPostgresReachable(config.DATABASE_URL, timeout);
   await assertRabbitReachable(config.AMQP_URL, timeout);
-  const app = await NestFactory.createMicroservice<MicroserviceOptions>(RoomsAppModule.forRoot(config, logger), {
-    transport: Transport.RMQ,
-    options: {
-      urls: [config.AMQP_URL],
-      queue: brokerNames(config.BROKER_NAMESPACE).roomsCommandQueue,
-      queueOptions: { durable: true },
-      prefetchCount: config.COMMAND_PREFETCH,
-      noAck: true,
-    },
+  const names = brokerNames(config.BROKER_NAMESPACE);
+  const db = await openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  let broker: AmqpBroker;
+  try {
+    broker = await AmqpBroker.connect(config.AMQP_URL, names, logger, timeout);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  const app = await NestFactory.createMicroservice(RoomsAppModule.forRoot(config, logger, db, broker), {
+    strategy: new AmqpCommandServer(broker, names.roomsCommandQueue, config.COMMAND_PREFETCH, logger),
     logger: new NestPinoLogger(logger),
     abortOnError: false,
   });
   app.enableShutdownHooks();
   await app.listen();
-  logger.info({ queue: brokerNames(config.BROKER_NAMESPACE).roomsCommandQueue }, 'rooms service ready');
+  logger.info({ queue: names.roomsCommandQueue }, 'rooms service ready');
   return app;
 }

@@ -1,7 +1,10 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { assertPostgresReachable, env, loadConfigOrExit } from '@app/common';
+import { AmqpBroker, assertPostgresReachable, createLogger, loadConfigOrExit } from '@app/common';
+import { brokerNames } from '@app/contracts';
+import { roomsConfigShape } from './config';
 import { openDatabase } from './database/database';
+import { createUnitOfWork } from './rooms-app.module';
 import { TokensService } from './tokens/tokens.service';
 
 const USAGE = `Usage:
@@ -9,7 +12,8 @@ const USAGE = `Usage:
   cli token list [--all] [--json]                             live tokens (--all: revoked too)
   cli token revoke ID                                         revokes a token by its id
 
-Reads DATABASE_URL (default postgres://postgres@127.0.0.1:5432/chat).`;
+Reads DATABASE_URL (default postgres://postgres@127.0.0.1:5432/chat); revoke also tells the
+gateways through AMQP_URL and BROKER_NAMESPACE (the rooms service does it if the broker is down).`;
 
 class UsageError extends Error {}
 
@@ -35,13 +39,17 @@ async function run(argv: string[]): Promise<number> {
   if (action === 'create' && !values.type) throw new UsageError('token create needs --type admin or --type notification');
   if (action === 'revoke' && !/^\d+$/.test(arg ?? '')) throw new UsageError('token revoke needs the numeric token id');
 
-  const config = loadConfigOrExit('cli', {
-    DATABASE_URL: env.url(['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/chat'),
-  });
+  const config = loadConfigOrExit('cli', roomsConfigShape);
   await assertPostgresReachable(config.DATABASE_URL, 2000);
   const db = await openDatabase(config.DATABASE_URL, 2);
+  // Logs go to stderr: stdout carries only what the command prints.
+  const logger = createLogger('cli', 'warn', 2);
+  const broker = action === 'revoke'
+    ? await AmqpBroker.connect(config.AMQP_URL, brokerNames(config.BROKER_NAMESPACE), logger, 2000).catch(() => undefined)
+    : undefined;
+  const work = createUnitOfWork(db, broker, logger, config);
   try {
-    const tokens = new TokensService(db);
+    const tokens = new TokensService(db, work.uow);
     if (action === 'create') {
       const created = await tokens.create(values.type!, values.label ?? '');
       process.stdout.write(`${created.token}\n`);
@@ -62,6 +70,9 @@ async function run(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    if (!broker) {
+      process.stderr.write('cannot reach RabbitMQ (AMQP_URL): the revocation is recorded and reaches the gateways once the rooms service publishes it\n');
+    }
     const ok = await tokens.revoke(Number(arg));
     if (!ok) {
       process.stderr.write(`no live token with id ${arg}\n`);
@@ -70,6 +81,8 @@ async function run(argv: string[]): Promise<number> {
     process.stderr.write(`revoked token id ${arg}\n`);
     return 0;
   } finally {
+    await work.relay.stop();
+    await broker?.close();
     await db.destroy();
   }
 }

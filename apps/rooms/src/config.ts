@@ -10,8 +10,16 @@ export const roomsConfigShape = {
   XMPP_MUC_DOMAIN: z.string().default('conf.localhost'),
   /** How long to wait for PostgreSQL and RabbitMQ at start-up before giving up. */
   STARTUP_TIMEOUT_SECONDS: env.positiveInt(5),
+  /** How often the outbox sweeper looks for events a crash or an outage left behind. */
   OUTBOX_POLL_MS: env.positiveInt(1000),
-  COMMAND_PREFETCH: env.positiveInt(50),
+  /** Events younger than this are being published by the process that wrote them. */
+  OUTBOX_SWEEP_AGE_MS: env.positiveInt(2000),
+  /** Unacknowledged commands one replica holds; they are what a batch is made of. */
+  COMMAND_PREFETCH: env.positiveInt(200),
+  /** Most commands committed together in one transaction. */
+  COMMIT_BATCH_MAX: env.positiveInt(100),
+  /** Batch transactions in flight at once. */
+  COMMIT_CONCURRENCY: env.positiveInt(2),
 };
 
 export type RoomsConfig = z.infer<z.ZodObject<typeof roomsConfigShape>>;

@@ -1,7 +1,6 @@
 import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { RmqContext } from '@nestjs/microservices';
-import { APP_LOGGER, AmqpBroker, AppLogger } from '@app/common';
-import { isCommandError } from '@app/contracts';
+import { APP_LOGGER, AmqpBroker, AppLogger, CommandContext } from '@app/common';
+import { CommandFailure } from '@app/contracts';
 import { Observable, tap } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { OutboxRelay } from './outbox/outbox-relay';
@@ -35,14 +34,13 @@ export class CommandLogInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const started = process.hrtime.bigint();
-    const pattern = context.switchToRpc().getContext<RmqContext>().getPattern();
+    const pattern = context.switchToRpc().getContext<CommandContext>().meta.pattern;
     const ms = () => Number(process.hrtime.bigint() - started) / 1e6;
     return next.handle().pipe(tap({
-      next: () => this.logger.info({ command: pattern, ms: ms() }, 'command handled'),
+      next: () => this.logger.debug({ command: pattern, ms: ms() }, 'command handled'),
       error: (err: unknown) => {
-        const error = (err as { getError?: () => unknown })?.getError?.() ?? err;
-        if (isCommandError(error)) this.logger.info({ command: pattern, ms: ms(), error: error.code }, 'command refused');
-        else this.logger.error({ command: pattern, ms: ms(), err }, 'command failed');
+        // Failures that are not refusals are logged once, by the command server.
+        if (err instanceof CommandFailure) this.logger.info({ command: pattern, ms: ms(), error: err.error.reason }, 'command refused');
       },
     }));
   }

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
-import { exitOnStartupFailure } from '@app/common';
+import { exitOnStartupFailure, logUnhandledRejections } from '@app/common';
 import { startRoomsService } from './bootstrap';
 import { loadRoomsConfig } from './config';
+
+logUnhandledRejections('rooms');
 
 startRoomsService(loadRoomsConfig()).catch((err) => exitOnStartupFailure('rooms', err));

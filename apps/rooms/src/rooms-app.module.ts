@@ -1,53 +1,67 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
-import { APP_LOGGER, AmqpBroker, AppLogger } from '@app/common';
-import { brokerNames } from '@app/contracts';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_LOGGER, AmqpBroker, AppLogger, CommandErrorPassthrough } from '@app/common';
 import { DataSource } from 'typeorm';
 import { ROOMS_CONFIG, RoomsConfig } from './config';
-import { RoomsController, TokensController, UsersController } from './controllers';
-import { openDatabase } from './database/database';
-import { PresentationContext } from './domain/presenters';
 import { CommandLogInterceptor, RoomsLifecycle } from './lifecycle';
 import { OutboxRelay } from './outbox/outbox-relay';
-import { OutboxTransaction } from './outbox/outbox-transaction';
-import { RoomsService } from './rooms/rooms.service';
+import { UnitOfWork } from './outbox/unit-of-work';
+import { CreateRoom } from './rooms/create-room/create-room.usecase';
+import { DeleteRoom } from './rooms/delete-room/delete-room.usecase';
+import { GetHistory } from './rooms/get-history/get-history.usecase';
+import { GetRoom } from './rooms/get-room/get-room.usecase';
+import { ListRooms } from './rooms/list-rooms/list-rooms.usecase';
+import { MessageRepository } from './rooms/message.repository';
+import { RoomRepository } from './rooms/room.repository';
+import { RoomsHandlers } from './rooms/rooms.handlers';
+import { SendNotification } from './rooms/send-notification/send-notification.usecase';
+import { SetTopic } from './rooms/set-topic/set-topic.usecase';
+import { PRESENTATION, PresentationContext } from './shared/presentation';
+import { UsersHandlers } from './users/users.handlers';
+import { TokensHandlers } from './tokens/tokens.handlers';
 import { TokensService } from './tokens/tokens.service';
-import { PRESENTATION } from './tokens-di';
-import { UsersService } from './users/users.service';
+import { CreateUser } from './users/create-user/create-user.usecase';
+import { DeleteUser } from './users/delete-user/delete-user.usecase';
+import { GetUser } from './users/get-user/get-user.usecase';
+import { ListUsers } from './users/list-users/list-users.usecase';
+import { UpdateUser } from './users/update-user/update-user.usecase';
+import { UserRepository } from './users/user.repository';
+
+export function presentationContext(config: RoomsConfig): PresentationContext {
+  return { baseUrl: config.PUBLIC_BASE_URL.replace(/\/+$/, ''), xmppMucDomain: config.XMPP_MUC_DOMAIN, groupId: 1 };
+}
+
+/** The unit of work and its relay, shared by the service and the CLI. */
+export function createUnitOfWork(db: DataSource, broker: AmqpBroker | undefined, logger: AppLogger, config: RoomsConfig) {
+  const relay = new OutboxRelay(db, broker?.createEventPublisher() ?? null, logger, { pollMs: config.OUTBOX_POLL_MS, sweepAgeMs: config.OUTBOX_SWEEP_AGE_MS });
+  const uow = new UnitOfWork(db, relay, logger, { maxBatch: config.COMMIT_BATCH_MAX, maxConcurrent: config.COMMIT_CONCURRENCY });
+  return { relay, uow };
+}
 
 @Module({})
 export class RoomsAppModule {
-  static forRoot(config: RoomsConfig, logger: AppLogger): DynamicModule {
-    const presentation: PresentationContext = {
-      baseUrl: config.PUBLIC_BASE_URL.replace(/\/+$/, ''),
-      xmppMucDomain: config.XMPP_MUC_DOMAIN,
-      groupId: 1,
-    };
+  /** The database and broker are opened by bootstrap (the broker also carries the commands). */
+  static forRoot(config: RoomsConfig, logger: AppLogger, db: DataSource, broker: AmqpBroker): DynamicModule {
+    const { relay, uow } = createUnitOfWork(db, broker, logger, config);
     return {
       module: RoomsAppModule,
-      controllers: [RoomsController, UsersController, TokensController],
+      controllers: [RoomsHandlers, UsersHandlers, TokensHandlers],
       providers: [
         { provide: ROOMS_CONFIG, useValue: config },
         { provide: APP_LOGGER, useValue: logger },
-        { provide: PRESENTATION, useValue: presentation },
-        { provide: DataSource, useFactory: () => openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE) },
-        {
-          provide: AmqpBroker,
-          useFactory: () => AmqpBroker.connect(config.AMQP_URL, brokerNames(config.BROKER_NAMESPACE), logger,
-            config.STARTUP_TIMEOUT_SECONDS * 1000),
-        },
-        {
-          provide: OutboxRelay,
-          inject: [DataSource, AmqpBroker],
-          useFactory: (db: DataSource, broker: AmqpBroker) =>
-            new OutboxRelay(db, broker.createEventPublisher(), logger, config.OUTBOX_POLL_MS),
-        },
-        OutboxTransaction,
-        RoomsService,
-        UsersService,
+        { provide: PRESENTATION, useValue: presentationContext(config) },
+        { provide: DataSource, useValue: db },
+        { provide: AmqpBroker, useValue: broker },
+        { provide: OutboxRelay, useValue: relay },
+        { provide: UnitOfWork, useValue: uow },
+        RoomRepository, MessageRepository, UserRepository,
+        CreateRoom, DeleteRoom, GetRoom, ListRooms, GetHistory, SendNotification, SetTopic,
+        CreateUser, UpdateUser, DeleteUser, GetUser, ListUsers,
         TokensService,
         RoomsLifecycle,
         { provide: APP_INTERCEPTOR, useClass: CommandLogInterceptor },
+        // Errors reach the command server as thrown: it answers refusals with their CommandError.
+        { provide: APP_FILTER, useClass: CommandErrorPassthrough },
       ],
     };
   }

@@ -1,22 +1,23 @@
 import {
-  RoomCreatedV1, RoomDeletedV1, RoomNotificationSentV1, RoomsCommandV1, RoomTopicChangedV1, UserCreatedV1,
-  UserDeletedV1, UserUndeletedV1, UserUpdatedV1, UsersCommandV1,
+  CreateRoomV1, CreateUserV1, DeleteRoomV1, DeleteUserV1, GetHistoryV1, GetRoomV1, GetUserV1, ListRoomsV1, ListUsersV1,
+  NOTIFICATION_COLORS, RoomCreatedV1, RoomDeletedV1, RoomNotificationSentV1, RoomTopicChangedV1, SendNotificationV1, SetTopicV1,
+  UndeleteUserV1, UpdateUserV1, UserCreatedV1, UserDeletedV1, UserUndeletedV1, UserUpdatedV1,
 } from '@app/contracts';
-import { EventCapture, Stack, startStack } from '../../../test/support/harness';
-import { ACTOR, RoomsRpc } from './support';
+import { ACTOR, EventCapture, RawCommands, RoomsRpc, RoomsStack, sleep, sql, startStack } from './support';
 
 const BASE = 'https://chat.example.test';
-const VERSION = /^[0-9A-F]{8}$/;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+const VERSION = expect.stringMatching(/^[0-9A-F]{8}$/);
+const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+const UUID = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
 
 describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () => {
-  let stack: Stack;
+  let stack: RoomsStack;
   let rpc: RoomsRpc;
   let capture: EventCapture;
 
   beforeAll(async () => {
-    stack = await startStack({ rooms: { PUBLIC_BASE_URL: `${BASE}/` } });
+    stack = await startStack({ PUBLIC_BASE_URL: `${BASE}/` });
     capture = await EventCapture.start(stack.amqpUrl, stack.namespace);
     rpc = await RoomsRpc.connect(stack.amqpUrl, stack.namespace);
   });
@@ -26,173 +27,199 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
     await stack?.stop();
   });
 
+  /** The webhook User object events carry. */
   const userObject = (id: number, name: string, mention: string) => ({
-    id, links: { self: `${BASE}/v2/user/${id}` }, mention_name: mention, name, version: expect.stringMatching(VERSION),
+    id, links: { self: `${BASE}/v2/user/${id}` }, mention_name: mention, name, version: VERSION,
   });
+  const userMissing = (ref: string, field = 'user') => ({ code: 'not_found', reason: 'user_not_found', field, detail: { ref } });
 
   describe('users', () => {
-    it('users.create.v1 answers the v1 user with its password once, and publishes user.created.v1', async () => {
-      const reply = await rpc.send(UsersCommandV1.create, {
+    it('users.create-user.v1 answers the user view with its password once, and publishes user.created.v1', async () => {
+      const reply = await rpc.send(CreateUserV1, {
         email: 'Ada.Lovelace@example.com', name: 'Ada Lovelace', title: 'Analyst', isGroupAdmin: true, timezone: 'Europe/London',
       });
       expect(reply).toEqual({
         user: {
-          user_id: expect.any(Number),
+          id: expect.any(Number),
           name: 'Ada Lovelace',
-          mention_name: 'AdaLovelace',
+          mentionName: 'AdaLovelace',
           email: 'Ada.Lovelace@example.com',
           title: 'Analyst',
-          photo_url: `${BASE}/img/silhouette_125.png`,
-          last_active: 0,
-          created: expect.any(Number),
+          photoUrl: `${BASE}/img/silhouette_125.png`,
+          created: ISO,
+          lastActive: null,
           status: 'offline',
-          status_message: '',
-          is_group_admin: 1,
+          statusMessage: '',
+          isGroupAdmin: true,
+          isDeleted: false,
           timezone: 'Europe/London',
-          password: expect.any(String),
+          version: VERSION,
         },
+        password: expect.any(String),
       });
-      expect(reply.user.password.length).toBeGreaterThanOrEqual(8);
-      expect(Math.abs(reply.user.created - Date.now() / 1000)).toBeLessThan(60);
+      expect(reply.password.length).toBeGreaterThanOrEqual(8);
+      expect(Math.abs(Date.parse(reply.user.created) - Date.now())).toBeLessThan(60_000);
 
-      const event = await capture.waitFor(UserCreatedV1.routingKey, (e: any) => e.payload.user.id === reply.user.user_id);
+      const event = await capture.waitFor(UserCreatedV1.routingKey, (e) => e.payload.user.id === reply.user.id);
       expect(event).toEqual({
-        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        id: UUID,
         type: 'user.created',
         version: 1,
-        occurredAt: expect.stringMatching(ISO),
-        payload: { user: userObject(reply.user.user_id, 'Ada Lovelace', 'AdaLovelace') },
+        occurredAt: ISO,
+        payload: { user: userObject(reply.user.id, 'Ada Lovelace', 'AdaLovelace') },
       });
+
+      // The password is kept only as a hash, and the reply kept for redeliveries has none.
+      const [row] = await sql(stack.databaseUrl, 'SELECT password_hash FROM users WHERE id = $1', [reply.user.id]);
+      expect(row.password_hash).toMatch(/^scrypt\$/);
+      expect(row.password_hash).not.toContain(reply.password);
+      const kept = await sql(stack.databaseUrl, "SELECT reply FROM applied_commands WHERE (reply->'user'->>'id')::int = $1", [reply.user.id]);
+      expect(kept).toEqual([{ reply: { user: expect.objectContaining({ id: reply.user.id }), password: '' } }]);
     });
 
-    it('users.show.v1 and users.list.v1 answer v1 user records (list carries is_deleted)', async () => {
+    it('users.get-user.v1 and users.list-users.v1 answer user views (by id or case-insensitive e-mail), never a password', async () => {
       const u = await rpc.createUser('Show Me');
-      const shown = await rpc.send(UsersCommandV1.show, { userIdOrEmail: 'SHOWME@example.com' });
-      expect(shown.user).toMatchObject({ user_id: u.user_id, name: 'Show Me', email: 'showme@example.com' });
+      const shown = await rpc.send(GetUserV1, { user: { email: 'SHOWME@example.com' } });
+      expect(shown.user).toMatchObject({ id: u.id, name: 'Show Me', email: 'showme@example.com', isDeleted: false });
+      expect(shown).toEqual({ user: u });
       expect(shown.user).not.toHaveProperty('password');
-      expect(shown.user).not.toHaveProperty('is_deleted');
-      const byId = await rpc.send(UsersCommandV1.show, { userIdOrEmail: String(u.user_id) });
+      expect(shown).not.toHaveProperty('password');
+      const byId = await rpc.send(GetUserV1, { user: { id: u.id } });
       expect(byId).toEqual(shown);
 
-      const list = await rpc.send(UsersCommandV1.list, { includeDeleted: false });
-      expect(list.users.find((x: any) => x.user_id === u.user_id)).toMatchObject({ name: 'Show Me', is_deleted: 0 });
+      const list = await rpc.send(ListUsersV1, { includeDeleted: false });
+      expect(Object.keys(list)).toEqual(['users']);
+      expect(list.users.find((x) => x.id === u.id)).toEqual({ ...u, isDeleted: false });
       for (const x of list.users) expect(x).not.toHaveProperty('password');
+      const ids = list.users.map((x) => x.id);
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
     });
 
-    it('users.update.v1 answers the changed record and publishes user.updated.v1 with a new version', async () => {
+    it('users.update-user.v1 answers the changed user and publishes user.updated.v1 with a new version', async () => {
       const u = await rpc.createUser('Grace Hopper');
-      const created = await capture.waitFor(UserCreatedV1.routingKey, (e: any) => e.payload.user.id === u.user_id);
-      const reply = await rpc.send(UsersCommandV1.update, {
-        userIdOrEmail: String(u.user_id), name: 'Grace B Hopper', mentionName: 'amazing_grace', title: 'RADM',
-      });
-      expect(reply).toEqual({ user: expect.objectContaining({ user_id: u.user_id, name: 'Grace B Hopper', mention_name: 'amazing_grace', title: 'RADM' }) });
+      const created = await capture.waitFor(UserCreatedV1.routingKey, (e) => e.payload.user.id === u.id);
+      const reply = await rpc.send(UpdateUserV1, { user: { id: u.id }, name: 'Grace B Hopper', mentionName: '@amazing_grace', title: 'RADM' });
+      expect(reply).toEqual({ user: { ...u, name: 'Grace B Hopper', mentionName: 'amazing_grace', title: 'RADM', version: VERSION } });
+      expect(reply.user.version).not.toBe(u.version);
       expect(reply.user).not.toHaveProperty('password');
-      const event = await capture.waitFor(UserUpdatedV1.routingKey, (e: any) => e.payload.user.id === u.user_id);
-      expect(event.payload).toEqual({ user: userObject(u.user_id, 'Grace B Hopper', 'amazing_grace') });
-      expect((event.payload as any).user.version).not.toBe((created.payload as any).user.version);
+      const event = await capture.waitFor(UserUpdatedV1.routingKey, (e) => e.payload.user.id === u.id);
+      expect(event.payload).toEqual({ user: userObject(u.id, 'Grace B Hopper', 'amazing_grace') });
+      expect(event.payload.user.version).toBe(reply.user.version);
+      expect(event.payload.user.version).not.toBe(created.payload.user.version);
+      expect((await rpc.send(GetUserV1, { user: { id: u.id } })).user).toEqual(reply.user);
     });
 
-    it('users.delete.v1 and users.undelete.v1 answer their flags and publish their events', async () => {
+    it('users.delete-user.v1 and users.undelete-user.v1 answer {} and publish their events', async () => {
       const u = await rpc.createUser('Temp User');
-      expect(await rpc.send(UsersCommandV1.delete, { userIdOrEmail: 'tempuser@example.com' })).toEqual({ deleted: true });
-      const deleted = await capture.waitFor(UserDeletedV1.routingKey, (e: any) => e.payload.user.id === u.user_id);
-      expect(deleted.payload).toEqual({ user: userObject(u.user_id, 'Temp User', 'TempUser') });
+      expect(await rpc.send(DeleteUserV1, { user: { email: 'tempuser@example.com' } })).toEqual({});
+      const deleted = await capture.waitFor(UserDeletedV1.routingKey, (e) => e.payload.user.id === u.id);
+      expect(deleted.payload).toEqual({ user: userObject(u.id, 'Temp User', 'TempUser') });
 
-      expect(await rpc.refused(UsersCommandV1.show, { userIdOrEmail: String(u.user_id) }))
-        .toEqual({ code: 'not_found', message: expect.any(String), param: 'user_id' });
-      const all = await rpc.send(UsersCommandV1.list, { includeDeleted: true });
-      expect(all.users.find((x: any) => x.user_id === u.user_id)).toMatchObject({ is_deleted: 1 });
-      const live = await rpc.send(UsersCommandV1.list, { includeDeleted: false });
-      expect(live.users.find((x: any) => x.user_id === u.user_id)).toBeUndefined();
+      expect(await rpc.refused(GetUserV1, { user: { id: u.id } })).toEqual(userMissing(String(u.id)));
+      const all = await rpc.send(ListUsersV1, { includeDeleted: true });
+      expect(all.users.find((x) => x.id === u.id)).toMatchObject({ isDeleted: true });
+      const live = await rpc.send(ListUsersV1, { includeDeleted: false });
+      expect(live.users.find((x) => x.id === u.id)).toBeUndefined();
 
-      expect(await rpc.send(UsersCommandV1.undelete, { userIdOrEmail: String(u.user_id) })).toEqual({ undeleted: true });
-      const undeleted = await capture.waitFor(UserUndeletedV1.routingKey, (e: any) => e.payload.user.id === u.user_id);
-      expect(undeleted.payload).toEqual({ user: userObject(u.user_id, 'Temp User', 'TempUser') });
-      expect((await rpc.send(UsersCommandV1.show, { userIdOrEmail: String(u.user_id) })).user.user_id).toBe(u.user_id);
+      expect(await rpc.send(UndeleteUserV1, { user: { id: u.id } })).toEqual({});
+      const undeleted = await capture.waitFor(UserUndeletedV1.routingKey, (e) => e.payload.user.id === u.id);
+      expect(undeleted.payload).toEqual({ user: userObject(u.id, 'Temp User', 'TempUser') });
+      expect(undeleted.payload.user.version).not.toBe(deleted.payload.user.version);
+      expect((await rpc.send(GetUserV1, { user: { id: u.id } })).user).toMatchObject({ id: u.id, isDeleted: false });
 
-      expect(await rpc.refused(UsersCommandV1.undelete, { userIdOrEmail: String(u.user_id) }))
-        .toEqual({ code: 'invalid', message: expect.any(String), param: 'user_id' });
+      expect(await rpc.refused(UndeleteUserV1, { user: { id: u.id } }))
+        .toEqual({ code: 'invalid', reason: 'user_not_deleted', field: 'user', detail: { id: u.id } });
     });
 
     it('answers not_found for unknown users on every user command', async () => {
-      const missing = { code: 'not_found', message: expect.stringContaining('999999'), param: 'user_id' };
-      expect(await rpc.refused(UsersCommandV1.show, { userIdOrEmail: '999999' })).toEqual(missing);
-      expect(await rpc.refused(UsersCommandV1.update, { userIdOrEmail: '999999', name: 'X' })).toEqual(missing);
-      expect(await rpc.refused(UsersCommandV1.delete, { userIdOrEmail: '999999' })).toEqual(missing);
-      expect(await rpc.refused(UsersCommandV1.undelete, { userIdOrEmail: '999999' })).toEqual(missing);
-      expect(await rpc.refused(UsersCommandV1.show, { userIdOrEmail: 'nobody@example.com' }))
-        .toEqual({ code: 'not_found', message: expect.any(String), param: 'user_id' });
+      const missing = userMissing('999999');
+      expect(await rpc.refused(GetUserV1, { user: { id: 999999 } })).toEqual(missing);
+      expect(await rpc.refused(UpdateUserV1, { user: { id: 999999 }, name: 'X' })).toEqual(missing);
+      expect(await rpc.refused(DeleteUserV1, { user: { id: 999999 } })).toEqual(missing);
+      expect(await rpc.refused(UndeleteUserV1, { user: { id: 999999 } })).toEqual(missing);
+      expect(await rpc.refused(GetUserV1, { user: { email: 'nobody@example.com' } })).toEqual(userMissing('nobody@example.com'));
     });
 
     it('answers conflict when undeleting a user whose e-mail address was taken meanwhile; deleted users stay out of reach', async () => {
       const gone = await rpc.createUser('Gone Girl', { email: 'gone@example.com', mentionName: 'gone' });
-      await rpc.send(UsersCommandV1.delete, { userIdOrEmail: 'gone@example.com' });
-      expect(await rpc.refused(UsersCommandV1.update, { userIdOrEmail: String(gone.user_id), name: 'Back' }))
-        .toMatchObject({ code: 'not_found', param: 'user_id' });
-      expect(await rpc.refused(UsersCommandV1.delete, { userIdOrEmail: String(gone.user_id) }))
-        .toMatchObject({ code: 'not_found', param: 'user_id' });
-      expect(await rpc.refused(RoomsCommandV1.create, {
-        actor: ACTOR, name: 'Ghost Room', ownerUserId: gone.user_id, privacy: 'public', topic: '', guestAccess: false,
-      })).toMatchObject({ code: 'not_found', param: 'owner_user_id' });
+      await rpc.send(DeleteUserV1, { user: { email: 'gone@example.com' } });
+      expect(await rpc.refused(UpdateUserV1, { user: { id: gone.id }, name: 'Back' })).toEqual(userMissing(String(gone.id)));
+      expect(await rpc.refused(DeleteUserV1, { user: { id: gone.id } })).toEqual(userMissing(String(gone.id)));
+      expect(await rpc.refused(CreateRoomV1, {
+        actor: ACTOR, name: 'Ghost Room', owner: { id: gone.id }, privacy: 'public', topic: '', guestAccess: false,
+      })).toEqual(userMissing(String(gone.id), 'owner'));
       const successor = await rpc.createUser('Successor', { email: 'GONE@example.com', mentionName: 'successor' });
-      expect(await rpc.refused(UsersCommandV1.undelete, { userIdOrEmail: String(gone.user_id) }))
-        .toEqual({ code: 'conflict', message: expect.any(String), param: 'user_id' });
+      expect(await rpc.refused(UndeleteUserV1, { user: { id: gone.id } }))
+        .toEqual({ code: 'conflict', reason: 'user_identity_taken', field: 'user', detail: { id: gone.id } });
       // By e-mail address, the live user wins over the deleted one.
-      expect((await rpc.send(UsersCommandV1.show, { userIdOrEmail: 'gone@example.com' })).user.user_id).toBe(successor.user_id);
+      expect((await rpc.send(GetUserV1, { user: { email: 'gone@example.com' } })).user.id).toBe(successor.id);
     });
 
     it('answers conflict for a duplicate e-mail address or mention name, without an event', async () => {
       const a = await rpc.createUser('Dup One', { email: 'dup@example.com', mentionName: 'dupone' });
       const b = await rpc.createUser('Dup Two', { email: 'dup2@example.com', mentionName: 'duptwo' });
-      expect(await rpc.refused(UsersCommandV1.create, { email: 'DUP@example.com', name: 'Other' }))
-        .toEqual({ code: 'conflict', message: expect.stringContaining('e-mail'), param: 'email' });
-      expect(await rpc.refused(UsersCommandV1.create, { email: 'fresh@example.com', name: 'Other', mentionName: 'DupOne' }))
-        .toEqual({ code: 'conflict', message: expect.stringContaining('mention name'), param: 'mention_name' });
-      expect(await rpc.refused(UsersCommandV1.update, { userIdOrEmail: String(b.user_id), email: 'dup@example.com' }))
-        .toEqual({ code: 'conflict', message: expect.any(String), param: 'email' });
-      expect(await rpc.refused(UsersCommandV1.update, { userIdOrEmail: String(b.user_id), mentionName: 'dupone' }))
-        .toEqual({ code: 'conflict', message: expect.any(String), param: 'mention_name' });
+      expect(await rpc.refused(CreateUserV1, { email: 'DUP@example.com', name: 'Other' }))
+        .toEqual({ code: 'conflict', reason: 'email_taken', field: 'email', detail: { email: 'DUP@example.com' } });
+      expect(await rpc.refused(CreateUserV1, { email: 'fresh@example.com', name: 'Other', mentionName: 'DupOne' }))
+        .toEqual({ code: 'conflict', reason: 'mention_name_taken', field: 'mentionName', detail: { mentionName: 'DupOne' } });
+      expect(await rpc.refused(UpdateUserV1, { user: { id: b.id }, email: 'dup@example.com' }))
+        .toEqual({ code: 'conflict', reason: 'email_taken', field: 'email', detail: { email: 'dup@example.com' } });
+      expect(await rpc.refused(UpdateUserV1, { user: { id: b.id }, mentionName: 'dupone' }))
+        .toEqual({ code: 'conflict', reason: 'mention_name_taken', field: 'mentionName', detail: { mentionName: 'dupone' } });
       // The refused update changed nothing.
-      expect((await rpc.send(UsersCommandV1.show, { userIdOrEmail: String(b.user_id) })).user)
-        .toMatchObject({ email: 'dup2@example.com', mention_name: 'duptwo' });
-      expect(a.user_id).not.toBe(b.user_id);
-      await new Promise((r) => setTimeout(r, 200));
-      expect(capture.events.filter((e) => e.routingKey === UserUpdatedV1.routingKey && (e.envelope.payload as any).user.id === b.user_id))
-        .toEqual([]);
-      expect(capture.events.filter((e) => e.routingKey === UserCreatedV1.routingKey && (e.envelope.payload as any).user.name === 'Other'))
-        .toEqual([]);
+      expect((await rpc.send(GetUserV1, { user: { id: b.id } })).user).toEqual(b);
+      expect(a.id).not.toBe(b.id);
+      await sleep(200);
+      expect(capture.of(UserUpdatedV1.routingKey, (e) => e.payload.user.id === b.id)).toEqual([]);
+      expect(capture.of(UserCreatedV1.routingKey, (e) => e.payload.user.name === 'Other')).toEqual([]);
+    });
+
+    it('gives a user without a mention name a free default one instead of refusing', async () => {
+      const first = await rpc.createUser('John Smith', { email: 'john1@example.com' });
+      const second = await rpc.createUser('John Smith', { email: 'john2@example.com' });
+      expect([first.mentionName, second.mentionName]).toEqual(['JohnSmith', 'JohnSmith2']);
     });
   });
 
   describe('rooms', () => {
-    let owner: { user_id: number; name: string; mention_name: string };
+    let owner: { id: number; name: string; mentionName: string };
+    const createRoom = (name: string, extra: Partial<{ privacy: 'public' | 'private'; topic: string; guestAccess: boolean }> = {}) =>
+      rpc.send(CreateRoomV1, {
+        actor: ACTOR, name, owner: { id: owner.id }, privacy: 'public', topic: '', guestAccess: false, ...extra,
+      }).then((r) => r.room);
+    const notify = (room: { id: number } | { name: string }, message: string, extra: Record<string, unknown> = {}) =>
+      rpc.send(SendNotificationV1, {
+        actor: ACTOR, room, from: 'Bot', message, messageFormat: 'text', notify: false, color: 'yellow', ...extra,
+      } as never);
 
     beforeAll(async () => {
       owner = await rpc.createUser('Room Owner', { mentionName: 'owner' });
     });
 
-    it('rooms.create.v1 answers the v1 room and publishes room.created.v1 (public: no members link)', async () => {
-      const reply = await rpc.send(RoomsCommandV1.create, {
-        actor: ACTOR, name: 'Ops Room', ownerUserId: owner.user_id, privacy: 'public', topic: 'Deploys', guestAccess: false,
+    it('rooms.create-room.v1 answers the room view and publishes room.created.v1 (public: no members link)', async () => {
+      const reply = await rpc.send(CreateRoomV1, {
+        actor: ACTOR, name: 'Ops Room', owner: { email: 'ROOMOWNER@example.com' }, privacy: 'public', topic: 'Deploys', guestAccess: false,
       });
       expect(reply).toEqual({
         room: {
-          room_id: expect.any(Number),
+          id: expect.any(Number),
           name: 'Ops Room',
           topic: 'Deploys',
-          last_active: 0,
-          created: expect.any(Number),
-          owner_user_id: owner.user_id,
-          is_archived: false,
-          is_private: false,
-          xmpp_jid: '1_ops_room@conf.localhost',
-          guest_access_url: null,
+          privacy: 'public',
+          isArchived: false,
+          ownerUserId: owner.id,
+          created: ISO,
+          lastActive: null,
+          xmppJid: '1_ops_room@conf.localhost',
+          guestAccessUrl: null,
+          version: VERSION,
         },
       });
-      const id = reply.room.room_id;
-      const event = await capture.waitFor(RoomCreatedV1.routingKey, (e: any) => e.payload.room.id === id);
+      expect(Math.abs(Date.parse(reply.room.created) - Date.now())).toBeLessThan(60_000);
+      const id = reply.room.id;
+      const event = await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === id);
       expect(event).toEqual({
-        id: expect.any(String), type: 'room.created', version: 1, occurredAt: expect.stringMatching(ISO),
+        id: UUID, type: 'room.created', version: 1, occurredAt: ISO,
         payload: {
           room: {
             id,
@@ -204,180 +231,258 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
             },
             name: 'Ops Room',
             privacy: 'public',
-            version: expect.stringMatching(VERSION),
+            version: reply.room.version,
           },
-          sender: userObject(owner.user_id, 'Room Owner', 'owner'),
+          sender: userObject(owner.id, 'Room Owner', 'owner'),
         },
       });
-      expect((event.payload as any).room.links).not.toHaveProperty('members');
+      expect(event.payload.room.links).not.toHaveProperty('members');
     });
 
     it('private rooms carry links.members, a guest access URL when asked, and the owner as member', async () => {
-      const reply = await rpc.send(RoomsCommandV1.create, {
-        actor: ACTOR, name: 'Secret Room', ownerUserId: owner.user_id, privacy: 'private', topic: '', guestAccess: true,
-      });
-      expect(reply.room).toMatchObject({ is_private: true, guest_access_url: expect.stringMatching(new RegExp(`^${BASE}/g/[0-9a-f]{32}$`)) });
-      const id = reply.room.room_id;
-      const event = await capture.waitFor(RoomCreatedV1.routingKey, (e: any) => e.payload.room.id === id);
-      expect((event.payload as any).room).toMatchObject({
+      const room = await createRoom('Secret Room', { privacy: 'private', guestAccess: true });
+      expect(room).toMatchObject({ privacy: 'private', guestAccessUrl: expect.stringMatching(new RegExp(`^${BASE}/g/[0-9a-f]{32}$`)) });
+      const event = await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id);
+      expect(event.payload.room).toMatchObject({
         privacy: 'private',
         links: {
-          self: `${BASE}/v2/room/${id}`,
-          participants: `${BASE}/v2/room/${id}/participant`,
-          webhooks: `${BASE}/v2/room/${id}/webhook`,
-          members: `${BASE}/v2/room/${id}/member`,
+          self: `${BASE}/v2/room/${room.id}`,
+          participants: `${BASE}/v2/room/${room.id}/participant`,
+          webhooks: `${BASE}/v2/room/${room.id}/webhook`,
+          members: `${BASE}/v2/room/${room.id}/member`,
         },
       });
-      const shown = await rpc.send(RoomsCommandV1.show, { roomIdOrName: 'secret room' });
-      expect(shown).toEqual({ room: { ...reply.room, member_user_ids: [owner.user_id], participants: [] } });
+      const shown = await rpc.send(GetRoomV1, { room: { name: 'secret room' } });
+      expect(shown).toEqual({ room: { ...room, memberUserIds: [owner.id], participants: [] } });
     });
 
-    it('rooms.show.v1 and rooms.list.v1 find rooms by id or case-insensitive name', async () => {
-      const { room } = await rpc.send(RoomsCommandV1.create, {
-        actor: ACTOR, name: 'Listed', ownerUserId: owner.user_id, privacy: 'public', topic: 't', guestAccess: false,
-      });
-      const byName = await rpc.send(RoomsCommandV1.show, { roomIdOrName: 'LISTED' });
-      const byId = await rpc.send(RoomsCommandV1.show, { roomIdOrName: String(room.room_id) });
+    it('rooms.get-room.v1 and rooms.list-rooms.v1 find rooms by id or case-insensitive name', async () => {
+      const room = await createRoom('Listed', { topic: 't' });
+      const byName = await rpc.send(GetRoomV1, { room: { name: 'LISTED' } });
+      const byId = await rpc.send(GetRoomV1, { room: { id: room.id } });
       expect(byName).toEqual(byId);
-      expect(byId.room).toEqual({ ...room, member_user_ids: [], participants: [] });
-      const list = await rpc.send(RoomsCommandV1.list, {});
+      expect(byId.room).toEqual({ ...room, memberUserIds: [], participants: [] });
+      const list = await rpc.send(ListRoomsV1, {});
       expect(Object.keys(list)).toEqual(['rooms']);
       expect(list.rooms).toContainEqual(room);
-      const ids = list.rooms.map((r: any) => r.room_id);
-      expect(ids).toEqual([...ids].sort((a: number, b: number) => a - b));
+      const ids = list.rooms.map((r) => r.id);
+      expect(ids).toEqual([...ids].sort((a, b) => a - b));
     });
 
-    it('rooms.set-topic.v1 answers ok and publishes room.topic-changed.v1 with sender and topic', async () => {
-      const { room } = await rpc.send(RoomsCommandV1.create, {
-        actor: ACTOR, name: 'Topical', ownerUserId: owner.user_id, privacy: 'public', topic: 'old', guestAccess: false,
-      });
-      const created = await capture.waitFor(RoomCreatedV1.routingKey, (e: any) => e.payload.room.id === room.room_id);
-      expect(await rpc.send(RoomsCommandV1.setTopic, { actor: ACTOR, roomIdOrName: 'topical', topic: 'new topic', from: 'CI Bot' }))
-        .toEqual({ status: 'ok' });
-      const event = await capture.waitFor(RoomTopicChangedV1.routingKey, (e: any) => e.payload.room.id === room.room_id);
+    it('rooms.set-topic.v1 answers {} and publishes room.topic-changed.v1 with sender, topic and a new version', async () => {
+      const room = await createRoom('Topical', { topic: 'old' });
+      const created = await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id);
+      expect(await rpc.send(SetTopicV1, { actor: ACTOR, room: { name: 'topical' }, topic: 'new topic', from: 'CI Bot' })).toEqual({});
+      const event = await capture.waitFor(RoomTopicChangedV1.routingKey, (e) => e.payload.room.id === room.id);
       expect(event.payload).toEqual({
-        room: expect.objectContaining({ id: room.room_id, name: 'Topical', privacy: 'public', is_archived: false, version: expect.stringMatching(VERSION) }),
+        room: expect.objectContaining({ id: room.id, name: 'Topical', privacy: 'public', is_archived: false, version: VERSION }),
         sender: 'CI Bot',
         topic: 'new topic',
       });
-      expect((event.payload as any).room.version).not.toBe((created.payload as any).room.version);
-      expect((await rpc.send(RoomsCommandV1.show, { roomIdOrName: String(room.room_id) })).room.topic).toBe('new topic');
+      expect(event.payload.room.version).not.toBe(created.payload.room.version);
+      const shown = (await rpc.send(GetRoomV1, { room: { id: room.id } })).room;
+      expect(shown).toMatchObject({ topic: 'new topic', version: event.payload.room.version });
+      // An empty topic clears it.
+      expect(await rpc.send(SetTopicV1, { actor: ACTOR, room: { id: room.id }, topic: '', from: 'CI Bot' })).toEqual({});
+      expect((await rpc.send(GetRoomV1, { room: { id: room.id } })).room.topic).toBe('');
     });
 
-    it('rooms.send-notification.v1 answers sent + message id and publishes room.notification-sent.v1', async () => {
-      const { room } = await rpc.send(RoomsCommandV1.create, {
-        actor: ACTOR, name: 'Alerts', ownerUserId: owner.user_id, privacy: 'private', topic: '', guestAccess: false,
-      });
+    it('rooms.send-notification.v1 answers the message id and date and publishes room.notification-sent.v1', async () => {
+      const room = await createRoom('Alerts', { privacy: 'private' });
       const mentioned = await rpc.createUser('Mentioned Person', { mentionName: 'mp' });
-      const reply = await rpc.send(RoomsCommandV1.sendNotification, {
-        actor: ACTOR, roomIdOrName: String(room.room_id), from: 'Nagios', message: 'disk full, @mp and @owner please look (@nobody)',
+      const reply = await rpc.send(SendNotificationV1, {
+        actor: ACTOR, room: { id: room.id }, from: 'Nagios', message: 'disk full, @mp and @owner please look (@nobody)',
         messageFormat: 'text', notify: true, color: 'red',
       });
-      expect(reply).toEqual({ status: 'sent', messageId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-      const event = await capture.waitFor(RoomNotificationSentV1.routingKey, (e: any) => e.payload.message.id === reply.messageId);
+      expect(reply).toEqual({ messageId: UUID, date: ISO });
+      expect(Math.abs(Date.parse(reply.date) - Date.now())).toBeLessThan(60_000);
+      const event = await capture.waitFor(RoomNotificationSentV1.routingKey, (e) => e.payload.message.id === reply.messageId);
       expect(event.payload).toEqual({
-        room: expect.objectContaining({ id: room.room_id, privacy: 'private', links: expect.objectContaining({ members: `${BASE}/v2/room/${room.room_id}/member` }) }),
+        room: expect.objectContaining({
+          id: room.id, privacy: 'private', version: room.version, links: expect.objectContaining({ members: `${BASE}/v2/room/${room.id}/member` }),
+        }),
         message: {
           color: 'red',
-          date: expect.stringMatching(ISO),
+          date: reply.date,
           from: 'Nagios',
           id: reply.messageId,
-          mentions: [userObject(owner.user_id, 'Room Owner', 'owner'), userObject(mentioned.user_id, 'Mentioned Person', 'mp')],
+          mentions: [userObject(owner.id, 'Room Owner', 'owner'), userObject(mentioned.id, 'Mentioned Person', 'mp')],
           message: 'disk full, @mp and @owner please look (@nobody)',
           message_format: 'text',
           type: 'notification',
         },
         notify: true,
       });
-      expect(Math.abs(Date.parse((event.payload as any).message.date) - Date.now())).toBeLessThan(60_000);
 
-      const html = await rpc.send(RoomsCommandV1.sendNotification, {
-        actor: ACTOR, roomIdOrName: 'alerts', from: 'Jenkins', message: '<b>build</b> ok @mp', messageFormat: 'html', notify: false, color: 'green',
+      // html is sanitized, and mentions are only read from text messages.
+      const html = await notify({ name: 'alerts' }, '<b>build</b> ok @mp <script>alert(1)</script>', {
+        from: 'Jenkins', messageFormat: 'html', notify: false, color: 'green',
       });
-      const htmlEvent = await capture.waitFor(RoomNotificationSentV1.routingKey, (e: any) => e.payload.message.id === html.messageId);
-      expect((htmlEvent.payload as any).message).toMatchObject({ mentions: [], message_format: 'html', color: 'green', from: 'Jenkins' });
-      expect((htmlEvent.payload as any).notify).toBe(false);
+      const htmlEvent = await capture.waitFor(RoomNotificationSentV1.routingKey, (e) => e.payload.message.id === html.messageId);
+      expect(htmlEvent.payload.message).toMatchObject({ mentions: [], message_format: 'html', color: 'green', from: 'Jenkins' });
+      expect(htmlEvent.payload.message.message).toContain('<b>build</b> ok @mp');
+      expect(htmlEvent.payload.message.message).not.toContain('script');
+      expect(htmlEvent.payload.notify).toBe(false);
 
-      const shown = await rpc.send(RoomsCommandV1.show, { roomIdOrName: 'Alerts' });
-      expect(Math.abs(shown.room.last_active - Date.now() / 1000)).toBeLessThan(60);
+      // `random` is resolved once: the event and the history carry the colour stored.
+      const random = await notify({ id: room.id }, 'any colour', { color: 'random' });
+      const randomEvent = await capture.waitFor(RoomNotificationSentV1.routingKey, (e) => e.payload.message.id === random.messageId);
+      expect(NOTIFICATION_COLORS).toContain(randomEvent.payload.message.color);
+      const history = await rpc.send(GetHistoryV1, { room: { id: room.id }, date: 'recent', timezone: 'UTC' });
+      expect(history.messages.find((m) => m.id === random.messageId)?.color).toBe(randomEvent.payload.message.color);
+
+      // The room's last activity is its newest message.
+      const shown = await rpc.send(GetRoomV1, { room: { name: 'Alerts' } });
+      expect(shown.room.lastActive).toBe(random.date);
+      expect((await rpc.send(ListRoomsV1, {})).rooms.find((r) => r.id === room.id)?.lastActive).toBe(random.date);
     });
 
-    it('rooms.history.v1 answers the messages of the room, oldest first', async () => {
-      const { room } = await rpc.send(RoomsCommandV1.create, {
-        actor: ACTOR, name: 'Historic', ownerUserId: owner.user_id, privacy: 'public', topic: '', guestAccess: false,
-      });
-      for (const text of ['first', 'second']) {
-        await rpc.send(RoomsCommandV1.sendNotification, {
-          actor: ACTOR, roomIdOrName: 'Historic', from: 'Bot', message: text, messageFormat: 'text', notify: false, color: 'yellow',
-        });
-      }
-      const recent = await rpc.send(RoomsCommandV1.history, { roomIdOrName: String(room.room_id), date: 'recent', timezone: 'UTC' });
+    it('refuses a notification whose html is empty once sanitized, and stores nothing', async () => {
+      const room = await createRoom('Sanitized');
+      expect(await rpc.refused(SendNotificationV1, {
+        actor: ACTOR, room: { id: room.id }, from: 'x', message: '<script>alert(1)</script>', messageFormat: 'html', notify: false, color: 'gray',
+      })).toEqual({ code: 'invalid', reason: 'message_empty_after_sanitizing', field: 'message' });
+      expect(await sql(stack.databaseUrl, 'SELECT id FROM messages WHERE room_id = $1', [room.id])).toEqual([]);
+    });
+
+    it('rooms.get-history.v1 answers the messages of the room, oldest first', async () => {
+      const room = await createRoom('Historic');
+      const sent = [];
+      for (const text of ['first', 'second']) sent.push(await notify({ name: 'Historic' }, text));
+      const recent = await rpc.send(GetHistoryV1, { room: { id: room.id }, date: 'recent', timezone: 'UTC' });
       expect(recent).toEqual({
-        messages: [
-          { date: expect.any(String), from: { name: 'Bot', user_id: 'api' }, message: 'first' },
-          { date: expect.any(String), from: { name: 'Bot', user_id: 'api' }, message: 'second' },
-        ],
+        messages: sent.map((s, i) => ({
+          id: s.messageId, date: s.date, type: 'notification', from: { userId: null, name: 'Bot' },
+          message: ['first', 'second'][i], messageFormat: 'text', color: 'yellow',
+        })),
       });
       const today = new Date().toISOString().slice(0, 10);
-      const day = await rpc.send(RoomsCommandV1.history, { roomIdOrName: 'historic', date: today, timezone: 'UTC' });
-      expect(day.messages.map((m: any) => m.message)).toEqual(['first', 'second']);
-      expect(await rpc.send(RoomsCommandV1.history, { roomIdOrName: 'historic', date: '2001-01-01', timezone: 'UTC' })).toEqual({ messages: [] });
+      const day = await rpc.send(GetHistoryV1, { room: { name: 'historic' }, date: today, timezone: 'UTC' });
+      expect(day.messages.map((m) => m.message)).toEqual(['first', 'second']);
+      expect(await rpc.send(GetHistoryV1, { room: { name: 'historic' }, date: '2001-01-01', timezone: 'UTC' })).toEqual({ messages: [] });
     });
 
-    it('rooms.delete.v1 answers deleted and publishes room.deleted.v1 with the last room state', async () => {
-      const { room } = await rpc.send(RoomsCommandV1.create, {
-        actor: ACTOR, name: 'Doomed', ownerUserId: owner.user_id, privacy: 'private', topic: '', guestAccess: false,
-      });
-      expect(await rpc.send(RoomsCommandV1.delete, { actor: { label: 'Admin Script' }, roomIdOrName: 'doomed' })).toEqual({ deleted: true });
-      const event = await capture.waitFor(RoomDeletedV1.routingKey, (e: any) => e.payload.room.id === room.room_id);
+    it('rooms.delete-room.v1 answers {} and publishes room.deleted.v1 with the last room state', async () => {
+      const room = await createRoom('Doomed', { privacy: 'private' });
+      await notify({ id: room.id }, 'last words');
+      expect(await rpc.send(DeleteRoomV1, { actor: { label: 'Admin Script' }, room: { name: 'doomed' } })).toEqual({});
+      const event = await capture.waitFor(RoomDeletedV1.routingKey, (e) => e.payload.room.id === room.id);
       expect(event.payload).toEqual({
         room: {
-          id: room.room_id, is_archived: false, name: 'Doomed', privacy: 'private', version: expect.stringMatching(VERSION),
+          id: room.id, is_archived: false, name: 'Doomed', privacy: 'private', version: room.version,
           links: {
-            self: `${BASE}/v2/room/${room.room_id}`,
-            participants: `${BASE}/v2/room/${room.room_id}/participant`,
-            webhooks: `${BASE}/v2/room/${room.room_id}/webhook`,
-            members: `${BASE}/v2/room/${room.room_id}/member`,
+            self: `${BASE}/v2/room/${room.id}`,
+            participants: `${BASE}/v2/room/${room.id}/participant`,
+            webhooks: `${BASE}/v2/room/${room.id}/webhook`,
+            members: `${BASE}/v2/room/${room.id}/member`,
           },
         },
         sender: 'Admin Script',
       });
-      expect(await rpc.refused(RoomsCommandV1.show, { roomIdOrName: String(room.room_id) }))
-        .toEqual({ code: 'not_found', message: expect.any(String), param: 'room_id' });
+      expect(await rpc.refused(GetRoomV1, { room: { id: room.id } }))
+        .toEqual({ code: 'not_found', reason: 'room_not_found', field: 'room', detail: { ref: String(room.id) } });
+      expect(await sql(stack.databaseUrl, 'SELECT id FROM messages WHERE room_id = $1', [room.id])).toEqual([]);
+
+      // Without a label, the sender is API.
+      const unlabelled = await createRoom('Doomed Too');
+      expect(await rpc.send(DeleteRoomV1, { actor: { label: '' }, room: { id: unlabelled.id } })).toEqual({});
+      expect((await capture.waitFor(RoomDeletedV1.routingKey, (e) => e.payload.room.id === unlabelled.id)).payload.sender).toBe('API');
     });
 
     it('answers not_found for an unknown room on every room command', async () => {
-      const missing = { code: 'not_found', message: expect.stringContaining('No Such Room'), param: 'room_id' };
-      const ref = { roomIdOrName: 'No Such Room' };
-      expect(await rpc.refused(RoomsCommandV1.show, ref)).toEqual(missing);
-      expect(await rpc.refused(RoomsCommandV1.delete, { ...ref, actor: ACTOR })).toEqual(missing);
-      expect(await rpc.refused(RoomsCommandV1.history, { ...ref, date: 'recent', timezone: 'UTC' })).toEqual(missing);
-      expect(await rpc.refused(RoomsCommandV1.setTopic, { ...ref, actor: ACTOR, topic: 'x', from: 'API' })).toEqual(missing);
-      expect(await rpc.refused(RoomsCommandV1.sendNotification, {
-        ...ref, actor: ACTOR, from: 'x', message: 'x', messageFormat: 'text', notify: false, color: 'yellow',
+      const missing = { code: 'not_found', reason: 'room_not_found', field: 'room', detail: { ref: 'No Such Room' } };
+      const room = { name: 'No Such Room' };
+      expect(await rpc.refused(GetRoomV1, { room })).toEqual(missing);
+      expect(await rpc.refused(DeleteRoomV1, { room, actor: ACTOR })).toEqual(missing);
+      expect(await rpc.refused(GetHistoryV1, { room, date: 'recent', timezone: 'UTC' })).toEqual(missing);
+      expect(await rpc.refused(SetTopicV1, { room, actor: ACTOR, topic: 'x', from: 'API' })).toEqual(missing);
+      expect(await rpc.refused(SendNotificationV1, {
+        room, actor: ACTOR, from: 'x', message: 'x', messageFormat: 'text', notify: false, color: 'yellow',
       })).toEqual(missing);
-      expect(await rpc.refused(RoomsCommandV1.show, { roomIdOrName: '987654' }))
-        .toEqual({ code: 'not_found', message: expect.any(String), param: 'room_id' });
-      expect(await rpc.refused(RoomsCommandV1.create, {
-        actor: ACTOR, name: 'Orphan', ownerUserId: 987654, privacy: 'public', topic: '', guestAccess: false,
-      })).toEqual({ code: 'not_found', message: expect.any(String), param: 'owner_user_id' });
+      expect(await rpc.refused(GetRoomV1, { room: { id: 987654 } }))
+        .toEqual({ ...missing, detail: { ref: '987654' } });
+      expect(await rpc.refused(CreateRoomV1, {
+        actor: ACTOR, name: 'Orphan', owner: { id: 987654 }, privacy: 'public', topic: '', guestAccess: false,
+      })).toEqual(userMissing('987654', 'owner'));
     });
 
     it('answers conflict for a duplicate room name (case-insensitive), without an event', async () => {
-      await rpc.send(RoomsCommandV1.create, {
-        actor: ACTOR, name: 'Unique Name', ownerUserId: owner.user_id, privacy: 'public', topic: '', guestAccess: false,
-      });
-      expect(await rpc.refused(RoomsCommandV1.create, {
-        actor: ACTOR, name: 'unique NAME', ownerUserId: owner.user_id, privacy: 'private', topic: '', guestAccess: false,
-      })).toEqual({ code: 'conflict', message: expect.stringContaining('unique NAME'), param: 'name' });
-      await new Promise((r) => setTimeout(r, 200));
-      expect(capture.events.filter((e) => e.routingKey === RoomCreatedV1.routingKey && (e.envelope.payload as any).room.name === 'unique NAME'))
-        .toEqual([]);
+      await createRoom('Unique Name');
+      expect(await rpc.refused(CreateRoomV1, {
+        actor: ACTOR, name: 'unique NAME', owner: { id: owner.id }, privacy: 'private', topic: '', guestAccess: false,
+      })).toEqual({ code: 'conflict', reason: 'room_name_taken', field: 'name', detail: { name: 'unique NAME' } });
+      await sleep(200);
+      expect(capture.of(RoomCreatedV1.routingKey, (e) => e.payload.room.name === 'unique NAME')).toEqual([]);
     });
 
     it('answers invalid for a history date that is not a calendar date', async () => {
-      expect(await rpc.refused(RoomsCommandV1.history, { roomIdOrName: 'Ops Room', date: '2020-13-45', timezone: 'UTC' }))
-        .toEqual({ code: 'invalid', message: expect.any(String), param: 'date' });
+      expect(await rpc.refused(GetHistoryV1, { room: { name: 'Ops Room' }, date: '2020-13-45', timezone: 'UTC' }))
+        .toEqual({ code: 'invalid', reason: 'rule', field: 'date', detail: { problem: expect.stringContaining('2020-13-45') } });
+      expect(await rpc.refused(GetHistoryV1, { room: { name: 'Ops Room' }, date: 'recent', timezone: 'Mars/Olympus' }))
+        .toEqual({ code: 'invalid', reason: 'rule', field: 'timezone', detail: { problem: expect.stringContaining('IANA') } });
+    });
+  });
+
+  /** Every command is parsed with its contract's schema where it is received: no 500 for bad input. */
+  describe('schema checks at receipt', () => {
+    let roomId: number;
+    const rule = (field: string, problem: unknown = expect.any(String)) => ({ code: 'invalid', reason: 'rule', field, detail: { problem } });
+    const note = { actor: ACTOR, from: 'x', message: 'hello', messageFormat: 'text', notify: false, color: 'gray' };
+
+    beforeAll(async () => {
+      const owner = await rpc.createUser('Schema Owner');
+      roomId = (await rpc.send(CreateRoomV1, {
+        actor: ACTOR, name: 'Schema Room', owner: { id: owner.id }, privacy: 'public', topic: 'unchanged', guestAccess: false,
+      })).room.id;
+    });
+
+    it('answers invalid/rule naming the field for a value of the wrong type', async () => {
+      expect(await rpc.refused(SetTopicV1, { actor: ACTOR, room: { id: roomId }, topic: 5, from: 'API' })).toEqual(rule('topic'));
+      expect(await rpc.refused(SetTopicV1, { actor: ACTOR, room: { id: 'x' }, topic: 't', from: 'API' })).toEqual(rule('room'));
+      expect(await rpc.refused(GetRoomV1, { room: { id: roomId, name: 'Schema Room' } })).toEqual(rule('room'));
+      expect(await rpc.refused(SendNotificationV1, { ...note, room: { id: roomId }, notify: 'yes' }))
+        .toEqual(rule('notify', 'must be true or false'));
+      expect(await rpc.refused(SendNotificationV1, { ...note, room: { id: roomId }, color: 'blue' }))
+        .toEqual(rule('color', expect.stringContaining('must be one of')));
+      expect(await rpc.refused(SendNotificationV1, { ...note, room: { id: roomId }, message: 'x'.repeat(10_001) }))
+        .toEqual(rule('message', expect.stringContaining('at most 10,000')));
+      expect(await rpc.refused(CreateRoomV1, {
+        actor: ACTOR, name: '12345', owner: { id: 1 }, privacy: 'public', topic: '', guestAccess: false,
+      })).toEqual(rule('name', expect.stringContaining('only digits')));
+      expect(await rpc.refused(CreateUserV1, { email: 'not-an-address', name: 'X' })).toEqual(rule('email', expect.stringContaining('e-mail')));
+      expect(await rpc.refused(SendNotificationV1, { ...note })).toEqual(rule('room'));
+      expect(await rpc.refused(SendNotificationV1, { ...note, room: { id: roomId }, actor: { label: 7 } })).toEqual(rule('actor'));
+    });
+
+    it('answers invalid/rule for text PostgreSQL or JSON cannot carry: NUL, lone surrogates', async () => {
+      expect(await rpc.refused(SendNotificationV1, { ...note, room: { id: roomId }, message: 'a\u0000b' }))
+        .toEqual(rule('message', 'must not contain NUL characters'));
+      expect(await rpc.refused(SetTopicV1, { actor: ACTOR, room: { id: roomId }, topic: 'bad \ud800 topic', from: 'API' }))
+        .toEqual(rule('topic', expect.stringContaining('surrogate')));
+      expect(await rpc.refused(SetTopicV1, { actor: ACTOR, room: { id: roomId }, topic: '<b>bold</b>', from: 'API' }))
+        .toEqual(rule('topic', 'must not contain HTML'));
+      expect(await rpc.refused(SendNotificationV1, { ...note, room: { id: roomId }, from: '\udc00' }))
+        .toEqual(rule('from', expect.stringContaining('surrogate')));
+      expect(await rpc.refused(GetRoomV1, { room: { name: 'a\u0000' } })).toEqual(rule('room'));
+      expect(await rpc.refused(CreateUserV1, { email: 'nul@example.com', name: 'Nul\u0000' })).toEqual(rule('name'));
+      // Nothing was applied.
+      expect(await sql(stack.databaseUrl, 'SELECT count(*)::int AS n FROM messages WHERE room_id = $1', [roomId])).toEqual([{ n: 0 }]);
+      expect((await rpc.send(GetRoomV1, { room: { id: roomId } })).room.topic).toBe('unchanged');
+    });
+
+    it('answers invalid/rule for a body that is not JSON and for an unknown command', async () => {
+      const raw = await RawCommands.open(stack.amqpUrl, stack.namespace);
+      try {
+        expect(await raw.send(SetTopicV1.pattern, null, { rawBody: Buffer.from('{"topic": ') }))
+          .toEqual({ error: { code: 'invalid', reason: 'rule', detail: { problem: 'the command is not valid JSON' } } });
+        expect(await raw.send('rooms.no-such-command.v1', {}))
+          .toEqual({ error: { code: 'invalid', reason: 'rule', detail: { problem: expect.stringContaining('rooms.no-such-command.v1') } } });
+        // A payload that is not an object names no field.
+        expect(await raw.send(GetRoomV1.pattern, [1, 2]))
+          .toEqual({ error: { code: 'invalid', reason: 'rule', detail: { problem: expect.any(String) } } });
+      } finally {
+        await raw.close();
+      }
     });
   });
 });

@@ -1,139 +1,204 @@
-import { RoomCreatedV1, RoomNotificationSentV1, RoomsCommandV1, RoomTopicChangedV1, UsersCommandV1 } from '@app/contracts';
-import { EventCapture, Stack, startStack } from '../../../test/support/harness';
-import { OutboxRelay } from '../src/outbox/outbox-relay';
+import {
+  CreateRoomV1, CreateUserV1, EventEnvelope, GetRoomV1, RoomCreatedV1, RoomNotificationSentV1, RoomTopicChangedV1, SendNotificationV1,
+  SetTopicV1,
+} from '@app/contracts';
 import { Client } from 'pg';
-import { ACTOR, eventually, RoomsRpc, sql } from './support';
+import { OutboxRelay } from '../src/outbox/outbox-relay';
+import { ACTOR, eventually, EventCapture, RoomsRpc, RoomsStack, sleep, sql, startStack } from './support';
 
 interface OutboxRow { id: string; event_id: string; routing_key: string; envelope: any }
 
+const SWEEP_AGE_MS = 200;
+
+/**
+ * The version a notification must carry, from the topic changes of its room: that of the
+ * last change emitted before the message was created (a message and a change of its room
+ * exclude each other through the room's row lock, and both stamp their time once they
+ * hold it). Times are milliseconds, so a message stamped in the same millisecond as a
+ * change may carry the version before or after it.
+ */
+function allowedVersions(messageDate: string, initial: string, topics: Array<EventEnvelope<any>>): string[] {
+  const at = Date.parse(messageDate);
+  const before = topics.filter((t) => Date.parse(t.occurredAt) < at);
+  const tied = topics.filter((t) => Date.parse(t.occurredAt) === at);
+  return [before.length ? before[before.length - 1].payload.room.version : initial, ...tied.map((t) => t.payload.room.version)];
+}
 
 describe('rooms service outbox (real Postgres, RabbitMQ)', () => {
-  let stack: Stack;
+  let stack: RoomsStack;
   let rpc: RoomsRpc;
   let capture: EventCapture;
   let relay: OutboxRelay;
   let ownerId: number;
 
   beforeAll(async () => {
-    // A long poll interval: events must go out because the relay is kicked after commit.
-    stack = await startStack({ rooms: { OUTBOX_POLL_MS: '60000' } });
+    // A long poll interval: events must go out because the process that commits publishes
+    // them at once, not because a sweep came by. The sweeper takes rows older than 200 ms.
+    stack = await startStack({ OUTBOX_POLL_MS: '60000', OUTBOX_SWEEP_AGE_MS: String(SWEEP_AGE_MS) });
     capture = await EventCapture.start(stack.amqpUrl, stack.namespace);
     rpc = await RoomsRpc.connect(stack.amqpUrl, stack.namespace);
-    relay = stack.rooms!.get(OutboxRelay);
-    ownerId = (await rpc.createUser('Outbox Owner')).user_id;
+    relay = stack.rooms.get(OutboxRelay);
+    ownerId = (await rpc.createUser('Outbox Owner')).id;
   });
   afterAll(async () => {
+    jest.restoreAllMocks();
     relay?.start();
     await rpc?.close();
     await capture?.stop();
     await stack?.stop();
   });
-  afterEach(() => relay.start());
-
-  const outbox = () => sql<OutboxRow>(stack.databaseUrl, 'SELECT id, event_id, routing_key, envelope FROM outbox ORDER BY id');
-  const createRoom = async (name: string) => (await rpc.send(RoomsCommandV1.create, {
-    actor: ACTOR, name, ownerUserId: ownerId, privacy: 'public', topic: '', guestAccess: false,
-  })).room as { room_id: number };
-  const topicEvents = (roomId: number) => capture.events
-    .filter((e) => e.routingKey === RoomTopicChangedV1.routingKey && (e.envelope.payload as any).room.id === roomId)
-    .map((e) => e.envelope);
-
-  it('empties the outbox once the events of a command are published', async () => {
-    const room = await createRoom('Drained');
-    await capture.waitFor(RoomCreatedV1.routingKey, (e: any) => e.payload.room.id === room.room_id);
-    await eventually(async () => expect(await outbox()).toEqual([]));
+  afterEach(() => {
+    jest.restoreAllMocks();
+    relay.start();
   });
 
-  it('writes the event in the same transaction as the change, and publishes it once the relay runs again', async () => {
+  const outbox = () => sql<OutboxRow>(stack.databaseUrl, 'SELECT id, event_id, routing_key, envelope FROM outbox ORDER BY id');
+  const appliedCount = async () => (await sql(stack.databaseUrl, 'SELECT count(*)::int AS n FROM applied_commands'))[0].n as number;
+  const createRoom = async (name: string) => (await rpc.send(CreateRoomV1, {
+    actor: ACTOR, name, owner: { id: ownerId }, privacy: 'public', topic: '', guestAccess: false,
+  })).room;
+  const setTopic = (roomId: number, topic: string) => rpc.send(SetTopicV1, { actor: ACTOR, room: { id: roomId }, topic, from: 'API' });
+  const send = (roomId: number, message: string) => rpc.send(SendNotificationV1, {
+    actor: ACTOR, room: { id: roomId }, from: 'API', message, messageFormat: 'text', notify: false, color: 'gray',
+  });
+  const topicEvents = (roomId: number) => capture.of(RoomTopicChangedV1.routingKey, (e) => e.payload.room.id === roomId);
+  const notifications = (roomId: number) => capture.of(RoomNotificationSentV1.routingKey, (e) => e.payload.room.id === roomId);
+  /** As if the process died right after each commit: events stay in the outbox for a sweeper. */
+  const crashAfterCommit = async () => {
+    await relay.stop();
+    jest.spyOn(relay, 'publishCommitted').mockResolvedValue(undefined);
+  };
+  /** Back to normal; the sweeper starts at once and takes rows older than the sweep age. */
+  const recover = async () => {
+    jest.restoreAllMocks();
+    await sleep(SWEEP_AGE_MS + 100);
+    relay.start();
+  };
+
+  it('publishes the events of a command right after its commit and empties the outbox', async () => {
+    const room = await createRoom('Drained');
+    await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id, 3_000);
+    await eventually(async () => expect(await outbox()).toEqual([]), 3_000);
+  });
+
+  it('writes the event in the same transaction as the change; the sweeper publishes what a crash left behind', async () => {
     const room = await createRoom('Held Back');
-    await capture.waitFor(RoomCreatedV1.routingKey, (e: any) => e.payload.room.id === room.room_id);
+    await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id);
     await eventually(async () => expect(await outbox()).toEqual([]));
 
-    await relay.stop();
-    expect(await rpc.send(RoomsCommandV1.setTopic, { actor: ACTOR, roomIdOrName: 'Held Back', topic: 'queued', from: 'API' }))
-      .toEqual({ status: 'ok' });
-    // The change and its event are both committed: the topic is visible and the row waits.
-    expect((await sql(stack.databaseUrl, 'SELECT topic, version FROM rooms WHERE id = $1', [room.room_id]))[0].topic).toBe('queued');
+    await crashAfterCommit();
+    const applied = await appliedCount();
+    expect(await setTopic(room.id, 'queued')).toEqual({});
+    // The change, its event and its command id are all committed: the topic is visible and the row waits.
+    expect((await sql(stack.databaseUrl, 'SELECT topic FROM rooms WHERE id = $1', [room.id]))[0].topic).toBe('queued');
+    expect(await appliedCount()).toBe(applied + 1);
     const rows = await outbox();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       routing_key: RoomTopicChangedV1.routingKey,
-      envelope: { type: 'room.topic-changed', version: 1, payload: { topic: 'queued', room: { id: room.room_id } } },
+      envelope: { type: 'room.topic-changed', version: 1, payload: { topic: 'queued', room: { id: room.id } } },
     });
     expect(rows[0].envelope.id).toBe(rows[0].event_id);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(topicEvents(room.room_id)).toEqual([]);
+    await sleep(300);
+    expect(topicEvents(room.id)).toEqual([]);
 
-    relay.start();
-    const event = await capture.waitFor(RoomTopicChangedV1.routingKey, (e: any) => e.payload.room.id === room.room_id);
+    await recover();
+    const event = await capture.waitFor(RoomTopicChangedV1.routingKey, (e) => e.payload.room.id === room.id);
     expect(event).toEqual(rows[0].envelope);
     await eventually(async () => expect(await outbox()).toEqual([]));
+    expect(topicEvents(room.id)).toHaveLength(1);
   });
 
-  it('writes nothing to the outbox for a refused command', async () => {
-    await relay.stop();
+  it('writes nothing, neither events nor command ids, for a refused command', async () => {
     await createRoom('Taken Name');
+    await crashAfterCommit();
     await sql(stack.databaseUrl, 'DELETE FROM outbox');
-    const err = await rpc.refused(RoomsCommandV1.create, {
-      actor: ACTOR, name: 'TAKEN NAME', ownerUserId: ownerId, privacy: 'public', topic: '', guestAccess: false,
+    const applied = await appliedCount();
+    const err = await rpc.refused(CreateRoomV1, {
+      actor: ACTOR, name: 'TAKEN NAME', owner: { id: ownerId }, privacy: 'public', topic: '', guestAccess: false,
     });
     expect(err.code).toBe('conflict');
-    expect(await rpc.refused(UsersCommandV1.create, { email: 'outboxowner@example.com', name: 'Again' }))
-      .toMatchObject({ code: 'conflict' });
+    expect(await rpc.refused(CreateUserV1, { email: 'outboxowner@example.com', name: 'Again' })).toMatchObject({ code: 'conflict' });
+    expect(await rpc.refused(SendNotificationV1, {
+      actor: ACTOR, room: { name: 'No Such Room' }, from: 'x', message: 'x', messageFormat: 'text', notify: false, color: 'gray',
+    })).toMatchObject({ code: 'not_found' });
     expect(await outbox()).toEqual([]);
+    expect(await appliedCount()).toBe(applied);
   });
 
-  it('publishes a backlog larger than one relay batch in commit order', async () => {
+  it('publishes a backlog larger than one sweep batch in commit order', async () => {
     const room = await createRoom('Backlog');
-    await capture.waitFor(RoomCreatedV1.routingKey, (e: any) => e.payload.room.id === room.room_id);
-    await relay.stop();
+    await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id);
+    await crashAfterCommit();
     const count = 230;
-    for (let i = 0; i < count; i++) {
-      await rpc.send(RoomsCommandV1.setTopic, { actor: ACTOR, roomIdOrName: String(room.room_id), topic: `t${i}`, from: 'API' });
-    }
+    for (let i = 0; i < count; i++) await setTopic(room.id, `t${i}`);
     expect(await outbox()).toHaveLength(count);
-    relay.start();
-    await eventually(() => expect(topicEvents(room.room_id)).toHaveLength(count), 20_000);
-    expect(topicEvents(room.room_id).map((e) => (e.payload as any).topic)).toEqual(Array.from({ length: count }, (_, i) => `t${i}`));
+    expect(topicEvents(room.id)).toEqual([]);
+    await recover();
+    await eventually(() => expect(topicEvents(room.id)).toHaveLength(count), 20_000);
+    expect(topicEvents(room.id).map((e) => e.payload.topic)).toEqual(Array.from({ length: count }, (_, i) => `t${i}`));
     await eventually(async () => expect(await outbox()).toEqual([]));
   });
 
-  it('publishes concurrent changes of one room in the order they were committed', async () => {
+  it('publishes concurrent changes of one room once each, topic changes in commit order, each message with the room version of its time', async () => {
     const room = await createRoom('Busy Room');
-    await capture.waitFor(RoomCreatedV1.routingKey, (e: any) => e.payload.room.id === room.room_id);
+    await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id);
     const n = 40;
-    await Promise.all(Array.from({ length: n }, (_, i) => i % 2
-      ? rpc.send(RoomsCommandV1.setTopic, { actor: ACTOR, roomIdOrName: String(room.room_id), topic: `c${i}`, from: 'API' })
-      : rpc.send(RoomsCommandV1.sendNotification, {
-        actor: ACTOR, roomIdOrName: String(room.room_id), from: 'API', message: `m${i}`, messageFormat: 'text', notify: false, color: 'gray',
-      })));
-    const ofRoom = () => capture.events.filter((e) => (e.envelope.payload as any).room?.id === room.room_id && e.routingKey !== RoomCreatedV1.routingKey);
-    await eventually(() => expect(ofRoom()).toHaveLength(n), 20_000);
+    const replies = await Promise.all(Array.from({ length: n }, (_, i) => (i % 2 ? setTopic(room.id, `c${i}`) : send(room.id, `m${i}`))));
+    await eventually(() => expect(topicEvents(room.id).length + notifications(room.id).length).toBe(n), 20_000);
 
-    // Commit order as PostgreSQL saw it: each message row and each topic change is stamped
-    // in the transaction; the room's final topic and version come from the last topic commit.
-    const [state] = await sql(stack.databaseUrl, 'SELECT topic, version FROM rooms WHERE id = $1', [room.room_id]);
-    const topics = ofRoom().filter((e) => e.routingKey === RoomTopicChangedV1.routingKey).map((e) => e.envelope.payload as any);
-    expect(topics[topics.length - 1]).toMatchObject({ topic: state.topic, room: { version: state.version } });
-    // Every topic change is published after the one it replaced: room versions never repeat
-    // and notifications in between carry the version current when they were committed.
-    const messages = await sql(stack.databaseUrl, 'SELECT id FROM messages WHERE room_id = $1 ORDER BY created_at, id', [room.room_id]);
-    expect(messages).toHaveLength(n / 2);
-    const notified = ofRoom().filter((e) => e.routingKey === RoomNotificationSentV1.routingKey);
-    expect(notified).toHaveLength(n / 2);
-    // Outbox ids are taken under the room's row lock, so the event order is the commit order;
-    // the relay must never deliver a later row before an earlier one.
-    const occurred = ofRoom().map((e) => Date.parse(e.envelope.occurredAt));
+    const topics = topicEvents(room.id);
+    expect(topics).toHaveLength(n / 2);
+    expect(new Set(topics.map((e) => e.payload.topic)).size).toBe(n / 2);
+    // Topic changes take the room FOR UPDATE one after the other: published in that order,
+    // versions never repeat, and the last one is the room's state.
+    const occurred = topics.map((e) => Date.parse(e.occurredAt));
     expect(occurred).toEqual([...occurred].sort((a, b) => a - b));
+    expect(new Set(topics.map((e) => e.payload.room.version)).size).toBe(n / 2);
+    const [state] = await sql(stack.databaseUrl, 'SELECT topic, version FROM rooms WHERE id = $1', [room.id]);
+    expect(topics[topics.length - 1].payload).toMatchObject({ topic: state.topic, room: { version: state.version } });
+
+    const messageIds = replies.filter((r): r is { messageId: string; date: string } => 'messageId' in r).map((r) => r.messageId);
+    const notified = notifications(room.id);
+    expect(notified.map((e) => e.payload.message.id).sort()).toEqual([...messageIds].sort());
+    expect(await sql(stack.databaseUrl, 'SELECT id FROM messages WHERE room_id = $1', [room.id])).toHaveLength(n / 2);
+    for (const e of notified) {
+      expect(allowedVersions(e.payload.message.date, room.version, topics)).toContain(e.payload.room.version);
+    }
     await eventually(async () => expect(await outbox()).toEqual([]));
   });
 
-  // sendNotification reads the room under a row lock, so a notification committed after a
+  it('never gives a notification a stale room version: messages sent after a topic change carry its version', async () => {
+    const room = await createRoom('No Stale Versions');
+    await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id);
+    const before = Array.from({ length: 100 }, (_, i) => send(room.id, `before ${i}`));
+    await sleep(5);
+    const topic = setTopic(room.id, 'switched');
+    const alsoBefore = Array.from({ length: 50 }, (_, i) => send(room.id, `racing ${i}`));
+    await topic;
+    const changed = await capture.waitFor(RoomTopicChangedV1.routingKey, (e) => e.payload.room.id === room.id);
+    const newVersion = changed.payload.room.version;
+    expect(newVersion).not.toBe(room.version);
+    const after = await Promise.all(Array.from({ length: 50 }, (_, i) => send(room.id, `after ${i}`)));
+    const earlier = await Promise.all([...before, ...alsoBefore]);
+
+    await eventually(() => expect(notifications(room.id)).toHaveLength(200), 20_000);
+    const byId = new Map(notifications(room.id).map((e) => [e.payload.message.id, e]));
+    for (const e of byId.values()) {
+      expect([room.version, newVersion]).toContain(e.payload.room.version);
+      expect(allowedVersions(e.payload.message.date, room.version, [changed])).toContain(e.payload.room.version);
+    }
+    for (const r of after) expect(byId.get(r.messageId)?.payload.room.version).toBe(newVersion);
+    expect(earlier.every((r) => byId.has(r.messageId))).toBe(true);
+    expect((await rpc.send(GetRoomV1, { room: { id: room.id } })).room.version).toBe(newVersion);
+  });
+
+  // sendNotification reads the room under a share lock, so a notification committed after a
   // topic change carries the version that change set. Deterministic: the topic change and
   // the notification queue on a lock held here; the topic change goes first.
   it('a notification committed after a topic change carries the room version the topic change set', async () => {
     const room = await createRoom('Versioned');
-    await capture.waitFor(RoomCreatedV1.routingKey, (e: any) => e.payload.room.id === room.room_id);
+    await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id);
     const dbName = new URL(stack.databaseUrl).pathname.slice(1);
     const waiting = async () => Number((await sql(stack.databaseUrl,
       "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", [dbName]))[0].n);
@@ -143,12 +208,10 @@ describe('rooms service outbox (real Postgres, RabbitMQ)', () => {
     let note: Promise<{ messageId: string }>;
     try {
       await holder.query('BEGIN');
-      await holder.query('SELECT id FROM rooms WHERE id = $1 FOR UPDATE', [room.room_id]);
-      topic = rpc.send(RoomsCommandV1.setTopic, { actor: ACTOR, roomIdOrName: String(room.room_id), topic: 'first', from: 'API' });
+      await holder.query('SELECT id FROM rooms WHERE id = $1 FOR UPDATE', [room.id]);
+      topic = setTopic(room.id, 'first');
       await eventually(async () => expect(await waiting()).toBe(1));
-      note = rpc.send(RoomsCommandV1.sendNotification, {
-        actor: ACTOR, roomIdOrName: String(room.room_id), from: 'API', message: 'second', messageFormat: 'text', notify: false, color: 'gray',
-      });
+      note = send(room.id, 'second');
       await eventually(async () => expect(await waiting()).toBe(2));
       await holder.query('COMMIT');
     } finally {
@@ -156,10 +219,11 @@ describe('rooms service outbox (real Postgres, RabbitMQ)', () => {
     }
     await topic;
     const { messageId } = await note;
-    const changed = await capture.waitFor(RoomTopicChangedV1.routingKey, (e: any) => e.payload.room.id === room.room_id);
-    const notified = await capture.waitFor(RoomNotificationSentV1.routingKey, (e: any) => e.payload.message.id === messageId);
-    const [state] = await sql(stack.databaseUrl, 'SELECT version FROM rooms WHERE id = $1', [room.room_id]);
-    expect((changed.payload as any).room.version).toBe(state.version);
-    expect((notified.payload as any).room.version).toBe(state.version);
+    const changed = await capture.waitFor(RoomTopicChangedV1.routingKey, (e) => e.payload.room.id === room.id);
+    const notified = await capture.waitFor(RoomNotificationSentV1.routingKey, (e) => e.payload.message.id === messageId);
+    const [state] = await sql(stack.databaseUrl, 'SELECT version FROM rooms WHERE id = $1', [room.id]);
+    expect(changed.payload.room.version).toBe(state.version);
+    expect(notified.payload.room.version).toBe(state.version);
+    expect(state.version).not.toBe(room.version);
   });
 });

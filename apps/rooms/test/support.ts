@@ -1,56 +1,333 @@
-import { AddressInfo, connect, createServer, Server, Socket } from 'node:net';
-import { ClientProxy, ClientProxyFactory, Transport } from '@nestjs/microservices';
-import { brokerNames, CommandError, CreateUserReplyV1, UsersCommandV1 } from '@app/contracts';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { AddressInfo, connect as tcpConnect, createServer, Server, Socket } from 'node:net';
+import { INestMicroservice } from '@nestjs/common';
+import { AmqpBroker, CommandMeta, createLogger, parseConfig, RpcClient, RpcCommandError, RpcReply } from '@app/common';
+import {
+  brokerNames, COMMAND_HEADERS, CommandDefinition, CommandError, CreateUserV1, EventEnvelope, ReplyOf, RequestOf,
+} from '@app/contracts';
+import { Channel, connect as amqpConnect, ChannelModel, ConsumeMessage } from 'amqplib';
 import { Client } from 'pg';
-import { firstValueFrom, timeout } from 'rxjs';
+import { DataSource } from 'typeorm';
+import { startRoomsService } from '../src/bootstrap';
+import { roomsConfigShape } from '../src/config';
+import { UnitOfWork } from '../src/outbox/unit-of-work';
+import { TokensService } from '../src/tokens/tokens.service';
+
+/*
+ * Everything the rooms integration tests need, with no import of another service: the
+ * rooms service is tested on its own (its commands are its contract), so a change in the
+ * gateway or the dispatcher never breaks these tests. The helpers mirror
+ * test/support/harness.ts (testInfra, startStack, EventCapture, eventually).
+ */
+
+/** PostgreSQL server and RabbitMQ URLs resolved by the global setup (jest.config.js). */
+export function testInfra(): { pgServerUrl: string; amqpUrl: string } {
+  if (process.env.TEST_INFRA_ERROR) throw new Error(process.env.TEST_INFRA_ERROR);
+  const pgServerUrl = process.env.TEST_PG_SERVER_URL;
+  const amqpUrl = process.env.TEST_AMQP_SERVER_URL;
+  if (!pgServerUrl || !amqpUrl) throw new Error('test infrastructure was not resolved (run the tests through jest.config.js)');
+  return { pgServerUrl, amqpUrl };
+}
+
+/** A name no other test run uses: lower-case letters, digits and underscores. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+}
+
+export function databaseUrl(pgServerUrl: string, database: string): string {
+  const u = new URL(pgServerUrl);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+export async function dropDatabase(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function deleteBrokerNamespace(amqpUrl: string, namespace: string): Promise<void> {
+  const names = brokerNames(namespace);
+  const conn = await amqpConnect(amqpUrl);
+  try {
+    for (const [kind, name] of [['queue', names.roomsCommandQueue], ['exchange', names.eventsExchange], ['exchange', names.deadLetterExchange]]) {
+      const ch = await conn.createChannel();
+      await (kind === 'queue' ? ch.deleteQueue(name) : ch.deleteExchange(name)).catch(() => undefined);
+      await ch.close().catch(() => undefined);
+    }
+  } finally {
+    await conn.close();
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `check` passes (returns without throwing), or rethrows its last failure. */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await sleep(50);
+    }
+  }
+}
+
+/** The rooms service, booted in this process against a fresh database and broker namespace. */
+export interface RoomsStack {
+  namespace: string;
+  databaseUrl: string;
+  /** The broker as the tests reach it (the service may reach it through a BrokerLink). */
+  amqpUrl: string;
+  rooms: INestMicroservice;
+  /** Starts another rooms service on the same database and namespace; stopped with the stack. */
+  startReplica(env?: Record<string, string>): Promise<INestMicroservice>;
+  stop(): Promise<void>;
+}
+
+export async function startStack(env: Record<string, string> = {}): Promise<RoomsStack> {
+  const infra = testInfra();
+  const namespace = uniqueName('t');
+  const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName('chat_test'));
+  const base = {
+    AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, DATABASE_URL: dbUrl, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  };
+  const apps: INestMicroservice[] = [];
+  const start = async (extra: Record<string, string>) => {
+    const app = await startRoomsService(parseConfig(roomsConfigShape, { ...base, ...env, ...extra }));
+    apps.push(app);
+    return app;
+  };
+  const stack: RoomsStack = {
+    namespace,
+    databaseUrl: dbUrl,
+    amqpUrl: infra.amqpUrl,
+    rooms: undefined as unknown as INestMicroservice,
+    startReplica: (extra = {}) => start(extra),
+    async stop() {
+      for (const app of apps) await app.close().catch(() => undefined);
+      await deleteBrokerNamespace(infra.amqpUrl, namespace).catch(() => undefined);
+      await dropDatabase(dbUrl).catch(() => undefined);
+    },
+  };
+  try {
+    stack.rooms = await start({});
+  } catch (err) {
+    await stack.stop();
+    throw err;
+  }
+  return stack;
+}
+
+/** Collects every event published to a namespace's exchange from now on. */
+export class EventCapture {
+  readonly events: Array<{ routingKey: string; envelope: EventEnvelope }> = [];
+  private constructor(private readonly close: () => Promise<void>) {}
+
+  static async start(amqpUrl: string, namespace: string, pattern = '#'): Promise<EventCapture> {
+    const names = brokerNames(namespace);
+    const conn = await amqpConnect(amqpUrl);
+    const ch = await conn.createChannel();
+    await ch.assertExchange(names.eventsExchange, 'topic', { durable: true });
+    const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true });
+    await ch.bindQueue(queue, names.eventsExchange, pattern);
+    const capture = new EventCapture(async () => {
+      await ch.close().catch(() => undefined);
+      await conn.close().catch(() => undefined);
+    });
+    await ch.consume(queue, (msg) => {
+      if (!msg) return;
+      capture.events.push({ routingKey: msg.fields.routingKey, envelope: JSON.parse(msg.content.toString()) });
+    }, { noAck: true });
+    return capture;
+  }
+
+  /** The envelopes with this routing key (and matching `where`), in arrival order. */
+  of(routingKey: string, where: (e: EventEnvelope<any>) => boolean = () => true): Array<EventEnvelope<any>> {
+    return this.events.filter((e) => e.routingKey === routingKey && where(e.envelope)).map((e) => e.envelope);
+  }
+
+  /** Waits for an event with this routing key matching `where`, and returns it. */
+  async waitFor(routingKey: string, where: (e: EventEnvelope<any>) => boolean = () => true, timeoutMs = 10_000): Promise<EventEnvelope<any>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.events.find((e) => e.routingKey === routingKey && where(e.envelope));
+      if (found) return found.envelope;
+      if (Date.now() > deadline) {
+        throw new Error(`no ${routingKey} event within ${timeoutMs} ms; saw: ${this.events.map((e) => e.routingKey).join(', ') || 'none'}`);
+      }
+      await sleep(25);
+    }
+  }
+
+  stop(): Promise<void> {
+    return this.close();
+  }
+}
 
 /**
- * Talks to the rooms service the way the gateway does: a Nest RMQ ClientProxy on the
- * namespace's command queue, request/reply with the versioned command patterns.
+ * Talks to the rooms service the way the gateway does: the shared RpcClient (direct
+ * reply-to, a command id and a deadline per request) on the namespace's command queue.
  */
 export class RoomsRpc {
-  private constructor(private readonly proxy: ClientProxy) {}
+  private readonly clients = new Map<number, Promise<RpcClient>>();
 
-  static async connect(amqpUrl: string, namespace: string): Promise<RoomsRpc> {
-    const proxy = ClientProxyFactory.create({
-      transport: Transport.RMQ,
-      options: {
-        urls: [amqpUrl],
-        queue: brokerNames(namespace).roomsCommandQueue,
-        queueOptions: { durable: true },
-      },
-    });
-    await proxy.connect();
-    return new RoomsRpc(proxy);
+  private constructor(private readonly broker: AmqpBroker, private readonly queue: string, private readonly timeoutMs: number) {}
+
+  static async connect(amqpUrl: string, namespace: string, timeoutMs = 10_000): Promise<RoomsRpc> {
+    const names = brokerNames(namespace);
+    const broker = await AmqpBroker.connect(amqpUrl, names, createLogger('rooms-test-rpc', 'silent'), 5_000);
+    return new RoomsRpc(broker, names.roomsCommandQueue, timeoutMs);
   }
 
-  send<T = any>(pattern: string, payload: unknown, timeoutMs = 10_000): Promise<T> {
-    return firstValueFrom(this.proxy.send<T>(pattern, payload).pipe(timeout(timeoutMs)));
+  /** One RpcClient per timeout (the timeout is also the command's deadline and expiry). */
+  private client(timeoutMs: number): Promise<RpcClient> {
+    let client = this.clients.get(timeoutMs);
+    if (!client) {
+      client = this.broker.createRpcClient(this.queue, timeoutMs);
+      this.clients.set(timeoutMs, client);
+    }
+    return client;
   }
 
-  /** Sends a command that must be refused; returns what came back as the error. */
-  async refused(pattern: string, payload: unknown): Promise<CommandError> {
+  async send<D extends CommandDefinition<any, any>>(def: D, payload: RequestOf<D>, timeoutMs = this.timeoutMs): Promise<ReplyOf<D>> {
+    return (await this.client(timeoutMs)).request(def, payload) as Promise<ReplyOf<D>>;
+  }
+
+  /** Sends a command that must be refused; returns the CommandError it was answered with. */
+  async refused(def: CommandDefinition<any, any>, payload: unknown): Promise<CommandError> {
     let reply: unknown;
     try {
-      reply = await this.send(pattern, payload);
+      reply = await this.send(def, payload as never);
     } catch (err) {
-      return err as CommandError;
+      if (err instanceof RpcCommandError) return err.error;
+      throw err;
     }
-    throw new Error(`${pattern} should have been refused but answered ${JSON.stringify(reply)}`);
+    throw new Error(`${def.pattern} should have been refused but answered ${JSON.stringify(reply)}`);
   }
 
-  async createUser(name: string, extra: Record<string, unknown> = {}): Promise<CreateUserReplyV1['user']> {
+  async createUser(name: string, extra: Partial<RequestOf<typeof CreateUserV1>> = {}): Promise<ReplyOf<typeof CreateUserV1>['user']> {
     const slug = name.replace(/\W+/g, '').toLowerCase();
-    const reply = await this.send<CreateUserReplyV1>(UsersCommandV1.create, {
-      email: `${slug}@example.com`, name, ...extra,
-    });
+    const reply = await this.send(CreateUserV1, { email: `${slug}@example.com`, name, ...extra } as RequestOf<typeof CreateUserV1>);
     return reply.user;
   }
 
   close(): Promise<void> {
-    return this.proxy.close() as unknown as Promise<void>;
+    return this.broker.close();
   }
 }
+
+export interface RawCommandOptions {
+  /** AMQP message id: the command id (default: a fresh UUID). */
+  messageId?: string;
+  /** UNIX ms written to the x-deadline header (default: 10 s from now). */
+  deadline?: number;
+  /** Publish this body as is instead of the JSON of the payload. */
+  rawBody?: Buffer;
+}
+
+/**
+ * Commands published with plain amqplib, property by property, so that a test controls
+ * what RpcClient never does: the same command id twice, a deadline already past, a body
+ * that is not JSON. Replies come back on the direct reply-to of this channel.
+ */
+export class RawCommands {
+  private readonly pending = new Map<string, (reply: RpcReply) => void>();
+
+  private constructor(private readonly conn: ChannelModel, private readonly ch: Channel, readonly queue: string) {}
+
+  static async open(amqpUrl: string, namespace: string): Promise<RawCommands> {
+    const conn = await amqpConnect(amqpUrl);
+    const ch = await conn.createChannel();
+    const raw = new RawCommands(conn, ch, brokerNames(namespace).roomsCommandQueue);
+    await ch.consume('amq.rabbitmq.reply-to', (msg) => msg && raw.onReply(msg), { noAck: true });
+    return raw;
+  }
+
+  private onReply(msg: ConsumeMessage): void {
+    const resolve = this.pending.get(msg.properties.correlationId);
+    if (!resolve) return;
+    this.pending.delete(msg.properties.correlationId);
+    resolve(JSON.parse(msg.content.toString('utf8')) as RpcReply);
+  }
+
+  /** Publishes a command; resolves with its reply ({ok} or {error}), or rejects after `timeoutMs`. */
+  send(pattern: string, payload: unknown, options: RawCommandOptions = {}, timeoutMs = 15_000): Promise<RpcReply> {
+    const correlationId = randomUUID();
+    const reply = new Promise<RpcReply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(correlationId);
+        reject(new Error(`no reply to ${pattern} (${options.messageId ?? 'fresh id'}) within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(correlationId, (r) => {
+        clearTimeout(timer);
+        resolve(r);
+      });
+    });
+    this.ch.sendToQueue(this.queue, options.rawBody ?? Buffer.from(JSON.stringify(payload)), {
+      type: pattern,
+      messageId: options.messageId ?? randomUUID(),
+      correlationId,
+      replyTo: 'amq.rabbitmq.reply-to',
+      contentType: 'application/json',
+      headers: { [COMMAND_HEADERS.deadline]: options.deadline ?? Date.now() + 10_000 },
+    });
+    return reply;
+  }
+
+  /**
+   * Takes the next `count` commands off the queue on a channel of its own and closes that
+   * channel without acknowledging them: the broker puts them back flagged `redelivered`,
+   * as when a consumer dies mid-command. Only meaningful while no rooms service consumes.
+   */
+  async bounce(count: number): Promise<Array<{ messageId: string; redelivered: boolean }>> {
+    const ch = await this.conn.createChannel();
+    try {
+      const taken: Array<{ messageId: string; redelivered: boolean }> = [];
+      while (taken.length < count) {
+        const msg = await eventually(async () => {
+          const m = await ch.get(this.queue, { noAck: false });
+          if (!m) throw new Error(`only ${taken.length} of ${count} commands waiting in ${this.queue}`);
+          return m;
+        });
+        taken.push({ messageId: msg.properties.messageId, redelivered: msg.fields.redelivered });
+      }
+      return taken;
+    } finally {
+      await ch.close();
+    }
+  }
+
+  /** How many commands wait in the queue (none consumed yet). */
+  async waiting(): Promise<number> {
+    const ch = await this.conn.createChannel();
+    try {
+      return (await ch.checkQueue(this.queue)).messageCount;
+    } finally {
+      await ch.close().catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.ch.close().catch(() => undefined);
+    await this.conn.close().catch(() => undefined);
+  }
+}
+
+/** Tokens are made and revoked in-process (as the CLI does), never over the broker. */
+export const tokensOf = (app: INestMicroservice) => new TokensService(app.get(DataSource), app.get(UnitOfWork));
+
+/** What a command received from the queue would carry, for a use case called in-process. */
+export const inProcess = (pattern: string): CommandMeta => ({ pattern, commandId: randomUUID(), deadline: 0, redelivered: false });
 
 /** Runs one SQL statement against a database, on a connection of its own. */
 export async function sql<T = any>(databaseUrl: string, text: string, params: unknown[] = []): Promise<T[]> {
@@ -62,8 +339,6 @@ export async function sql<T = any>(databaseUrl: string, text: string, params: un
     await client.end();
   }
 }
-
-export { eventually } from '../../../test/support/harness';
 
 export const ACTOR = { label: 'integration-test' };
 
@@ -97,7 +372,7 @@ export class BrokerLink {
   restore(): Promise<void> {
     if (this.server) return Promise.resolve();
     const server = createServer((client) => {
-      const upstream = connect(this.target);
+      const upstream = tcpConnect(this.target);
       for (const s of [client, upstream]) {
         this.sockets.add(s);
         s.on('close', () => this.sockets.delete(s));

@@ -1,99 +1,111 @@
-import { hashApiToken } from '@app/common';
-import { AuthenticateReplyV1, TokensCommandV1 } from '@app/contracts';
+import { createLogger, hashApiToken } from '@app/common';
+import { ResolveTokenV1, TokenRevokedV1 } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { Stack, startStack } from '../../../test/support/harness';
+import { ROOMS_CONFIG, RoomsConfig } from '../src/config';
+import { createUnitOfWork } from '../src/rooms-app.module';
 import { TokensService } from '../src/tokens/tokens.service';
-import { RoomsRpc, sql } from './support';
+import { eventually, EventCapture, RoomsRpc, RoomsStack, sleep, sql, startStack, tokensOf } from './support';
 
 
-describe('tokens.authenticate.v1 (real Postgres, RabbitMQ)', () => {
-  let stack: Stack;
+describe('tokens (real Postgres, RabbitMQ)', () => {
+  let stack: RoomsStack;
   let rpc: RoomsRpc;
   let tokens: TokensService;
+  let capture: EventCapture;
 
   beforeAll(async () => {
-    stack = await startStack({ rooms: true });
+    // A short sweep age: events the CLI leaves in the outbox go out quickly.
+    stack = await startStack({ OUTBOX_SWEEP_AGE_MS: '200', OUTBOX_POLL_MS: '200' });
     rpc = await RoomsRpc.connect(stack.amqpUrl, stack.namespace);
-    tokens = new TokensService(stack.rooms!.get(DataSource));
+    tokens = tokensOf(stack.rooms);
+    capture = await EventCapture.start(stack.amqpUrl, stack.namespace, 'token.#');
   });
   afterAll(async () => {
+    await capture?.stop();
     await rpc?.close();
     await stack?.stop();
   });
 
-  const authenticate = (token: string, windowSeconds: number) =>
-    rpc.send<AuthenticateReplyV1>(TokensCommandV1.authenticate, { tokenHash: hashApiToken(token), windowSeconds });
+  const resolve = (token: string) => rpc.send(ResolveTokenV1, { tokenHash: hashApiToken(token) });
+  const outboxCount = async () => (await sql(stack.databaseUrl, 'SELECT count(*)::int AS n FROM outbox'))[0].n as number;
+  const revokedEvents = (tokenId: number) => capture.of(TokenRevokedV1.routingKey, (e) => e.payload.tokenId === tokenId);
 
-  it('answers the token and counts each request in a fixed window aligned on the window length', async () => {
-    const created = await tokens.create('notification', 'ci bot');
-    const before = Math.floor(Date.now() / 1000);
-    const first = await authenticate(created.token, 3600);
-    expect(first).toEqual({
-      token: { id: created.id, kind: 'notification', label: 'ci bot' },
-      count: 1,
-      windowResetsAt: expect.any(Number),
+  describe('tokens.resolve-token.v1', () => {
+    it('answers the token (id, kind, label) for the hash of a live token', async () => {
+      const created = await tokens.create('notification', 'ci bot');
+      expect(created).toEqual({ id: expect.any(Number), token: expect.stringMatching(/^[A-Za-z0-9]{40}$/), kind: 'notification', label: 'ci bot' });
+      expect(await resolve(created.token)).toEqual({ token: { id: created.id, kind: 'notification', label: 'ci bot' } });
+      const unlabelled = await tokens.create('admin');
+      expect(await resolve(unlabelled.token)).toEqual({ token: { id: unlabelled.id, kind: 'admin', label: '' } });
+      // Only the hash is stored.
+      const [row] = await sql(stack.databaseUrl, 'SELECT token_hash FROM api_tokens WHERE id = $1', [created.id]);
+      expect(row.token_hash).toBe(hashApiToken(created.token));
     });
-    expect(first.windowResetsAt % 3600).toBe(0);
-    expect(first.windowResetsAt).toBeGreaterThan(before);
-    expect(first.windowResetsAt).toBeLessThanOrEqual(before + 3600 + 5);
-    expect((await authenticate(created.token, 3600)).count).toBe(2);
-    const third = await authenticate(created.token, 3600);
-    expect(third).toEqual({ ...first, count: 3 });
+
+    it('answers each token on its own, also under concurrent lookups', async () => {
+      const one = await tokens.create('admin', 'one');
+      const two = await tokens.create('notification', 'two');
+      const replies = await Promise.all(Array.from({ length: 25 }, (_, i) => resolve(i % 2 ? two.token : one.token)));
+      replies.forEach((r, i) => expect(r.token?.id).toBe(i % 2 ? two.id : one.id));
+    });
+
+    it('answers a null token for an unknown token', async () => {
+      expect(await resolve('no-such-token-at-all')).toEqual({ token: null });
+    });
+
+    it('refuses a tokenHash that is not a SHA-256 hash in hex (the clear token never crosses the broker)', async () => {
+      const created = await tokens.create('admin');
+      expect(await rpc.refused(ResolveTokenV1, { tokenHash: created.token }))
+        .toEqual({ code: 'invalid', reason: 'rule', field: 'tokenHash', detail: { problem: 'must be a SHA-256 hash in hex' } });
+      expect(await rpc.refused(ResolveTokenV1, {})).toMatchObject({ code: 'invalid', reason: 'rule', field: 'tokenHash' });
+    });
   });
 
-  it('counts concurrent requests exactly once each', async () => {
-    const created = await tokens.create('admin');
-    const replies = await Promise.all(Array.from({ length: 25 }, () => authenticate(created.token, 3600)));
-    expect(replies.map((r) => r.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
-    expect(new Set(replies.map((r) => r.windowResetsAt)).size).toBe(1);
-    const [row] = await sql(stack.databaseUrl, 'SELECT request_count FROM api_token_rate_windows WHERE token_id = $1', [created.id]);
-    expect(row.request_count).toBe(25);
-  });
+  describe('revoking', () => {
+    it('publishes token.revoked.v1 {tokenId} once, and the token resolves to null from then on', async () => {
+      const created = await tokens.create('admin', 'to revoke');
+      const other = await tokens.create('admin', 'stays');
+      expect((await resolve(created.token)).token).toEqual({ id: created.id, kind: 'admin', label: 'to revoke' });
+      expect(await tokens.revoke(created.id)).toBe(true);
+      const event = await capture.waitFor(TokenRevokedV1.routingKey, (e) => e.payload.tokenId === created.id);
+      expect(event).toEqual({
+        id: expect.any(String), type: 'token.revoked', version: 1, occurredAt: expect.any(String), payload: { tokenId: created.id },
+      });
+      expect(await resolve(created.token)).toEqual({ token: null });
+      expect((await resolve(other.token)).token?.id).toBe(other.id);
 
-  it('starts counting again at 1 in the next window', async () => {
-    const created = await tokens.create('admin');
-    // Start right after a 2-second boundary so that both requests fall in the same window.
-    const ms = Date.now() % 2000;
-    if (ms > 500) await new Promise((r) => setTimeout(r, 2000 - ms + 50));
-    const a = await authenticate(created.token, 2);
-    const b = await authenticate(created.token, 2);
-    expect([a.count, b.count]).toEqual([1, 2]);
-    expect(b.windowResetsAt).toBe(a.windowResetsAt);
-    expect(a.windowResetsAt % 2).toBe(0);
-    await new Promise((r) => setTimeout(r, Math.max(0, a.windowResetsAt * 1000 - Date.now()) + 100));
-    const c = await authenticate(created.token, 2);
-    expect(c.count).toBe(1);
-    expect(c.windowResetsAt).toBeGreaterThanOrEqual(a.windowResetsAt + 2);
-  });
+      // A second revoke finds no live token and tells nobody.
+      expect(await tokens.revoke(created.id)).toBe(false);
+      expect(await tokens.revoke(987654)).toBe(false);
+      await sleep(300);
+      expect(revokedEvents(created.id)).toHaveLength(1);
+      expect(revokedEvents(987654)).toEqual([]);
+      expect((await tokens.list(false)).map((t) => t.id)).not.toContain(created.id);
+      expect((await tokens.list(true)).find((t) => t.id === created.id)?.revokedAt).toBeInstanceOf(Date);
+      await eventually(async () => expect(await outboxCount()).toBe(0));
+    });
 
-  it('keeps separate counters per token', async () => {
-    const one = await tokens.create('admin');
-    const two = await tokens.create('admin');
-    await authenticate(one.token, 3600);
-    await authenticate(one.token, 3600);
-    expect((await authenticate(two.token, 3600)).count).toBe(1);
-    expect((await authenticate(one.token, 3600)).count).toBe(3);
-  });
-
-  it('answers a null token (count 0) for an unknown token, and counts nothing', async () => {
-    const reply = await authenticate('no-such-token-at-all', 3600);
-    expect(reply).toEqual({ token: null, count: 0, windowResetsAt: expect.any(Number) });
-    expect(reply.windowResetsAt % 3600).toBe(0);
-    expect(reply.windowResetsAt).toBeGreaterThan(Date.now() / 1000 - 1);
-  });
-
-  it('answers a null token for a revoked token', async () => {
-    const created = await tokens.create('admin', 'to revoke');
-    expect((await authenticate(created.token, 60)).token).toMatchObject({ id: created.id, kind: 'admin' });
-    expect(await tokens.revoke(created.id)).toBe(true);
-    expect(await tokens.revoke(created.id)).toBe(false);
-    expect(await authenticate(created.token, 60)).toEqual({ token: null, count: 0, windowResetsAt: expect.any(Number) });
-    expect((await tokens.list(false)).map((t) => t.id)).not.toContain(created.id);
-    expect((await tokens.list(true)).find((t) => t.id === created.id)?.revokedAt).toBeInstanceOf(Date);
+    it('a revoke made without a broker (the CLI when RabbitMQ is down) is published by the rooms service', async () => {
+      const created = await tokens.create('notification', 'offline revoke');
+      // What the CLI builds when it cannot reach RabbitMQ: a unit of work whose relay has no publisher.
+      const config = stack.rooms.get<typeof ROOMS_CONFIG, RoomsConfig>(ROOMS_CONFIG);
+      const work = createUnitOfWork(stack.rooms.get(DataSource), undefined, createLogger('cli', 'silent'), config);
+      try {
+        expect(await new TokensService(stack.rooms.get(DataSource), work.uow).revoke(created.id)).toBe(true);
+      } finally {
+        await work.relay.stop();
+      }
+      expect(await resolve(created.token)).toEqual({ token: null });
+      const event = await capture.waitFor(TokenRevokedV1.routingKey, (e) => e.payload.tokenId === created.id, 10_000);
+      expect(event.payload).toEqual({ tokenId: created.id });
+      await eventually(async () => expect(await outboxCount()).toBe(0));
+    });
   });
 
   it('refuses to create a token of an unknown kind or with an over-long label', async () => {
     await expect(tokens.create('superuser')).rejects.toThrow('--type must be one of admin, notification');
     await expect(tokens.create('admin', 'x'.repeat(101))).rejects.toThrow('at most 100');
+    expect(await sql(stack.databaseUrl, "SELECT count(*)::int AS n FROM api_tokens WHERE kind NOT IN ('admin', 'notification') OR length(label) > 100"))
+      .toEqual([{ n: 0 }]);
   });
 });

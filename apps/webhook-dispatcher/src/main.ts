@@ -1,6 +1,8 @@
 import 'reflect-metadata';
-import { exitOnStartupFailure } from '@app/common';
+import { exitOnStartupFailure, logUnhandledRejections } from '@app/common';
 import { startDispatcher } from './bootstrap';
 import { loadDispatcherConfig } from './config';
+
+logUnhandledRejections('webhook-dispatcher');
 
 startDispatcher(loadDispatcherConfig()).catch((err) => exitOnStartupFailure('webhook-dispatcher', err));

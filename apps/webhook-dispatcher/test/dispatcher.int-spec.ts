@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { INestApplicationContext } from '@nestjs/common';
-import { ClientProxy, ClientProxyFactory, Transport } from '@nestjs/microservices';
 import { Channel, ChannelModel, ConfirmChannel, connect, GetMessage } from 'amqplib';
-import { firstValueFrom, timeout } from 'rxjs';
-import { parseConfig } from '@app/common';
+import { AmqpBroker, createLogger, parseConfig } from '@app/common';
 import {
-  brokerNames, BrokerNames, RoomCreatedV1, RoomNotificationSentV1, RoomsCommandV1, UserCreatedV1, UsersCommandV1,
+  brokerNames, BrokerNames, CreateRoomV1, CreateUserV1, RoomCreatedV1, RoomNotificationSentV1, SendNotificationV1, UserCreatedV1,
 } from '@app/contracts';
 import { eventually, Stack, startStack } from '../../../test/support/harness';
 import { startDispatcher } from '../src/bootstrap';
@@ -125,19 +123,16 @@ describe('webhook dispatcher consuming room events (real RabbitMQ)', () => {
     });
 
     it('a change made through the rooms service arrives at the dispatcher queue as a room event', async () => {
-      const rpc: ClientProxy = ClientProxyFactory.create({
-        transport: Transport.RMQ,
-        options: { urls: [stack.amqpUrl], queue: names.roomsCommandQueue, queueOptions: { durable: true } },
-      });
+      const broker = await AmqpBroker.connect(stack.amqpUrl, names, createLogger('test', 'silent'));
+      const rpc = await broker.createRpcClient(names.roomsCommandQueue, 10_000);
       try {
-        const send = (pattern: string, data: unknown) => firstValueFrom(rpc.send(pattern, data).pipe(timeout(10_000)));
-        const owner = await send(UsersCommandV1.create, { email: 'owner@example.com', name: 'Owner' }) as any;
-        const { room } = await send(RoomsCommandV1.create, {
-          actor: { label: 't' }, name: 'Dispatch Me', ownerUserId: owner.user.user_id, privacy: 'private', topic: '', guestAccess: false,
-        }) as any;
-        const sent = await send(RoomsCommandV1.sendNotification, {
-          actor: { label: 't' }, roomIdOrName: 'Dispatch Me', from: 'Bot', message: 'hello', messageFormat: 'text', notify: true, color: 'purple',
-        }) as any;
+        const owner = await rpc.request(CreateUserV1, { email: 'owner@example.com', name: 'Owner' });
+        const { room } = await rpc.request(CreateRoomV1, {
+          actor: { label: 't' }, name: 'Dispatch Me', owner: { id: owner.user.id }, privacy: 'private', topic: '', guestAccess: false,
+        });
+        const sent = await rpc.request(SendNotificationV1, {
+          actor: { label: 't' }, room: { name: 'Dispatch Me' }, from: 'Bot', message: 'hello', messageFormat: 'text', notify: true, color: 'purple',
+        });
         // user.created.v1 is not a room event: only room.created and room.notification-sent arrive.
         await eventually(async () => expect((await eventsQueue()).messageCount).toBe(2));
         const got: GetMessage[] = [];
@@ -148,7 +143,7 @@ describe('webhook dispatcher consuming room events (real RabbitMQ)', () => {
         expect(body).toMatchObject({
           type: 'room.notification-sent', version: 1,
           payload: {
-            room: { id: room.room_id, name: 'Dispatch Me', privacy: 'private' },
+            room: { id: room.id, name: 'Dispatch Me', privacy: 'private' },
             message: { id: sent.messageId, message: 'hello', from: 'Bot', color: 'purple', type: 'notification' },
             notify: true,
           },
@@ -159,7 +154,7 @@ describe('webhook dispatcher consuming room events (real RabbitMQ)', () => {
         await eventually(async () => expect(await eventsQueue()).toMatchObject({ messageCount: 0, consumerCount: 1 }));
         expect((await deadLetterQueue()).messageCount).toBe(0);
       } finally {
-        await rpc.close();
+        await broker.close();
       }
     });
   });

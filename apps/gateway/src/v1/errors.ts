@@ -10,6 +10,7 @@ export const STATUS_TEXT: Record<number, string> = {
   415: 'Unsupported Media Type',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 /** An error answered with the v1 error body `{error: {code, type, message}}`. */

@@ -1,11 +1,11 @@
-import { NOTIFICATION_COLORS } from '@app/contracts';
+import { field } from '@app/contracts';
+import { RequestParams } from '../shared/request-params';
 import { V1Error } from './errors';
-import { V1Params } from './params';
 import * as rule from './rules';
 
-const params = (q: Record<string, string>) => new V1Params(q, undefined);
+const params = (q: Record<string, string>) => RequestParams.of(q);
 
-/** Runs fn, expects a 400 whose message starts with the parameter's name, and returns the message. */
+/** Runs fn, expects a 400 (or a parameter problem) whose message starts with the parameter's name; returns the message. */
 function rejects(param: string, fn: () => unknown): string {
   let caught: unknown;
   try {
@@ -13,60 +13,59 @@ function rejects(param: string, fn: () => unknown): string {
   } catch (err) {
     caught = err;
   }
-  expect(caught).toBeInstanceOf(V1Error);
   const err = caught as V1Error;
-  expect(err.status).toBe(400);
-  expect(err.message.startsWith(`${param}:`)).toBe(true);
+  expect(err).toBeInstanceOf(Error);
+  if (err instanceof V1Error) expect(err.status).toBe(400);
+  expect(err.message.startsWith(`${param}: `)).toBe(true);
   return err.message;
 }
 
+/**
+ * The v1 parameters through the field rules of `@app/contracts`: the messages must read as
+ * the v1 API's always did, `<param>: <rule>`.
+ */
 describe('v1 parameter rules', () => {
-  describe('senderLabel (from of rooms/message)', () => {
+  describe('from of rooms/message (field.senderLabel)', () => {
+    const from = (v: string) => rule.valid('from', field.senderLabel, v);
     it('accepts letters, digits, "-", "_" and spaces, fewer than 15 characters', () => {
-      expect(rule.senderLabel('Build Bot-2_x')).toBe('Build Bot-2_x');
-      expect(rule.senderLabel('a'.repeat(14))).toBe('a'.repeat(14));
-      expect(rule.senderLabel('Jörg Ünal')).toBe('Jörg Ünal');
+      expect(from('Build Bot-2_x')).toBe('Build Bot-2_x');
+      expect(from('a'.repeat(14))).toBe('a'.repeat(14));
+      expect(from('Jörg Ünal')).toBe('Jörg Ünal');
     });
-
     it('refuses 15 characters or more', () => {
-      expect(rejects('from', () => rule.senderLabel('a'.repeat(15)))).toContain('fewer than 15');
-      rejects('from', () => rule.senderLabel('a'.repeat(40)));
+      expect(rejects('from', () => from('a'.repeat(15)))).toBe('from: must be fewer than 15 characters (got 15)');
+      rejects('from', () => from('a'.repeat(40)));
     });
-
     it('refuses other characters', () => {
       for (const bad of ['bot!', 'a.b', '<b>x</b>', 'tab\there', 'new\nline', 'a@b']) {
-        rejects('from', () => rule.senderLabel(bad));
+        expect(rejects('from', () => from(bad))).toBe('from: may contain only letters, digits, "-", "_" and spaces');
       }
     });
   });
 
-  describe('messageText', () => {
-    it('accepts up to 10,000 characters', () => {
-      expect(rule.messageText('x'.repeat(10_000))).toHaveLength(10_000);
+  describe('message (field.messageText)', () => {
+    const message = (v: string) => rule.valid('message', field.messageText, v);
+    it('accepts up to 10,000 characters, counting characters rather than UTF-16 units', () => {
+      expect(message('x'.repeat(10_000))).toHaveLength(10_000);
+      expect(() => message('😀'.repeat(10_000))).not.toThrow();
     });
     it('refuses 10,001 characters, naming the limit', () => {
-      expect(rejects('message', () => rule.messageText('x'.repeat(10_001)))).toContain('10,000');
-    });
-    it('counts characters, not UTF-16 units', () => {
-      expect(() => rule.messageText('😀'.repeat(10_000))).not.toThrow();
+      expect(rejects('message', () => message('x'.repeat(10_001)))).toBe('message: must be at most 10,000 characters (got 10,001)');
     });
   });
 
-  describe('topicText', () => {
+  describe('topic (field.topic)', () => {
+    const topic = (v: string) => rule.valid('topic', field.topic, v);
     it('accepts up to 250 characters of plain text, including < and & that are not tags', () => {
-      expect(rule.topicText('topic', 't'.repeat(250))).toHaveLength(250);
-      expect(rule.topicText('topic', 'a < b && c > d')).toBe('a < b && c > d');
+      expect(topic('t'.repeat(250))).toHaveLength(250);
+      expect(topic('a < b && c > d')).toBe('a < b && c > d');
     });
-    it('refuses 251 characters', () => {
-      expect(rejects('topic', () => rule.topicText('topic', 't'.repeat(251)))).toContain('250');
-    });
-    it('refuses HTML', () => {
-      expect(rejects('topic', () => rule.topicText('topic', 'hello <b>world</b>'))).toContain('HTML');
-      rejects('topic', () => rule.topicText('topic', '<script>x</script>'));
-      rejects('topic', () => rule.topicText('topic', 'a<br/>b'));
-    });
-    it('refuses control characters', () => {
-      rejects('topic', () => rule.topicText('topic', 'a\u0001b'));
+    it('refuses 251 characters, HTML and control characters', () => {
+      expect(rejects('topic', () => topic('t'.repeat(251)))).toBe('topic: must be at most 250 characters (got 251)');
+      expect(rejects('topic', () => topic('hello <b>world</b>'))).toBe('topic: must not contain HTML');
+      rejects('topic', () => topic('<script>x</script>'));
+      rejects('topic', () => topic('a<br/>b'));
+      expect(rejects('topic', () => topic('a\u0001b'))).toBe('topic: must not contain control characters');
     });
   });
 
@@ -81,62 +80,59 @@ describe('v1 parameter rules', () => {
       expect(rule.flag(params({ notify: '' }), 'notify', true)).toBe(true);
     });
     it('refuses anything else', () => {
-      rejects('notify', () => rule.flag(params({ notify: 'yes' }), 'notify', false));
+      expect(rejects('notify', () => rule.flag(params({ notify: 'yes' }), 'notify', false))).toBe('notify: must be 0, 1, true or false (got "yes")');
       rejects('notify', () => rule.flag(params({ notify: '2' }), 'notify', false));
     });
   });
 
-  describe('color', () => {
+  describe('color (field.color)', () => {
+    const color = (q: Record<string, string>) => rule.validOptional(params(q), 'color', field.color, 'yellow' as const);
     it('defaults to yellow, also for an empty value', () => {
-      expect(rule.color(params({}))).toBe('yellow');
-      expect(rule.color(params({ color: '' }))).toBe('yellow');
+      expect(color({})).toBe('yellow');
+      expect(color({ color: '' })).toBe('yellow');
     });
-    it('accepts the five colours', () => {
-      for (const c of ['yellow', 'red', 'green', 'purple', 'gray']) expect(rule.color(params({ color: c }))).toBe(c);
-    });
-    it('resolves random to one of the five, across the whole range of the generator', () => {
-      expect(rule.color(params({ color: 'random' }), () => 0)).toBe(NOTIFICATION_COLORS[0]);
-      expect(rule.color(params({ color: 'random' }), () => 0.999999)).toBe(NOTIFICATION_COLORS[4]);
-      const seen = new Set<string>();
-      for (let i = 0; i < 5; i++) seen.add(rule.color(params({ color: 'random' }), () => i / 5));
-      expect([...seen].sort()).toEqual([...NOTIFICATION_COLORS].sort());
-      for (let i = 0; i < 50; i++) expect(NOTIFICATION_COLORS).toContain(rule.color(params({ color: 'random' })));
+    it('accepts the five colours and random, which the rooms service resolves', () => {
+      for (const c of ['yellow', 'red', 'green', 'purple', 'gray', 'random']) expect(color({ color: c })).toBe(c);
     });
     it('refuses other colours', () => {
-      expect(rejects('color', () => rule.color(params({ color: 'blue' })))).toContain('random');
-      rejects('color', () => rule.color(params({ color: 'grey' })));
+      expect(rejects('color', () => color({ color: 'blue' }))).toBe('color: must be one of yellow, green, red, purple, gray, random (got "blue")');
+      rejects('color', () => color({ color: 'grey' }));
     });
   });
 
-  describe('messageFormat', () => {
+  describe('message_format (field.messageFormat)', () => {
+    const format = (q: Record<string, string>) => rule.validOptional(params(q), 'message_format', field.messageFormat, 'html' as const);
     it('defaults to html and accepts text', () => {
-      expect(rule.messageFormat(params({}))).toBe('html');
-      expect(rule.messageFormat(params({ message_format: 'text' }))).toBe('text');
+      expect(format({})).toBe('html');
+      expect(format({ message_format: 'text' })).toBe('text');
     });
     it('refuses other formats', () => {
-      rejects('message_format', () => rule.messageFormat(params({ message_format: 'markdown' })));
+      expect(rejects('message_format', () => format({ message_format: 'markdown' }))).toMatch(/^message_format: must be one of (html, text|text, html) \(got "markdown"\)$/);
     });
   });
 
-  describe('timezone', () => {
+  describe('timezone (field.timezone)', () => {
+    const tz = (q: Record<string, string>) => rule.validOptional(params(q), 'timezone', field.timezone, 'UTC');
     it('defaults to UTC and accepts IANA names', () => {
-      expect(rule.timezone(params({}))).toBe('UTC');
-      expect(rule.timezone(params({ timezone: 'America/Los_Angeles' }))).toBe('America/Los_Angeles');
+      expect(tz({})).toBe('UTC');
+      expect(tz({ timezone: 'America/Los_Angeles' })).toBe('America/Los_Angeles');
     });
     it('refuses unknown zones', () => {
-      rejects('timezone', () => rule.timezone(params({ timezone: 'Mars/Olympus' })));
+      expect(rejects('timezone', () => tz({ timezone: 'Mars/Olympus' })))
+        .toBe('timezone: must be an IANA time zone name such as UTC or America/New_York (got "Mars/Olympus")');
     });
   });
 
-  describe('historyDate', () => {
+  describe('date (field.historyDate)', () => {
+    const date = (v: string) => rule.valid('date', field.historyDate, v);
     it('accepts recent and real calendar dates', () => {
-      expect(rule.historyDate('recent')).toBe('recent');
-      expect(rule.historyDate('2010-11-19')).toBe('2010-11-19');
-      expect(rule.historyDate('2024-02-29')).toBe('2024-02-29');
+      expect(date('recent')).toBe('recent');
+      expect(date('2010-11-19')).toBe('2010-11-19');
+      expect(date('2024-02-29')).toBe('2024-02-29');
     });
     it('refuses other values', () => {
       for (const bad of ['2010-13-01', '2023-02-29', '2010-1-1', '19/11/2010', 'yesterday', '2010-11-19T00:00']) {
-        rejects('date', () => rule.historyDate(bad));
+        expect(rejects('date', () => date(bad))).toBe(`date: must be "recent" or a calendar date YYYY-MM-DD (got "${bad}")`);
       }
     });
   });
@@ -146,48 +142,62 @@ describe('v1 parameter rules', () => {
       expect(rule.positiveId('owner_user_id', '42')).toBe(42);
     });
     it('refuses everything else', () => {
-      for (const bad of ['0', '-1', '1.5', 'abc', '1e3', '9999999999']) rejects('owner_user_id', () => rule.positiveId('owner_user_id', bad));
+      for (const bad of ['0', '-1', '1.5', 'abc', '1e3', '9999999999']) {
+        expect(rejects('owner_user_id', () => rule.positiveId('owner_user_id', bad))).toBe(`owner_user_id: must be a positive integer ID (got "${bad}")`);
+      }
     });
   });
 
-  describe('roomName', () => {
+  describe('name of rooms/create (field.roomName)', () => {
+    const name = (v: string) => rule.valid('name', field.roomName, v);
     it('accepts names with spaces', () => {
-      expect(rule.roomName('Dev Ops Room')).toBe('Dev Ops Room');
+      expect(name('Dev Ops Room')).toBe('Dev Ops Room');
     });
     it('refuses all-digit names, surrounding white space and names over 50 characters', () => {
-      rejects('name', () => rule.roomName('12345'));
-      rejects('name', () => rule.roomName(' padded'));
-      rejects('name', () => rule.roomName('n'.repeat(51)));
+      expect(rejects('name', () => name('12345'))).toBe('name: must not be only digits (it would be read as a room ID)');
+      expect(rejects('name', () => name(' padded'))).toBe('name: must not start or end with white space');
+      expect(rejects('name', () => name('n'.repeat(51)))).toBe('name: must be at most 50 characters (got 51)');
     });
   });
 
   describe('room and user references', () => {
     it('are required', () => {
-      rejects('room_id', () => rule.roomRef(params({})));
-      rejects('user_id', () => rule.userRef(params({ user_id: '' })));
+      expect(rejects('room_id', () => rule.roomRef(params({})))).toBe('room_id: is required');
+      expect(rejects('user_id', () => rule.userRef(params({ user_id: '' })))).toBe('user_id: is required');
     });
-    it('take IDs, names with spaces and e-mail addresses as they are', () => {
-      expect(rule.roomRef(params({ room_id: 'My Room' }))).toBe('My Room');
-      expect(rule.userRef(params({ user_id: 'a@example.com' }))).toBe('a@example.com');
+    it('are parsed once: all digits is an ID, anything else a name or an e-mail address', () => {
+      expect(rule.roomRef(params({ room_id: 'My Room' }))).toEqual({ name: 'My Room' });
+      expect(rule.roomRef(params({ room_id: '42' }))).toEqual({ id: 42 });
+      expect(rule.userRef(params({ user_id: 'a@example.com' }))).toEqual({ email: 'a@example.com' });
+      expect(rule.userRef(params({ user_id: '7' }))).toEqual({ id: 7 });
+    });
+    it('are bounded and free of control characters', () => {
+      expect(rejects('room_id', () => rule.roomRef(params({ room_id: 'r'.repeat(101) })))).toBe('room_id: must be at most 100 characters (got 101)');
+      expect(rejects('room_id', () => rule.roomRef(params({ room_id: 'a\u0007' })))).toBe('room_id: must not contain control characters');
+      rejects('user_id', () => rule.userRef(params({ user_id: 'u'.repeat(255) })));
     });
   });
 
   describe('user fields', () => {
     it('email must be an e-mail address', () => {
-      expect(rule.email('jo@example.com')).toBe('jo@example.com');
-      rejects('email', () => rule.email('not-an-address'));
+      expect(rule.valid('email', field.email, 'jo@example.com')).toBe('jo@example.com');
+      expect(rejects('email', () => rule.valid('email', field.email, 'not-an-address'))).toBe('email: must be an e-mail address (got "not-an-address")');
     });
     it('mention_name drops a leading @ and allows letters, digits, _ . -', () => {
-      expect(rule.mentionName('@jo.smith')).toBe('jo.smith');
-      rejects('mention_name', () => rule.mentionName('jo smith'));
+      expect(rule.valid('mention_name', field.mentionName, '@jo.smith')).toBe('jo.smith');
+      expect(rejects('mention_name', () => rule.valid('mention_name', field.mentionName, 'jo smith')))
+        .toBe('mention_name: may contain only letters, digits, "_", "." and "-"');
     });
     it('password needs 8 characters', () => {
-      rejects('password', () => rule.password('short'));
-      expect(rule.password('long enough')).toBe('long enough');
+      expect(rejects('password', () => rule.valid('password', field.password, 'short'))).toBe('password: must be at least 8 characters');
+      expect(rule.valid('password', field.password, 'long enough')).toBe('long enough');
     });
-    it('name must not be blank', () => {
-      rejects('name', () => rule.displayName('   '));
-      expect(rule.displayName(' Jo ')).toBe('Jo');
+    it('name must not be blank, and is trimmed', () => {
+      expect(rejects('name', () => rule.valid('name', field.displayName, '   '))).toBe('name: must not be blank');
+      expect(rule.valid('name', field.displayName, ' Jo ')).toBe('Jo');
+    });
+    it('title allows at most 50 characters', () => {
+      expect(rejects('title', () => rule.valid('title', field.title, 't'.repeat(51)))).toBe('title: must be at most 50 characters (got 51)');
     });
   });
 });

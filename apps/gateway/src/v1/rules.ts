@@ -1,31 +1,31 @@
-import { LIMITS, MESSAGE_FORMATS, MessageFormat, NOTIFICATION_COLORS, NotificationColor } from '@app/contracts';
-import { IANAZone } from 'luxon';
+import {
+  controlProblem, firstProblem, LIMITS, maxLengthProblem, parseRoomRef, parseUserRef, problemOf, RoomRef, UserRef,
+} from '@app/contracts';
+import type { z } from 'zod';
+import type { RequestParams } from '../shared/request-params';
 import { badRequest } from './errors';
-import { V1Params } from './params';
 
-/** Length in characters (code points), as a person counts them. */
-export const charLength = (s: string): number => [...s].length;
+/**
+ * How v1 reads its parameters. The field rules themselves live in `@app/contracts` (written
+ * once, also run by the rooms service and, later, v2); here is only what is v1's own: its
+ * parameter names, flags written `0/1/true/false`, IDs as text, and references.
+ */
 
-const HTML_TAG = /<\/?[A-Za-z!?][^>]*>/;
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-
-export function maxLength(name: string, value: string, max: number): string {
-  if (charLength(value) > max) throw badRequest(`${name}: must be at most ${max.toLocaleString('en-US')} characters (got ${charLength(value).toLocaleString('en-US')})`);
-  return value;
+/** The value as the field rule reads it (trimmed, `@` dropped...), or 400 `<param>: <problem>`. */
+export function valid<S extends z.ZodTypeAny>(param: string, schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw badRequest(`${param}: ${problemOf(schema, value)}`);
+  return result.data;
 }
 
-export function noControlCharacters(name: string, value: string): string {
-  if (CONTROL.test(value)) throw badRequest(`${name}: must not contain control characters`);
-  return value;
-}
-
-export function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) throw badRequest(`${name}: must be one of ${allowed.join(', ')} (got "${value}")`);
-  return value as T;
+/** An optional parameter through its field rule; `fallback` when absent or empty. */
+export function validOptional<S extends z.ZodTypeAny, F>(params: RequestParams, param: string, schema: S, fallback: F): z.output<S> | F {
+  const value = params.optional(param);
+  return value === undefined ? fallback : valid(param, schema, value);
 }
 
 /** `0`/`1`/`true`/`false`, case-insensitively; absent gives the default. */
-export function flag(params: V1Params, name: string, fallback: boolean): boolean {
+export function flag(params: RequestParams, name: string, fallback: boolean): boolean {
   const value = params.optional(name);
   if (value === undefined) return fallback;
   const v = value.toLowerCase();
@@ -39,99 +39,19 @@ export function positiveId(name: string, value: string): number {
   return Number(value);
 }
 
-/** `from` of rooms/message: fewer than 15 characters of letters, digits, `-`, `_` and space. */
-export function senderLabel(value: string): string {
-  if (charLength(value) >= LIMITS.fromMaxExclusive) {
-    throw badRequest(`from: must be fewer than ${LIMITS.fromMaxExclusive} characters (got ${charLength(value)})`);
-  }
-  if (!/^[\p{L}\p{N}_ -]+$/u.test(value)) throw badRequest('from: may contain only letters, digits, "-", "_" and spaces');
+function reference(params: RequestParams, name: string, maxLength: number): string {
+  const value = params.required(name);
+  const problem = firstProblem(maxLengthProblem(value, maxLength), controlProblem(value));
+  if (problem) throw badRequest(`${name}: ${problem}`);
   return value;
 }
 
-export function topicText(name: string, value: string): string {
-  maxLength(name, value, LIMITS.topicMaxLength);
-  noControlCharacters(name, value);
-  if (HTML_TAG.test(value)) throw badRequest(`${name}: must not contain HTML`);
-  return value;
+/** `room_id`: an ID (all digits) or a room name. */
+export function roomRef(params: RequestParams): RoomRef {
+  return parseRoomRef(reference(params, 'room_id', 100));
 }
 
-export function messageText(value: string): string {
-  return maxLength('message', value, LIMITS.messageMaxLength);
-}
-
-export function messageFormat(params: V1Params): MessageFormat {
-  const value = params.optional('message_format');
-  return value === undefined ? 'html' : oneOf('message_format', value, MESSAGE_FORMATS);
-}
-
-/** The colour to store: `random` resolves to one of the five colours. */
-export function color(params: V1Params, random: () => number = Math.random): NotificationColor {
-  const value = params.optional('color');
-  if (value === undefined) return 'yellow';
-  const chosen = oneOf('color', value, [...NOTIFICATION_COLORS, 'random'] as const);
-  if (chosen === 'random') return NOTIFICATION_COLORS[Math.floor(random() * NOTIFICATION_COLORS.length) % NOTIFICATION_COLORS.length];
-  return chosen;
-}
-
-export function timezone(params: V1Params, name = 'timezone'): string {
-  const value = params.optional(name);
-  if (value === undefined) return 'UTC';
-  if (!IANAZone.isValidZone(value)) throw badRequest(`${name}: must be an IANA time zone name such as UTC or America/New_York (got "${value}")`);
-  return value;
-}
-
-export function historyDate(value: string): string {
-  if (value === 'recent') return value;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ||
-      new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) {
-    throw badRequest(`date: must be "recent" or a calendar date YYYY-MM-DD (got "${value}")`);
-  }
-  return value;
-}
-
-export function roomName(value: string): string {
-  maxLength('name', value, LIMITS.roomNameMaxLength);
-  noControlCharacters('name', value);
-  if (value.trim() !== value) throw badRequest('name: must not start or end with white space');
-  if (/^\d+$/.test(value)) throw badRequest('name: must not be only digits (it would be read as a room ID)');
-  return value;
-}
-
-export function roomRef(params: V1Params): string {
-  const value = params.required('room_id');
-  return noControlCharacters('room_id', maxLength('room_id', value, 100));
-}
-
-export function userRef(params: V1Params): string {
-  const value = params.required('user_id');
-  return noControlCharacters('user_id', maxLength('user_id', value, LIMITS.emailMaxLength));
-}
-
-export function email(value: string): string {
-  maxLength('email', value, LIMITS.emailMaxLength);
-  if (!/^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$/.test(value)) throw badRequest(`email: must be an e-mail address (got "${value}")`);
-  return value;
-}
-
-export function displayName(value: string): string {
-  maxLength('name', value, LIMITS.userNameMaxLength);
-  noControlCharacters('name', value);
-  if (value.trim() === '') throw badRequest('name: must not be blank');
-  return value.trim();
-}
-
-export function mentionName(value: string): string {
-  const v = value.replace(/^@/, '');
-  maxLength('mention_name', v, LIMITS.mentionNameMaxLength);
-  if (!/^[\p{L}\p{N}_.-]+$/u.test(v)) throw badRequest('mention_name: may contain only letters, digits, "_", "." and "-"');
-  return v;
-}
-
-export function title(value: string): string {
-  return noControlCharacters('title', maxLength('title', value, LIMITS.titleMaxLength));
-}
-
-export function password(value: string): string {
-  if (charLength(value) < LIMITS.passwordMinLength) throw badRequest(`password: must be at least ${LIMITS.passwordMinLength} characters`);
-  return maxLength('password', value, LIMITS.passwordMaxLength);
+/** `user_id`: an ID (all digits) or an e-mail address. */
+export function userRef(params: RequestParams): UserRef {
+  return parseUserRef(reference(params, 'user_id', LIMITS.emailMaxLength));
 }

@@ -1,25 +1,36 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import type { Response } from 'express';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { RequestParams } from '../shared/request-params';
+import { v1BodyParser } from './body';
 import { V1Error } from './errors';
-import { V1_METHODS } from './methods';
-import { V1Params } from './params';
+import { findV1Method } from './methods';
 import { parseFormat } from './render';
 import { V1HttpRequest } from './v1-request';
 
 /**
- * First step of every v1 request: the answer format (400 if unusable), the method
- * (404 if unknown, 405 for the wrong HTTP verb) and the merged parameters.
+ * First step of every v1 request: the body, the parameters (decoded and checked once, for
+ * everything after: 400 naming a parameter that cannot be read), the answer format (400
+ * if unusable), the method (404 if unknown) and the HTTP verb (405).
  */
 @Injectable()
 export class V1RequestGuard implements CanActivate {
-  canActivate(context: ExecutionContext): boolean {
+  private readonly parseBody: ReturnType<typeof v1BodyParser>;
+
+  constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+    this.parseBody = v1BodyParser(config.BODY_LIMIT_BYTES);
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<V1HttpRequest>();
-    const params = new V1Params(req.query as Record<string, unknown>, req.body as Record<string, unknown>);
+    await this.parseBody(req, context.switchToHttp().getResponse<Response>());
+    const params = RequestParams.decode(req.query, req.body);
     const format = parseFormat(params.optional('format'));
     req.v1 = { format: format ?? 'json' };
     if (format === null) throw new V1Error(400, `format: must be json or xml (got "${params.optional('format')}")`);
 
     const name = `${req.params.resource}/${req.params.action}`;
-    const method = Object.prototype.hasOwnProperty.call(V1_METHODS, name) ? V1_METHODS[name] : undefined;
+    const method = findV1Method(name);
     if (!method) throw new V1Error(404, `Unknown API method: ${name}`);
     // HEAD is refused too: on rooms/message a GET acts, and HEAD must never act.
     if (!(method.verbs as readonly string[]).includes(req.method)) {

@@ -1,36 +1,39 @@
-import { All, Controller, Req, Res, UseGuards } from '@nestjs/common';
-import { AuthGuard } from '@nestjs/passport';
+import { All, Controller, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
-import { V1_TOKEN_STRATEGY } from '../auth/token.strategy';
-import { RoomsClient } from '../rooms-client/rooms-client';
-import { render } from './render';
-import { V1HttpRequest } from './v1-request';
+import { RoomsClient } from '../shared/rooms-client';
+import { render, V1Format } from './render';
+import { AuthGuard } from '@nestjs/passport';
+import { V1_TOKEN_STRATEGY } from './v1-token.strategy';
+import { V1Call, V1CallParam } from './v1-request';
 import { V1RequestGuard } from './v1-request.guard';
+import { V1Filter } from './v1.filter';
 
 const AUTH_TEST_BODY = {
   success: { code: 202, type: 'Accepted', message: 'This auth_token has access to use this method.' },
 };
 
+/**
+ * Every v1 method is `/v1/<resource>/<method>`; the guards find the method, check the
+ * parameters' format, the token and its rate limit; here the method's command is sent (one
+ * broker round trip) and its reply presented.
+ */
 @Controller('v1')
+@UseFilters(V1Filter)
 @UseGuards(V1RequestGuard, AuthGuard(V1_TOKEN_STRATEGY))
 export class V1Controller {
   constructor(private readonly rooms: RoomsClient) {}
 
   @All(':resource/:action')
-  async call(@Req() req: V1HttpRequest, @Res() res: Response): Promise<void> {
-    const v1 = req.v1!;
-    if (v1.authTest) {
-      this.send(res, 202, v1.format, AUTH_TEST_BODY);
-      return;
-    }
-    const actor = { tokenId: v1.token!.id, label: v1.token!.label || 'API' };
-    const command = v1.method!.command(v1.params!, actor);
-    const reply = await this.rooms.send<Record<string, unknown>>(command.pattern, command.payload);
-    this.send(res, 200, v1.format, v1.method!.body ? v1.method!.body(reply) : reply);
+  async call(@V1CallParam() v1: V1Call, @Res() res: Response): Promise<void> {
+    if (v1.authTest) return send(res, 202, v1.format, AUTH_TEST_BODY);
+    const actor = { tokenId: v1.token.id, label: v1.token.label || 'API' };
+    const request = v1.method.request(v1.params, actor);
+    const reply = await this.rooms.send(v1.method.command, request);
+    send(res, 200, v1.format, v1.method.present(reply, request));
   }
+}
 
-  private send(res: Response, status: number, format: 'json' | 'xml', body: Record<string, unknown>): void {
-    const out = render(format, body);
-    res.status(status).type(out.contentType).send(out.body);
-  }
+function send(res: Response, status: number, format: V1Format, body: Record<string, unknown>): void {
+  const out = render(format, body);
+  res.status(status).type(out.contentType).send(out.body);
 }

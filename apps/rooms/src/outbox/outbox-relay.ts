@@ -1,96 +1,112 @@
-import { EventEnvelope } from '@app/contracts';
 import type { AppLogger, EventPublisher } from '@app/common';
 import { DataSource } from 'typeorm';
+import { StagedEvent } from './outbox';
 
-interface OutboxRow { id: string; routing_key: string; envelope: EventEnvelope }
+interface OutboxRow { id: string; routing_key: string; envelope: string }
+
+export interface OutboxRelayOptions {
+  /** How often the sweeper looks for events left behind. */
+  pollMs: number;
+  /** Rows younger than this belong to the process that wrote them (it publishes them itself). */
+  sweepAgeMs: number;
+  batchSize?: number;
+}
 
 /**
- * Moves committed events from the outbox table to the broker. Rows are claimed with
- * FOR UPDATE SKIP LOCKED (replicas never publish the same row at once) and deleted only
- * after the broker confirmed them, so a crash at any point loses nothing (an event may
- * be published twice; consumers de-duplicate on the envelope id).
+ * Moves committed events to the broker. The process that commits a change publishes its
+ * events at once from memory (no poll tick, no read back) with publisher confirms, then
+ * deletes their rows in one statement. A sweeper publishes what a crash or a broker outage
+ * left behind: rows older than `sweepAgeMs`, claimed with FOR UPDATE SKIP LOCKED so that
+ * replicas never publish the same row at once. Nothing committed is lost; an event may
+ * be published twice (consumers de-duplicate on the envelope id).
  */
 export class OutboxRelay {
-  private running = false;
-  private again = false;
   private timer?: NodeJS.Timeout;
-  private stopped = false;
+  private sweeping?: Promise<void>;
+  private stopped = true;
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly publisher: EventPublisher,
+    private readonly db: DataSource,
+    /** Null where no broker could be reached (the CLI): events wait for a sweeper. */
+    private readonly publisher: EventPublisher | null,
     private readonly logger: AppLogger,
-    private readonly pollMs: number,
-    private readonly batchSize = 100,
+    private readonly options: OutboxRelayOptions,
   ) {}
 
-  /** Starts polling (idempotent: a second call does not start a second poll loop). */
   start(): void {
+    if (!this.stopped) return;
     this.stopped = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.schedule();
-    this.kick();
+    this.schedule(0);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    while (this.running) await new Promise((r) => setTimeout(r, 10));
+    await Promise.allSettled([...this.inFlight]);
+    await this.sweeping;
   }
 
-  /** Publish now (called right after a transaction that wrote events commits). */
-  kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
-    void this.drain().finally(() => {
-      this.running = false;
-      if (this.again) {
-        this.again = false;
-        this.kick();
-      }
+  /**
+   * Publishes events just committed by this process; what fails stays for the sweeper.
+   * Callers need not wait (the reply does not depend on it); the CLI does, before it exits.
+   */
+  publishCommitted(events: StagedEvent[]): Promise<void> {
+    if (events.length === 0 || !this.publisher?.isConnected()) return Promise.resolve();
+    const work = this.publishAndDelete(events).catch((err) => {
+      this.logger.warn({ err: (err as Error).message, events: events.length }, 'events left in the outbox for the sweeper');
     });
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+    return work;
   }
 
-  private schedule(): void {
+  private async publishAndDelete(events: StagedEvent[]): Promise<void> {
+    await Promise.all(events.map((e) => this.publisher!.publish(e.routingKey, e.envelope)));
+    await this.db.query('DELETE FROM outbox WHERE event_id = ANY($1::uuid[])', [events.map((e) => e.envelope.id)]);
+  }
+
+  private schedule(ms: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.kick();
-      this.schedule();
-    }, this.pollMs);
+      this.sweeping = this.sweep().then(() => undefined).finally(() => {
+        this.sweeping = undefined;
+        this.schedule(this.options.pollMs);
+      });
+    }, ms);
     this.timer.unref();
   }
 
-  /** Publishes until the outbox is empty; returns how many events went out. */
-  async drain(): Promise<number> {
+  /** Publishes every event older than the sweep age; returns how many went out. */
+  async sweep(): Promise<number> {
     let total = 0;
     try {
       for (;;) {
-        const sent = await this.publishBatch();
+        if (!this.publisher?.isConnected()) break;
+        const sent = await this.sweepBatch();
         total += sent;
-        if (sent < this.batchSize || this.stopped) break;
+        if (sent < (this.options.batchSize ?? 100) || this.stopped) break;
       }
+      // Applied command ids are kept for a day: long enough for any redelivery.
+      await this.db.query(`DELETE FROM applied_commands WHERE applied_at < now() - interval '1 day'`);
     } catch (err) {
-      this.logger.warn({ err }, 'outbox relay could not publish; will retry');
+      this.logger.warn({ err: (err as Error).message }, 'outbox sweep could not publish; will retry');
     }
+    if (total > 0) this.logger.info({ events: total }, 'outbox sweep published events left behind');
     return total;
   }
 
-  private publishBatch(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const rows: OutboxRow[] = await manager.query(
-        'SELECT id, routing_key, envelope FROM outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED',
-        [this.batchSize],
+  private sweepBatch(): Promise<number> {
+    return this.db.transaction(async (m) => {
+      const rows: OutboxRow[] = await m.query(
+        `SELECT id, routing_key, envelope::text AS envelope FROM outbox
+          WHERE created_at < now() - $2 * interval '1 millisecond'
+          ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [this.options.batchSize ?? 100, this.options.sweepAgeMs],
       );
       if (rows.length === 0) return 0;
-      await Promise.all(rows.map((row) => this.publisher.publish(row.routing_key, row.envelope)));
-      await manager.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
-      for (const row of rows) {
-        this.logger.info({ eventId: row.envelope.id, routingKey: row.routing_key }, 'event published');
-      }
+      await Promise.all(rows.map((row) => this.publisher!.publish(row.routing_key, row.envelope)));
+      await m.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
       return rows.length;
     });
   }

@@ -1,49 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { AuthenticateReplyV1, AuthenticateRequestV1, LIMITS, TOKEN_KINDS, TokenKind } from '@app/contracts';
+import { AuthenticatedToken, LIMITS, TOKEN_KINDS, TokenKind, TokenRevokedV1 } from '@app/contracts';
 import { generateApiToken, hashApiToken } from '@app/common';
 import { DataSource } from 'typeorm';
 import { ApiTokenEntity } from '../database/entities';
-
-/**
- * Looks the token up and counts the request in its fixed window, in one statement.
- * The window is aligned on multiples of `windowSeconds` of the database clock, so every
- * gateway replica (whatever its own clock) shares the same windows and counters.
- */
-const AUTHENTICATE_SQL = `
-WITH w AS (
-  SELECT to_timestamp(floor(extract(epoch FROM now()) / $2) * $2) AS start
-), t AS (
-  SELECT id, kind, label FROM api_tokens WHERE token_hash = $1 AND revoked_at IS NULL
-), counted AS (
-  INSERT INTO api_token_rate_windows AS r (token_id, window_start, request_count)
-  SELECT t.id, w.start, 1 FROM t, w
-  ON CONFLICT (token_id) DO UPDATE SET
-    request_count = CASE WHEN r.window_start = EXCLUDED.window_start THEN r.request_count + 1 ELSE 1 END,
-    window_start = EXCLUDED.window_start
-  RETURNING request_count
-)
-SELECT t.id, t.kind, t.label, counted.request_count AS count,
-       extract(epoch FROM (SELECT start FROM w))::bigint + $2 AS resets_at
-FROM t, counted
-UNION ALL
-SELECT NULL, NULL, NULL, 0, extract(epoch FROM (SELECT start FROM w))::bigint + $2
-WHERE NOT EXISTS (SELECT 1 FROM t)`;
+import { UnitOfWork } from '../outbox/unit-of-work';
 
 export interface CreatedToken { id: number; token: string; kind: TokenKind; label: string }
 
+const CLI = { pattern: 'cli', commandId: '', deadline: 0, redelivered: false };
+
+/** Tokens: looked up by hash for the gateways, made and revoked by the CLI. */
 @Injectable()
 export class TokensService {
-  constructor(private readonly db: DataSource) {}
+  constructor(private readonly db: DataSource, private readonly uow: UnitOfWork) {}
 
-  async authenticate(req: AuthenticateRequestV1): Promise<AuthenticateReplyV1> {
-    const rows: Array<{ id: number | null; kind: TokenKind | null; label: string | null; count: number; resets_at: string }> =
-      await this.db.query(AUTHENTICATE_SQL, [req.tokenHash, req.windowSeconds]);
-    const row = rows[0];
-    return {
-      token: row.id !== null ? { id: row.id, kind: row.kind!, label: row.label ?? '' } : null,
-      count: Number(row.count),
-      windowResetsAt: Number(row.resets_at),
-    };
+  async resolve(tokenHash: string): Promise<AuthenticatedToken | null> {
+    const row = await this.db.getRepository(ApiTokenEntity).createQueryBuilder('t')
+      .where('t.token_hash = :tokenHash AND t.revoked_at IS NULL', { tokenHash }).getOne();
+    return row ? { id: row.id, kind: row.kind, label: row.label ?? '' } : null;
   }
 
   /** Creates a token; the only time its clear text exists. */
@@ -65,10 +39,17 @@ export class TokensService {
     return qb.getMany();
   }
 
-  /** Revokes by id; returns false when there is no such live token. */
-  async revoke(id: number): Promise<boolean> {
-    const result = await this.db.query(
-      'UPDATE api_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id', [id]);
-    return (result[0]?.length ?? result.length) > 0;
+  /**
+   * Revokes by id (false when there is no such live token). `token.revoked.v1` is written
+   * with it, so every gateway replica drops the token from its cache.
+   */
+  revoke(id: number): Promise<boolean> {
+    return this.uow.apply(CLI, async ({ manager, emit }) => {
+      const rows: Array<{ id: number }> = await manager.query(
+        'UPDATE api_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id', [id]);
+      const updated = (Array.isArray(rows[0]) ? rows[0] : rows).length > 0;
+      if (updated) emit(TokenRevokedV1, { tokenId: id });
+      return updated;
+    }, { replyAfterPublish: true });
   }
 }

@@ -2,6 +2,7 @@ import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import amqp, { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import { BrokerNames, EventEnvelope } from '@app/contracts';
 import type { AppLogger } from '../logging';
+import { CommandHandler, RpcClient, serveCommands } from './rpc';
 import { assertConsumerQueue, assertEventExchanges, ConsumerQueueSpec } from './topology';
 
 /** What a handler decides for a delivered message (golevelup style: always explicit). */
@@ -10,15 +11,18 @@ export type HandlerOutcome = 'ack' | 'dead-letter' | 'requeue';
 export type EventHandler = (envelope: EventEnvelope, message: ConsumeMessage) => Promise<HandlerOutcome>;
 
 /**
- * One managed AMQP connection per process. amqp-connection-manager reconnects after a
- * broker restart and re-runs each channel's setup (topology, consumers).
+ * The one AMQP set-up of every app: one managed connection per process.
+ * amqp-connection-manager reconnects after a broker restart and re-runs each channel's
+ * setup (topology, consumers). Every channel has an error listener: an error event with
+ * none would be thrown, and a broker outage must never kill a process.
  */
 export class AmqpBroker {
   private readonly channels: ChannelWrapper[] = [];
+  private readonly clients: RpcClient[] = [];
 
   private constructor(
     private readonly connection: AmqpConnectionManager,
-    private readonly names: BrokerNames,
+    readonly names: BrokerNames,
     private readonly logger: AppLogger,
   ) {}
 
@@ -26,8 +30,19 @@ export class AmqpBroker {
     const connection = amqp.connect([url], { heartbeatIntervalInSeconds: 15, reconnectTimeInSeconds: 1 });
     connection.on('disconnect', ({ err }) => logger.warn({ err: err?.message }, 'AMQP connection lost; reconnecting'));
     connection.on('connect', () => logger.info('AMQP connected'));
+    connection.on('error', (err: Error) => logger.warn({ err: err.message }, 'AMQP connection error'));
     await connection.connect({ timeout: timeoutMs });
     return new AmqpBroker(connection, names, logger);
+  }
+
+  isConnected(): boolean {
+    return this.connection.isConnected();
+  }
+
+  private track(channel: ChannelWrapper, what: string): ChannelWrapper {
+    channel.on('error', (err: Error) => this.logger.warn({ err: err.message, channel: what }, 'AMQP channel error'));
+    this.channels.push(channel);
+    return channel;
   }
 
   /**
@@ -36,19 +51,31 @@ export class AmqpBroker {
    * while the broker is unreachable), instead of waiting for a reconnection forever.
    */
   createEventPublisher(publishTimeoutMs = 5_000): EventPublisher {
-    const channel = this.connection.createChannel({
+    const channel = this.track(this.connection.createChannel({
       json: false,
       confirm: true,
       publishTimeout: publishTimeoutMs,
       setup: (ch: ConfirmChannel) => assertEventExchanges(ch, this.names),
-    });
-    this.channels.push(channel);
-    return new EventPublisher(channel, this.names.eventsExchange);
+    }), 'events publisher');
+    return new EventPublisher(channel, this.names.eventsExchange, () => this.connection.isConnected());
+  }
+
+  /** Request/reply client of a command queue. */
+  async createRpcClient(queue: string, timeoutMs: number): Promise<RpcClient> {
+    const client = new RpcClient(this.connection, queue, this.logger, timeoutMs);
+    await client.start();
+    this.clients.push(client);
+    return client;
+  }
+
+  /** Serves a command queue; see serveCommands. */
+  async serveCommands(queue: string, prefetch: number, handler: CommandHandler): Promise<void> {
+    this.track(await serveCommands(this.connection, queue, prefetch, this.logger, handler), `commands ${queue}`);
   }
 
   /** Consumes a durable queue with manual acknowledgement; rejected messages are dead-lettered. */
   async consumeEvents(spec: ConsumerQueueSpec, prefetch: number, handler: EventHandler): Promise<void> {
-    const channel = this.connection.createChannel({
+    const channel = this.track(this.connection.createChannel({
       json: false,
       setup: async (ch: ConfirmChannel) => {
         await assertConsumerQueue(ch, this.names, spec);
@@ -57,8 +84,34 @@ export class AmqpBroker {
           if (msg) void this.dispatch(ch, msg, handler);
         }, { noAck: false });
       },
-    });
-    this.channels.push(channel);
+    }), `events ${spec.queue}`);
+    await channel.waitForConnect();
+  }
+
+  /**
+   * Events for this process alone (an exclusive queue that goes with the connection), for
+   * notices every replica must see, such as a revoked token. `onConnect` runs on every
+   * (re)connection: what was published while disconnected is missed, so it should reset
+   * whatever the notices keep current.
+   */
+  async subscribeTransient(bindings: string[], onEvent: (envelope: EventEnvelope, routingKey: string) => void, onConnect: () => void): Promise<void> {
+    const channel = this.track(this.connection.createChannel({
+      json: false,
+      setup: async (ch: ConfirmChannel) => {
+        await assertEventExchanges(ch, this.names);
+        const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
+        for (const pattern of bindings) await ch.bindQueue(queue, this.names.eventsExchange, pattern);
+        await ch.consume(queue, (msg) => {
+          if (!msg) return;
+          try {
+            onEvent(JSON.parse(msg.content.toString('utf8')) as EventEnvelope, msg.fields.routingKey);
+          } catch (err) {
+            this.logger.warn({ err, routingKey: msg.fields.routingKey }, 'unreadable notice ignored');
+          }
+        }, { noAck: true });
+        onConnect();
+      },
+    }), 'transient subscription');
     await channel.waitForConnect();
   }
 
@@ -88,22 +141,32 @@ export class AmqpBroker {
   }
 
   async close(): Promise<void> {
+    await Promise.all(this.clients.map((c) => c.close()));
     await Promise.all(this.channels.map((c) => c.close().catch(() => undefined)));
     await this.connection.close().catch(() => undefined);
   }
 }
 
 export class EventPublisher {
-  constructor(private readonly channel: ChannelWrapper, private readonly exchange: string) {}
+  constructor(
+    private readonly channel: ChannelWrapper,
+    private readonly exchange: string,
+    private readonly connected: () => boolean,
+  ) {}
+
+  /** False while the broker is unreachable: callers leave events in the outbox for later. */
+  isConnected(): boolean {
+    return this.connected();
+  }
 
   /** Resolves when the broker has confirmed the (persistent) message. */
-  async publish(routingKey: string, envelope: EventEnvelope): Promise<void> {
-    await this.channel.publish(this.exchange, routingKey, Buffer.from(JSON.stringify(envelope)), {
+  async publish(routingKey: string, envelope: EventEnvelope | string): Promise<void> {
+    const body = typeof envelope === 'string' ? envelope : JSON.stringify(envelope);
+    const parsed = typeof envelope === 'string' ? undefined : envelope;
+    await this.channel.publish(this.exchange, routingKey, Buffer.from(body), {
       persistent: true,
       contentType: 'application/json',
-      messageId: envelope.id,
-      type: envelope.type,
-      timestamp: Math.floor(Date.parse(envelope.occurredAt) / 1000),
+      ...(parsed ? { messageId: parsed.id, type: parsed.type, timestamp: Math.floor(Date.parse(parsed.occurredAt) / 1000) } : {}),
     });
   }
 }

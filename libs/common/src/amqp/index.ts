@@ -1,2 +1,4 @@
 export * from './amqp-broker';
 export * from './topology';
+export * from './rpc';
+export * from './command-server';

@@ -1,4 +1,5 @@
 import { connect as amqpConnect } from 'amqplib';
+import Redis from 'ioredis';
 import { Client } from 'pg';
 
 export class DependencyUnreachableError extends Error {
@@ -74,6 +75,27 @@ export async function assertRabbitReachable(amqpUrl: string, timeoutMs: number):
   }
 }
 
+/** Fails with a message naming Redis, its address, the variable and how to start it. */
+export async function assertRedisReachable(redisUrl: string, timeoutMs: number): Promise<void> {
+  try {
+    await retryUntil(timeoutMs, async () => {
+      const client = new Redis(redisUrl, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        await client.ping();
+      } finally {
+        client.disconnect();
+      }
+    });
+  } catch (err) {
+    throw new DependencyUnreachableError('Redis',
+      `Cannot reach Redis at ${describeAddress(redisUrl, 6379)} (REDIS_URL): ${reason(err)}.\n` +
+      `Start it with: redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no\n` +
+      `  (or: docker compose up -d redis), or point REDIS_URL at a running server.`);
+  }
+}
+
 /** Prints a start-up failure the same way in every service and exits non-zero. */
 export function exitOnStartupFailure(service: string, err: unknown): never {
   const message = err instanceof Error ? err.message : String(err);
@@ -82,4 +104,15 @@ export function exitOnStartupFailure(service: string, err: unknown): never {
     process.stderr.write(`${err.stack}\n`);
   }
   process.exit(1);
+}
+
+/**
+ * A promise rejection nobody handled is a defect to log, not a reason to stop serving:
+ * by default Node exits on one, and an outage must never kill a process.
+ */
+export function logUnhandledRejections(service: string): void {
+  process.on('unhandledRejection', (err) => {
+    const detail = String((err as Error)?.stack ?? err);
+    process.stderr.write(`${JSON.stringify({ level: 'error', service, msg: 'unhandled promise rejection', err: detail })}\n`);
+  });
 }

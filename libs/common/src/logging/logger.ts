@@ -4,15 +4,15 @@ import { REDACT_PATHS } from './redact';
 
 export type AppLogger = Logger;
 
-/** One JSON object per line on stdout, with secrets redacted. */
-export function createLogger(service: string, level: string): AppLogger {
+/** One JSON object per line on stdout (or another descriptor), with secrets redacted. */
+export function createLogger(service: string, level: string, fd = 1): AppLogger {
   return pino({
     level,
     base: { service, pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
     formatters: { level: (label) => ({ level: label }) },
-  });
+  }, fd === 1 ? undefined : pino.destination(fd));
 }
 
 /** Routes NestJS's own log lines into the structured logger. */

@@ -1,19 +1,53 @@
 /**
- * The error a command handler answers with. The gateway maps `code` to an HTTP status
- * (not_found 404, invalid 400, conflict 400, forbidden 403, unavailable 503).
+ * The error a command answers with: API-neutral. `code` decides the HTTP status, `reason`
+ * what happened, `field` which part of the request it is about (in the command's own
+ * terms: `room`, `owner`, `email`...). Each API words it in its own filter, with its own
+ * parameter names; `detail` carries the values the wording needs.
  */
-export type CommandErrorCode = 'not_found' | 'invalid' | 'conflict' | 'forbidden' | 'unavailable';
+export type CommandErrorCode = 'not_found' | 'invalid' | 'conflict' | 'forbidden' | 'unavailable' | 'internal';
+
+export const COMMAND_ERROR_CODES: readonly CommandErrorCode[] = ['not_found', 'invalid', 'conflict', 'forbidden', 'unavailable', 'internal'];
+
+export type CommandErrorReason =
+  | 'room_not_found'
+  | 'user_not_found'
+  | 'room_name_taken'
+  | 'room_archived'
+  | 'email_taken'
+  | 'mention_name_taken'
+  | 'user_not_deleted'
+  | 'user_identity_taken'
+  | 'message_empty_after_sanitizing'
+  /** The request broke a field rule; `detail.problem` says which rule. */
+  | 'rule'
+  /** The command arrived after its deadline and was not applied. */
+  | 'deadline_passed'
+  /** A dependency of the rooms service failed; nothing was applied. */
+  | 'dependency_failed'
+  /** A defect: logged by the rooms service, nothing was applied. */
+  | 'unexpected';
 
 export interface CommandError {
   code: CommandErrorCode;
-  message: string;
-  /** The request parameter the error is about, when there is one. */
-  param?: string;
+  reason: CommandErrorReason;
+  field?: string;
+  detail?: Record<string, string | number>;
 }
 
 export function isCommandError(value: unknown): value is CommandError {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v.code === 'string' && typeof v.message === 'string' &&
-    ['not_found', 'invalid', 'conflict', 'forbidden', 'unavailable'].includes(v.code);
+  return typeof v.code === 'string' && typeof v.reason === 'string' &&
+    (COMMAND_ERROR_CODES as readonly string[]).includes(v.code);
 }
+
+/** Thrown by use cases; the transport answers the caller with `error`. */
+export class CommandFailure extends Error {
+  constructor(readonly error: CommandError) {
+    super(`${error.code}: ${error.reason}${error.field ? ` (${error.field})` : ''}`);
+    this.name = 'CommandFailure';
+  }
+}
+
+export const commandFailure = (code: CommandErrorCode, reason: CommandErrorReason, field?: string, detail?: CommandError['detail']) =>
+  new CommandFailure({ code, reason, ...(field ? { field } : {}), ...(detail ? { detail } : {}) });

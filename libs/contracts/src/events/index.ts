@@ -10,3 +10,4 @@ export * from './room-member-entered/v1';
 export * from './room-member-exited/v1';
 export * from './room-file-uploaded/v1';
 export * from './user-changed/v1';
+export * from './token-revoked/v1';

@@ -1,3 +1,3 @@
 export * from './webhook-objects';
-export * from './v1-records';
+export * from './views';
 export * from './limits';

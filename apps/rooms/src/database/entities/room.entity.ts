@@ -11,5 +11,4 @@ export class RoomEntity {
   @Column({ name: 'guest_access_token', type: 'varchar', nullable: true }) guestAccessToken: string | null;
   @Column({ type: 'varchar' }) version: string;
   @Column({ name: 'created_at', type: 'timestamptz', insert: false }) createdAt: Date;
-  @Column({ name: 'last_active_at', type: 'timestamptz', nullable: true }) lastActiveAt: Date | null;
 }

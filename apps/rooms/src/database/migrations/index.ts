@@ -1,4 +1,5 @@
 import { InitialSchema1763700000000 } from './1763700000000-initial-schema';
+import { HotPath1763800000000 } from './1763800000000-hot-path';
 
 /** Every migration, in order. New ones are appended here. */
-export const MIGRATIONS = [InitialSchema1763700000000];
+export const MIGRATIONS = [InitialSchema1763700000000, HotPath1763800000000];

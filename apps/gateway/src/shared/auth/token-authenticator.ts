@@ -1,0 +1,52 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { AmqpBroker, APP_LOGGER, AppLogger, hashApiToken } from '@app/common';
+import { AuthenticatedToken, EventEnvelope, ResolveTokenV1, TokenRevokedV1, TokenRevokedV1Payload } from '@app/contracts';
+import { AMQP_BROKER } from '../di-tokens';
+import { RoomsClient } from '../rooms-client';
+import { TokenCache } from './token-cache';
+
+/** A safety net only: a revocation reaches every replica within a second by its notice. */
+export const TOKEN_CACHE_TTL_MS = 60_000;
+const NEGATIVE_TTL_MS = 5_000;
+const MAX_CACHED_TOKENS = 10_000;
+
+/**
+ * Which token a client presented, answered from the cache when possible: a request then
+ * costs one broker round trip (its command), and a cache miss one more, the first time.
+ * Every replica listens for `token.revoked.v1` on a queue of its own and forgets the token
+ * at once; after a reconnection it forgets everything, as notices may have been missed.
+ */
+@Injectable()
+export class TokenAuthenticator implements OnModuleInit {
+  readonly cache = new TokenCache({ ttlMs: TOKEN_CACHE_TTL_MS, negativeTtlMs: NEGATIVE_TTL_MS, maxEntries: MAX_CACHED_TOKENS });
+
+  constructor(
+    private readonly rooms: RoomsClient,
+    @Inject(AMQP_BROKER) private readonly broker: Pick<AmqpBroker, 'subscribeTransient'>,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.broker.subscribeTransient([TokenRevokedV1.routingKey], (envelope) => this.onRevoked(envelope), () => {
+      this.cache.clear();
+      this.logger.debug('revocation notices (re)subscribed; token cache cleared');
+    });
+  }
+
+  /** The token with this clear text, or null when there is none (or it was revoked). */
+  authenticate(clearToken: string): Promise<AuthenticatedToken | null> {
+    return this.cache.lookup(hashApiToken(clearToken), async (tokenHash) => (await this.rooms.send(ResolveTokenV1, { tokenHash })).token);
+  }
+
+  private onRevoked(envelope: EventEnvelope): void {
+    const tokenId = (envelope.payload as Partial<TokenRevokedV1Payload> | undefined)?.tokenId;
+    if (typeof tokenId === 'number') {
+      this.cache.evictTokenId(tokenId);
+      this.logger.info({ tokenId }, 'token revoked; dropped from the cache');
+    } else {
+      // A notice we cannot read still says that some token was revoked.
+      this.cache.clear();
+      this.logger.warn({ eventId: envelope?.id }, 'unreadable token.revoked notice; token cache cleared');
+    }
+  }
+}

@@ -1,0 +1,22 @@
+import type { AppLogger } from '@app/common';
+import Redis from 'ioredis';
+
+/**
+ * The Redis connection of the rate limiter, set up to fail fast rather than wait: while
+ * Redis is unreachable a command fails at once (no offline queue, no retries, a short
+ * timeout) and the limiter counts in memory instead; ioredis keeps reconnecting meanwhile.
+ */
+export async function connectRedis(url: string, logger: AppLogger): Promise<Redis> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 500,
+    connectTimeout: 2_000,
+    retryStrategy: (attempt) => Math.min(100 * attempt, 1_000),
+  });
+  // Without a listener an error event would be thrown; the limiter warns when it matters.
+  redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'Redis connection error'));
+  await redis.connect();
+  return redis;
+}

@@ -1,0 +1,93 @@
+import type { AppLogger } from '@app/common';
+import type Redis from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { currentWindowEnd, RateLimitState, rateLimitState } from './rate-limit';
+
+export interface RateLimitOptions {
+  /** Requests allowed per window and token. */
+  limit: number;
+  windowSeconds: number;
+  /** Prefix of every Redis key, e.g. `<namespace>:rl:v1` (so that deployments sharing a Redis never collide). */
+  keyPrefix: string;
+  now?: () => number;
+}
+
+/** While Redis is unreachable, repeat the warning at most this often. */
+const WARN_EVERY_MS = 60_000;
+
+/**
+ * Counts each token's requests in fixed windows aligned on multiples of the window length,
+ * in Redis (rate-limiter-flexible: one atomic INCR-and-expire script per request), so that
+ * every gateway replica shares one count and no PostgreSQL row is updated per request.
+ *
+ * A Redis outage must not fail requests: the in-memory limiter of this replica counts
+ * instead (the limit then holds per replica), with a warning, until Redis answers again.
+ */
+export class RequestRateLimiter {
+  private readonly shared: RateLimiterRedis;
+  private readonly insurance: RateLimiterMemory;
+  private readonly now: () => number;
+  private degradedSince: number | null = null;
+  private lastWarning = 0;
+
+  constructor(redis: Redis, private readonly options: RateLimitOptions, private readonly logger: AppLogger) {
+    this.now = options.now ?? Date.now;
+    const common = { points: options.limit, duration: options.windowSeconds, keyPrefix: options.keyPrefix };
+    // Not the library's `insuranceLimiter` option: we want to know (and say) when it answers.
+    this.shared = new RateLimiterRedis({ ...common, storeClient: redis, rejectIfRedisNotReady: true });
+    this.insurance = new RateLimiterMemory(common);
+  }
+
+  get limit(): number {
+    return this.options.limit;
+  }
+
+  /** Counts one request of this token; `exceeded` past the limit (those keep counting). */
+  async consume(tokenId: number): Promise<RateLimitState> {
+    const nowMs = this.now();
+    const reset = currentWindowEnd(this.options.windowSeconds, nowMs);
+    const key = `${tokenId}:${reset}`;
+    // The key expires when its window ends (never 0: that would mean "never expire").
+    const options = { customDuration: Math.max(1, reset - Math.floor(nowMs / 1000)) };
+    let counted: RateLimiterRes;
+    try {
+      counted = await this.countIn(this.shared, key, options);
+      this.recovered();
+    } catch (err) {
+      this.degraded(err);
+      counted = await this.countIn(this.insurance, key, options);
+    }
+    return rateLimitState(this.options.limit, counted.consumedPoints, reset);
+  }
+
+  /** The state shown on responses that counted nothing (no token, unknown token). */
+  idle(): RateLimitState {
+    return rateLimitState(this.options.limit, 0, currentWindowEnd(this.options.windowSeconds, this.now()));
+  }
+
+  /** The count, whether or not it is past the limit (the library rejects with it when past). */
+  private async countIn(limiter: RateLimiterRedis | RateLimiterMemory, key: string, options: { customDuration: number }): Promise<RateLimiterRes> {
+    try {
+      return await limiter.consume(key, 1, options);
+    } catch (outcome) {
+      if (outcome instanceof RateLimiterRes) return outcome;
+      throw outcome;
+    }
+  }
+
+  private degraded(err: unknown): void {
+    const now = this.now();
+    if (this.degradedSince === null) this.degradedSince = now;
+    if (now - this.lastWarning < WARN_EVERY_MS) return;
+    this.lastWarning = now;
+    this.logger.warn({ err: (err as Error)?.message ?? String(err) },
+      'Redis unreachable: rate limits are counted by each gateway replica alone until it answers again');
+  }
+
+  private recovered(): void {
+    if (this.degradedSince === null) return;
+    this.logger.warn({ afterMs: this.now() - this.degradedSince }, 'Redis answers again: rate limits are shared again');
+    this.degradedSince = null;
+    this.lastWarning = 0;
+  }
+}

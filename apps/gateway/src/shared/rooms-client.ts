@@ -1,0 +1,48 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { RpcClient, RpcFailure } from '@app/common';
+import { CommandDefinition, GetHistoryV1, GetRoomV1, GetUserV1, ListRoomsV1, ListUsersV1, ResolveTokenV1 } from '@app/contracts';
+import { ROOMS_RPC } from './di-tokens';
+
+/** Commands that change nothing: when one goes unanswered, nothing was applied either way. */
+const QUERIES: ReadonlySet<string> = new Set([ResolveTokenV1, GetRoomV1, ListRoomsV1, GetHistoryV1, GetUserV1, ListUsersV1].map((c) => c.pattern));
+
+/**
+ * The rooms service did not answer. What the client may be told depends on what we know:
+ * `not_sent` means the command certainly did not run; `no_answer` on a command that changes
+ * state means it may have run (retrying could apply it twice); on a query it does not matter.
+ */
+export class RoomsOutage extends Error {
+  constructor(
+    readonly kind: RpcFailure['kind'],
+    readonly command: string,
+    readonly changesState: boolean,
+    readonly failure: RpcFailure,
+  ) {
+    super(`${command}: ${failure.message}`);
+    this.name = 'RoomsOutage';
+  }
+
+  /** True when the command certainly left no trace: the client may simply retry. */
+  get nothingApplied(): boolean {
+    return this.kind === 'not_sent' || !this.changesState;
+  }
+}
+
+/**
+ * The gateway's one way to the rooms service: one broker round trip per command. The
+ * command's refusal comes back as `RpcCommandError` (an API-neutral CommandError, worded
+ * by each API's filter); an outage as `RoomsOutage`.
+ */
+@Injectable()
+export class RoomsClient {
+  constructor(@Inject(ROOMS_RPC) private readonly rpc: RpcClient) {}
+
+  async send<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req): Promise<Rep> {
+    try {
+      return await this.rpc.request(command, payload);
+    } catch (err) {
+      if (err instanceof RpcFailure) throw new RoomsOutage(err.kind, command.pattern, !QUERIES.has(command.pattern), err);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { AmqpBroker, APP_LOGGER, AppLogger } from '@app/common';
+import { brokerNames } from '@app/contracts';
+import type Redis from 'ioredis';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { AccessLogMiddleware } from './access-log.middleware';
+import { TokenAuthenticator } from './auth/token-authenticator';
+import { AMQP_BROKER, REDIS_CLIENT, ROOMS_RPC } from './di-tokens';
+import { connectRedis } from './rate-limit/redis-client';
+import { RequestRateLimiter } from './rate-limit/request-rate-limiter';
+import { RoomsClient } from './rooms-client';
+
+/** Closes the connections this module opened, once the HTTP server has stopped. */
+@Injectable()
+class SharedConnections implements OnApplicationShutdown {
+  constructor(
+    @Inject(AMQP_BROKER) private readonly broker: AmqpBroker,
+    @Inject(REDIS_CLIENT) private readonly redis: Redis,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.broker.close();
+    this.redis.disconnect();
+  }
+}
+
+/**
+ * What every API of the gateway uses, and none owns: configuration and logger, the broker
+ * and the rooms client over it, token authentication with its cache, the rate limiter and
+ * the access log. Nothing here knows an API version.
+ */
+@Global()
+@Module({})
+export class SharedModule {
+  static forRoot(config: GatewayConfig, logger: AppLogger): DynamicModule {
+    return {
+      module: SharedModule,
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: APP_LOGGER, useValue: logger },
+        {
+          provide: AMQP_BROKER,
+          useFactory: () => AmqpBroker.connect(config.AMQP_URL, brokerNames(config.BROKER_NAMESPACE), logger, config.STARTUP_TIMEOUT_SECONDS * 1000),
+        },
+        {
+          provide: ROOMS_RPC,
+          inject: [AMQP_BROKER],
+          useFactory: (broker: AmqpBroker) => broker.createRpcClient(broker.names.roomsCommandQueue, config.COMMAND_TIMEOUT_MS),
+        },
+        { provide: REDIS_CLIENT, useFactory: () => connectRedis(config.REDIS_URL, logger) },
+        {
+          provide: RequestRateLimiter,
+          inject: [REDIS_CLIENT],
+          useFactory: (redis: Redis) => new RequestRateLimiter(redis, {
+            limit: config.RATE_LIMIT_MAX,
+            windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+            // Deployments (and parallel test stacks) sharing one Redis never share counters.
+            keyPrefix: `${config.BROKER_NAMESPACE}:rl:v1`,
+          }, logger),
+        },
+        RoomsClient,
+        TokenAuthenticator,
+        AccessLogMiddleware,
+        SharedConnections,
+      ],
+      exports: [GATEWAY_CONFIG, APP_LOGGER, RoomsClient, TokenAuthenticator, RequestRateLimiter, AccessLogMiddleware],
+    };
+  }
+}

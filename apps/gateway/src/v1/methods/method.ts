@@ -1,0 +1,22 @@
+import type { Actor, CommandDefinition, TokenKind } from '@app/contracts';
+import type { RequestParams } from '../../shared/request-params';
+
+export type HttpVerb = 'GET' | 'POST';
+
+/**
+ * One v1 method: who may call it and how, how its parameters become a command (400 naming
+ * the parameter and the rule), and how the command's reply becomes the v1 answer.
+ */
+export interface V1Method<Req = unknown, Rep = unknown> {
+  verbs: readonly HttpVerb[];
+  kinds: readonly TokenKind[];
+  command: CommandDefinition<Req, Rep>;
+  request(params: RequestParams, actor: Actor): Req;
+  present(reply: Rep, request: Req): Record<string, unknown>;
+}
+
+/** Types a method by its command (so that `request` and `present` are checked against it). */
+export const v1Method = <Req, Rep>(method: V1Method<Req, Rep>): V1Method<Req, Rep> => method;
+
+export const ADMIN = ['admin'] as const;
+export const ANY_TOKEN = ['admin', 'notification'] as const;

@@ -1,0 +1,93 @@
+import {
+  CreateRoomV1, DeleteRoomV1, field, GetHistoryV1, GetRoomV1, ListRoomsV1, SendNotificationV1, SetTopicV1,
+} from '@app/contracts';
+import { toV1HistoryMessage, toV1Room, toV1RoomDetail } from '../presenters';
+import { flag, positiveId, roomRef, valid, validOptional } from '../rules';
+import { ADMIN, ANY_TOKEN, v1Method } from './method';
+
+/**
+ * rooms/*. Parameters are checked in the order the v1 API always checked them, so that a
+ * request breaking several rules is told the same first one.
+ */
+export const ROOMS_METHODS = {
+  'rooms/create': v1Method({
+    verbs: ['POST'],
+    kinds: ADMIN,
+    command: CreateRoomV1,
+    request: (p, actor) => ({
+      actor,
+      name: valid('name', field.roomName, p.required('name')),
+      owner: { id: positiveId('owner_user_id', p.required('owner_user_id')) },
+      privacy: validOptional(p, 'privacy', field.privacy, 'public' as const),
+      topic: validOptional(p, 'topic', field.topic, ''),
+      guestAccess: flag(p, 'guest_access', false),
+    }),
+    present: (reply) => ({ room: toV1Room(reply.room) }),
+  }),
+
+  'rooms/delete': v1Method({
+    verbs: ['POST'],
+    kinds: ADMIN,
+    command: DeleteRoomV1,
+    request: (p, actor) => ({ actor, room: roomRef(p) }),
+    present: () => ({ deleted: true }),
+  }),
+
+  'rooms/history': v1Method({
+    verbs: ['GET'],
+    kinds: ADMIN,
+    command: GetHistoryV1,
+    request: (p) => ({
+      room: roomRef(p),
+      date: valid('date', field.historyDate, p.required('date')),
+      timezone: validOptional(p, 'timezone', field.timezone, 'UTC'),
+    }),
+    present: (reply, request) => ({ messages: reply.messages.map((m) => toV1HistoryMessage(m, request.timezone)) }),
+  }),
+
+  'rooms/list': v1Method({
+    verbs: ['GET'],
+    kinds: ADMIN,
+    command: ListRoomsV1,
+    request: () => ({}),
+    present: (reply) => ({ rooms: reply.rooms.map(toV1Room) }),
+  }),
+
+  'rooms/message': v1Method({
+    verbs: ['GET', 'POST'],
+    kinds: ANY_TOKEN,
+    command: SendNotificationV1,
+    // The message goes as written: the rooms service sanitizes html and resolves color=random.
+    request: (p, actor) => ({
+      actor,
+      room: roomRef(p),
+      from: valid('from', field.senderLabel, p.required('from')),
+      message: valid('message', field.messageText, p.required('message')),
+      messageFormat: validOptional(p, 'message_format', field.messageFormat, 'html' as const),
+      notify: flag(p, 'notify', false),
+      color: validOptional(p, 'color', field.color, 'yellow' as const),
+    }),
+    present: () => ({ status: 'sent' }),
+  }),
+
+  'rooms/show': v1Method({
+    verbs: ['GET'],
+    kinds: ADMIN,
+    command: GetRoomV1,
+    request: (p) => ({ room: roomRef(p) }),
+    present: (reply) => ({ room: toV1RoomDetail(reply.room) }),
+  }),
+
+  'rooms/topic': v1Method({
+    verbs: ['POST'],
+    kinds: ANY_TOKEN,
+    command: SetTopicV1,
+    request: (p, actor) => ({
+      actor,
+      room: roomRef(p),
+      topic: valid('topic', field.topic, p.required('topic')),
+      from: validOptional(p, 'from', field.topicFrom, 'API'),
+    }),
+    present: () => ({ status: 'ok' }),
+  }),
+};

@@ -1,0 +1,84 @@
+import {
+  CreateUserV1, DeleteUserV1, field, GetUserV1, ListUsersV1, UndeleteUserV1, UpdateUserV1,
+} from '@app/contracts';
+import type { RequestParams } from '../../shared/request-params';
+import { toV1User } from '../presenters';
+import { flag, userRef, valid, validOptional } from '../rules';
+import { ADMIN, v1Method } from './method';
+
+/**
+ * The optional user fields, only those given. `is_group_admin` and `timezone` are checked
+ * first, then the others in record order: the order the v1 API always used.
+ */
+function userFields(p: RequestParams) {
+  const isGroupAdmin = p.optional('is_group_admin') === undefined ? undefined : flag(p, 'is_group_admin', false);
+  const timezone = validOptional(p, 'timezone', field.timezone, undefined);
+  const fields = {
+    email: validOptional(p, 'email', field.email, undefined),
+    name: validOptional(p, 'name', field.displayName, undefined),
+    mentionName: validOptional(p, 'mention_name', field.mentionName, undefined),
+    title: validOptional(p, 'title', field.title, undefined),
+    isGroupAdmin,
+    password: validOptional(p, 'password', field.password, undefined),
+    timezone,
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<typeof fields>;
+}
+
+export const USERS_METHODS = {
+  'users/create': v1Method({
+    verbs: ['POST'],
+    kinds: ADMIN,
+    command: CreateUserV1,
+    request: (p) => {
+      const email = valid('email', field.email, p.required('email'));
+      const name = valid('name', field.displayName, p.required('name'));
+      return { ...userFields(p), email, name };
+    },
+    // The password is answered once, here, after the record's fields.
+    present: (reply) => ({ user: { ...toV1User(reply.user), password: reply.password } }),
+  }),
+
+  'users/delete': v1Method({
+    verbs: ['POST'],
+    kinds: ADMIN,
+    command: DeleteUserV1,
+    request: (p) => ({ user: userRef(p) }),
+    present: () => ({ deleted: true }),
+  }),
+
+  'users/list': v1Method({
+    verbs: ['GET'],
+    kinds: ADMIN,
+    command: ListUsersV1,
+    request: (p) => ({ includeDeleted: flag(p, 'include_deleted', false) }),
+    present: (reply) => ({ users: reply.users.map((u) => toV1User(u, true)) }),
+  }),
+
+  'users/show': v1Method({
+    verbs: ['GET'],
+    kinds: ADMIN,
+    command: GetUserV1,
+    request: (p) => ({ user: userRef(p) }),
+    present: (reply) => ({ user: toV1User(reply.user) }),
+  }),
+
+  'users/undelete': v1Method({
+    verbs: ['POST'],
+    kinds: ADMIN,
+    command: UndeleteUserV1,
+    request: (p) => ({ user: userRef(p) }),
+    present: () => ({ undeleted: true }),
+  }),
+
+  'users/update': v1Method({
+    verbs: ['POST'],
+    kinds: ADMIN,
+    command: UpdateUserV1,
+    request: (p) => {
+      const user = userRef(p);
+      return { user, ...userFields(p) };
+    },
+    present: (reply) => ({ user: toV1User(reply.user) }),
+  }),
+};

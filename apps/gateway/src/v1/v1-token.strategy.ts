@@ -1,0 +1,53 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import type { AuthenticatedToken } from '@app/contracts';
+import type { Response } from 'express';
+import { Strategy } from 'passport-custom';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { attachToken } from '../shared/auth/request-token';
+import { TokenAuthenticator } from '../shared/auth/token-authenticator';
+import { rateLimitHeaders } from '../shared/rate-limit/rate-limit';
+import { RequestRateLimiter } from '../shared/rate-limit/request-rate-limiter';
+import { V1Error } from './errors';
+import { V1HttpRequest } from './v1-request';
+
+export const V1_TOKEN_STRATEGY = 'v1-token';
+
+/**
+ * v1 token authentication (a passport-custom strategy): `auth_token` from the query string or the body, answered from
+ * the gateway's token cache; then the token's rate limit (shared by every replica, in
+ * Redis) and whether its kind may call the method.
+ */
+@Injectable()
+export class V1TokenStrategy extends PassportStrategy(Strategy, V1_TOKEN_STRATEGY) {
+  private readonly docs: string;
+
+  constructor(
+    private readonly tokens: TokenAuthenticator,
+    private readonly limiter: RequestRateLimiter,
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+  ) {
+    super();
+    this.docs = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  }
+
+  async validate(req: V1HttpRequest): Promise<AuthenticatedToken> {
+    const v1 = req.v1!;
+    const clear = v1.params!.optional('auth_token');
+    if (!clear) throw new V1Error(401, `Auth token not found. Please see: ${this.docs}/docs/api/auth`);
+    const token = await this.tokens.authenticate(clear);
+    if (!token) throw new V1Error(401, `Auth token invalid. Please see: ${this.docs}/docs/api/auth`);
+    attachToken(req, token);
+
+    const limit = await this.limiter.consume(token.id);
+    (req.res as Response).set(rateLimitHeaders(limit));
+    if (limit.exceeded) throw new V1Error(403, `You have exceeded the rate limit. See: ${this.docs}/docs/api/rate_limiting`);
+
+    if (!(v1.method!.kinds as readonly string[]).includes(token.kind)) {
+      const message = `This ${token.kind} auth_token does not have access to ${v1.name}. Please see: ${this.docs}/docs/api/auth`;
+      throw new V1Error(v1.authTest ? 401 : 403, message);
+    }
+    v1.token = token;
+    return token;
+  }
+}

@@ -1,0 +1,234 @@
+import { CommandFailure, commandFailure, EventDefinition } from '@app/contracts';
+import type { AppLogger, CommandMeta } from '@app/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { isUniqueViolation } from '../shared/db-errors';
+import { insertOutbox, StagedEvent, stageEvent } from './outbox';
+import { OutboxRelay } from './outbox-relay';
+
+/** What a use case writes through: the transaction, plus events staged with it. */
+export interface Tx {
+  manager: EntityManager;
+  /** The event is written in the same transaction (one INSERT for the whole batch). */
+  emit<P>(definition: EventDefinition<P>, payload: P): void;
+  /** A value loaded once per transaction (a batch shares it), e.g. a room locked FOR SHARE. */
+  memo<T>(key: string, load: () => Promise<T>): Promise<T>;
+}
+
+export interface ApplyOptions<T> {
+  /**
+   * Run together with other commands that arrive at the same time, in one transaction.
+   * Such work must throw CommandFailure only before its first write; any other error
+   * aborts the batch, and each of its commands is then retried in a transaction of its own.
+   */
+  batch?: boolean;
+  /** What to keep as the reply of a redelivered command (default: the reply itself). */
+  storedReply?: (reply: T) => unknown;
+  /**
+   * Answer only once the events are on the broker (or left to the sweeper after a failed
+   * publish): for changes whose effect elsewhere depends on the event, such as a revoked token.
+   */
+  replyAfterPublish?: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface Item {
+  meta: CommandMeta;
+  work: (tx: Tx) => Promise<unknown>;
+  options: ApplyOptions<unknown>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+interface Done {
+  item: Item;
+  outcome: { ok: true; reply: unknown; events: StagedEvent[] } | { ok: false; error: unknown };
+}
+
+export interface UnitOfWorkOptions {
+  maxBatch: number;
+  maxConcurrent: number;
+}
+
+/**
+ * Applies commands: each exactly once by its command id (kept in the same transaction, so
+ * a redelivered command answers its first reply), never after its deadline, its events
+ * written with it and published right after the commit. Commands that ask for it are
+ * group-committed: those arriving together share one transaction and one commit, each
+ * still answered and evented on its own.
+ */
+export class UnitOfWork {
+  private readonly queue: Item[] = [];
+  private running = 0;
+  private scheduled = false;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly relay: OutboxRelay,
+    private readonly logger: AppLogger,
+    private readonly options: UnitOfWorkOptions,
+  ) {}
+
+  async apply<T>(meta: CommandMeta, work: (tx: Tx) => Promise<T>, options: ApplyOptions<T> = {}): Promise<T> {
+    if (meta.redelivered) {
+      const stored = await this.storedReply(this.db.manager, meta.commandId);
+      if (stored !== undefined) return stored as T;
+    }
+    return new Promise<T>((resolve, reject) => {
+      const item: Item = { meta, work, options: options as ApplyOptions<unknown>, resolve: resolve as (v: unknown) => void, reject };
+      if (!options.batch) {
+        void this.runAlone(item, false);
+        return;
+      }
+      this.queue.push(item);
+      // Commands delivered in the same read of the socket reach this point before
+      // setImmediate fires: they form one batch.
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          this.drain();
+        });
+      }
+    });
+  }
+
+  private drain(): void {
+    while (this.running < this.options.maxConcurrent && this.queue.length > 0) {
+      const items = this.queue.splice(0, this.options.maxBatch);
+      this.running++;
+      void this.runBatch(items).finally(() => {
+        this.running--;
+        this.drain();
+      });
+    }
+  }
+
+  private async runBatch(items: Item[]): Promise<void> {
+    let done: Done[];
+    try {
+      done = await this.db.transaction(async (manager) => {
+        const memo = new Map<string, Promise<unknown>>();
+        const results: Done[] = [];
+        for (const item of items) {
+          const events: StagedEvent[] = [];
+          try {
+            this.checkDeadline(item.meta);
+            const reply = await item.work(this.tx(manager, events, memo));
+            results.push({ item, outcome: { ok: true, reply, events } });
+          } catch (err) {
+            if (!(err instanceof CommandFailure)) throw err;
+            results.push({ item, outcome: { ok: false, error: err } });
+          }
+        }
+        await this.record(manager, results);
+        return results;
+      });
+    } catch (err) {
+      if (items.length === 1) {
+        this.settle([await this.failed(items[0], err)]);
+        return;
+      }
+      this.logger.warn({ err: (err as Error).message, commands: items.length }, 'batch failed; applying its commands one by one');
+      await Promise.all(items.map((item) => this.runAlone(item, true)));
+      return;
+    }
+    this.settle(done);
+  }
+
+  /** One command in a transaction of its own; `retry`: it may have been applied meanwhile. */
+  private async runAlone(item: Item, retry: boolean): Promise<void> {
+    let done: Done;
+    try {
+      done = await this.db.transaction(async (manager) => {
+        if (retry) {
+          const stored = await this.storedReply(manager, item.meta.commandId);
+          if (stored !== undefined) return { item, outcome: { ok: true as const, reply: stored, events: [] } };
+        }
+        this.checkDeadline(item.meta);
+        const events: StagedEvent[] = [];
+        const reply = await item.work(this.tx(manager, events, new Map()));
+        const result: Done = { item, outcome: { ok: true, reply, events } };
+        await this.record(manager, [result]);
+        return result;
+      });
+    } catch (err) {
+      done = await this.failed(item, err);
+    }
+    this.settle([done]);
+  }
+
+  /**
+   * A command whose transaction failed. When it failed on its own command id, a delivery
+   * of the same command (one not flagged redelivered, e.g. published again by the client
+   * after a lost confirm, or handled at the same time) was applied first: answer its reply.
+   */
+  private async failed(item: Item, err: unknown): Promise<Done> {
+    if (isUniqueViolation(err, 'applied_commands_pkey')) {
+      const stored = await this.storedReply(this.db.manager, item.meta.commandId).catch(() => undefined);
+      if (stored !== undefined) return { item, outcome: { ok: true, reply: stored, events: [] } };
+    }
+    return { item, outcome: { ok: false, error: err } };
+  }
+
+  private tx(manager: EntityManager, events: StagedEvent[], memo: Map<string, Promise<unknown>>): Tx {
+    return {
+      manager,
+      emit: (definition, payload) => void events.push(stageEvent(definition, payload)),
+      memo: <T>(key: string, load: () => Promise<T>) => {
+        let value = memo.get(key) as Promise<T> | undefined;
+        if (!value) {
+          value = load();
+          memo.set(key, value);
+        }
+        return value;
+      },
+    };
+  }
+
+  /** Writes the command ids with their replies, and the events, of the commands that succeeded. */
+  private async record(manager: EntityManager, results: Done[]): Promise<void> {
+    const applied = results.flatMap((r) => (r.outcome.ok && UUID.test(r.item.meta.commandId) ? [r] : []));
+    if (applied.length > 0) {
+      await manager.query(
+        'INSERT INTO applied_commands (command_id, reply) SELECT * FROM unnest($1::uuid[], $2::jsonb[])',
+        [
+          applied.map((r) => r.item.meta.commandId),
+          applied.map((r) => {
+            const reply = (r.outcome as { reply: unknown }).reply;
+            return JSON.stringify(r.item.options.storedReply ? r.item.options.storedReply(reply) : reply ?? {});
+          }),
+        ],
+      );
+    }
+    await insertOutbox(manager, results.flatMap((r) => (r.outcome.ok ? r.outcome.events : [])));
+  }
+
+  private settle(done: Done[]): void {
+    const events: StagedEvent[] = [];
+    const afterPublish: Done[] = [];
+    for (const entry of done) {
+      const { item, outcome } = entry;
+      if (outcome.ok) {
+        events.push(...outcome.events);
+        if (item.options.replyAfterPublish) afterPublish.push(entry);
+        else item.resolve(outcome.reply);
+      } else {
+        item.reject(outcome.error);
+      }
+    }
+    const published = this.relay.publishCommitted(events);
+    for (const { item, outcome } of afterPublish) void published.then(() => item.resolve((outcome as { reply: unknown }).reply));
+  }
+
+  private checkDeadline(meta: CommandMeta): void {
+    // The caller stopped waiting: applying now would act on a request answered 503/504.
+    if (meta.deadline > 0 && Date.now() > meta.deadline) throw commandFailure('unavailable', 'deadline_passed');
+  }
+
+  private async storedReply(manager: EntityManager, commandId: string): Promise<unknown> {
+    if (!UUID.test(commandId)) return undefined;
+    const rows: Array<{ reply: unknown }> = await manager.query('SELECT reply FROM applied_commands WHERE command_id = $1', [commandId]);
+    return rows[0]?.reply;
+  }
+}

@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { CommandMeta } from '@app/common';
+import { CreateRoomV1, ReplyOf, RequestOf, RoomCreatedV1 } from '@app/contracts';
+import { RoomEntity } from '../../database/entities';
+import { UnitOfWork } from '../../outbox/unit-of-work';
+import { newVersion, PRESENTATION, PresentationContext, toRoomObject, toRoomView, toUserObject } from '../../shared/presentation';
+import { UserRepository } from '../../users/user.repository';
+import { RoomRepository } from '../room.repository';
+
+@Injectable()
+export class CreateRoom {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly rooms: RoomRepository,
+    private readonly users: UserRepository,
+    @Inject(PRESENTATION) private readonly ctx: PresentationContext,
+  ) {}
+
+  execute(cmd: RequestOf<typeof CreateRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof CreateRoomV1>> {
+    return this.uow.apply(meta, async ({ manager: m, emit }) => {
+      const owner = await this.users.findByRef(m, cmd.owner, { live: true, field: 'owner' });
+      const room = await this.rooms.insert(m, m.getRepository(RoomEntity).create({
+        name: cmd.name,
+        topic: cmd.topic,
+        privacy: cmd.privacy,
+        ownerUserId: owner.id,
+        isArchived: false,
+        guestAccessToken: cmd.guestAccess ? randomBytes(16).toString('hex') : null,
+        version: newVersion(),
+      }));
+      if (room.privacy === 'private') await this.rooms.addMember(m, room.id, owner.id);
+      emit(RoomCreatedV1, { room: toRoomObject(room, this.ctx), sender: toUserObject(owner, this.ctx) });
+      return { room: toRoomView(room, null, this.ctx) };
+    });
+  }
+}

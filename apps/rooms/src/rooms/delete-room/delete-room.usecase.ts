@@ -1,0 +1,25 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { CommandMeta } from '@app/common';
+import { DeleteRoomV1, ReplyOf, RequestOf, RoomDeletedV1 } from '@app/contracts';
+import { UnitOfWork } from '../../outbox/unit-of-work';
+import { PRESENTATION, PresentationContext, toRoomObject } from '../../shared/presentation';
+import { RoomRepository } from '../room.repository';
+
+/** Removes the room and its messages; the event carries the room's last state. */
+@Injectable()
+export class DeleteRoom {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly rooms: RoomRepository,
+    @Inject(PRESENTATION) private readonly ctx: PresentationContext,
+  ) {}
+
+  execute(cmd: RequestOf<typeof DeleteRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof DeleteRoomV1>> {
+    return this.uow.apply(meta, async ({ manager: m, emit }) => {
+      const room = await this.rooms.findByRef(m, cmd.room, 'update');
+      await this.rooms.delete(m, room.id);
+      emit(RoomDeletedV1, { room: toRoomObject(room, this.ctx), sender: cmd.actor.label || 'API' });
+      return {};
+    });
+  }
+}

@@ -1,0 +1,49 @@
+import { Controller } from '@nestjs/common';
+import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import { CommandContext } from '@app/common';
+import {
+  CreateRoomV1, DeleteRoomV1, GetHistoryV1, GetRoomV1, ListRoomsV1, RequestOf, SendNotificationV1, SetTopicV1,
+} from '@app/contracts';
+import { CommandPipe } from '../shared/command-pipe';
+import { CreateRoom } from './create-room/create-room.usecase';
+import { DeleteRoom } from './delete-room/delete-room.usecase';
+import { GetHistory } from './get-history/get-history.usecase';
+import { GetRoom } from './get-room/get-room.usecase';
+import { ListRooms } from './list-rooms/list-rooms.usecase';
+import { SendNotification } from './send-notification/send-notification.usecase';
+import { SetTopic } from './set-topic/set-topic.usecase';
+
+/** Transport edge: each command, parsed with its contract's schema, goes to its use case. */
+@Controller()
+export class RoomsHandlers {
+  constructor(
+    private readonly createRoom: CreateRoom,
+    private readonly deleteRoom: DeleteRoom,
+    private readonly getRoom: GetRoom,
+    private readonly listRooms: ListRooms,
+    private readonly getHistory: GetHistory,
+    private readonly sendNotification: SendNotification,
+    private readonly setTopic: SetTopic,
+  ) {}
+
+  @MessagePattern(CreateRoomV1.pattern)
+  create(@Payload(new CommandPipe(CreateRoomV1)) c: RequestOf<typeof CreateRoomV1>, @Ctx() ctx: CommandContext) { return this.createRoom.execute(c, ctx.meta); }
+
+  @MessagePattern(DeleteRoomV1.pattern)
+  delete(@Payload(new CommandPipe(DeleteRoomV1)) c: RequestOf<typeof DeleteRoomV1>, @Ctx() ctx: CommandContext) { return this.deleteRoom.execute(c, ctx.meta); }
+
+  @MessagePattern(GetRoomV1.pattern)
+  get(@Payload(new CommandPipe(GetRoomV1)) c: RequestOf<typeof GetRoomV1>) { return this.getRoom.execute(c); }
+
+  @MessagePattern(ListRoomsV1.pattern)
+  list(@Payload(new CommandPipe(ListRoomsV1)) _c: RequestOf<typeof ListRoomsV1>) { return this.listRooms.execute(); }
+
+  @MessagePattern(GetHistoryV1.pattern)
+  history(@Payload(new CommandPipe(GetHistoryV1)) c: RequestOf<typeof GetHistoryV1>) { return this.getHistory.execute(c); }
+
+  @MessagePattern(SendNotificationV1.pattern)
+  send(@Payload(new CommandPipe(SendNotificationV1)) c: RequestOf<typeof SendNotificationV1>, @Ctx() ctx: CommandContext) { return this.sendNotification.execute(c, ctx.meta); }
+
+  @MessagePattern(SetTopicV1.pattern)
+  topic(@Payload(new CommandPipe(SetTopicV1)) c: RequestOf<typeof SetTopicV1>, @Ctx() ctx: CommandContext) { return this.setTopic.execute(c, ctx.meta); }
+}

@@ -1,0 +1,27 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { CommandMeta } from '@app/common';
+import { ReplyOf, RequestOf, RoomTopicChangedV1, SetTopicV1 } from '@app/contracts';
+import { UnitOfWork } from '../../outbox/unit-of-work';
+import { newVersion, PRESENTATION, PresentationContext, toRoomObject } from '../../shared/presentation';
+import { RoomRepository } from '../room.repository';
+
+/** A new topic gives the room a new version; messages in flight to the room commit first. */
+@Injectable()
+export class SetTopic {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly rooms: RoomRepository,
+    @Inject(PRESENTATION) private readonly ctx: PresentationContext,
+  ) {}
+
+  execute(cmd: RequestOf<typeof SetTopicV1>, meta: CommandMeta): Promise<ReplyOf<typeof SetTopicV1>> {
+    return this.uow.apply(meta, async ({ manager: m, emit }) => {
+      const room = await this.rooms.findByRef(m, cmd.room, 'update');
+      room.topic = cmd.topic;
+      room.version = newVersion();
+      await this.rooms.update(m, room.id, { topic: room.topic, version: room.version });
+      emit(RoomTopicChangedV1, { room: toRoomObject(room, this.ctx), sender: cmd.from, topic: cmd.topic });
+      return {};
+    });
+  }
+}

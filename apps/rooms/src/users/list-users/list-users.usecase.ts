@@ -1,0 +1,18 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ListUsersV1, ReplyOf, RequestOf } from '@app/contracts';
+import { DataSource } from 'typeorm';
+import { PRESENTATION, PresentationContext, toUserView } from '../../shared/presentation';
+import { UserRepository } from '../user.repository';
+
+@Injectable()
+export class ListUsers {
+  constructor(
+    private readonly db: DataSource,
+    private readonly users: UserRepository,
+    @Inject(PRESENTATION) private readonly ctx: PresentationContext,
+  ) {}
+
+  async execute(cmd: RequestOf<typeof ListUsersV1>): Promise<ReplyOf<typeof ListUsersV1>> {
+    return { users: (await this.users.list(this.db.manager, cmd.includeDeleted)).map((u) => toUserView(u, this.ctx)) };
+  }
+}

@@ -1,0 +1,35 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { CommandMeta } from '@app/common';
+import { ReplyOf, RequestOf, UpdateUserV1, UserUpdatedV1 } from '@app/contracts';
+import { UnitOfWork } from '../../outbox/unit-of-work';
+import { newVersion, PRESENTATION, PresentationContext, toUserObject, toUserView } from '../../shared/presentation';
+import { hashPassword } from '../passwords';
+import { UserRepository } from '../user.repository';
+
+/** Changes the fields given; a deleted user cannot be updated. */
+@Injectable()
+export class UpdateUser {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly users: UserRepository,
+    @Inject(PRESENTATION) private readonly ctx: PresentationContext,
+  ) {}
+
+  async execute(cmd: RequestOf<typeof UpdateUserV1>, meta: CommandMeta): Promise<ReplyOf<typeof UpdateUserV1>> {
+    const passwordHash = cmd.password !== undefined ? await hashPassword(cmd.password) : undefined;
+    return this.uow.apply(meta, async ({ manager: m, emit }) => {
+      const user = await this.users.findByRef(m, cmd.user, { live: true, lock: true });
+      if (cmd.name !== undefined) user.name = cmd.name;
+      if (cmd.mentionName !== undefined) user.mentionName = cmd.mentionName;
+      if (cmd.email !== undefined) user.email = cmd.email;
+      if (cmd.title !== undefined) user.title = cmd.title;
+      if (cmd.isGroupAdmin !== undefined) user.isGroupAdmin = cmd.isGroupAdmin;
+      if (cmd.timezone !== undefined) user.timezone = cmd.timezone;
+      if (passwordHash !== undefined) user.passwordHash = passwordHash;
+      user.version = newVersion();
+      await this.users.save(m, user, 'update');
+      emit(UserUpdatedV1, { user: toUserObject(user, this.ctx) });
+      return { user: toUserView(user, this.ctx) };
+    });
+  }
+}

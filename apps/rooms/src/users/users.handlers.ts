@@ -1,0 +1,40 @@
+import { Controller } from '@nestjs/common';
+import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import { CommandContext } from '@app/common';
+import { CreateUserV1, DeleteUserV1, GetUserV1, ListUsersV1, RequestOf, UndeleteUserV1, UpdateUserV1 } from '@app/contracts';
+import { CommandPipe } from '../shared/command-pipe';
+import { CreateUser } from './create-user/create-user.usecase';
+import { DeleteUser } from './delete-user/delete-user.usecase';
+import { GetUser } from './get-user/get-user.usecase';
+import { ListUsers } from './list-users/list-users.usecase';
+import { UpdateUser } from './update-user/update-user.usecase';
+
+/** Transport edge: each command, parsed with its contract's schema, goes to its use case. */
+@Controller()
+export class UsersHandlers {
+  constructor(
+    private readonly createUser: CreateUser,
+    private readonly updateUser: UpdateUser,
+    private readonly deleteUser: DeleteUser,
+    private readonly getUser: GetUser,
+    private readonly listUsers: ListUsers,
+  ) {}
+
+  @MessagePattern(CreateUserV1.pattern)
+  create(@Payload(new CommandPipe(CreateUserV1)) c: RequestOf<typeof CreateUserV1>, @Ctx() ctx: CommandContext) { return this.createUser.execute(c, ctx.meta); }
+
+  @MessagePattern(UpdateUserV1.pattern)
+  update(@Payload(new CommandPipe(UpdateUserV1)) c: RequestOf<typeof UpdateUserV1>, @Ctx() ctx: CommandContext) { return this.updateUser.execute(c, ctx.meta); }
+
+  @MessagePattern(DeleteUserV1.pattern)
+  delete(@Payload(new CommandPipe(DeleteUserV1)) c: RequestOf<typeof DeleteUserV1>, @Ctx() ctx: CommandContext) { return this.deleteUser.execute(c, ctx.meta); }
+
+  @MessagePattern(UndeleteUserV1.pattern)
+  undelete(@Payload(new CommandPipe(UndeleteUserV1)) c: RequestOf<typeof UndeleteUserV1>, @Ctx() ctx: CommandContext) { return this.deleteUser.undelete(c, ctx.meta); }
+
+  @MessagePattern(GetUserV1.pattern)
+  get(@Payload(new CommandPipe(GetUserV1)) c: RequestOf<typeof GetUserV1>) { return this.getUser.execute(c); }
+
+  @MessagePattern(ListUsersV1.pattern)
+  list(@Payload(new CommandPipe(ListUsersV1)) c: RequestOf<typeof ListUsersV1>) { return this.listUsers.execute(c); }
+}

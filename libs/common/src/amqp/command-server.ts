@@ -1,0 +1,100 @@
+import { Catch, RpcExceptionFilter } from '@nestjs/common';
+import { CustomTransportStrategy, Server } from '@nestjs/microservices';
+import { BaseRpcContext } from '@nestjs/microservices/ctx-host/base-rpc.context';
+import { CommandError, CommandFailure, isCommandError } from '@app/contracts';
+import { lastValueFrom, Observable, throwError } from 'rxjs';
+import type { AppLogger } from '../logging';
+import type { AmqpBroker } from './amqp-broker';
+import { CommandMeta, RpcReply } from './rpc';
+
+/** The context a @MessagePattern handler can read with @Ctx(). */
+export class CommandContext extends BaseRpcContext<[CommandMeta]> {
+  get meta(): CommandMeta {
+    return this.getArgByIndex(0);
+  }
+}
+
+/**
+ * A Nest microservice transport on our AMQP set-up: @MessagePattern handlers (with their
+ * pipes, interceptors and filters) serve the command queue, with the reply published
+ * before the command is acknowledged.
+ */
+export class AmqpCommandServer extends Server implements CustomTransportStrategy {
+  constructor(
+    private readonly broker: AmqpBroker,
+    private readonly queue: string,
+    private readonly prefetch: number,
+    private readonly appLogger: AppLogger,
+  ) {
+    super();
+  }
+
+  listen(callback: (err?: unknown) => void): void {
+    this.broker.serveCommands(this.queue, this.prefetch, (payload, meta) => this.dispatch(payload, meta))
+      .then(() => callback(), (err) => callback(err));
+  }
+
+  private async dispatch(payload: unknown, meta: CommandMeta): Promise<RpcReply> {
+    const handler = this.messageHandlers.get(meta.pattern);
+    if (!handler) {
+      return { error: { code: 'invalid', reason: 'rule', detail: { problem: `unknown command ${meta.pattern}` } } };
+    }
+    try {
+      const result = await lastValueFrom(this.transformToObservable(await handler(payload, new CommandContext([meta]))));
+      return { ok: result ?? {} };
+    } catch (err) {
+      return { error: toCommandError(err, this.appLogger, meta) };
+    }
+  }
+
+  close(): void {
+    // The broker connection belongs to the application; it is closed on shutdown.
+  }
+
+  on(): void {
+    throw new Error('AmqpCommandServer has no events to listen to');
+  }
+
+  unwrap<T>(): T {
+    return this.broker as T;
+  }
+}
+
+/**
+ * Hands every error of a handler (pipe, interceptor or use case) to the command server as
+ * it was thrown. Without it Nest's default RPC filter replaces any error that is not an
+ * RpcException with `{status: 'error', message: 'Internal server error'}`, so every
+ * refusal (CommandFailure) would answer `internal`. Register it as the app's APP_FILTER.
+ */
+@Catch()
+export class CommandErrorPassthrough implements RpcExceptionFilter<unknown> {
+  catch(exception: unknown): Observable<never> {
+    return throwError(() => exception);
+  }
+}
+
+/** PostgreSQL SQLSTATE classes and node errors that mean "could not reach the database". */
+const UNAVAILABLE = /^(08|53|57P)/;
+
+/**
+ * What of an error reaches the log: a database error carries its query's parameters
+ * (message text, password hashes), which are never logged.
+ */
+function loggable(err: unknown): Record<string, unknown> {
+  const e = err as { name?: string; message?: string; code?: string; driverError?: { code?: string }; stack?: string };
+  return { name: e?.name, message: e?.message, code: e?.driverError?.code ?? e?.code, stack: e?.stack };
+}
+
+function toCommandError(err: unknown, logger: AppLogger, meta: CommandMeta): CommandError {
+  if (err instanceof CommandFailure) return err.error;
+  if (isCommandError(err)) return err;
+  const e = err as { code?: string; driverError?: { code?: string } };
+  const code = e?.driverError?.code ?? e?.code ?? '';
+  if (UNAVAILABLE.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code) ||
+      /Connection terminated|timeout exceeded when trying to connect/i.test(String((err as Error)?.message))) {
+    logger.warn({ err: loggable(err), command: meta.pattern }, 'command not applied: database unavailable');
+    return { code: 'unavailable', reason: 'dependency_failed' };
+  }
+  logger.error({ err: loggable(err), command: meta.pattern }, 'command failed');
+  return { code: 'internal', reason: 'unexpected' };
+}

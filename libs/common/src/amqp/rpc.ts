@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
+import { COMMAND_HEADERS, CommandDefinition, CommandError, isCommandError } from '@app/contracts';
+import type { AppLogger } from '../logging';
+
+const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
+
+/** What travels back: the reply, or the command's API-neutral error. */
+export type RpcReply = { ok: unknown } | { error: CommandError };
+
+/**
+ * Why a request got no reply. The difference matters to the client: `not_sent` means the
+ * command certainly did not run (answer 503, the client may retry); `no_answer` means it
+ * was handed to the broker and may have run (answer 504: retrying could apply it twice).
+ */
+export class RpcFailure extends Error {
+  constructor(readonly kind: 'not_sent' | 'no_answer', message: string) {
+    super(message);
+    this.name = 'RpcFailure';
+  }
+}
+
+/** A command's reply error, rethrown on the client side. */
+export class RpcCommandError extends Error {
+  constructor(readonly error: CommandError) {
+    super(`${error.code}: ${error.reason}`);
+    this.name = 'RpcCommandError';
+  }
+}
+
+interface Pending {
+  resolve(reply: unknown): void;
+  reject(err: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Request/reply over RabbitMQ's direct reply-to: one publish (with a publisher confirm)
+ * and one reply per request, no reply queue to declare. Each command carries a unique id
+ * (the rooms service applies an id once) and a deadline after which it is not applied.
+ */
+export class RpcClient {
+  private readonly pending = new Map<string, Pending>();
+  private channel!: ChannelWrapper;
+
+  constructor(
+    private readonly connection: AmqpConnectionManager,
+    private readonly queue: string,
+    private readonly logger: AppLogger,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async start(): Promise<void> {
+    this.channel = this.connection.createChannel({
+      json: false,
+      confirm: true,
+      publishTimeout: Math.min(this.timeoutMs, 5_000),
+      setup: async (ch: ConfirmChannel) => {
+        await ch.consume(DIRECT_REPLY_TO, (msg) => msg && this.onReply(msg), { noAck: true });
+      },
+    });
+    // Replies to a closed channel are lost: whatever was in flight may or may not have run.
+    this.channel.on('close', () => this.failAll('the broker connection closed before the reply arrived'));
+    this.channel.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'RPC channel error'));
+    await this.channel.waitForConnect();
+  }
+
+  async request<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req): Promise<Rep> {
+    if (!this.connection.isConnected()) throw new RpcFailure('not_sent', 'the message broker is unreachable');
+    const id = randomUUID();
+    const deadline = Date.now() + this.timeoutMs;
+    const reply = new Promise<unknown>((resolve, reject) => {
+      // A little longer than the deadline: a command started just before it may still commit.
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new RpcFailure('no_answer', `no answer to ${command.pattern} within ${this.timeoutMs} ms`));
+      }, this.timeoutMs + 1_000);
+      this.pending.set(id, { resolve, reject, timer });
+    });
+    try {
+      await this.channel.sendToQueue(this.queue, Buffer.from(JSON.stringify(payload)), {
+        correlationId: id,
+        messageId: id,
+        replyTo: DIRECT_REPLY_TO,
+        type: command.pattern,
+        contentType: 'application/json',
+        expiration: String(this.timeoutMs),
+        headers: { [COMMAND_HEADERS.deadline]: deadline },
+        persistent: false,
+      });
+    } catch (err) {
+      const entry = this.pending.get(id);
+      if (entry) {
+        clearTimeout(entry.timer);
+        this.pending.delete(id);
+      }
+      // Refused or unconfirmed by the broker: with no confirm we cannot know it is not queued,
+      // but its deadline passes before anyone could apply it late, and the rooms service
+      // refuses commands past their deadline.
+      reply.catch(() => undefined);
+      const closed = !this.connection.isConnected();
+      throw new RpcFailure(closed ? 'not_sent' : 'no_answer', `could not hand ${command.pattern} to the broker: ${(err as Error).message}`);
+    }
+    const body = (await reply) as RpcReply;
+    if ('error' in body) throw new RpcCommandError(body.error);
+    return body.ok as Rep;
+  }
+
+  private onReply(msg: ConsumeMessage): void {
+    const id = msg.properties.correlationId as string | undefined;
+    const entry = id ? this.pending.get(id) : undefined;
+    if (!entry) return; // the caller gave up already
+    this.pending.delete(id!);
+    clearTimeout(entry.timer);
+    try {
+      const body = JSON.parse(msg.content.toString('utf8')) as RpcReply;
+      if (!('ok' in body) && !('error' in body && isCommandError(body.error))) throw new Error('malformed reply');
+      entry.resolve(body);
+    } catch (err) {
+      entry.reject(new RpcFailure('no_answer', `unreadable reply: ${(err as Error).message}`));
+    }
+  }
+
+  private failAll(reason: string): void {
+    for (const [id, entry] of this.pending) {
+      clearTimeout(entry.timer);
+      entry.reject(new RpcFailure('no_answer', reason));
+      this.pending.delete(id);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.failAll('the client is closing');
+    await this.channel?.close().catch(() => undefined);
+  }
+}
+
+/** What the server knows of a command besides its payload. */
+export interface CommandMeta {
+  pattern: string;
+  /** Unique per request; the same on a redelivery. */
+  commandId: string;
+  /** UNIX ms after which the command must not be applied (0: none). */
+  deadline: number;
+  redelivered: boolean;
+}
+
+export type CommandHandler = (payload: unknown, meta: CommandMeta) => Promise<RpcReply>;
+
+/**
+ * Serves a command queue: the reply is published, then the command acknowledged. A
+ * process that dies mid-command leaves it unacknowledged, so the broker hands it at once
+ * to another replica (which applies a command id once).
+ */
+export async function serveCommands(
+  connection: AmqpConnectionManager,
+  queue: string,
+  prefetch: number,
+  logger: AppLogger,
+  handler: CommandHandler,
+): Promise<ChannelWrapper> {
+  const channel = connection.createChannel({
+    json: false,
+    setup: async (ch: ConfirmChannel) => {
+      await ch.assertQueue(queue, { durable: true });
+      await ch.prefetch(prefetch);
+      await ch.consume(queue, (msg) => msg && void handle(ch, msg), { noAck: false });
+    },
+  });
+  channel.on('error', (err: Error) => logger.warn({ err: err.message }, 'command channel error'));
+
+  async function handle(ch: ConfirmChannel, msg: ConsumeMessage): Promise<void> {
+    const meta: CommandMeta = {
+      pattern: String(msg.properties.type ?? ''),
+      commandId: String(msg.properties.messageId ?? msg.properties.correlationId ?? ''),
+      deadline: Number(msg.properties.headers?.[COMMAND_HEADERS.deadline] ?? 0) || 0,
+      redelivered: msg.fields.redelivered,
+    };
+    let payload: unknown;
+    let reply: RpcReply;
+    try {
+      payload = JSON.parse(msg.content.toString('utf8'));
+      reply = await handler(payload, meta);
+    } catch (err) {
+      logger.error({ err, command: meta.pattern }, 'command could not be read');
+      reply = { error: { code: 'invalid', reason: 'rule', detail: { problem: 'the command is not valid JSON' } } };
+    }
+    try {
+      if (msg.properties.replyTo) {
+        ch.sendToQueue(msg.properties.replyTo, Buffer.from(JSON.stringify(reply)), {
+          correlationId: msg.properties.correlationId,
+          contentType: 'application/json',
+        });
+      }
+      ch.ack(msg);
+    } catch (err) {
+      // The channel closed under us: the broker redelivers the command, applied once by its id.
+      logger.warn({ err: (err as Error).message, command: meta.pattern }, 'could not answer a command');
+    }
+  }
+
+  await channel.waitForConnect();
+  return channel;
+}

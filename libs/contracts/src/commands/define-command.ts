@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/**
+ * A request/reply command of the rooms service. The pattern names the intent and the
+ * contract version (`rooms.set-topic.v1`), never the HTTP API that uses it: v1 and v2
+ * edges send the same command. The schema is checked where the command is received.
+ */
+export interface CommandDefinition<TRequest, TReply> {
+  pattern: string;
+  schema: z.ZodType<TRequest, z.ZodTypeDef, unknown>;
+  /** Type-only marker so that `ReplyOf<typeof X>` works. */
+  readonly __reply?: TReply;
+}
+
+export function defineCommand<TReply, TSchema extends z.ZodTypeAny = z.ZodTypeAny>(
+  pattern: string,
+  schema: TSchema,
+): CommandDefinition<z.output<TSchema>, TReply> {
+  return { pattern, schema };
+}
+
+export type RequestOf<D> = D extends CommandDefinition<infer R, unknown> ? R : never;
+export type ReplyOf<D> = D extends CommandDefinition<unknown, infer R> ? R : never;
+
+/** AMQP headers a command travels with (the payload is the request alone). */
+export const COMMAND_HEADERS = {
+  /** UNIX milliseconds after which the command must not be applied (the caller stopped waiting). */
+  deadline: 'x-deadline',
+} as const;

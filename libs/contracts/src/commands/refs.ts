@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { text } from '../rules/text';
+
+/** A room named by id or by name, parsed once at the edge. */
+export type RoomRef = { id: number } | { name: string };
+/** A user named by id or by e-mail address. */
+export type UserRef = { id: number } | { email: string };
+
+const ID = /^\d{1,9}$/;
+
+/** All digits is an id (room names may not be only digits); anything else a name. */
+export function parseRoomRef(raw: string): RoomRef {
+  return ID.test(raw) && Number(raw) > 0 ? { id: Number(raw) } : { name: raw };
+}
+
+/** All digits is an id; anything else an e-mail address. */
+export function parseUserRef(raw: string): UserRef {
+  return ID.test(raw) && Number(raw) > 0 ? { id: Number(raw) } : { email: raw };
+}
+
+export const describeRef = (ref: RoomRef | UserRef): string =>
+  'id' in ref ? String(ref.id) : 'name' in ref ? ref.name : ref.email;
+
+const positiveId = z.number().int().positive().max(2_147_483_647);
+export const roomRefSchema: z.ZodType<RoomRef> = z.union([
+  z.object({ id: positiveId }).strict(),
+  z.object({ name: text().pipe(z.string().min(1).max(100)) }).strict(),
+]);
+export const userRefSchema: z.ZodType<UserRef> = z.union([
+  z.object({ id: positiveId }).strict(),
+  z.object({ email: text().pipe(z.string().min(1).max(254)) }).strict(),
+]);
+
+/** Who asked for a change: recorded as an event's sender. */
+export interface Actor {
+  /** API token id, when the change came through a token. */
+  tokenId?: number;
+  /** Label used as `sender` when the change has no user behind it. */
+  label: string;
+}
+export const actorSchema: z.ZodType<Actor> = z.object({
+  tokenId: z.number().int().positive().optional(),
+  label: text().pipe(z.string().max(100)),
+});
