@@ -12,6 +12,19 @@ export interface Tx {
   emit<P>(definition: EventDefinition<P>, payload: P): void;
   /** A value loaded once per transaction (a batch shares it), e.g. a room locked FOR SHARE. */
   memo<T>(key: string, load: () => Promise<T>): Promise<T>;
+  /**
+   * A row inserted with the commit: the rows of a whole batch go in one statement. The row
+   * names every column (by its SQL name); nothing of the work may read it back before.
+   */
+  insertLater(table: StagedTable, row: Record<string, unknown>): void;
+}
+
+/** Tables whose rows may be staged (a fixed list: the name goes into SQL). */
+export type StagedTable = 'messages';
+
+interface Staged {
+  events: StagedEvent[];
+  rows: Array<{ table: StagedTable; row: Record<string, unknown> }>;
 }
 
 export interface ApplyOptions<T> {
@@ -42,7 +55,7 @@ interface Item {
 
 interface Done {
   item: Item;
-  outcome: { ok: true; reply: unknown; events: StagedEvent[] } | { ok: false; error: unknown };
+  outcome: ({ ok: true; reply: unknown } & Staged) | { ok: false; error: unknown };
 }
 
 export interface UnitOfWorkOptions {
@@ -111,11 +124,11 @@ export class UnitOfWork {
         const memo = new Map<string, Promise<unknown>>();
         const results: Done[] = [];
         for (const item of items) {
-          const events: StagedEvent[] = [];
+          const staged: Staged = { events: [], rows: [] };
           try {
             this.checkDeadline(item.meta);
-            const reply = await item.work(this.tx(manager, events, memo));
-            results.push({ item, outcome: { ok: true, reply, events } });
+            const reply = await item.work(this.tx(manager, staged, memo));
+            results.push({ item, outcome: { ok: true, reply, ...staged } });
           } catch (err) {
             if (!(err instanceof CommandFailure)) throw err;
             results.push({ item, outcome: { ok: false, error: err } });
@@ -143,12 +156,12 @@ export class UnitOfWork {
       done = await this.db.transaction(async (manager) => {
         if (retry) {
           const stored = await this.storedReply(manager, item.meta.commandId);
-          if (stored !== undefined) return { item, outcome: { ok: true as const, reply: stored, events: [] } };
+          if (stored !== undefined) return { item, outcome: { ok: true as const, reply: stored, events: [], rows: [] } };
         }
         this.checkDeadline(item.meta);
-        const events: StagedEvent[] = [];
-        const reply = await item.work(this.tx(manager, events, new Map()));
-        const result: Done = { item, outcome: { ok: true, reply, events } };
+        const staged: Staged = { events: [], rows: [] };
+        const reply = await item.work(this.tx(manager, staged, new Map()));
+        const result: Done = { item, outcome: { ok: true, reply, ...staged } };
         await this.record(manager, [result]);
         return result;
       });
@@ -166,15 +179,16 @@ export class UnitOfWork {
   private async failed(item: Item, err: unknown): Promise<Done> {
     if (isUniqueViolation(err, 'applied_commands_pkey')) {
       const stored = await this.storedReply(this.db.manager, item.meta.commandId).catch(() => undefined);
-      if (stored !== undefined) return { item, outcome: { ok: true, reply: stored, events: [] } };
+      if (stored !== undefined) return { item, outcome: { ok: true, reply: stored, events: [], rows: [] } };
     }
     return { item, outcome: { ok: false, error: err } };
   }
 
-  private tx(manager: EntityManager, events: StagedEvent[], memo: Map<string, Promise<unknown>>): Tx {
+  private tx(manager: EntityManager, staged: Staged, memo: Map<string, Promise<unknown>>): Tx {
     return {
       manager,
-      emit: (definition, payload) => void events.push(stageEvent(definition, payload)),
+      emit: (definition, payload) => void staged.events.push(stageEvent(definition, payload)),
+      insertLater: (table, row) => void staged.rows.push({ table, row }),
       memo: <T>(key: string, load: () => Promise<T>) => {
         let value = memo.get(key) as Promise<T> | undefined;
         if (!value) {
@@ -200,6 +214,11 @@ export class UnitOfWork {
           }),
         ],
       );
+    }
+    const rows = results.flatMap((r) => (r.outcome.ok ? r.outcome.rows : []));
+    for (const table of new Set(rows.map((r) => r.table))) {
+      await manager.query(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)`,
+        [JSON.stringify(rows.filter((r) => r.table === table).map((r) => r.row))]);
     }
     await insertOutbox(manager, results.flatMap((r) => (r.outcome.ok ? r.outcome.events : [])));
   }

@@ -10,8 +10,13 @@ export interface HistoryRow extends MessageEntity {
 /** SQL of room messages. */
 @Injectable()
 export class MessageRepository {
-  async insert(m: EntityManager, message: MessageEntity): Promise<void> {
-    await m.getRepository(MessageEntity).insert(message);
+  /** The row of a message by column, for a batched insert (Tx.insertLater). */
+  row(message: MessageEntity): Record<string, unknown> {
+    return {
+      id: message.id, room_id: message.roomId, type: message.type, from_label: message.fromLabel, user_id: message.userId,
+      body: message.body, message_format: message.messageFormat, color: message.color, notify: message.notify,
+      mention_user_ids: message.mentionUserIds, created_at: message.createdAt.toISOString(),
+    };
   }
 
   /** The newest `LIMITS.historyRecentCount` messages, oldest first. */

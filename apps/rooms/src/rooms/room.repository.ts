@@ -11,7 +11,19 @@ export interface RoomWithActivity {
   lastActive: Date | null;
 }
 
-/** SQL of rooms and their members. */
+const COLUMNS = 'id, name, topic, privacy, owner_user_id, is_archived, guest_access_token, version, created_at';
+
+interface RoomRow {
+  id: number; name: string; topic: string; privacy: 'public' | 'private'; owner_user_id: number; is_archived: boolean;
+  guest_access_token: string | null; version: string; created_at: Date; last_active?: Date | null;
+}
+
+const toEntity = (r: RoomRow): RoomEntity => Object.assign(new RoomEntity(), {
+  id: r.id, name: r.name, topic: r.topic, privacy: r.privacy, ownerUserId: r.owner_user_id, isArchived: r.is_archived,
+  guestAccessToken: r.guest_access_token, version: r.version, createdAt: r.created_at,
+});
+
+/** SQL of rooms and their members; plain SQL on the hot reads (a query builder per request costs). */
 @Injectable()
 export class RoomRepository {
   /**
@@ -20,14 +32,12 @@ export class RoomRepository {
    * event never carries a room version older than the messages before it.
    */
   async findByRef(m: EntityManager, ref: RoomRef, lock: RoomLock = 'none'): Promise<RoomEntity> {
-    const qb = m.getRepository(RoomEntity).createQueryBuilder('r');
-    if (lock === 'share') qb.setLock('pessimistic_read');
-    if (lock === 'update') qb.setLock('pessimistic_write');
-    const room = 'id' in ref
-      ? await qb.where('r.id = :id', { id: ref.id }).getOne()
-      : await qb.where('lower(r.name) = lower(:name)', { name: ref.name }).getOne();
-    if (!room) throw commandFailure('not_found', 'room_not_found', 'room', { ref: describeRef(ref) });
-    return room;
+    const suffix = lock === 'share' ? ' FOR SHARE' : lock === 'update' ? ' FOR UPDATE' : '';
+    const rows: RoomRow[] = 'id' in ref
+      ? await m.query(`SELECT ${COLUMNS} FROM rooms WHERE id = $1${suffix}`, [ref.id])
+      : await m.query(`SELECT ${COLUMNS} FROM rooms WHERE lower(name) = lower($1)${suffix}`, [ref.name]);
+    if (rows.length === 0) throw commandFailure('not_found', 'room_not_found', 'room', { ref: describeRef(ref) });
+    return toEntity(rows[0]);
   }
 
   /** A room's last activity: its newest message (an index lookup, no column to update). */
@@ -37,11 +47,9 @@ export class RoomRepository {
   }
 
   async listWithActivity(m: EntityManager): Promise<RoomWithActivity[]> {
-    const { entities, raw } = await m.getRepository(RoomEntity).createQueryBuilder('r')
-      .addSelect('(SELECT max(created_at) FROM messages WHERE room_id = r.id)', 'last_active')
-      .orderBy('r.id', 'ASC')
-      .getRawAndEntities<{ last_active: Date | null }>();
-    return entities.map((room, i) => ({ room, lastActive: raw[i]?.last_active ?? null }));
+    const rows: RoomRow[] = await m.query(
+      `SELECT ${COLUMNS}, (SELECT max(created_at) FROM messages WHERE room_id = r.id) AS last_active FROM rooms r ORDER BY id`);
+    return rows.map((r) => ({ room: toEntity(r), lastActive: r.last_active ?? null }));
   }
 
   /** Inserts a room, or conflict when the name is taken (case-insensitively). */

@@ -36,8 +36,7 @@ interface Pending {
 }
 
 /**
- * Request/reply over RabbitMQ's direct reply-to: one publish (with a publisher confirm)
- * and one reply per request, no reply queue to declare. Each command carries a unique id
+ * Request/reply over RabbitMQ's direct reply-to: one publish and one reply per request, no reply queue to declare. Each command carries a unique id
  * (the rooms service applies an id once) and a deadline after which it is not applied.
  */
 export class RpcClient {
@@ -52,9 +51,11 @@ export class RpcClient {
   ) {}
 
   async start(): Promise<void> {
+    // No publisher confirms here: a command the broker did not take gets no reply, which the
+    // caller already treats as "may have run" (504); confirms would add a frame per request.
     this.channel = this.connection.createChannel({
       json: false,
-      confirm: true,
+      confirm: false,
       publishTimeout: Math.min(this.timeoutMs, 5_000),
       setup: async (ch: ConfirmChannel) => {
         await ch.consume(DIRECT_REPLY_TO, (msg) => msg && this.onReply(msg), { noAck: true });

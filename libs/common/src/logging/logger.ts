@@ -12,7 +12,7 @@ export function createLogger(service: string, level: string, fd = 1): AppLogger 
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
     formatters: { level: (label) => ({ level: label }) },
-  }, fd === 1 ? undefined : pino.destination(fd));
+  }, pino.destination({ fd, sync: true }));
 }
 
 /** Routes NestJS's own log lines into the structured logger. */

@@ -39,17 +39,17 @@ export class SendNotification {
     const color = resolveColor(cmd.color);
     const mentionNames = cmd.messageFormat === 'text' ? extractMentionNames(body) : [];
 
-    return this.uow.apply(meta, async ({ manager: m, emit, memo }) => {
+    return this.uow.apply(meta, async ({ manager: m, emit, memo, insertLater }) => {
       const room = await memo(refKey(cmd.room), () => this.rooms.findByRef(m, cmd.room, 'share'));
       if (room.isArchived) throw commandFailure('invalid', 'room_archived', 'room', { name: room.name });
       const mentioned = await this.users.byMentionNames(m, mentionNames);
       const now = new Date();
-      const message = m.getRepository(MessageEntity).create({
+      const message = Object.assign(new MessageEntity(), {
         id: randomUUID(), roomId: room.id, type: 'notification', fromLabel: cmd.from, userId: null,
         body, messageFormat: cmd.messageFormat, color, notify: cmd.notify,
         mentionUserIds: mentioned.map((u) => u.id), createdAt: now,
       });
-      await this.messages.insert(m, message);
+      insertLater('messages', this.messages.row(message));
       const item: NotificationMessageObject = {
         color, date: now.toISOString(), from: cmd.from, id: message.id,
         mentions: mentioned.map((u) => toUserObject(u, this.ctx)), message: body,
