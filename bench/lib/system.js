@@ -5,7 +5,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const amqp = require('amqplib');
 const { Client } = require('pg');
-const { SERVICES, root } = require('../../scripts/services');
+const { NODE_FLAGS, SERVICES, root } = require('../../scripts/services');
 const { freePort, log, retry } = require('./util');
 const { track, stopProcess, memoryOf } = require('./processes');
 
@@ -38,7 +38,7 @@ async function startLocal({ runId, logFile }) {
   };
   const out = fs.openSync(logFile, 'a');
   for (const s of SERVICES) {
-    const child = track(spawn(process.execPath, ['--enable-source-maps', s.entry], { cwd: root, env: system.env, stdio: ['ignore', out, out] }));
+    const child = track(spawn(process.execPath, [...NODE_FLAGS, '--enable-source-maps', s.entry], { cwd: root, env: system.env, stdio: ['ignore', out, out] }));
     system.services.push({ name: s.name, pid: child.pid, child });
     child.once('exit', (code, signal) => {
       if (!system.stopping) system.unexpectedExits.push({ service: s.name, code, signal });
