@@ -1,9 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { AddressInfo, connect as tcpConnect, createServer, Server, Socket } from 'node:net';
 import { INestMicroservice } from '@nestjs/common';
 import { AmqpBroker, CommandMeta, createLogger, parseConfig, RpcClient, RpcCommandError, RpcReply } from '@app/common';
 import {
-  brokerNames, COMMAND_HEADERS, CommandDefinition, CommandError, CreateUserV1, EventEnvelope, ReplyOf, RequestOf,
+  brokerNames, COMMAND_HEADERS, CommandDefinition, CommandError, CreateUserV1, ReplyOf, RequestOf,
 } from '@app/contracts';
 import { Channel, connect as amqpConnect, ChannelModel, ConsumeMessage } from 'amqplib';
 import { Client } from 'pg';
@@ -12,75 +12,18 @@ import { startRoomsService } from '../src/bootstrap';
 import { roomsConfigShape } from '../src/config';
 import { UnitOfWork } from '../src/outbox/unit-of-work';
 import { TokensService } from '../src/tokens/tokens.service';
+import { databaseUrl, deleteBrokerNamespace, dropDatabase, eventually, testInfra, uniqueName } from '../../../test/support/common';
 
 /*
  * Everything the rooms integration tests need, with no import of another service: the
  * rooms service is tested on its own (its commands are its contract), so a change in the
- * gateway or the dispatcher never breaks these tests. The helpers mirror
- * test/support/harness.ts (testInfra, startStack, EventCapture, eventually).
+ * gateway or the dispatcher never breaks these tests. What starts no app comes from
+ * test/support/common.ts.
  */
 
-/** PostgreSQL server and RabbitMQ URLs resolved by the global setup (jest.config.js). */
-export function testInfra(): { pgServerUrl: string; amqpUrl: string } {
-  if (process.env.TEST_INFRA_ERROR) throw new Error(process.env.TEST_INFRA_ERROR);
-  const pgServerUrl = process.env.TEST_PG_SERVER_URL;
-  const amqpUrl = process.env.TEST_AMQP_SERVER_URL;
-  if (!pgServerUrl || !amqpUrl) throw new Error('test infrastructure was not resolved (run the tests through jest.config.js)');
-  return { pgServerUrl, amqpUrl };
-}
-
-/** A name no other test run uses: lower-case letters, digits and underscores. */
-export function uniqueName(prefix: string): string {
-  return `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-}
-
-export function databaseUrl(pgServerUrl: string, database: string): string {
-  const u = new URL(pgServerUrl);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-export async function dropDatabase(url: string): Promise<void> {
-  const name = new URL(url).pathname.slice(1);
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
-}
-
-async function deleteBrokerNamespace(amqpUrl: string, namespace: string): Promise<void> {
-  const names = brokerNames(namespace);
-  const conn = await amqpConnect(amqpUrl);
-  try {
-    for (const [kind, name] of [['queue', names.roomsCommandQueue], ['exchange', names.eventsExchange], ['exchange', names.deadLetterExchange]]) {
-      const ch = await conn.createChannel();
-      await (kind === 'queue' ? ch.deleteQueue(name) : ch.deleteExchange(name)).catch(() => undefined);
-      await ch.close().catch(() => undefined);
-    }
-  } finally {
-    await conn.close();
-  }
-}
+export { databaseUrl, dropDatabase, EventCapture, eventually, testInfra, uniqueName } from '../../../test/support/common';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls until `check` passes (returns without throwing), or rethrows its last failure. */
-export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await sleep(50);
-    }
-  }
-}
 
 /** The rooms service, booted in this process against a fresh database and broker namespace. */
 export interface RoomsStack {
@@ -126,52 +69,6 @@ export async function startStack(env: Record<string, string> = {}): Promise<Room
     throw err;
   }
   return stack;
-}
-
-/** Collects every event published to a namespace's exchange from now on. */
-export class EventCapture {
-  readonly events: Array<{ routingKey: string; envelope: EventEnvelope }> = [];
-  private constructor(private readonly close: () => Promise<void>) {}
-
-  static async start(amqpUrl: string, namespace: string, pattern = '#'): Promise<EventCapture> {
-    const names = brokerNames(namespace);
-    const conn = await amqpConnect(amqpUrl);
-    const ch = await conn.createChannel();
-    await ch.assertExchange(names.eventsExchange, 'topic', { durable: true });
-    const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true });
-    await ch.bindQueue(queue, names.eventsExchange, pattern);
-    const capture = new EventCapture(async () => {
-      await ch.close().catch(() => undefined);
-      await conn.close().catch(() => undefined);
-    });
-    await ch.consume(queue, (msg) => {
-      if (!msg) return;
-      capture.events.push({ routingKey: msg.fields.routingKey, envelope: JSON.parse(msg.content.toString()) });
-    }, { noAck: true });
-    return capture;
-  }
-
-  /** The envelopes with this routing key (and matching `where`), in arrival order. */
-  of(routingKey: string, where: (e: EventEnvelope<any>) => boolean = () => true): Array<EventEnvelope<any>> {
-    return this.events.filter((e) => e.routingKey === routingKey && where(e.envelope)).map((e) => e.envelope);
-  }
-
-  /** Waits for an event with this routing key matching `where`, and returns it. */
-  async waitFor(routingKey: string, where: (e: EventEnvelope<any>) => boolean = () => true, timeoutMs = 10_000): Promise<EventEnvelope<any>> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.events.find((e) => e.routingKey === routingKey && where(e.envelope));
-      if (found) return found.envelope;
-      if (Date.now() > deadline) {
-        throw new Error(`no ${routingKey} event within ${timeoutMs} ms; saw: ${this.events.map((e) => e.routingKey).join(', ') || 'none'}`);
-      }
-      await sleep(25);
-    }
-  }
-
-  stop(): Promise<void> {
-    return this.close();
-  }
 }
 
 /**

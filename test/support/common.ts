@@ -1,0 +1,140 @@
+/**
+ * Test helpers that start no app: infrastructure URLs, unique names, clean-up, event
+ * capture and polling. Each service's own test support builds on these without importing
+ * the other services.
+ */
+import { randomBytes } from 'node:crypto';
+import { connect } from 'amqplib';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { brokerNames, EventEnvelope } from '@app/contracts';
+
+/** PostgreSQL server, RabbitMQ and Redis URLs resolved by the global setup. */
+export function testInfra(): { pgServerUrl: string; amqpUrl: string; redisUrl: string } {
+  if (process.env.TEST_INFRA_ERROR) throw new Error(process.env.TEST_INFRA_ERROR);
+  const pgServerUrl = process.env.TEST_PG_SERVER_URL;
+  const amqpUrl = process.env.TEST_AMQP_SERVER_URL;
+  const redisUrl = process.env.TEST_REDIS_URL;
+  if (!pgServerUrl || !amqpUrl || !redisUrl) throw new Error('test infrastructure was not resolved (run the tests through jest.config.js)');
+  return { pgServerUrl, amqpUrl, redisUrl };
+}
+
+/** A name no other test run uses: lower-case letters, digits and underscores. */
+export function uniqueName(prefix: string): string {
+  return `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+}
+
+export function databaseUrl(pgServerUrl: string, database: string): string {
+  const u = new URL(pgServerUrl);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+export async function dropDatabase(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Deletes every queue and exchange of a broker namespace. */
+export async function deleteBrokerNamespace(amqpUrl: string, namespace: string): Promise<void> {
+  const names = brokerNames(namespace);
+  const conn = await connect(amqpUrl);
+  try {
+    for (const queue of [names.roomsCommandQueue, names.dispatcherEventsQueue, names.dispatcherDeadLetterQueue]) {
+      const ch = await conn.createChannel();
+      await ch.deleteQueue(queue).catch(() => undefined);
+      await ch.close().catch(() => undefined);
+    }
+    for (const exchange of [names.eventsExchange, names.deadLetterExchange]) {
+      const ch = await conn.createChannel();
+      await ch.deleteExchange(exchange).catch(() => undefined);
+      await ch.close().catch(() => undefined);
+    }
+  } finally {
+    await conn.close();
+  }
+}
+
+/** Deletes the Redis keys of a namespace (the gateways' rate-limit counters). */
+export async function deleteRedisNamespace(redisUrl: string, namespace: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${namespace}:*`, 'COUNT', 500);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Collects every event published to a namespace's exchange from now on. */
+export class EventCapture {
+  readonly events: Array<{ routingKey: string; envelope: EventEnvelope }> = [];
+  private constructor(private readonly close: () => Promise<void>) {}
+
+  static async start(amqpUrl: string, namespace: string, pattern = '#'): Promise<EventCapture> {
+    const names = brokerNames(namespace);
+    const conn = await connect(amqpUrl);
+    const ch = await conn.createChannel();
+    await ch.assertExchange(names.eventsExchange, 'topic', { durable: true });
+    const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true });
+    await ch.bindQueue(queue, names.eventsExchange, pattern);
+    const capture = new EventCapture(async () => {
+      await ch.close().catch(() => undefined);
+      await conn.close().catch(() => undefined);
+    });
+    await ch.consume(queue, (msg) => {
+      if (!msg) return;
+      capture.events.push({ routingKey: msg.fields.routingKey, envelope: JSON.parse(msg.content.toString()) });
+    }, { noAck: true });
+    return capture;
+  }
+
+  /** The envelopes with this routing key (and matching `where`), in arrival order. */
+  of(routingKey: string, where: (e: EventEnvelope<any>) => boolean = () => true): Array<EventEnvelope<any>> {
+    return this.events.filter((e) => e.routingKey === routingKey && where(e.envelope)).map((e) => e.envelope);
+  }
+
+  /** Waits for an event with this routing key matching `where`, and returns it. */
+  async waitFor(routingKey: string, where: (e: EventEnvelope<any>) => boolean = () => true, timeoutMs = 10_000): Promise<EventEnvelope<any>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.events.find((e) => e.routingKey === routingKey && where(e.envelope));
+      if (found) return found.envelope;
+      if (Date.now() > deadline) {
+        throw new Error(`no ${routingKey} event within ${timeoutMs} ms; saw: ${this.events.map((e) => e.routingKey).join(', ') || 'none'}`);
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  stop(): Promise<void> {
+    return this.close();
+  }
+}
+
+/** Polls until `check` passes (returns without throwing), or rethrows its last failure. */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
