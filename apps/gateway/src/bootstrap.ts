@@ -1,22 +1,54 @@
-import { INestApplication } from '@nestjs/common';
+import { BadRequestException, INestApplication, NotFoundException } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { assertRabbitReachable, assertRedisReachable, createLogger, NestPinoLogger } from '@app/common';
+import type { FastifyError, FastifyReply } from 'fastify';
+import { parse as parseQuery } from 'node:querystring';
 import { GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
+import { accessLogHook } from './shared/access-log';
+
+/**
+ * The HTTP server: Fastify, set to route and read requests as the gateway always has
+ * (case-insensitive paths, a trailing slash allowed, Node's query-string decoding, Node's
+ * connection timeouts). Request bodies are left to each API (v1: its first guard).
+ */
+function createAdapter(): FastifyAdapter {
+  return new FastifyAdapter({
+    routerOptions: {
+      caseSensitive: false,
+      ignoreTrailingSlash: true,
+      // A path segment is matched whatever its length (Node's header limit bounds the URL).
+      maxParamLength: 16 * 1024,
+      querystringParser: (query: string) => parseQuery(query),
+    },
+    keepAliveTimeout: 5_000,
+    requestTimeout: 300_000,
+    // Requests arriving while the server closes are served, not answered 503.
+    return503OnClosing: false,
+    // A path Fastify cannot decode or route is answered by the error filters, as any other error.
+    frameworkErrors: (err: FastifyError, _req: unknown, reply: FastifyReply) => {
+      reply.send(err.code === 'FST_ERR_BAD_URL' ? new BadRequestException('The request path could not be decoded.') : new NotFoundException());
+    },
+  });
+}
 
 /** Starts the HTTP gateway. Used by main.ts and by the integration tests alike. */
 export async function startGateway(config: GatewayConfig): Promise<INestApplication> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const startupMs = config.STARTUP_TIMEOUT_SECONDS * 1000;
   await Promise.all([assertRabbitReachable(config.AMQP_URL, startupMs), assertRedisReachable(config.REDIS_URL, startupMs)]);
-  const app = await NestFactory.create<NestExpressApplication>(GatewayModule.forRoot(config, logger), {
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config, logger), createAdapter(), {
     bodyParser: false,
     logger: new NestPinoLogger(logger),
     abortOnError: false,
   });
-  app.disable('x-powered-by');
-  app.set('etag', false);
+  const fastify = app.getHttpAdapter().getInstance();
+  // Bodies are read by the API that serves the path (v1: its first guard, so that a body
+  // error gets the v1 error body): Fastify hands every body over unread.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+  fastify.addHook('onResponse', accessLogHook(logger));
   app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST);
   logger.info({ url: await app.getUrl() }, 'gateway listening');

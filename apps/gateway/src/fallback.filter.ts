@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Injectable } from '@nestjs/common';
 import { APP_LOGGER, AppLogger } from '@app/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { RequestRateLimiter } from './shared/rate-limit/request-rate-limiter';
 import { V1Error } from './v1/errors';
 import { sendV1Error, toV1Error } from './v1/v1.filter';
@@ -27,6 +27,6 @@ export class FallbackFilter implements ExceptionFilter {
     const status = err instanceof HttpException ? err.getStatus() : undefined;
     const error = status === 404 ? new V1Error(404, NOT_FOUND_MESSAGE) : toV1Error(err);
     if (error.status >= 500) this.logger.error({ err }, 'request failed');
-    sendV1Error(req, host.switchToHttp().getResponse<Response>(), error, this.limiter);
+    sendV1Error(req, host.switchToHttp().getResponse<FastifyReply>(), error, this.limiter);
   }
 }

@@ -1,16 +1,15 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import type { AppLogger } from '@app/common';
 import { GatewayConfig } from './config';
 import { DocsController, HealthController } from './docs/docs.controller';
 import { FallbackFilter } from './fallback.filter';
-import { AccessLogMiddleware } from './shared/access-log.middleware';
 import { SharedModule } from './shared/shared.module';
 import { V1Module } from './v1/v1.module';
 
 /** The HTTP gateway: the shared core, one module per API version, and the documentation pages. */
 @Module({})
-export class GatewayModule implements NestModule {
+export class GatewayModule {
   static forRoot(config: GatewayConfig, logger: AppLogger): DynamicModule {
     return {
       module: GatewayModule,
@@ -18,9 +17,5 @@ export class GatewayModule implements NestModule {
       controllers: [DocsController, HealthController],
       providers: [{ provide: APP_FILTER, useClass: FallbackFilter }],
     };
-  }
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(AccessLogMiddleware).forRoutes('*path');
   }
 }

@@ -3,7 +3,6 @@ import { AmqpBroker, APP_LOGGER, AppLogger } from '@app/common';
 import { brokerNames } from '@app/contracts';
 import type Redis from 'ioredis';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
-import { AccessLogMiddleware } from './access-log.middleware';
 import { TokenAuthenticator } from './auth/token-authenticator';
 import { AMQP_BROKER, REDIS_CLIENT, ROOMS_RPC } from './di-tokens';
 import { connectRedis } from './rate-limit/redis-client';
@@ -26,8 +25,8 @@ class SharedConnections implements OnApplicationShutdown {
 
 /**
  * What every API of the gateway uses, and none owns: configuration and logger, the broker
- * and the rooms client over it, token authentication with its cache, the rate limiter and
- * the access log. Nothing here knows an API version.
+ * and the rooms client over it, token authentication with its cache and the rate limiter
+ * (the access log is a hook of the HTTP server: see bootstrap.ts). Nothing here knows an API version.
  */
 @Global()
 @Module({})
@@ -60,10 +59,9 @@ export class SharedModule {
         },
         RoomsClient,
         TokenAuthenticator,
-        AccessLogMiddleware,
         SharedConnections,
       ],
-      exports: [GATEWAY_CONFIG, APP_LOGGER, RoomsClient, TokenAuthenticator, RequestRateLimiter, AccessLogMiddleware],
+      exports: [GATEWAY_CONFIG, APP_LOGGER, RoomsClient, TokenAuthenticator, RequestRateLimiter],
     };
   }
 }

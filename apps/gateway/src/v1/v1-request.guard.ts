@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { RequestParams } from '../shared/request-params';
 import { v1BodyParser } from './body';
@@ -23,7 +23,7 @@ export class V1RequestGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<V1HttpRequest>();
-    await this.parseBody(req, context.switchToHttp().getResponse<Response>());
+    req.body = await this.parseBody(req.raw, context.switchToHttp().getResponse<FastifyReply>().raw);
     const params = RequestParams.decode(req.query, req.body);
     const format = parseFormat(params.optional('format'));
     req.v1 = { format: format ?? 'json' };

@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { AuthenticatedToken } from '@app/contracts';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
+import type { RateLimitState } from '../shared/rate-limit/rate-limit';
 import type { RequestParams } from '../shared/request-params';
 import type { V1Method } from './methods';
 import type { V1Format } from './render';
@@ -13,12 +14,14 @@ export interface V1RequestState {
   params?: RequestParams;
   authTest?: boolean;
   token?: AuthenticatedToken;
+  /** The token's count, once taken: every answer from then on carries its headers. */
+  rateLimit?: RateLimitState;
 }
 
 /** A v1 request once both guards let it through. */
 export type V1Call = Required<V1RequestState>;
 
-export type V1HttpRequest = Request & { v1?: V1RequestState };
+export type V1HttpRequest = FastifyRequest<{ Params: { resource?: string; action?: string } }> & { v1?: V1RequestState };
 
 /** The format to answer in, read from the raw request (json when absent or unusable). */
 export function requestedFormat(req: V1HttpRequest): V1Format {

@@ -1,12 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { AuthenticatedToken } from '@app/contracts';
-import type { Response } from 'express';
 import { Strategy } from 'passport-custom';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { attachToken } from '../shared/auth/request-token';
 import { TokenAuthenticator } from '../shared/auth/token-authenticator';
-import { rateLimitHeaders } from '../shared/rate-limit/rate-limit';
 import { RequestRateLimiter } from '../shared/rate-limit/request-rate-limiter';
 import { V1Error } from './errors';
 import { V1HttpRequest } from './v1-request';
@@ -40,7 +38,7 @@ export class V1TokenStrategy extends PassportStrategy(Strategy, V1_TOKEN_STRATEG
     attachToken(req, token);
 
     const limit = await this.limiter.consume(token.id);
-    (req.res as Response).set(rateLimitHeaders(limit));
+    v1.rateLimit = limit;
     if (limit.exceeded) throw new V1Error(403, `You have exceeded the rate limit. See: ${this.docs}/docs/api/rate_limiting`);
 
     if (!(v1.method!.kinds as readonly string[]).includes(token.kind)) {

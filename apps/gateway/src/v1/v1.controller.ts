@@ -1,7 +1,8 @@
 import { All, Controller, Res, UseFilters, UseGuards } from '@nestjs/common';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
+import { rateLimitHeaders } from '../shared/rate-limit/rate-limit';
 import { RoomsClient } from '../shared/rooms-client';
-import { render, V1Format } from './render';
+import { render } from './render';
 import { AuthGuard } from '@nestjs/passport';
 import { V1_TOKEN_STRATEGY } from './v1-token.strategy';
 import { V1Call, V1CallParam } from './v1-request';
@@ -24,16 +25,16 @@ export class V1Controller {
   constructor(private readonly rooms: RoomsClient) {}
 
   @All(':resource/:action')
-  async call(@V1CallParam() v1: V1Call, @Res() res: Response): Promise<void> {
-    if (v1.authTest) return send(res, 202, v1.format, AUTH_TEST_BODY);
+  async call(@V1CallParam() v1: V1Call, @Res() res: FastifyReply): Promise<void> {
+    if (v1.authTest) return send(res, v1, 202, AUTH_TEST_BODY);
     const actor = { tokenId: v1.token.id, label: v1.token.label || 'API' };
     const request = v1.method.request(v1.params, actor);
     const reply = await this.rooms.send(v1.method.command, request);
-    send(res, 200, v1.format, v1.method.present(reply, request));
+    send(res, v1, 200, v1.method.present(reply, request));
   }
 }
 
-function send(res: Response, status: number, format: V1Format, body: Record<string, unknown>): void {
-  const out = render(format, body);
-  res.status(status).type(out.contentType).send(out.body);
+function send(res: FastifyReply, v1: V1Call, status: number, body: Record<string, unknown>): void {
+  const out = render(v1.format, body);
+  res.status(status).headers(rateLimitHeaders(v1.rateLimit)).type(out.contentType).send(out.body);
 }

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Injectable } from '@nestjs/common';
 import { APP_LOGGER, AppLogger, RpcCommandError, RpcFailure } from '@app/common';
 import type { CommandError } from '@app/contracts';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { rateLimitHeaders } from '../shared/rate-limit/rate-limit';
 import { RequestRateLimiter } from '../shared/rate-limit/request-rate-limiter';
 import { ParamProblem } from '../shared/request-params';
@@ -103,11 +103,11 @@ export function toV1Error(err: unknown): V1Error {
  * Sends the v1 error body, in the format the client asked for, with the rate-limit headers
  * every answer carries (those of a request that counted nothing, when none were set).
  */
-export function sendV1Error(req: V1HttpRequest, res: Response, error: V1Error, limiter: RequestRateLimiter): void {
-  if (res.headersSent) return;
-  if (!res.getHeader('X-RateLimit-Limit')) res.set(rateLimitHeaders(limiter.idle()));
+export function sendV1Error(req: V1HttpRequest, res: FastifyReply, error: V1Error, limiter: RequestRateLimiter): void {
+  if (res.sent) return;
   const out = render(requestedFormat(req), error.body());
-  res.status(error.status).set(error.headers).type(out.contentType).send(out.body);
+  res.status(error.status).headers(rateLimitHeaders(req.v1?.rateLimit ?? limiter.idle())).headers(error.headers)
+    .type(out.contentType).send(out.body);
 }
 
 /** The v1 error body for whatever a v1 route throws (applied to the v1 controller alone). */
@@ -127,6 +127,6 @@ export class V1Filter implements ExceptionFilter {
     } else if (error.status >= 500 && !(err instanceof V1Error)) {
       this.logger.error({ err }, 'request failed');
     }
-    sendV1Error(req, host.switchToHttp().getResponse<Response>(), error, this.limiter);
+    sendV1Error(req, host.switchToHttp().getResponse<FastifyReply>(), error, this.limiter);
   }
 }
