@@ -5,10 +5,12 @@ const path = require('node:path');
 const root = path.resolve(__dirname, '..');
 const entry = (app) => path.join(root, 'dist', 'apps', app, 'apps', app, 'src', 'main.js');
 
-// A young generation of 8 MB semi-spaces instead of up to 16: under load V8 grows it to
-// the maximum and keeps it, which alone put a service over 200 MB resident; scavenges stay
-// cheap because few request objects outlive one.
-const NODE_FLAGS = ['--max-semi-space-size=8'];
+// Heap sizes for services that keep little: a service's live heap under load is 25-40 MB,
+// but with V8's defaults (sized for the machine's 24 GB) it lets the heap grow to 120 MB
+// and more before collecting, which put services over 200 MB resident. With these limits
+// V8 collects sooner (measured: about 120 MB resident after the same load) and still has
+// five times the live heap in reserve for bursts.
+const NODE_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=192'];
 
 module.exports = {
   root,
