@@ -16,8 +16,7 @@
  *
  * BAD_INPUT_SEED and BAD_INPUT_COUNT reproduce or enlarge a run.
  */
-import { databaseUrl, deleteBrokerNamespace, dropDatabase, testInfra, uniqueName } from '../support/harness';
-import { cli, freePort, Launched, launchSystem, waitForHttp } from '../support/processes';
+import { cli, Launched, startTestSystem, TestSystem } from '../support/processes';
 import {
   BadInputContext, DEFAULT_SEED, generateBadRequests, isFailure, MUTATORS, Outcome, secretForms, sendAll, statusHistogram,
   summarise, summariseByCause,
@@ -37,33 +36,17 @@ async function form(baseUrl: string, verb: 'GET' | 'POST', method: string, param
 }
 
 describe('generated bad input', () => {
-  const infra = testInfra();
-  const namespace = uniqueName('e2e_bad');
-  const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName('chat_e2e_bad'));
   let env: Record<string, string>;
   let system: Launched;
   let baseUrl: string;
   let ctx: BadInputContext;
   let outcomes: Outcome[] | undefined;
 
+  let stack: TestSystem;
+
   beforeAll(async () => {
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    env = {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: baseUrl,
-      DATABASE_URL: dbUrl,
-      AMQP_URL: infra.amqpUrl,
-      REDIS_URL: infra.redisUrl,
-      BROKER_NAMESPACE: namespace,
-      LOG_LEVEL: 'info',
-      RATE_LIMIT_MAX: '1000000000',
-    };
-    system = launchSystem(env);
-    await waitForHttp(`${baseUrl}/health`, 30_000);
-    await system.waitForLog((l) => l.service === 'rooms' && l.msg === 'rooms service ready');
-    await system.waitForLog((l) => l.service === 'webhook-dispatcher' && l.msg === 'consuming room events');
+    stack = await startTestSystem('e2e_bad', { RATE_LIMIT_MAX: '1000000000' });
+    ({ env, launched: system, baseUrl } = stack);
 
     const adminToken = cli(['token', 'create', '--type', 'admin', '--label', 'bad input admin'], env).stdout.trim();
     const notifyToken = cli(['token', 'create', '--type', 'notification', '--label', 'bad input notifier'], env).stdout.trim();
@@ -78,19 +61,7 @@ describe('generated bad input', () => {
     ctx = { adminToken, notifyToken, roomId: room.json().room.room_id, roomName: 'Bad Input Target', userId, userEmail: 'target@example.com' };
   }, 60_000);
 
-  afterAll(async () => {
-    if (system && system.child.exitCode === null) {
-      // SIGINT, as Ctrl-C: the launcher stops its three services (SIGKILL would orphan them).
-      system.child.kill('SIGINT');
-      const stopped = await Promise.race([system.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 15_000).unref())]);
-      if (!stopped) {
-        system.child.kill('SIGKILL');
-        await system.exited;
-      }
-    }
-    await deleteBrokerNamespace(infra.amqpUrl, namespace).catch(() => undefined);
-    await dropDatabase(dbUrl).catch(() => undefined);
-  }, 30_000);
+  afterAll(() => stack?.stop(), 30_000);
 
   it(`answers ${COUNT.toLocaleString('en-US')} malformed requests over every method without a 5xx`, async () => {
     expect(COUNT).toBeGreaterThanOrEqual(5000);

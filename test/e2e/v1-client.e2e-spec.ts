@@ -3,8 +3,8 @@
  * runs), tokens from the real CLI, and a v1 client library from the npm registry
  * (hipchat-client, written for the original service) pointed at our base URL.
  */
-import { databaseUrl, deleteBrokerNamespace, dropDatabase, testInfra, uniqueName } from '../support/harness';
-import { cli, freePort, Launched, launchSystem, waitForHttp } from '../support/processes';
+import { databaseUrl, testInfra, uniqueName } from '../support/harness';
+import { cli, freePort, Launched, launchSystem, startTestSystem, TestSystem } from '../support/processes';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const HipChat = require('hipchat-client');
@@ -28,42 +28,18 @@ function client(baseUrl: string, token: string) {
 }
 
 describe('the whole system, as a new user runs it', () => {
-  const infra = testInfra();
-  const namespace = uniqueName('e2e');
-  const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName('chat_e2e'));
   let env: Record<string, string>;
   let system: Launched;
   let baseUrl: string;
   let startupMs: number;
+  let stack: TestSystem;
 
   beforeAll(async () => {
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    env = {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: baseUrl,
-      DATABASE_URL: dbUrl,
-      AMQP_URL: infra.amqpUrl,
-      REDIS_URL: infra.redisUrl,
-      BROKER_NAMESPACE: namespace,
-      LOG_LEVEL: 'info',
-    };
-    system = launchSystem(env);
-    startupMs = await waitForHttp(`${baseUrl}/health`, 30_000);
-    // The rooms service and dispatcher are ready once they say so.
-    await system.waitForLog((l) => l.service === 'rooms' && l.msg === 'rooms service ready');
-    await system.waitForLog((l) => l.service === 'webhook-dispatcher' && l.msg === 'consuming room events');
+    stack = await startTestSystem('e2e');
+    ({ env, launched: system, baseUrl, startupMs } = stack);
   });
 
-  afterAll(async () => {
-    if (system && system.child.exitCode === null) {
-      system.child.kill('SIGKILL');
-      await system.exited;
-    }
-    await deleteBrokerNamespace(infra.amqpUrl, namespace).catch(() => undefined);
-    await dropDatabase(dbUrl).catch(() => undefined);
-  });
+  afterAll(() => stack?.stop(), 30_000);
 
   it('answers on the gateway port well within 30 seconds', () => {
     expect(startupMs).toBeLessThan(30_000);

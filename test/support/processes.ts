@@ -1,6 +1,7 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { databaseUrl, deleteBrokerNamespace, deleteRedisNamespace, dropDatabase, testInfra, uniqueName } from './common';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(ROOT, 'dist', 'apps', 'rooms', 'apps', 'rooms', 'src', 'cli.js');
@@ -85,4 +86,59 @@ export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<numb
 export function cli(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8' });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The built system launched as `npm start` runs it, on its own database and namespace. */
+export interface TestSystem {
+  env: Record<string, string>;
+  launched: Launched;
+  baseUrl: string;
+  /** From launch to the first 200 of /health. */
+  startupMs: number;
+  /** Ctrl-C (SIGKILL after 15 s), then removes the database, broker namespace and Redis keys. */
+  stop(): Promise<void>;
+}
+
+export async function startTestSystem(prefix: string, extraEnv: Record<string, string> = {}): Promise<TestSystem> {
+  const infra = testInfra();
+  const namespace = uniqueName(prefix);
+  const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName(`chat_${prefix}`));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: baseUrl,
+    DATABASE_URL: dbUrl,
+    AMQP_URL: infra.amqpUrl,
+    REDIS_URL: infra.redisUrl,
+    BROKER_NAMESPACE: namespace,
+    LOG_LEVEL: 'info',
+    ...extraEnv,
+  };
+  const launched = launchSystem(env);
+  const stop = async () => {
+    if (launched.child.exitCode === null && launched.child.signalCode === null) {
+      // SIGINT, as Ctrl-C: the launcher stops its three services (SIGKILL would orphan them).
+      launched.child.kill('SIGINT');
+      const stopped = await Promise.race([launched.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 15_000).unref())]);
+      if (!stopped) {
+        launched.child.kill('SIGKILL');
+        await launched.exited;
+      }
+    }
+    await deleteBrokerNamespace(infra.amqpUrl, namespace).catch(() => undefined);
+    await deleteRedisNamespace(infra.redisUrl, namespace).catch(() => undefined);
+    await dropDatabase(dbUrl).catch(() => undefined);
+  };
+  try {
+    const startupMs = await waitForHttp(`${baseUrl}/health`, 30_000);
+    // The rooms service and dispatcher are ready once they say so.
+    await launched.waitForLog((l) => l.service === 'rooms' && l.msg === 'rooms service ready');
+    await launched.waitForLog((l) => l.service === 'webhook-dispatcher' && l.msg === 'consuming room events');
+    return { env, launched, baseUrl, startupMs, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }
