@@ -10,8 +10,9 @@ import { accessLogHook } from './shared/access-log';
 
 /**
  * The HTTP server: Fastify, set to route and read requests as the gateway always has
- * (case-insensitive paths, a trailing slash allowed, Node's query-string decoding, Node's
- * connection timeouts). Request bodies are left to each API (v1: its first guard).
+ * (case-insensitive paths, a trailing slash allowed, Node's query-string decoding), with
+ * idle connections kept longer than clients keep them. Request bodies are left to each API
+ * (v1: its first guard).
  */
 function createAdapter(): FastifyAdapter {
   return new FastifyAdapter({
@@ -22,7 +23,10 @@ function createAdapter(): FastifyAdapter {
       maxParamLength: 16 * 1024,
       querystringParser: (query: string) => parseQuery(query),
     },
-    keepAliveTimeout: 5_000,
+    // Longer than clients' and proxies' usual idle timeouts (60 s): a server that closes an
+    // idle connection first races the client reusing it ("other side closed"), which a
+    // client cannot safely retry for a POST.
+    keepAliveTimeout: 65_000,
     requestTimeout: 300_000,
     // Requests arriving while the server closes are served, not answered 503.
     return503OnClosing: false,
