@@ -1,9 +1,9 @@
 import { All, Controller, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { AuthGuard } from '@nestjs/passport';
 import type { FastifyReply } from 'fastify';
 import { rateLimitHeaders } from '../shared/rate-limit/rate-limit';
 import { RoomsClient } from '../shared/rooms-client';
 import { render } from './render';
-import { AuthGuard } from '@nestjs/passport';
 import { V1_TOKEN_STRATEGY } from './v1-token.strategy';
 import { V1Call, V1CallParam } from './v1-request';
 import { V1RequestGuard } from './v1-request.guard';
