@@ -1,2 +1,4 @@
 export * from './text';
 export * from './fields';
+export * from './card';
+export * from './message-links';
