@@ -8,7 +8,7 @@ import { gatewayConfigShape } from '../../apps/gateway/src/config';
 import { startRoomsService } from '../../apps/rooms/src/bootstrap';
 import { roomsConfigShape } from '../../apps/rooms/src/config';
 import { UnitOfWork } from '../../apps/rooms/src/outbox/unit-of-work';
-import { TokensService } from '../../apps/rooms/src/tokens/tokens.service';
+import { TokenOwner, TokensService } from '../../apps/rooms/src/tokens/tokens.service';
 import { startDispatcher } from '../../apps/webhook-dispatcher/src/bootstrap';
 import { dispatcherConfigShape } from '../../apps/webhook-dispatcher/src/config';
 import { databaseUrl, deleteBrokerNamespace, deleteRedisNamespace, dropDatabase, testInfra, uniqueName } from './common';
@@ -32,7 +32,8 @@ export interface Stack {
   gateway?: INestApplication;
   rooms?: INestMicroservice;
   dispatcher?: INestApplicationContext;
-  createToken(kind: TokenKind, label?: string): Promise<string>;
+  /** A token made as the CLI makes it; v2 tokens name their user (personal) or room (room). */
+  createToken(kind: TokenKind, label?: string, owner?: TokenOwner): Promise<string>;
   /** Starts one more gateway replica on the same namespace; it is stopped with the stack. */
   addGateway(env?: Record<string, string>): Promise<string>;
   stop(): Promise<void>;
@@ -63,9 +64,9 @@ export async function startStack(options: StackOptions = { gateway: true, rooms:
     amqpUrl: infra.amqpUrl,
     redisUrl: infra.redisUrl,
     baseUrl: '',
-    async createToken(kind, label = '') {
+    async createToken(kind, label = '', owner = {}) {
       if (!rooms) throw new Error('createToken needs the rooms service in the stack');
-      return (await new TokensService(rooms.get(DataSource), rooms.get(UnitOfWork)).create(kind, label)).token;
+      return (await new TokensService(rooms.get(DataSource), rooms.get(UnitOfWork)).create(kind, label, owner)).token;
     },
     addGateway: (env) => startOneGateway(env),
     async stop() {

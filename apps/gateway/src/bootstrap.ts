@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { assertRabbitReachable, assertRedisReachable, createLogger, NestPinoLogger } from '@app/common';
 import type { FastifyError, FastifyReply } from 'fastify';
+import { readFileSync } from 'node:fs';
 import { parse as parseQuery } from 'node:querystring';
 import { GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
@@ -14,8 +15,12 @@ import { accessLogHook } from './shared/access-log';
  * idle connections kept longer than clients keep them. Request bodies are left to each API
  * (v1: its first guard).
  */
-function createAdapter(): FastifyAdapter {
+function createAdapter(config: GatewayConfig): FastifyAdapter {
   return new FastifyAdapter({
+    // Some v2 clients speak only HTTPS.
+    ...(config.TLS_CERT_FILE && config.TLS_KEY_FILE
+      ? { https: { cert: readFileSync(config.TLS_CERT_FILE), key: readFileSync(config.TLS_KEY_FILE) } }
+      : {}),
     routerOptions: {
       caseSensitive: false,
       ignoreTrailingSlash: true,
@@ -42,7 +47,7 @@ export async function startGateway(config: GatewayConfig): Promise<INestApplicat
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const startupMs = config.STARTUP_TIMEOUT_SECONDS * 1000;
   await Promise.all([assertRabbitReachable(config.AMQP_URL, startupMs), assertRedisReachable(config.REDIS_URL, startupMs)]);
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config, logger), createAdapter(), {
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config, logger), createAdapter(config), {
     bodyParser: false,
     logger: new NestPinoLogger(logger),
     abortOnError: false,

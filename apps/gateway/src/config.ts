@@ -1,4 +1,4 @@
-import { commonShape, env, loadConfigOrExit } from '@app/common';
+import { commonShape, ConfigError, env, loadConfigOrExit } from '@app/common';
 import { z } from 'zod';
 
 export const gatewayConfigShape = {
@@ -9,6 +9,19 @@ export const gatewayConfigShape = {
   PUBLIC_BASE_URL: env.url(['http', 'https'], 'http://127.0.0.1:8080'),
   RATE_LIMIT_MAX: env.positiveInt(100),
   RATE_LIMIT_WINDOW_SECONDS: env.positiveInt(300),
+  /** v2: requests per token and window (HipChat: 500 per 5 minutes). */
+  V2_RATE_LIMIT_MAX: env.positiveInt(500),
+  V2_RATE_LIMIT_WINDOW_SECONDS: env.positiveInt(300),
+  /** v2 flood control: messages and notifications per room and window (HipChat: 30 a minute). */
+  FLOOD_CONTROL_MAX: env.positiveInt(30),
+  FLOOD_CONTROL_WINDOW_SECONDS: env.positiveInt(60),
+  /** Largest file accepted by share/file; larger ones get 413. */
+  FILE_MAX_BYTES: env.positiveInt(10 * 1024 * 1024),
+  /** Where shared files are kept (every gateway replica must see the same directory). */
+  FILE_STORAGE_DIR: z.string().default('./data/files'),
+  /** HTTPS when both are set (PEM files); plain HTTP when neither is. */
+  TLS_CERT_FILE: env.optionalFile(),
+  TLS_KEY_FILE: env.optionalFile(),
   /** Largest accepted request body; larger ones get 413. */
   BODY_LIMIT_BYTES: env.positiveInt(256 * 1024),
   /** How long to wait for the rooms service to answer a command. */
@@ -20,7 +33,22 @@ export const gatewayConfigShape = {
 
 export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>>;
 
-export const loadGatewayConfig = (e: NodeJS.ProcessEnv = process.env): GatewayConfig =>
-  loadConfigOrExit('gateway', gatewayConfigShape, e);
+/** Settings that are only wrong together. */
+export function gatewayConfigProblems(c: GatewayConfig): string[] {
+  if (Boolean(c.TLS_CERT_FILE) !== Boolean(c.TLS_KEY_FILE)) {
+    return [`${c.TLS_CERT_FILE ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'}: must be set too when ${c.TLS_CERT_FILE ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE'} is set (HTTPS needs a certificate and its key)`];
+  }
+  return [];
+}
+
+export function loadGatewayConfig(e: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const config = loadConfigOrExit('gateway', gatewayConfigShape, e);
+  const problems = gatewayConfigProblems(config);
+  if (problems.length > 0) {
+    process.stderr.write(`gateway: ${new ConfigError(problems).message}\n`);
+    process.exit(78); // EX_CONFIG
+  }
+  return config;
+}
 
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

@@ -6,6 +6,7 @@ import { DocsController, HealthController } from './docs/docs.controller';
 import { FallbackFilter } from './fallback.filter';
 import { SharedModule } from './shared/shared.module';
 import { V1Module } from './v1/v1.module';
+import { V2Module } from './v2/v2.module';
 
 /** The HTTP gateway: the shared core, one module per API version, and the documentation pages. */
 @Module({})
@@ -13,7 +14,7 @@ export class GatewayModule {
   static forRoot(config: GatewayConfig, logger: AppLogger): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [SharedModule.forRoot(config, logger), V1Module],
+      imports: [SharedModule.forRoot(config, logger), V1Module, V2Module],
       controllers: [DocsController, HealthController],
       providers: [{ provide: APP_FILTER, useClass: FallbackFilter }],
     };

@@ -8,7 +8,10 @@ import { createUnitOfWork } from './rooms-app.module';
 import { TokensService } from './tokens/tokens.service';
 
 const USAGE = `Usage:
-  cli token create --type admin|notification [--label TEXT]   prints the new token alone on stdout
+  cli token create --type admin|notification [--label TEXT]   a v1 token, printed alone on stdout
+  cli token create --type personal --user ID|EMAIL [--scopes a,b,...] [--label TEXT]
+                                                              a v2 token acting as that user (default: every scope)
+  cli token create --type room --room ID|NAME [--label TEXT]  a v2 token that sends notifications to that room
   cli token list [--all] [--json]                             live tokens (--all: revoked too)
   cli token revoke ID                                         revokes a token by its id
 
@@ -24,6 +27,9 @@ async function run(argv: string[]): Promise<number> {
     options: {
       type: { type: 'string' },
       label: { type: 'string' },
+      user: { type: 'string' },
+      room: { type: 'string' },
+      scopes: { type: 'string' },
       all: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -36,7 +42,7 @@ async function run(argv: string[]): Promise<number> {
   }
   if (resource !== 'token') throw new UsageError(`unknown command "${resource}"`);
   if (!['create', 'list', 'revoke'].includes(action ?? '')) throw new UsageError(`unknown token action "${action ?? ''}"`);
-  if (action === 'create' && !values.type) throw new UsageError('token create needs --type admin or --type notification');
+  if (action === 'create' && !values.type) throw new UsageError('token create needs --type admin, notification, personal or room');
   if (action === 'revoke' && !/^\d+$/.test(arg ?? '')) throw new UsageError('token revoke needs the numeric token id');
 
   const config = loadConfigOrExit('cli', roomsConfigShape);
@@ -51,7 +57,8 @@ async function run(argv: string[]): Promise<number> {
   try {
     const tokens = new TokensService(db, work.uow);
     if (action === 'create') {
-      const created = await tokens.create(values.type!, values.label ?? '');
+      const scopes = values.scopes?.split(/[\s,]+/).filter(Boolean);
+      const created = await tokens.create(values.type!, values.label ?? '', { user: values.user, room: values.room, scopes });
       process.stdout.write(`${created.token}\n`);
       process.stderr.write(`created ${created.kind} token id ${created.id}${created.label ? ` (${created.label})` : ''}\n`);
       return 0;
@@ -60,7 +67,7 @@ async function run(argv: string[]): Promise<number> {
       const rows = await tokens.list(values.all);
       if (values.json) {
         process.stdout.write(`${JSON.stringify(rows.map((t) => ({
-          id: t.id, kind: t.kind, label: t.label, created: t.createdAt.toISOString(), revoked: t.revokedAt?.toISOString() ?? null,
+          id: t.id, kind: t.kind, label: t.label, userId: t.userId, roomId: t.roomId, scopes: t.scopes, created: t.createdAt.toISOString(), revoked: t.revokedAt?.toISOString() ?? null,
         })), null, 2)}\n`);
       } else {
         process.stdout.write(`${['ID', 'KIND', 'CREATED', 'REVOKED', 'LABEL'].join('\t')}\n`);

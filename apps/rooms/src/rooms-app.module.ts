@@ -12,10 +12,12 @@ import { GetHistory } from './rooms/get-history/get-history.usecase';
 import { GetRoom } from './rooms/get-room/get-room.usecase';
 import { ListRooms } from './rooms/list-rooms/list-rooms.usecase';
 import { MessageRepository } from './rooms/message.repository';
+import { ParticipantRepository } from './rooms/participants/participant.repository';
 import { RoomRepository } from './rooms/room.repository';
 import { RoomsHandlers } from './rooms/rooms.handlers';
 import { SendNotification } from './rooms/send-notification/send-notification.usecase';
 import { SetTopic } from './rooms/set-topic/set-topic.usecase';
+import { Actors } from './shared/actors';
 import { PRESENTATION, PresentationContext } from './shared/presentation';
 import { UsersHandlers } from './users/users.handlers';
 import { TokensHandlers } from './tokens/tokens.handlers';
@@ -54,7 +56,7 @@ export class RoomsAppModule {
         { provide: AmqpBroker, useValue: broker },
         { provide: OutboxRelay, useValue: relay },
         { provide: UnitOfWork, useValue: uow },
-        RoomRepository, MessageRepository, UserRepository,
+        RoomRepository, MessageRepository, UserRepository, ParticipantRepository, Actors,
         CreateRoom, DeleteRoom, GetRoom, ListRooms, GetHistory, SendNotification, SetTopic,
         CreateUser, UpdateUser, DeleteUser, GetUser, ListUsers,
         TokensService,

@@ -34,9 +34,9 @@ describe('tokens (real Postgres, RabbitMQ)', () => {
     it('answers the token (id, kind, label) for the hash of a live token', async () => {
       const created = await tokens.create('notification', 'ci bot');
       expect(created).toEqual({ id: expect.any(Number), token: expect.stringMatching(/^[A-Za-z0-9]{40}$/), kind: 'notification', label: 'ci bot' });
-      expect(await resolve(created.token)).toEqual({ token: { id: created.id, kind: 'notification', label: 'ci bot' } });
+      expect(await resolve(created.token)).toEqual({ token: { id: created.id, kind: 'notification', label: 'ci bot', userId: null, roomId: null, scopes: [] } });
       const unlabelled = await tokens.create('admin');
-      expect(await resolve(unlabelled.token)).toEqual({ token: { id: unlabelled.id, kind: 'admin', label: '' } });
+      expect(await resolve(unlabelled.token)).toEqual({ token: { id: unlabelled.id, kind: 'admin', label: '', userId: null, roomId: null, scopes: [] } });
       // Only the hash is stored.
       const [row] = await sql(stack.databaseUrl, 'SELECT token_hash FROM api_tokens WHERE id = $1', [created.id]);
       expect(row.token_hash).toBe(hashApiToken(created.token));
@@ -61,11 +61,49 @@ describe('tokens (real Postgres, RabbitMQ)', () => {
     });
   });
 
+  describe('v2 tokens', () => {
+    const newUser = async (email: string) => (await sql(stack.databaseUrl,
+      `INSERT INTO users (name, mention_name, email, password_hash, version) VALUES ('V2 User', $1, $2, 'x', 'AAAA') RETURNING id`,
+      [email.split('@')[0], email]))[0].id as number;
+
+    it('makes a personal token for a user (by id or e-mail) with the scopes asked for, every scope by default', async () => {
+      const userId = await newUser('v2owner@example.com');
+      const some = await tokens.create('personal', 'bot', { user: 'V2Owner@example.com', scopes: ['view_group', 'send_message'] });
+      expect((await resolve(some.token)).token).toEqual({ id: some.id, kind: 'personal', label: 'bot', userId, roomId: null, scopes: ['view_group', 'send_message'] });
+      const all = await tokens.create('personal', '', { user: String(userId) });
+      expect((await resolve(all.token)).token?.scopes).toHaveLength(8);
+    });
+
+    it('makes a room token that may only send notifications', async () => {
+      const userId = await newUser('roomowner@example.com');
+      const [room] = await sql(stack.databaseUrl, `INSERT INTO rooms (name, privacy, owner_user_id, version) VALUES ('Token Room', 'public', $1, 'BBBB') RETURNING id`, [userId]);
+      const created = await tokens.create('room', 'deploys', { room: 'token room' });
+      expect((await resolve(created.token)).token).toEqual({ id: created.id, kind: 'room', label: 'deploys', userId: null, roomId: room.id, scopes: ['send_notification'] });
+    });
+
+    it('refuses what a v2 token cannot be, naming the option', async () => {
+      await expect(tokens.create('personal', '')).rejects.toThrow('a personal token needs --user');
+      await expect(tokens.create('personal', '', { user: 'nobody@example.com' })).rejects.toThrow('--user: no user nobody@example.com');
+      await newUser('scoped@example.com');
+      await expect(tokens.create('personal', '', { user: 'scoped@example.com', scopes: ['fly'] })).rejects.toThrow('--scopes: unknown scope "fly"');
+      await expect(tokens.create('room', '', { room: '999999' })).rejects.toThrow('--room: no room 999999');
+      await expect(tokens.create('admin', '', { user: '1' })).rejects.toThrow('--user, --room and --scopes are for v2 tokens');
+      await expect(tokens.create('addon', '')).rejects.toThrow('add-on tokens come from the OAuth token URL');
+    });
+
+    it("stops resolving a personal token once its user is deleted", async () => {
+      const userId = await newUser('leaver@example.com');
+      const created = await tokens.create('personal', '', { user: String(userId) });
+      await sql(stack.databaseUrl, 'UPDATE users SET is_deleted = true WHERE id = $1', [userId]);
+      expect(await resolve(created.token)).toEqual({ token: null });
+    });
+  });
+
   describe('revoking', () => {
     it('publishes token.revoked.v1 {tokenId} once, and the token resolves to null from then on', async () => {
       const created = await tokens.create('admin', 'to revoke');
       const other = await tokens.create('admin', 'stays');
-      expect((await resolve(created.token)).token).toEqual({ id: created.id, kind: 'admin', label: 'to revoke' });
+      expect((await resolve(created.token)).token).toEqual({ id: created.id, kind: 'admin', label: 'to revoke', userId: null, roomId: null, scopes: [] });
       expect(await tokens.revoke(created.id)).toBe(true);
       const event = await capture.waitFor(TokenRevokedV1.routingKey, (e) => e.payload.tokenId === created.id);
       expect(event).toEqual({
@@ -103,9 +141,9 @@ describe('tokens (real Postgres, RabbitMQ)', () => {
   });
 
   it('refuses to create a token of an unknown kind or with an over-long label', async () => {
-    await expect(tokens.create('superuser')).rejects.toThrow('--type must be one of admin, notification');
+    await expect(tokens.create('superuser')).rejects.toThrow('--type must be one of admin, notification, personal, room');
     await expect(tokens.create('admin', 'x'.repeat(101))).rejects.toThrow('at most 100');
-    expect(await sql(stack.databaseUrl, "SELECT count(*)::int AS n FROM api_tokens WHERE kind NOT IN ('admin', 'notification') OR length(label) > 100"))
+    expect(await sql(stack.databaseUrl, "SELECT count(*)::int AS n FROM api_tokens WHERE kind NOT IN ('admin', 'notification', 'personal', 'room') OR length(label) > 100"))
       .toEqual([{ n: 0 }]);
   });
 });

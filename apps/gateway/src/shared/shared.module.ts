@@ -61,7 +61,7 @@ export class SharedModule {
         TokenAuthenticator,
         SharedConnections,
       ],
-      exports: [GATEWAY_CONFIG, APP_LOGGER, RoomsClient, TokenAuthenticator, RequestRateLimiter],
+      exports: [GATEWAY_CONFIG, APP_LOGGER, REDIS_CLIENT, RoomsClient, TokenAuthenticator, RequestRateLimiter],
     };
   }
 }

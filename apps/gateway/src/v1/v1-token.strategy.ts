@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import type { AuthenticatedToken } from '@app/contracts';
+import { AuthenticatedToken, V1_TOKEN_KINDS } from '@app/contracts';
 import { Strategy } from 'passport-custom';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { attachToken } from '../shared/auth/request-token';
@@ -34,7 +34,8 @@ export class V1TokenStrategy extends PassportStrategy(Strategy, V1_TOKEN_STRATEG
     const clear = v1.params!.optional('auth_token');
     if (!clear) throw new V1Error(401, `Auth token not found. Please see: ${this.docs}/docs/api/auth`);
     const token = await this.tokens.authenticate(clear);
-    if (!token) throw new V1Error(401, `Auth token invalid. Please see: ${this.docs}/docs/api/auth`);
+    // v2 tokens (personal, room, add-on) are not v1 tokens: unknown here, as v1 tokens are on /v2.
+    if (!token || !V1_TOKEN_KINDS.includes(token.kind)) throw new V1Error(401, `Auth token invalid. Please see: ${this.docs}/docs/api/auth`);
     attachToken(req, token);
 
     const limit = await this.limiter.consume(token.id);

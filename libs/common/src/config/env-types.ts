@@ -1,3 +1,4 @@
+import { accessSync, constants } from 'node:fs';
 import { z } from 'zod';
 
 /** Reusable variable types with messages that state the rule. */
@@ -20,6 +21,17 @@ export const env = {
   name: (fallback: string) =>
     z.string().default(fallback).refine((v) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,100}$/.test(v),
       'must be letters, digits, ".", "_" or "-" (at most 101 characters)'),
+  /** A file the process must be able to read, when set. */
+  optionalFile: () =>
+    z.string().optional().refine((v) => {
+      if (v === undefined) return true;
+      try {
+        accessSync(v, constants.R_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must name a readable file'),
   logLevel: () =>
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       errorMap: () => ({ message: 'must be one of fatal, error, warn, info, debug, trace, silent' }),

@@ -18,6 +18,13 @@ export type CommandErrorReason =
   | 'user_not_deleted'
   | 'user_identity_taken'
   | 'message_empty_after_sanitizing'
+  | 'message_not_found'
+  /** Members are managed for private rooms only. */
+  | 'room_not_private'
+  /** A room token acting on another room than its own. */
+  | 'outside_token_room'
+  /** The actor may not do this; `detail.message` says why. */
+  | 'not_allowed'
   /** The request broke a field rule; `detail.problem` says which rule. */
   | 'rule'
   /** The command arrived after its deadline and was not applied. */

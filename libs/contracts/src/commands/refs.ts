@@ -37,8 +37,14 @@ export interface Actor {
   tokenId?: number;
   /** Label used as `sender` when the change has no user behind it. */
   label: string;
+  /** The user acting (v2 personal tokens): the event's sender is then this user. */
+  userId?: number;
+  /** The one room this actor may act on (v2 room tokens); any other room is refused. */
+  roomId?: number;
 }
 export const actorSchema: z.ZodType<Actor> = z.object({
   tokenId: z.number().int().positive().optional(),
   label: text().pipe(z.string().max(100)),
+  userId: positiveId.optional(),
+  roomId: positiveId.optional(),
 });

@@ -3,7 +3,7 @@ import { AuthenticatedToken, EventEnvelope, ResolveTokenV1 } from '@app/contract
 import type { RoomsClient } from '../rooms-client';
 import { TokenAuthenticator } from './token-authenticator';
 
-const TOKEN: AuthenticatedToken = { id: 5, kind: 'admin', label: 'ci' };
+const TOKEN: AuthenticatedToken = { id: 5, kind: 'admin', label: 'ci', userId: null, roomId: null, scopes: [] };
 const CLEAR = 'a'.repeat(40);
 
 function setup() {

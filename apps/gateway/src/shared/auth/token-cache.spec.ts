@@ -1,8 +1,8 @@
 import type { AuthenticatedToken } from '@app/contracts';
 import { TokenCache } from './token-cache';
 
-const A: AuthenticatedToken = { id: 1, kind: 'admin', label: 'a' };
-const B: AuthenticatedToken = { id: 2, kind: 'notification', label: 'b' };
+const A: AuthenticatedToken = { id: 1, kind: 'admin', label: 'a', userId: null, roomId: null, scopes: [] };
+const B: AuthenticatedToken = { id: 2, kind: 'notification', label: 'b', userId: null, roomId: null, scopes: [] };
 
 function deferred<T>() {
   let resolve!: (v: T) => void;
@@ -85,7 +85,7 @@ describe('TokenCache', () => {
     const pending = deferred<AuthenticatedToken | null>();
     const lookup = cache.lookup('hc', () => pending.promise);
     cache.clear();
-    pending.resolve({ id: 3, kind: 'admin', label: 'c' });
+    pending.resolve({ id: 3, kind: 'admin', label: 'c', userId: null, roomId: null, scopes: [] });
     await lookup;
     expect(cache.size).toBe(0);
   });

@@ -42,8 +42,12 @@ export class RequestRateLimiter {
     return this.options.limit;
   }
 
-  /** Counts one request of this token; `exceeded` past the limit (those keep counting). */
-  async consume(tokenId: number): Promise<RateLimitState> {
+  get windowSeconds(): number {
+    return this.options.windowSeconds;
+  }
+
+  /** Counts one request of this token (or other subject: a room for flood control); `exceeded` past the limit (those keep counting). */
+  async consume(tokenId: number | string): Promise<RateLimitState> {
     const nowMs = this.now();
     const reset = currentWindowEnd(this.options.windowSeconds, nowMs);
     const key = `${tokenId}:${reset}`;

@@ -7,6 +7,9 @@ export class ApiTokenEntity {
   @Column({ type: 'varchar', name: 'token_hash' }) tokenHash: string;
   @Column({ type: 'varchar' }) kind: TokenKind;
   @Column({ type: 'varchar' }) label: string;
+  @Column({ name: 'user_id', type: 'integer', nullable: true }) userId: number | null;
+  @Column({ name: 'room_id', type: 'integer', nullable: true }) roomId: number | null;
+  @Column({ type: 'text', array: true }) scopes: string[];
   @Column({ name: 'created_at', type: 'timestamptz', insert: false }) createdAt: Date;
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true }) revokedAt: Date | null;
 }

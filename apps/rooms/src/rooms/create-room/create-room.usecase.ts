@@ -4,6 +4,7 @@ import type { CommandMeta } from '@app/common';
 import { CreateRoomV1, ReplyOf, RequestOf, RoomCreatedV1 } from '@app/contracts';
 import { RoomEntity } from '../../database/entities';
 import { UnitOfWork } from '../../outbox/unit-of-work';
+import { Actors } from '../../shared/actors';
 import { newVersion, PRESENTATION, PresentationContext, toRoomObject, toRoomView, toUserObject } from '../../shared/presentation';
 import { UserRepository } from '../../users/user.repository';
 import { RoomRepository } from '../room.repository';
@@ -14,6 +15,7 @@ export class CreateRoom {
     private readonly uow: UnitOfWork,
     private readonly rooms: RoomRepository,
     private readonly users: UserRepository,
+    private readonly actors: Actors,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
   ) {}
 
@@ -30,7 +32,9 @@ export class CreateRoom {
         version: newVersion(),
       }));
       if (room.privacy === 'private') await this.rooms.addMember(m, room.id, owner.id);
-      emit(RoomCreatedV1, { room: toRoomObject(room, this.ctx), sender: toUserObject(owner, this.ctx) });
+      // The user who created it: the token's user (v2), else the owner it was created for (v1).
+      const creator = (await this.actors.user(m, cmd.actor)) ?? owner;
+      emit(RoomCreatedV1, { room: toRoomObject(room, this.ctx), sender: toUserObject(creator, this.ctx) });
       return { room: toRoomView(room, null, this.ctx) };
     });
   }

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { DeleteRoomV1, ReplyOf, RequestOf, RoomDeletedV1 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
+import { Actors } from '../../shared/actors';
 import { PRESENTATION, PresentationContext, toRoomObject } from '../../shared/presentation';
 import { RoomRepository } from '../room.repository';
 
@@ -11,14 +12,16 @@ export class DeleteRoom {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly rooms: RoomRepository,
+    private readonly actors: Actors,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
   ) {}
 
   execute(cmd: RequestOf<typeof DeleteRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof DeleteRoomV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
       const room = await this.rooms.findByRef(m, cmd.room, 'update');
+      const sender = await this.actors.sender(m, cmd.actor);
       await this.rooms.delete(m, room.id);
-      emit(RoomDeletedV1, { room: toRoomObject(room, this.ctx), sender: cmd.actor.label || 'API' });
+      emit(RoomDeletedV1, { room: toRoomObject(room, this.ctx), sender });
       return {};
     });
   }

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { ReplyOf, RequestOf, RoomTopicChangedV1, SetTopicV1 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { newVersion, PRESENTATION, PresentationContext, toRoomObject } from '../../shared/presentation';
+import { Actors } from '../../shared/actors';
+import { newVersion, PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
 import { RoomRepository } from '../room.repository';
 
 /** A new topic gives the room a new version; messages in flight to the room commit first. */
@@ -11,6 +12,7 @@ export class SetTopic {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly rooms: RoomRepository,
+    private readonly actors: Actors,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
   ) {}
 
@@ -20,7 +22,10 @@ export class SetTopic {
       room.topic = cmd.topic;
       room.version = newVersion();
       await this.rooms.update(m, room.id, { topic: room.topic, version: room.version });
-      emit(RoomTopicChangedV1, { room: toRoomObject(room, this.ctx), sender: cmd.from, topic: cmd.topic });
+      // v2: the token's user; v1: the `from` label the client gave.
+      const user = await this.actors.user(m, cmd.actor);
+      const sender = user ? toUserObject(user, this.ctx) : cmd.from || cmd.actor.label || 'API';
+      emit(RoomTopicChangedV1, { room: toRoomObject(room, this.ctx), sender, topic: cmd.topic });
       return {};
     });
   }

@@ -1,13 +1,28 @@
 import { z } from 'zod';
 import { defineCommand } from '../define-command';
 
-export const TOKEN_KINDS = ['admin', 'notification'] as const;
+/** v1 tokens (admin, notification) and v2 tokens (personal, room, add-on): never accepted by the other API. */
+export const TOKEN_KINDS = ['admin', 'notification', 'personal', 'room', 'addon'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
+export const V1_TOKEN_KINDS: readonly TokenKind[] = ['admin', 'notification'];
+export const V2_TOKEN_KINDS: readonly TokenKind[] = ['personal', 'room', 'addon'];
+
+/** The scopes of v2 tokens, as HipChat named them. */
+export const V2_SCOPES = [
+  'admin_group', 'admin_room', 'manage_rooms', 'send_message', 'send_notification', 'view_group', 'view_messages', 'view_room',
+] as const;
+export type V2Scope = (typeof V2_SCOPES)[number];
 
 export interface AuthenticatedToken {
   id: number;
   kind: TokenKind;
   label: string;
+  /** The user a personal token acts as (v2); null for other kinds. */
+  userId: number | null;
+  /** The one room a room token may send to (v2); null for other kinds. */
+  roomId: number | null;
+  /** v2 scopes; empty for v1 tokens, whose kind says what they may do. */
+  scopes: V2Scope[];
 }
 
 /**

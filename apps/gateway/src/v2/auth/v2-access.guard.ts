@@ -1,0 +1,70 @@
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { parseRoomRef, V2Scope } from '@app/contracts';
+import type { FastifyReply } from 'fastify';
+import { ApiError } from '../../shared/api-error';
+import { RequestRateLimiter } from '../../shared/rate-limit/request-rate-limiter';
+import { FLOOD_CONTROLLED, PUBLIC_ROUTE, REQUIRED_SCOPES } from '../http/route-options';
+import { V2HttpRequest } from '../http/v2-request';
+import { floodHeaders, v2RateLimitHeaders } from '../http/v2-headers';
+import { FLOOD_CONTROL, V2_RATE_LIMITER } from '../v2-di-tokens';
+
+/**
+ * After authentication: the token's rate limit (headers on every answer, 429 past it), the
+ * scopes the operation needs (403 naming them), and on sends the room's flood control.
+ * Both counts live in Redis, shared by every gateway replica.
+ */
+@Injectable()
+export class V2AccessGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(V2_RATE_LIMITER) private readonly limiter: RequestRateLimiter,
+    @Inject(FLOOD_CONTROL) private readonly flood: RequestRateLimiter,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+    const req = context.switchToHttp().getRequest<V2HttpRequest>();
+    const res = context.switchToHttp().getResponse<FastifyReply>();
+    const token = req.v2!.token!;
+
+    const limit = await this.limiter.consume(token.id);
+    req.v2!.rateLimit = limit;
+    res.headers(v2RateLimitHeaders(limit));
+    if (limit.exceeded) {
+      throw new ApiError(429, `You have exceeded the rate limit of ${limit.limit} requests per ${this.windowText()}; it resets at ${new Date(limit.reset * 1000).toISOString()}.`);
+    }
+
+    const anyOf = this.reflector.getAllAndOverride<V2Scope[] | undefined>(REQUIRED_SCOPES, targets) ?? [];
+    if (anyOf.length > 0 && !anyOf.some((s) => token.scopes.includes(s))) {
+      const needed = anyOf.length === 1 ? `the scope ${anyOf[0]}` : `one of the scopes ${anyOf.join(', ')}`;
+      throw new ApiError(403, `This token does not have ${needed}, which this operation needs (it has: ${token.scopes.join(', ') || 'none'}).`);
+    }
+
+    if (this.reflector.getAllAndOverride<boolean>(FLOOD_CONTROLLED, targets)) {
+      const raw = String((req.params as Record<string, string>).room ?? '');
+      const ref = parseRoomRef(raw);
+      // Per room as the client names it: by id, or by name whatever its case.
+      const count = await this.flood.consume('id' in ref ? `id:${ref.id}` : `name:${ref.name.toLowerCase()}`);
+      req.v2!.flood = count;
+      res.headers(floodHeaders(count));
+      if (count.exceeded) {
+        throw new ApiError(429, `Flood control: room ${raw} may receive ${count.limit} messages per ${this.floodWindowText()}; it resets at ${new Date(count.reset * 1000).toISOString()}.`);
+      }
+    }
+    return true;
+  }
+
+  private windowText(): string {
+    return secondsText(this.limiter.windowSeconds);
+  }
+
+  private floodWindowText(): string {
+    return secondsText(this.flood.windowSeconds);
+  }
+}
+
+function secondsText(s: number): string {
+  return s % 60 === 0 ? `${s / 60} minute${s === 60 ? '' : 's'}` : `${s} seconds`;
+}

@@ -1,0 +1,72 @@
+import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard, PassportStrategy } from '@nestjs/passport';
+import { AuthenticatedToken, V2_TOKEN_KINDS } from '@app/contracts';
+import { Strategy } from 'passport-custom';
+import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
+import { ApiError } from '../../shared/api-error';
+import { attachToken } from '../../shared/auth/request-token';
+import { TokenAuthenticator } from '../../shared/auth/token-authenticator';
+import { PUBLIC_ROUTE } from '../http/route-options';
+import { V2HttpRequest } from '../http/v2-request';
+
+export const V2_TOKEN_STRATEGY = 'v2-token';
+
+/** `Authorization: Bearer <token>`, else `auth_token` in the query string; an empty value is no token. */
+export function presentedToken(req: Pick<V2HttpRequest, 'headers' | 'query'>): string | undefined {
+  const header = req.headers.authorization;
+  if (typeof header === 'string') {
+    const bearer = /^\s*Bearer\s+(\S+)\s*$/i.exec(header);
+    if (bearer) return bearer[1];
+  }
+  const query = (req.query as Record<string, unknown> | undefined)?.auth_token;
+  const value = Array.isArray(query) ? query.find((v) => typeof v === 'string' && v !== '') : query;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * v2 token authentication (a passport-custom strategy): personal, room and add-on tokens,
+ * answered from the gateway's token cache. v1 tokens are not v2 tokens: 401, as for an
+ * unknown one.
+ */
+@Injectable()
+export class V2TokenStrategy extends PassportStrategy(Strategy, V2_TOKEN_STRATEGY) {
+  private readonly docs: string;
+
+  constructor(private readonly tokens: TokenAuthenticator, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+    super();
+    this.docs = `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/docs/api/v2`;
+  }
+
+  async validate(req: V2HttpRequest): Promise<AuthenticatedToken> {
+    const clear = presentedToken(req);
+    if (!clear) throw new ApiError(401, `Authenticated requests require a token: Authorization: Bearer <token> or auth_token=<token>. See ${this.docs}`);
+    const token = await this.tokens.authenticate(clear);
+    if (!token || !V2_TOKEN_KINDS.includes(token.kind)) {
+      throw new ApiError(401, `Invalid OAuth session: the token is unknown, revoked or expired. See ${this.docs}`);
+    }
+    attachToken(req, token);
+    req.v2 = { ...req.v2, token };
+    return token;
+  }
+}
+
+/** Runs the strategy on every v2 route but the public ones. */
+@Injectable()
+export class V2AuthGuard extends AuthGuard(V2_TOKEN_STRATEGY) {
+  constructor(private readonly reflector: Reflector) {
+    super();
+  }
+
+  override canActivate(context: ExecutionContext) {
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, [context.getHandler(), context.getClass()])) return true;
+    return super.canActivate(context);
+  }
+
+  // The strategy's own error (its status and message) is the answer, not passport's generic 401.
+  override handleRequest<T>(err: unknown, user: T): T {
+    if (err) throw err;
+    if (!user) throw new ApiError(401, 'Authenticated requests require a token.');
+    return user;
+  }
+}

@@ -1,0 +1,20 @@
+import { pageResponse, splitProbe } from './pagination';
+
+describe('pageResponse', () => {
+  const self = 'http://h/v2/room';
+
+  it('links the next page when the service found more, keeping the other parameters but never the token', () => {
+    const page = pageResponse([1, 2], { startIndex: 0, maxResults: 2 }, true, self, { 'include-archived': 'true', auth_token: 'secret' });
+    expect(page).toEqual({ items: [1, 2], startIndex: 0, maxResults: 2, links: { self, next: 'http://h/v2/room?include-archived=true&start-index=2&max-results=2' } });
+  });
+
+  it('links the previous page from a later one, never before 0', () => {
+    const page = pageResponse([], { startIndex: 1, maxResults: 5 }, false, self);
+    expect(page.links).toEqual({ self, prev: 'http://h/v2/room?start-index=0&max-results=5' });
+  });
+
+  it('splits the probe row off', () => {
+    expect(splitProbe([1, 2, 3], { startIndex: 0, maxResults: 2 })).toEqual({ items: [1, 2], hasMore: true });
+    expect(splitProbe([1, 2], { startIndex: 0, maxResults: 2 })).toEqual({ items: [1, 2], hasMore: false });
+  });
+});

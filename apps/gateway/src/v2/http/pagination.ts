@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { queryInt } from './validation';
+
+export const MAX_RESULTS_DEFAULT = 100;
+export const MAX_RESULTS_LIMIT = 1000;
+
+/** `start-index` and `max-results` of every v2 list. */
+export const pageQuery = {
+  'start-index': queryInt(0, 0, 2_147_483_647),
+  'max-results': queryInt(MAX_RESULTS_DEFAULT, 0, MAX_RESULTS_LIMIT),
+};
+
+export interface PageRequest { startIndex: number; maxResults: number }
+
+export const pageOf = (q: { 'start-index': number; 'max-results': number }): PageRequest =>
+  ({ startIndex: q['start-index'], maxResults: q['max-results'] });
+
+export interface Page<T> {
+  items: T[];
+  startIndex: number;
+  maxResults: number;
+  links: { self: string; prev?: string; next?: string };
+}
+
+/**
+ * A v2 list answer. `hasMore`: the service found an item past this page (it reads one more
+ * than asked). Links keep the request's other parameters, without its token.
+ */
+export function pageResponse<T>(items: T[], page: PageRequest, hasMore: boolean, selfUrl: string, query: Record<string, unknown> = {}): Page<T> {
+  const link = (startIndex: number) => {
+    const url = new URL(selfUrl);
+    for (const [k, v] of Object.entries(query)) {
+      if (k === 'auth_token' || k === 'start-index' || k === 'max-results' || typeof v !== 'string') continue;
+      url.searchParams.set(k, v);
+    }
+    url.searchParams.set('start-index', String(startIndex));
+    url.searchParams.set('max-results', String(page.maxResults));
+    return url.toString();
+  };
+  return {
+    items,
+    startIndex: page.startIndex,
+    maxResults: page.maxResults,
+    links: {
+      self: selfUrl,
+      ...(page.startIndex > 0 ? { prev: link(Math.max(0, page.startIndex - page.maxResults)) } : {}),
+      ...(hasMore ? { next: link(page.startIndex + page.maxResults) } : {}),
+    },
+  };
+}
+
+/** Reads one more item than the page holds: whether a next page exists, without counting. */
+export const probeLimit = (page: PageRequest): number => page.maxResults + 1;
+
+export function splitProbe<T>(rows: T[], page: PageRequest): { items: T[]; hasMore: boolean } {
+  return { items: rows.slice(0, page.maxResults), hasMore: rows.length > page.maxResults };
+}

@@ -1,0 +1,19 @@
+import { SetMetadata } from '@nestjs/common';
+import type { V2Scope } from '@app/contracts';
+
+export const PUBLIC_ROUTE = 'v2:public';
+export const REQUIRED_SCOPES = 'v2:scopes';
+export const FLOOD_CONTROLLED = 'v2:flood';
+export const RAW_BODY = 'v2:raw-body';
+
+/** Served without a token (capabilities, OAuth token endpoint). */
+export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
+
+/** The token needs one of these scopes; a token without any of them gets 403 naming them. */
+export const RequireScopes = (...anyOf: V2Scope[]) => SetMetadata(REQUIRED_SCOPES, anyOf);
+
+/** A send to the room in the `room` path parameter: counted by the room's flood control. */
+export const FloodControlled = () => SetMetadata(FLOOD_CONTROLLED, true);
+
+/** The body is kept as bytes (uploads), up to the file size limit rather than the JSON limit. */
+export const RawBody = () => SetMetadata(RAW_BODY, true);

@@ -1,0 +1,23 @@
+import { v2ErrorOfCommand } from './v2-errors';
+
+describe('v2ErrorOfCommand', () => {
+  it('words the texts clients match on', () => {
+    expect(v2ErrorOfCommand({ code: 'not_found', reason: 'room_not_found', field: 'room', detail: { ref: 'Ops' } }).message).toBe('Room Ops not found');
+    const taken = v2ErrorOfCommand({ code: 'conflict', reason: 'room_name_taken', field: 'name', detail: { name: 'Ops' } });
+    expect([taken.status, taken.message]).toEqual([400, 'Another room exists with that name.']);
+  });
+
+  it('names the v2 field of a broken rule', () => {
+    const e = v2ErrorOfCommand({ code: 'invalid', reason: 'rule', field: 'messageFormat', detail: { problem: 'must be html or text' } });
+    expect([e.status, e.message]).toEqual([400, 'message_format: must be html or text']);
+  });
+
+  it('answers 503 when nothing was applied, never 500 for an outage', () => {
+    expect(v2ErrorOfCommand({ code: 'unavailable', reason: 'dependency_failed' }).status).toBe(503);
+    expect(v2ErrorOfCommand({ code: 'unavailable', reason: 'deadline_passed' }).status).toBe(503);
+  });
+
+  it('refuses a room token outside its room with 403', () => {
+    expect(v2ErrorOfCommand({ code: 'forbidden', reason: 'outside_token_room', field: 'room' }).status).toBe(403);
+  });
+});

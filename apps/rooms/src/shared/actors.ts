@@ -1,0 +1,33 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Actor, commandFailure, Sender } from '@app/contracts';
+import { EntityManager } from 'typeorm';
+import type { RoomEntity, UserEntity } from '../database/entities';
+import { UserRepository } from '../users/user.repository';
+import { PRESENTATION, PresentationContext, toUserObject } from './presentation';
+
+/**
+ * Who an event names as its sender: the acting user (v2 personal tokens) as a User
+ * object, else the token's label (v1 tokens, integrations).
+ */
+@Injectable()
+export class Actors {
+  constructor(private readonly users: UserRepository, @Inject(PRESENTATION) private readonly ctx: PresentationContext) {}
+
+  /** The acting user, when a user acts; a deleted user's token no longer resolves, so this one is live. */
+  async user(m: EntityManager, actor: Actor): Promise<UserEntity | null> {
+    if (actor.userId === undefined) return null;
+    return this.users.findByRef(m, { id: actor.userId }, { field: 'actor' });
+  }
+
+  async sender(m: EntityManager, actor: Actor): Promise<Sender> {
+    const user = await this.user(m, actor);
+    return user ? toUserObject(user, this.ctx) : actor.label || 'API';
+  }
+}
+
+/** A room token acts on its own room only. */
+export function assertActorMayUse(actor: Actor, room: RoomEntity): void {
+  if (actor.roomId !== undefined && actor.roomId !== room.id) {
+    throw commandFailure('forbidden', 'outside_token_room', 'room', { ref: room.id });
+  }
+}
