@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+
+/** Where shared files and their thumbnails live. Keys come from `storageKeyFor`, never from clients. */
+export interface FileStorage {
+  /** Stores `data` under `key`, replacing any previous object; readers see the old or the new object, never a part. */
+  put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** The object under `key`, or null when there is none. */
+  get(key: string): Promise<{ data: Buffer; contentType: string } | null>;
+  /** Removes the object under `key`; no error when there is none (cleanup after a failed share). */
+  delete(key: string): Promise<void>;
+}
+
+const KEY_CHARS = /^[a-zA-Z0-9/_.-]+$/;
+const KEY_MAX = 1024;
+/** The sidecar holding the content type; keys ending in it are refused so they cannot collide. */
+const META_SUFFIX = '.meta.json';
+
+/** Throws unless `key` is a relative path of safe segments (no traversal, no hidden or reserved names). */
+export function assertValidKey(key: string): void {
+  const problem =
+    typeof key !== 'string' || key.length === 0 ? 'is empty'
+      : key.length > KEY_MAX ? `is longer than ${KEY_MAX} characters`
+        : !KEY_CHARS.test(key) ? 'may only contain letters, digits and / _ . -'
+          : key.includes('..') ? 'may not contain ".."'
+            // Leading '.' also keeps keys apart from our temp files, which start with '.'.
+            : key.split('/').some((seg) => seg === '' || seg.startsWith('.')) ? 'has an empty or hidden path segment'
+              : key.endsWith(META_SUFFIX) ? `may not end with "${META_SUFFIX}"`
+                : null;
+  if (problem) throw new Error(`invalid storage key ${JSON.stringify(String(key)).slice(0, 120)}: ${problem}`);
+}
+
+/**
+ * Files under one directory: `<root>/<key>` holds the bytes, `<root>/<key>.meta.json` the
+ * content type. Each is written to a temp file in the same directory and renamed into place,
+ * so the swap is atomic. The sidecar is renamed last: it is the commit marker, and `get`
+ * treats bytes without a sidecar as absent (a put in progress, or one that crashed).
+ */
+export class LocalDirectoryStorage implements FileStorage {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  async put(key: string, data: Buffer, contentType: string): Promise<void> {
+    const target = this.pathFor(key);
+    const dir = path.dirname(target);
+    // Creates the root too, when missing.
+    await fs.mkdir(dir, { recursive: true });
+    const meta = Buffer.from(JSON.stringify({ contentType }));
+    const dataTmp = await writeTemp(dir, path.basename(target), data);
+    let metaTmp: string | undefined;
+    try {
+      metaTmp = await writeTemp(dir, path.basename(target) + META_SUFFIX, meta);
+      await fs.rename(dataTmp, target);
+      await fs.rename(metaTmp, target + META_SUFFIX);
+    } catch (err) {
+      await Promise.all([dataTmp, metaTmp].map((p) => (p ? fs.rm(p, { force: true }) : undefined)));
+      throw err;
+    }
+    await fsyncDir(dir);
+  }
+
+  async get(key: string): Promise<{ data: Buffer; contentType: string } | null> {
+    const target = this.pathFor(key);
+    const meta = await readIfExists(target + META_SUFFIX);
+    if (!meta) return null;
+    const data = await readIfExists(target);
+    if (!data) return null;
+    const parsed = JSON.parse(meta.toString('utf8')) as { contentType?: unknown };
+    const contentType = typeof parsed.contentType === 'string' ? parsed.contentType : 'application/octet-stream';
+    return { data, contentType };
+  }
+
+  async delete(key: string): Promise<void> {
+    const target = this.pathFor(key);
+    // Sidecar first: the object disappears for readers before its bytes do.
+    await fs.rm(target + META_SUFFIX, { force: true });
+    await fs.rm(target, { force: true });
+  }
+
+  private pathFor(key: string): string {
+    assertValidKey(key);
+    const target = path.resolve(this.root, key);
+    // Belt and braces: the key rules already forbid leaving the root.
+    if (!target.startsWith(this.root + path.sep)) throw new Error('invalid storage key: escapes the storage root');
+    return target;
+  }
+}
+
+async function writeTemp(dir: string, base: string, data: Buffer): Promise<string> {
+  const tmp = path.join(dir, `.${base}.${randomBytes(6).toString('hex')}.tmp`);
+  // 'wx': never follow or reuse an existing file under the temp name.
+  const handle = await fs.open(tmp, 'wx');
+  try {
+    await handle.writeFile(data);
+    // Durable before it becomes visible, so a crash cannot leave a renamed but empty file.
+    await handle.sync();
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    await fs.rm(tmp, { force: true });
+    throw err;
+  }
+  await handle.close();
+  return tmp;
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  // Persists the renames; best effort, as some filesystems refuse fsync on directories.
+  try {
+    const handle = await fs.open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    /* not fatal: the data files themselves are synced */
+  }
+}
+
+async function readIfExists(file: string): Promise<Buffer | null> {
+  try {
+    return await fs.readFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+    throw err;
+  }
+}
+
+const ID_CHARS = /^[a-zA-Z0-9_-]{2,128}$/;
+const NAME_MAX = 100;
+
+/** `<first 2 chars of id>/<id>/<sanitized name>`; the prefix spreads files over directories. */
+export function storageKeyFor(fileId: string, fileName: string): string {
+  if (!ID_CHARS.test(fileId)) throw new Error(`invalid file id ${JSON.stringify(String(fileId)).slice(0, 140)}`);
+  const key = `${fileId.slice(0, 2)}/${fileId}/${sanitizeFileName(fileName)}`;
+  assertValidKey(key);
+  return key;
+}
+
+/** A file name safe as one key segment: letters, digits and `.-_`, at most 100 characters, never empty. */
+export function sanitizeFileName(fileName: string): string {
+  let name = String(fileName ?? '')
+    // Accented letters keep their base letter ("résumé" -> "resume") instead of becoming '_'.
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '');
+  name = Array.from(name, (ch) => (/^[a-zA-Z0-9._-]$/.test(ch) ? ch : '_')).join('');
+  if (name.length > NAME_MAX) {
+    // Keep a short extension: it is what tells a download what the file is.
+    const dot = name.lastIndexOf('.');
+    const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : '';
+    name = name.slice(0, NAME_MAX - ext.length) + ext;
+  }
+  // The key rules forbid "..", a leading '.', and the sidecar suffix; these fixes never lengthen.
+  name = name.replace(/\.{2,}/g, '.').replace(/^\./, '_');
+  if (name.endsWith(META_SUFFIX)) name = name.slice(0, -1) + '_';
+  return name || 'file';
+}
