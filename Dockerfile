@@ -15,6 +15,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# Shared files (a volume in docker-compose.yml) belong to the user the services run as.
+RUN mkdir -p /data/files && chown node:node /data/files
 USER node
 # Overridden per service by docker-compose.yml.
 CMD ["node", "dist/apps/gateway/apps/gateway/src/main.js"]

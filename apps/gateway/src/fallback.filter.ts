@@ -7,6 +7,7 @@ import { sendV1Error, toV1Error } from './v1/v1.filter';
 import type { V1HttpRequest } from './v1/v1-request';
 
 export const NOT_FOUND_MESSAGE = 'Not found. The version 1 API lives under /v1/<resource>/<method>.';
+export const V2_NOT_FOUND_MESSAGE = 'Not found. The version 2 API\'s operations are listed at /docs/api/v2.';
 
 /**
  * What no API's own filter answered: paths no controller serves (404) and failures outside
@@ -25,7 +26,8 @@ export class FallbackFilter implements ExceptionFilter {
   catch(err: unknown, host: ArgumentsHost): void {
     const req = host.switchToHttp().getRequest<V1HttpRequest>();
     const status = err instanceof HttpException ? err.getStatus() : undefined;
-    const error = status === 404 ? new V1Error(404, NOT_FOUND_MESSAGE) : toV1Error(err);
+    const v2 = /^\/v2(\/|$|\?)/i.test(req.url ?? '');
+    const error = status === 404 ? new V1Error(404, v2 ? V2_NOT_FOUND_MESSAGE : NOT_FOUND_MESSAGE) : toV1Error(err);
     if (error.status >= 500) this.logger.error({ err }, 'request failed');
     sendV1Error(req, host.switchToHttp().getResponse<FastifyReply>(), error, this.limiter);
   }

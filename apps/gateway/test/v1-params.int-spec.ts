@@ -74,11 +74,13 @@ describe('v1 parameters that cannot be read (real rooms service, Postgres, Rabbi
   });
 
   it('answers other paths with the 404 body, the rate-limit headers and no v1 method', async () => {
-    for (const path of ['/v2/room', '/', '/v1/rooms', '/nothing/at/all']) {
+    for (const path of ['/', '/v1/rooms', '/nothing/at/all']) {
       const res = await call(stack.baseUrl, path, { query: { auth_token: admin } });
       expectError(res, 404, 'Not Found', 'Not found. The version 1 API lives under /v1/<resource>/<method>.');
       expectRateLimitHeaders(res);
     }
-    expectXmlError(await call(stack.baseUrl, '/v2/room', { query: { format: 'xml' } }), 404, 'Not Found');
+    expectXmlError(await call(stack.baseUrl, '/nothing', { query: { format: 'xml' } }), 404, 'Not Found');
+    // Under /v2, the pointer is to the v2 operations.
+    expectError(await call(stack.baseUrl, '/v2/nothing', { query: { auth_token: admin } }), 404, 'Not Found', 'Not found. The version 2 API\'s operations are listed at /docs/api/v2.');
   });
 });

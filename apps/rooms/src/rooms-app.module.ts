@@ -13,10 +13,26 @@ import { GetRoom } from './rooms/get-room/get-room.usecase';
 import { ListRooms } from './rooms/list-rooms/list-rooms.usecase';
 import { MessageRepository } from './rooms/message.repository';
 import { ParticipantRepository } from './rooms/participants/participant.repository';
+import { MemberRepository } from './rooms/members/member.repository';
+import { MembersHandlers } from './rooms/members/members.handlers';
+import { AddMember } from './rooms/members/add-member/add-member.usecase';
+import { RemoveMember } from './rooms/members/remove-member/remove-member.usecase';
+import { ListMembers } from './rooms/members/list-members/list-members.usecase';
+import { InviteUser } from './rooms/members/invite-user/invite-user.usecase';
+import { ParticipantsHandlers } from './rooms/participants/participants.handlers';
+import { EnterRoom } from './rooms/participants/enter-room/enter-room.usecase';
+import { ExitRoom } from './rooms/participants/exit-room/exit-room.usecase';
+import { ListParticipants } from './rooms/participants/list-participants/list-participants.usecase';
 import { RoomRepository } from './rooms/room.repository';
 import { RoomsHandlers } from './rooms/rooms.handlers';
+import { MessagesHandlers } from './rooms/messages.handlers';
+import { SendMessage } from './rooms/send-message/send-message.usecase';
+import { GetMessage } from './rooms/get-message/get-message.usecase';
 import { SendNotification } from './rooms/send-notification/send-notification.usecase';
 import { SetTopic } from './rooms/set-topic/set-topic.usecase';
+import { UpdateRoom } from './rooms/update-room/update-room.usecase';
+import { ShareFileHandlers } from './rooms/share-file/share-file.handlers';
+import { ShareFile } from './rooms/share-file/share-file.usecase';
 import { Actors } from './shared/actors';
 import { PRESENTATION, PresentationContext } from './shared/presentation';
 import { UsersHandlers } from './users/users.handlers';
@@ -28,6 +44,9 @@ import { GetUser } from './users/get-user/get-user.usecase';
 import { ListUsers } from './users/list-users/list-users.usecase';
 import { UpdateUser } from './users/update-user/update-user.usecase';
 import { UserRepository } from './users/user.repository';
+import { PrivateMessageRepository } from './users/private-message.repository';
+import { SendPrivateMessage } from './users/send-private-message/send-private-message.usecase';
+import { GetPrivateHistory } from './users/get-private-history/get-private-history.usecase';
 
 export function presentationContext(config: RoomsConfig): PresentationContext {
   return { baseUrl: config.PUBLIC_BASE_URL.replace(/\/+$/, ''), xmppMucDomain: config.XMPP_MUC_DOMAIN, groupId: 1 };
@@ -47,7 +66,7 @@ export class RoomsAppModule {
     const { relay, uow } = createUnitOfWork(db, broker, logger, config);
     return {
       module: RoomsAppModule,
-      controllers: [RoomsHandlers, UsersHandlers, TokensHandlers],
+      controllers: [ShareFileHandlers, RoomsHandlers, MessagesHandlers, UsersHandlers, TokensHandlers, MembersHandlers, ParticipantsHandlers],
       providers: [
         { provide: ROOMS_CONFIG, useValue: config },
         { provide: APP_LOGGER, useValue: logger },
@@ -57,8 +76,12 @@ export class RoomsAppModule {
         { provide: OutboxRelay, useValue: relay },
         { provide: UnitOfWork, useValue: uow },
         RoomRepository, MessageRepository, UserRepository, ParticipantRepository, Actors,
-        CreateRoom, DeleteRoom, GetRoom, ListRooms, GetHistory, SendNotification, SetTopic,
+        MemberRepository, AddMember, RemoveMember, ListMembers, InviteUser, EnterRoom, ExitRoom, ListParticipants,
+        ShareFile,
+        SendMessage, GetMessage,
+        CreateRoom, DeleteRoom, GetRoom, ListRooms, GetHistory, SendNotification, SetTopic, UpdateRoom,
         CreateUser, UpdateUser, DeleteUser, GetUser, ListUsers,
+        PrivateMessageRepository, SendPrivateMessage, GetPrivateHistory,
         TokensService,
         RoomsLifecycle,
         { provide: APP_INTERCEPTOR, useClass: CommandLogInterceptor },

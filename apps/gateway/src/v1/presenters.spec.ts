@@ -10,7 +10,8 @@ const ROOM: RoomView = {
 const USER: UserView = {
   id: 3, name: 'Ada Lovelace', mentionName: 'AdaLovelace', email: 'ada@example.com', title: '',
   photoUrl: 'http://127.0.0.1:8080/img/silhouette_125.png', created: '2020-01-02T03:04:05.678Z', lastActive: null,
-  status: 'offline', statusMessage: '', isGroupAdmin: true, isDeleted: false, timezone: 'UTC', version: 'V',
+  status: 'offline', statusMessage: '', isGroupAdmin: true, isDeleted: false, isGuest: false, timezone: 'UTC',
+  xmppJid: '1_3@chat.localhost', version: 'V',
 };
 
 /** The bodies are compared as text: key order is part of what v1 clients see. */
@@ -29,7 +30,7 @@ describe('v1 presenters', () => {
   });
 
   it('adds member_user_ids and participants for rooms/show', () => {
-    const detail: RoomDetailView = { ...ROOM, memberUserIds: [3, 9], participants: [{ userId: 9, name: 'Grace' }] };
+    const detail: RoomDetailView = { ...ROOM, memberUserIds: [3, 9], participants: [{ userId: 9, name: 'Grace', mentionName: 'grace', version: 'V9' }] };
     expect(JSON.stringify(toV1RoomDetail(detail))).toBe(
       `${JSON.stringify(toV1Room(ROOM)).slice(0, -1)},"member_user_ids":[3,9],"participants":[{"user_id":9,"name":"Grace"}]}`);
   });

@@ -41,6 +41,8 @@ export function v2ErrorOfCommand(error: CommandError): ApiError {
       return new ApiError(404, `Message ${d.ref ?? ''} not found`);
     case 'room_not_private':
       return new ApiError(400, `Room ${d.ref ?? ''} is public: members are managed for private rooms only.`);
+    case 'entering_archived_room':
+      return new ApiError(400, `Room ${d.name ?? ''} is archived: nobody may enter it until it is unarchived.`);
     case 'outside_token_room':
       return new ApiError(403, 'This room token may only be used for its own room.');
     case 'not_allowed':

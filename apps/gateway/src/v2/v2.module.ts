@@ -1,46 +1,18 @@
 import { Module } from '@nestjs/common';
-import { PassportModule } from '@nestjs/passport';
-import { AppLogger, APP_LOGGER } from '@app/common';
-import type Redis from 'ioredis';
-import { GATEWAY_CONFIG, GatewayConfig } from '../config';
-import { REDIS_CLIENT } from '../shared/di-tokens';
-import { RequestRateLimiter } from '../shared/rate-limit/request-rate-limiter';
-import { V2AccessGuard } from './auth/v2-access.guard';
-import { V2AuthGuard, V2TokenStrategy } from './auth/v2-token.strategy';
 import { CapabilitiesController } from './capabilities/capabilities.controller';
-import { V2BodyGuard } from './http/v2-body.guard';
-import { FLOOD_CONTROL, V2_RATE_LIMITER } from './v2-di-tokens';
-import { V2Filter } from './v2.filter';
-
-/** The machinery every v2 resource module uses: auth, limits, body, errors. */
-@Module({
-  imports: [PassportModule],
-  providers: [
-    V2TokenStrategy, V2AuthGuard, V2AccessGuard, V2BodyGuard, V2Filter,
-    {
-      provide: V2_RATE_LIMITER,
-      inject: [GATEWAY_CONFIG, REDIS_CLIENT, APP_LOGGER],
-      useFactory: (config: GatewayConfig, redis: Redis, logger: AppLogger) => new RequestRateLimiter(redis, {
-        limit: config.V2_RATE_LIMIT_MAX, windowSeconds: config.V2_RATE_LIMIT_WINDOW_SECONDS, keyPrefix: `${config.BROKER_NAMESPACE}:rl:v2`,
-      }, logger),
-    },
-    {
-      provide: FLOOD_CONTROL,
-      inject: [GATEWAY_CONFIG, REDIS_CLIENT, APP_LOGGER],
-      useFactory: (config: GatewayConfig, redis: Redis, logger: AppLogger) => new RequestRateLimiter(redis, {
-        limit: config.FLOOD_CONTROL_MAX, windowSeconds: config.FLOOD_CONTROL_WINDOW_SECONDS, keyPrefix: `${config.BROKER_NAMESPACE}:fc:v2`,
-      }, logger),
-    },
-  ],
-  exports: [PassportModule, V2TokenStrategy, V2AuthGuard, V2AccessGuard, V2BodyGuard, V2Filter, V2_RATE_LIMITER, FLOOD_CONTROL],
-})
-export class V2CoreModule {}
+import { V2EmoticonsModule } from './emoticons/emoticons.module';
+import { FilesModule } from './files/files.module';
+import { V2MembersModule } from './members/members.module';
+import { V2MessagesModule } from './messages/messages.module';
+import { V2RoomsModule } from './rooms/rooms.module';
+import { V2UsersModule } from './users/users.module';
+import { V2CoreModule } from './v2-core.module';
 
 /**
  * The HipChat version 2 API, one module per resource. Add a resource's module here.
  */
 @Module({
-  imports: [V2CoreModule],
+  imports: [V2CoreModule, FilesModule, V2UsersModule, V2MembersModule, V2MessagesModule, V2EmoticonsModule, V2RoomsModule],
   controllers: [CapabilitiesController],
 })
 export class V2Module {}

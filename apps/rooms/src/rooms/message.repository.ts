@@ -1,21 +1,54 @@
 import { Injectable } from '@nestjs/common';
-import { LIMITS } from '@app/contracts';
+import { LIMITS, MessageUserView } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { MessageEntity } from '../database/entities';
 
-export interface HistoryRow extends MessageEntity {
-  userName: string | null;
+/** The parts of a message the v2 API added (migration 1764000000000), beside the entity's columns. */
+export interface MessageExtras {
+  card?: Record<string, unknown> | null;
+  attachTo?: string | null;
+  file?: StoredFile | null;
+  messageLinks?: Array<{ type: string; url: string }> | null;
 }
+
+export interface StoredFile {
+  name: string;
+  size: number;
+  url: string;
+  thumb_url?: string;
+}
+
+export type StoredMessage = MessageEntity & MessageExtras;
+
+export interface HistoryRow extends StoredMessage {
+  userName: string | null;
+  /** Read by the v2 queries only (a User object needs them). */
+  userMentionName?: string | null;
+  userVersion?: string | null;
+  mentions?: MessageUserView[];
+}
+
+/** Bounds of a page of history, newest first. */
+export interface HistoryBounds {
+  before?: Date;
+  after?: Date;
+  offset: number;
+  limit: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** SQL of room messages. */
 @Injectable()
 export class MessageRepository {
   /** The row of a message by column, for a batched insert (Tx.insertLater). */
-  row(message: MessageEntity): Record<string, unknown> {
+  row(message: StoredMessage): Record<string, unknown> {
     return {
       id: message.id, room_id: message.roomId, type: message.type, from_label: message.fromLabel, user_id: message.userId,
       body: message.body, message_format: message.messageFormat, color: message.color, notify: message.notify,
       mention_user_ids: message.mentionUserIds, created_at: message.createdAt.toISOString(),
+      card: message.card ?? null, attach_to: message.attachTo ?? null, file: message.file ?? null,
+      message_links: message.messageLinks ?? null,
     };
   }
 
@@ -32,21 +65,60 @@ export class MessageRepository {
       `${SELECT} WHERE m.room_id = $1 AND m.created_at >= $2 AND m.created_at < $3 ORDER BY m.created_at, m.id`, [roomId, start, end]);
     return rows.map(toHistoryRow);
   }
+
+  /** A page of messages within [after, before], newest first, with their senders and mentions (v2). */
+  async page(m: EntityManager, roomId: number, b: HistoryBounds): Promise<HistoryRow[]> {
+    const rows: Row[] = await m.query(
+      `${SELECT_FULL} WHERE m.room_id = $1 AND ($2::timestamptz IS NULL OR m.created_at <= $2)
+         AND ($3::timestamptz IS NULL OR m.created_at >= $3)
+       ORDER BY m.created_at DESC, m.id DESC OFFSET $4 LIMIT $5`,
+      [roomId, b.before ?? null, b.after ?? null, b.offset, b.limit]);
+    return rows.map(toHistoryRow);
+  }
+
+  /** One message of a room, with its sender and mentions; null when the room has no such message. */
+  async findInRoom(m: EntityManager, roomId: number, id: string): Promise<HistoryRow | null> {
+    if (!UUID.test(id)) return null;
+    const rows: Row[] = await m.query(`${SELECT_FULL} WHERE m.room_id = $1 AND m.id = $2`, [roomId, id]);
+    return rows[0] ? toHistoryRow(rows[0]) : null;
+  }
+
+  /** When a message of the room was sent; null when the room has no such message. */
+  async sentAt(m: EntityManager, roomId: number, id: string): Promise<Date | null> {
+    if (!UUID.test(id)) return null;
+    const rows: Array<{ created_at: Date }> = await m.query('SELECT created_at FROM messages WHERE room_id = $1 AND id = $2', [roomId, id]);
+    return rows[0]?.created_at ?? null;
+  }
 }
 
 // Plain SQL: history answers up to 75 rows a request, and the query builder's entity
 // mapping cost more than the query.
 const SELECT = `SELECT m.id, m.room_id, m.type, m.from_label, m.user_id, m.body, m.message_format, m.color, m.notify,
-  m.mention_user_ids, m.created_at, u.name AS user_name FROM messages m LEFT JOIN users u ON u.id = m.user_id`;
+  m.mention_user_ids, m.created_at, m.file, u.name AS user_name FROM messages m LEFT JOIN users u ON u.id = m.user_id`;
+
+// v2 items name their sender and mentions as User objects: one subquery per row, on the
+// primary key, rather than a second round trip.
+const SELECT_FULL = `SELECT m.id, m.room_id, m.type, m.from_label, m.user_id, m.body, m.message_format, m.color, m.notify,
+  m.mention_user_ids, m.created_at, m.file, m.card, m.attach_to, m.message_links,
+  u.name AS user_name, u.mention_name AS user_mention_name, u.version AS user_version,
+  (SELECT coalesce(json_agg(json_build_object('id', mu.id, 'name', mu.name, 'mentionName', mu.mention_name, 'version', mu.version)
+     ORDER BY mu.id), '[]'::json) FROM users mu WHERE mu.id = ANY (m.mention_user_ids)) AS mentions
+  FROM messages m LEFT JOIN users u ON u.id = m.user_id`;
 
 interface Row {
   id: string; room_id: number; type: MessageEntity['type']; from_label: string | null; user_id: number | null; body: string;
   message_format: 'html' | 'text'; color: string | null; notify: boolean; mention_user_ids: number[]; created_at: Date;
-  user_name: string | null;
+  file: StoredFile | null; card?: Record<string, unknown> | null; attach_to?: string | null;
+  message_links?: Array<{ type: string; url: string }> | null;
+  user_name: string | null; user_mention_name?: string | null; user_version?: string | null; mentions?: MessageUserView[];
 }
 
 const toHistoryRow = (r: Row): HistoryRow => Object.assign(new MessageEntity(), {
   id: r.id, roomId: r.room_id, type: r.type, fromLabel: r.from_label, userId: r.user_id, body: r.body,
   messageFormat: r.message_format, color: r.color, notify: r.notify, mentionUserIds: r.mention_user_ids,
-  createdAt: r.created_at, userName: r.user_name,
+  createdAt: r.created_at, userName: r.user_name, file: r.file,
+  ...('card' in r ? {
+    card: r.card ?? null, attachTo: r.attach_to ?? null, messageLinks: r.message_links ?? null,
+    userMentionName: r.user_mention_name ?? null, userVersion: r.user_version ?? null, mentions: r.mentions ?? [],
+  } : {}),
 });

@@ -6,6 +6,16 @@ import { isUniqueViolation } from '../shared/db-errors';
 
 export type RoomLock = 'none' | 'share' | 'update';
 
+export type RoomAttribute = 'topic' | 'version' | 'isArchived' | 'name' | 'privacy' | 'ownerUserId' | 'guestAccessToken';
+
+export interface RoomListQuery {
+  includePrivate: boolean;
+  includeArchived: boolean;
+  viewerId: number | null;
+  offset: number;
+  limit: number;
+}
+
 export interface RoomWithActivity {
   room: RoomEntity;
   lastActive: Date | null;
@@ -52,6 +62,32 @@ export class RoomRepository {
     return rows.map((r) => ({ room: toEntity(r), lastActive: r.last_active ?? null }));
   }
 
+  /**
+   * A page of rooms by id, filtered in SQL. `viewerId`: a user who sees only the private
+   * rooms they are a member of (unless a group admin); null sees every private room.
+   */
+  async listPage(m: EntityManager, q: RoomListQuery): Promise<RoomWithActivity[]> {
+    const rows: RoomRow[] = await m.query(
+      `SELECT ${COLUMNS}, (SELECT max(created_at) FROM messages WHERE room_id = r.id) AS last_active FROM rooms r
+        WHERE ($1::boolean OR r.privacy = 'public')
+          AND ($2::boolean OR NOT r.is_archived)
+          AND (r.privacy = 'public' OR $3::int IS NULL
+               OR EXISTS (SELECT 1 FROM users u WHERE u.id = $3::int AND u.is_group_admin)
+               OR EXISTS (SELECT 1 FROM room_members rm WHERE rm.room_id = r.id AND rm.user_id = $3::int))
+        ORDER BY r.id OFFSET $4 LIMIT $5`,
+      [q.includePrivate, q.includeArchived, q.viewerId, q.offset, q.limit]);
+    return rows.map((r) => ({ room: toEntity(r), lastActive: r.last_active ?? null }));
+  }
+
+  /** Whether a user may see a private room: a member, or a group admin. */
+  async mayView(m: EntityManager, room: RoomEntity, userId: number): Promise<boolean> {
+    if (room.privacy === 'public') return true;
+    const rows: unknown[] = await m.query(
+      `SELECT 1 WHERE EXISTS (SELECT 1 FROM users WHERE id = $2 AND is_group_admin)
+         OR EXISTS (SELECT 1 FROM room_members WHERE room_id = $1 AND user_id = $2)`, [room.id, userId]);
+    return rows.length > 0;
+  }
+
   /** Inserts a room, or conflict when the name is taken (case-insensitively). */
   async insert(m: EntityManager, room: RoomEntity): Promise<RoomEntity> {
     try {
@@ -63,8 +99,14 @@ export class RoomRepository {
     return m.getRepository(RoomEntity).findOneByOrFail({ id: room.id });
   }
 
-  async update(m: EntityManager, id: number, changes: Partial<Pick<RoomEntity, 'topic' | 'version' | 'isArchived' | 'name' | 'privacy'>>): Promise<void> {
-    await m.getRepository(RoomEntity).update({ id }, changes);
+  /** Saves changed attributes; conflict when a new name is taken (case-insensitively). */
+  async update(m: EntityManager, id: number, changes: Partial<Pick<RoomEntity, RoomAttribute>>): Promise<void> {
+    try {
+      await m.getRepository(RoomEntity).update({ id }, changes);
+    } catch (err) {
+      if (isUniqueViolation(err, 'rooms_name_uq')) throw commandFailure('conflict', 'room_name_taken', 'name', { name: changes.name ?? '' });
+      throw err;
+    }
   }
 
   async delete(m: EntityManager, id: number): Promise<void> {

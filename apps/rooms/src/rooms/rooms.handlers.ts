@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandContext } from '@app/common';
 import {
-  CreateRoomV1, DeleteRoomV1, GetHistoryV1, GetRoomV1, ListRoomsV1, RequestOf, SendNotificationV1, SetTopicV1,
+  CreateRoomV1, DeleteRoomV1, GetHistoryV1, GetRoomV1, ListRoomsV1, RequestOf, SendNotificationV1, SetTopicV1, UpdateRoomV1,
 } from '@app/contracts';
 import { CommandPipe } from '../shared/command-pipe';
 import { CreateRoom } from './create-room/create-room.usecase';
@@ -12,6 +12,7 @@ import { GetRoom } from './get-room/get-room.usecase';
 import { ListRooms } from './list-rooms/list-rooms.usecase';
 import { SendNotification } from './send-notification/send-notification.usecase';
 import { SetTopic } from './set-topic/set-topic.usecase';
+import { UpdateRoom } from './update-room/update-room.usecase';
 
 /** Transport edge: each command, parsed with its contract's schema, goes to its use case. */
 @Controller()
@@ -24,6 +25,7 @@ export class RoomsHandlers {
     private readonly getHistory: GetHistory,
     private readonly sendNotification: SendNotification,
     private readonly setTopic: SetTopic,
+    private readonly updateRoom: UpdateRoom,
   ) {}
 
   @MessagePattern(CreateRoomV1.pattern)
@@ -36,7 +38,7 @@ export class RoomsHandlers {
   get(@Payload(new CommandPipe(GetRoomV1)) c: RequestOf<typeof GetRoomV1>) { return this.getRoom.execute(c); }
 
   @MessagePattern(ListRoomsV1.pattern)
-  list(@Payload(new CommandPipe(ListRoomsV1)) _c: RequestOf<typeof ListRoomsV1>) { return this.listRooms.execute(); }
+  list(@Payload(new CommandPipe(ListRoomsV1)) c: RequestOf<typeof ListRoomsV1>) { return this.listRooms.execute(c); }
 
   @MessagePattern(GetHistoryV1.pattern)
   history(@Payload(new CommandPipe(GetHistoryV1)) c: RequestOf<typeof GetHistoryV1>) { return this.getHistory.execute(c); }
@@ -46,4 +48,7 @@ export class RoomsHandlers {
 
   @MessagePattern(SetTopicV1.pattern)
   topic(@Payload(new CommandPipe(SetTopicV1)) c: RequestOf<typeof SetTopicV1>, @Ctx() ctx: CommandContext) { return this.setTopic.execute(c, ctx.meta); }
+
+  @MessagePattern(UpdateRoomV1.pattern)
+  update(@Payload(new CommandPipe(UpdateRoomV1)) c: RequestOf<typeof UpdateRoomV1>, @Ctx() ctx: CommandContext) { return this.updateRoom.execute(c, ctx.meta); }
 }

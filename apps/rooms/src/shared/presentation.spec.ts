@@ -52,7 +52,8 @@ describe('user presentation', () => {
     expect(toUserView(user, ctx)).toEqual({
       id: 3, name: 'Ada Lovelace', mentionName: 'Ada', email: 'ada@example.com', title: 'Analyst',
       photoUrl: 'https://chat.example.com/img/silhouette_125.png', created: '2020-01-01T00:00:00.000Z', lastActive: null,
-      status: 'offline', statusMessage: '', isGroupAdmin: true, isDeleted: false, timezone: 'Europe/London', version: 'V1',
+      status: 'offline', statusMessage: '', isGroupAdmin: true, isDeleted: false, isGuest: false, timezone: 'Europe/London',
+      xmppJid: '1_3@chat.chat.example.com', version: 'V1',
     });
     expect(toUserObject(user, ctx)).toEqual({
       id: 3, links: { self: 'https://chat.example.com/v2/user/3' }, mention_name: 'Ada', name: 'Ada Lovelace', version: 'V1',

@@ -55,9 +55,20 @@ export function toUserView(user: UserEntity, ctx: PresentationContext): UserView
     statusMessage: user.statusMessage,
     isGroupAdmin: user.isGroupAdmin,
     isDeleted: user.isDeleted,
+    isGuest: user.isGuest ?? false,
     timezone: user.timezone,
+    xmppJid: userJid(user.id, ctx),
     version: user.version,
   };
+}
+
+/**
+ * A user's XMPP address, `<group>_<user>@chat.<domain>` as HipChat named them: users live
+ * on the chat domain beside the rooms' MUC (`conf.`) domain.
+ */
+export function userJid(userId: number, ctx: PresentationContext): string {
+  const domain = ctx.xmppMucDomain.replace(/^conf\./, '');
+  return `${ctx.groupId}_${userId}@chat.${domain}`;
 }
 
 /** The Room object of webhook events (specification, "Resources and their fields"). */

@@ -16,6 +16,7 @@ export class UserRepository {
     const qb = m.getRepository(UserEntity).createQueryBuilder('u');
     if (opts.lock) qb.setLock('pessimistic_write');
     if ('id' in ref) qb.where('u.id = :id', { id: ref.id });
+    else if ('mention' in ref) qb.where('lower(u.mention_name) = lower(:mention)', { mention: ref.mention });
     else qb.where('lower(u.email) = lower(:email)', { email: ref.email });
     if (opts.live) qb.andWhere('NOT u.is_deleted');
     const user = await qb.orderBy('u.is_deleted', 'ASC').addOrderBy('u.id', 'DESC').getOne();
@@ -31,18 +32,23 @@ export class UserRepository {
       .orderBy('u.id').getMany();
   }
 
-  list(m: EntityManager, includeDeleted: boolean): Promise<UserEntity[]> {
-    return m.getRepository(UserEntity).find({ where: includeDeleted ? {} : { isDeleted: false }, order: { id: 'ASC' } });
+  /** Users by id; `includeGuests` undefined: guests too. A page when `limit` is given. */
+  list(m: EntityManager, includeDeleted: boolean, opts: { includeGuests?: boolean; offset?: number; limit?: number } = {}): Promise<UserEntity[]> {
+    const where: Partial<Record<'isDeleted' | 'isGuest', boolean>> = {};
+    if (!includeDeleted) where.isDeleted = false;
+    if (opts.includeGuests === false) where.isGuest = false;
+    return m.getRepository(UserEntity).find({ where, order: { id: 'ASC' }, skip: opts.offset, take: opts.limit });
   }
 
   /**
    * The default mention name, made unique among live users with a number (JohnSmith,
    * JohnSmith2, ...): a user who asked for no mention name must not be refused for it.
    */
-  async freeMentionName(m: EntityManager, base: string): Promise<string> {
+  async freeMentionName(m: EntityManager, base: string, exceptUserId?: number): Promise<string> {
+    // The user being replaced may keep the name they hold.
     const rows: Array<{ name: string }> = await m.query(
-      `SELECT lower(mention_name) AS name FROM users WHERE NOT is_deleted AND lower(mention_name) LIKE lower($1) || '%'`,
-      [base.replace(/[\\%_]/g, '\\$&')],
+      `SELECT lower(mention_name) AS name FROM users WHERE NOT is_deleted AND lower(mention_name) LIKE lower($1) || '%' AND id <> $2`,
+      [base.replace(/[\\%_]/g, '\\$&'), exceptUserId ?? 0],
     );
     const taken = new Set(rows.map((r) => r.name));
     if (!taken.has(base.toLowerCase())) return base;

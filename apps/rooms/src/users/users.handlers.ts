@@ -1,12 +1,16 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandContext } from '@app/common';
-import { CreateUserV1, DeleteUserV1, GetUserV1, ListUsersV1, RequestOf, UndeleteUserV1, UpdateUserV1 } from '@app/contracts';
+import {
+  CreateUserV1, DeleteUserV1, GetPrivateHistoryV1, GetUserV1, ListUsersV1, RequestOf, SendPrivateMessageV1, UndeleteUserV1, UpdateUserV1,
+} from '@app/contracts';
 import { CommandPipe } from '../shared/command-pipe';
 import { CreateUser } from './create-user/create-user.usecase';
 import { DeleteUser } from './delete-user/delete-user.usecase';
+import { GetPrivateHistory } from './get-private-history/get-private-history.usecase';
 import { GetUser } from './get-user/get-user.usecase';
 import { ListUsers } from './list-users/list-users.usecase';
+import { SendPrivateMessage } from './send-private-message/send-private-message.usecase';
 import { UpdateUser } from './update-user/update-user.usecase';
 
 /** Transport edge: each command, parsed with its contract's schema, goes to its use case. */
@@ -18,6 +22,8 @@ export class UsersHandlers {
     private readonly deleteUser: DeleteUser,
     private readonly getUser: GetUser,
     private readonly listUsers: ListUsers,
+    private readonly sendPrivateMessage: SendPrivateMessage,
+    private readonly getPrivateHistory: GetPrivateHistory,
   ) {}
 
   @MessagePattern(CreateUserV1.pattern)
@@ -37,4 +43,10 @@ export class UsersHandlers {
 
   @MessagePattern(ListUsersV1.pattern)
   list(@Payload(new CommandPipe(ListUsersV1)) c: RequestOf<typeof ListUsersV1>) { return this.listUsers.execute(c); }
+
+  @MessagePattern(SendPrivateMessageV1.pattern)
+  sendPrivate(@Payload(new CommandPipe(SendPrivateMessageV1)) c: RequestOf<typeof SendPrivateMessageV1>, @Ctx() ctx: CommandContext) { return this.sendPrivateMessage.execute(c, ctx.meta); }
+
+  @MessagePattern(GetPrivateHistoryV1.pattern)
+  privateHistory(@Payload(new CommandPipe(GetPrivateHistoryV1)) c: RequestOf<typeof GetPrivateHistoryV1>) { return this.getPrivateHistory.execute(c); }
 }

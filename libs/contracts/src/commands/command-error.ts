@@ -21,6 +21,8 @@ export type CommandErrorReason =
   | 'message_not_found'
   /** Members are managed for private rooms only. */
   | 'room_not_private'
+  /** Nobody enters an archived room (exiting it is allowed). */
+  | 'entering_archived_room'
   /** A room token acting on another room than its own. */
   | 'outside_token_room'
   /** The actor may not do this; `detail.message` says why. */

@@ -3,8 +3,8 @@ import { text } from '../rules/text';
 
 /** A room named by id or by name, parsed once at the edge. */
 export type RoomRef = { id: number } | { name: string };
-/** A user named by id or by e-mail address. */
-export type UserRef = { id: number } | { email: string };
+/** A user named by id, by e-mail address or (v2) by @mention name (kept without the `@`). */
+export type UserRef = { id: number } | { email: string } | { mention: string };
 
 const ID = /^\d{1,9}$/;
 
@@ -13,13 +13,19 @@ export function parseRoomRef(raw: string): RoomRef {
   return ID.test(raw) && Number(raw) > 0 ? { id: Number(raw) } : { name: raw };
 }
 
-/** All digits is an id; anything else an e-mail address. */
-export function parseUserRef(raw: string): UserRef {
-  return ID.test(raw) && Number(raw) > 0 ? { id: Number(raw) } : { email: raw };
+/**
+ * All digits is an id; anything else an e-mail address. With `mentions` (v2 paths),
+ * `@name` is a mention name; v1 never had them, so by default `@name` stays an address.
+ */
+export function parseUserRef(raw: string): { id: number } | { email: string };
+export function parseUserRef(raw: string, opts: { mentions: boolean }): UserRef;
+export function parseUserRef(raw: string, opts: { mentions: boolean } = { mentions: false }): UserRef {
+  if (ID.test(raw) && Number(raw) > 0) return { id: Number(raw) };
+  return opts.mentions && raw.startsWith('@') && raw.length > 1 ? { mention: raw.slice(1) } : { email: raw };
 }
 
 export const describeRef = (ref: RoomRef | UserRef): string =>
-  'id' in ref ? String(ref.id) : 'name' in ref ? ref.name : ref.email;
+  'id' in ref ? String(ref.id) : 'name' in ref ? ref.name : 'mention' in ref ? `@${ref.mention}` : ref.email;
 
 const positiveId = z.number().int().positive().max(2_147_483_647);
 export const roomRefSchema: z.ZodType<RoomRef> = z.union([
@@ -29,6 +35,7 @@ export const roomRefSchema: z.ZodType<RoomRef> = z.union([
 export const userRefSchema: z.ZodType<UserRef> = z.union([
   z.object({ id: positiveId }).strict(),
   z.object({ email: text().pipe(z.string().min(1).max(254)) }).strict(),
+  z.object({ mention: text().pipe(z.string().min(1).max(254)) }).strict(),
 ]);
 
 /** Who asked for a change: recorded as an event's sender. */

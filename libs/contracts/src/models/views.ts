@@ -17,9 +17,20 @@ export interface RoomView {
   version: string;
 }
 
+/** A user as a room names them (its owner, who is in it): what a User object needs. */
+export interface RoomUserView {
+  userId: number;
+  name: string;
+  mentionName: string;
+  version: string;
+}
+
 export interface RoomDetailView extends RoomView {
   memberUserIds: number[];
-  participants: Array<{ userId: number; name: string }>;
+  /** Who is in the room now, in the order they entered. */
+  participants: RoomUserView[];
+  /** The owner as a user, when the request asked for it (v2 shows a User object). */
+  owner?: RoomUserView;
 }
 
 export type UserStatus = 'offline' | 'away' | 'dnd' | 'available';
@@ -37,7 +48,19 @@ export interface UserView {
   statusMessage: string;
   isGroupAdmin: boolean;
   isDeleted: boolean;
+  /** Guests entered through a room's guest access URL; v2 lists leave them out by default. */
+  isGuest: boolean;
   timezone: string;
+  /** The user's own XMPP address (rooms have theirs on the MUC domain). */
+  xmppJid: string;
+  version: string;
+}
+
+/** A user as a message names them (its sender, the users it mentions). */
+export interface MessageUserView {
+  id: number;
+  name: string;
+  mentionName: string;
   version: string;
 }
 
@@ -45,10 +68,21 @@ export interface HistoryMessageView {
   id: string;
   date: string;
   type: 'message' | 'notification' | 'topic' | 'guest_access';
-  /** userId null: sent through the API by an integration, `name` is its label. */
-  from: { userId: number | null; name: string };
+  /**
+   * userId null: sent through the API by an integration, `name` is its label. v2 reads add
+   * the sender's mention name and version (a User object needs them).
+   */
+  from: { userId: number | null; name: string; mentionName?: string; version?: string };
   message: string;
   messageFormat: 'html' | 'text';
   color: string | null;
-  file?: { name: string; size: number; url: string };
+  file?: { name: string; size: number; url: string; thumbUrl?: string };
+  /** v2 reads: the users the message mentions. */
+  mentions?: MessageUserView[];
+  /** v2 reads: the link extracted from a user's message. */
+  messageLinks?: Array<{ type: string; url: string }>;
+  /** v2 reads: the card of a notification, as stored. */
+  card?: Record<string, unknown>;
+  /** v2 reads: the message this one is attached to. */
+  attachTo?: string;
 }

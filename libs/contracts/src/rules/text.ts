@@ -43,13 +43,14 @@ export function oneOfProblem(value: string, allowed: readonly string[]): string 
   return allowed.includes(value) ? null : `must be one of ${allowed.join(', ')} (got "${value}")`;
 }
 
-/** An enum worded like the other rules: `must be one of a, b (got "c")`. */
+/**
+ * An enum worded like the other rules: `must be one of a, b (got "c")`. A real zod enum, so
+ * that documents generated from the schemas (OpenAPI) list the values.
+ */
 export function oneOf<T extends string>(allowed: readonly [T, ...T[]]): z.ZodType<T, z.ZodTypeDef, unknown> {
-  return z.unknown().superRefine((value, ctx) => {
-    if (typeof value !== 'string') ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be text' });
-    else {
-      const problem = oneOfProblem(value, allowed);
-      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
-    }
+  return z.enum(allowed as [T, ...T[]], {
+    errorMap: (issue, ctx) => ({
+      message: typeof ctx.data !== 'string' ? 'must be text' : oneOfProblem(ctx.data, allowed) ?? ctx.defaultError,
+    }),
   }) as unknown as z.ZodType<T, z.ZodTypeDef, unknown>;
 }

@@ -275,7 +275,7 @@ describe('v1 methods', () => {
       const user: UserView = {
         id: 5, name: 'Jo', mentionName: 'jo', email: 'jo@example.com', title: '', photoUrl: 'http://x/img/silhouette_125.png',
         created: '2020-01-01T00:00:00.000Z', lastActive: null, status: 'offline', statusMessage: '', isGroupAdmin: false,
-        isDeleted: false, timezone: 'UTC', version: 'V',
+        isDeleted: false, isGuest: false, timezone: 'UTC', xmppJid: '1_5@chat.localhost', version: 'V',
       };
       const body = V1_METHODS['users/create'].present({ user, password: 'pw-123456' }, {});
       expect(Object.keys((body as { user: object }).user).at(-1)).toBe('password');

@@ -1,7 +1,7 @@
 import { Get, Inject } from '@nestjs/common';
 import { V2_SCOPES } from '@app/contracts';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
-import { Public } from '../http/route-options';
+import { Public, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
 
 /**
@@ -17,6 +17,7 @@ export class CapabilitiesController {
   }
 
   @Get()
+  @Summary('The capabilities document (public)')
   @Public()
   get() { return this.document; }
 }

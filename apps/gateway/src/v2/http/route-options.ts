@@ -5,6 +5,7 @@ export const PUBLIC_ROUTE = 'v2:public';
 export const REQUIRED_SCOPES = 'v2:scopes';
 export const FLOOD_CONTROLLED = 'v2:flood';
 export const RAW_BODY = 'v2:raw-body';
+export const SUMMARY = 'v2:summary';
 
 /** Served without a token (capabilities, OAuth token endpoint). */
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
@@ -17,3 +18,6 @@ export const FloodControlled = () => SetMetadata(FLOOD_CONTROLLED, true);
 
 /** The body is kept as bytes (uploads), up to the file size limit rather than the JSON limit. */
 export const RawBody = () => SetMetadata(RAW_BODY, true);
+
+/** The operation's one-line summary in the OpenAPI document (default: from the method's name). */
+export const Summary = (text: string) => SetMetadata(SUMMARY, text);

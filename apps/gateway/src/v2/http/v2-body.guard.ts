@@ -29,7 +29,9 @@ export class V2BodyGuard implements CanActivate {
     // A body without a content type is read as JSON: what v2 clients send when they forget it.
     this.json = bodyParser.json({ limit: config.BODY_LIMIT_BYTES, strict: false, type: (req) => isJson(req.headers['content-type']) }) as RawParser;
     this.form = bodyParser.urlencoded({ extended: false, limit: config.BODY_LIMIT_BYTES, parameterLimit: 100 }) as RawParser;
-    this.raw = bodyParser.raw({ limit: config.FILE_MAX_BYTES, type: () => true }) as RawParser;
+    // Room for the multipart framing around a file of the largest size: the upload's parser
+    // holds the file itself to FILE_MAX_BYTES exactly.
+    this.raw = bodyParser.raw({ limit: config.FILE_MAX_BYTES + 64 * 1024, type: () => true }) as RawParser;
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

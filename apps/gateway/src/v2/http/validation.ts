@@ -13,7 +13,7 @@ export function describeIssue(issue: ZodIssue, root?: string): string {
   if (issue.code === 'invalid_type') {
     problem = issue.received === 'undefined' ? 'is required'
       : `must be ${TYPE_WORDS[issue.expected] ?? issue.expected} (got ${issue.received})`;
-  } else if (issue.code === 'invalid_enum_value') {
+  } else if (issue.code === 'invalid_enum_value' && issue.message.startsWith('Invalid enum value')) {
     problem = `must be one of ${issue.options.join(', ')}`;
   } else if (issue.code === 'unrecognized_keys') {
     problem = `unknown field ${issue.keys.join(', ')}`;
@@ -26,7 +26,7 @@ export function describeIssue(issue: ZodIssue, root?: string): string {
  * send fields we don't know), a known field of the wrong type or value is a 400 naming it.
  */
 export class ZodBodyPipe<S extends ZodTypeAny> implements PipeTransform<unknown, z.output<S>> {
-  constructor(private readonly schema: S) {}
+  constructor(readonly schema: S) {}
 
   transform(value: unknown): z.output<S> {
     if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -40,7 +40,7 @@ export class ZodBodyPipe<S extends ZodTypeAny> implements PipeTransform<unknown,
 
 /** Query parameters checked with a schema (values arrive as text; a repeated one is refused). */
 export class ZodQueryPipe<S extends ZodTypeAny> implements PipeTransform<unknown, z.output<S>> {
-  constructor(private readonly schema: S) {}
+  constructor(readonly schema: S) {}
 
   transform(value: unknown): z.output<S> {
     const flat: Record<string, string> = {};

@@ -13,6 +13,7 @@ export class UserEntity {
   @Column({ type: 'varchar' }) status: string;
   @Column({ type: 'varchar', name: 'status_message' }) statusMessage: string;
   @Column({ type: 'boolean', name: 'is_deleted' }) isDeleted: boolean;
+  @Column({ type: 'boolean', name: 'is_guest', default: false }) isGuest: boolean;
   @Column({ type: 'varchar' }) version: string;
   @Column({ name: 'created_at', type: 'timestamptz', insert: false }) createdAt: Date;
   @Column({ name: 'last_active_at', type: 'timestamptz', nullable: true }) lastActiveAt: Date | null;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
-import { CreateRoomV1, ReplyOf, RequestOf, RoomCreatedV1 } from '@app/contracts';
+import { commandFailure, CreateRoomV1, ReplyOf, RequestOf, RoomCreatedV1 } from '@app/contracts';
 import { RoomEntity } from '../../database/entities';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { Actors } from '../../shared/actors';
@@ -21,7 +21,10 @@ export class CreateRoom {
 
   execute(cmd: RequestOf<typeof CreateRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof CreateRoomV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
-      const owner = await this.users.findByRef(m, cmd.owner, { live: true, field: 'owner' });
+      // v2 may leave the owner out: the token's user then owns the room.
+      const ownerRef = cmd.owner ?? (cmd.actor.userId !== undefined ? { id: cmd.actor.userId } : undefined);
+      if (!ownerRef) throw commandFailure('invalid', 'rule', 'owner', { problem: 'is required (this token has no user to own the room)' });
+      const owner = await this.users.findByRef(m, ownerRef, { live: true, field: 'owner' });
       const room = await this.rooms.insert(m, m.getRepository(RoomEntity).create({
         name: cmd.name,
         topic: cmd.topic,

@@ -1,17 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
-import { DeleteRoomV1, ReplyOf, RequestOf, RoomDeletedV1 } from '@app/contracts';
+import { DeleteRoomV1, ReplyOf, RequestOf, RoomDeletedV1, RoomMemberExitedV1 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { Actors } from '../../shared/actors';
-import { PRESENTATION, PresentationContext, toRoomObject } from '../../shared/presentation';
+import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
+import { ParticipantRepository } from '../participants/participant.repository';
 import { RoomRepository } from '../room.repository';
 
-/** Removes the room and its messages; the event carries the room's last state. */
+/**
+ * Removes the room and its messages; everyone in it exits first (room_exit each, then
+ * room_deleted). The events carry the room's last state.
+ */
 @Injectable()
 export class DeleteRoom {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly rooms: RoomRepository,
+    private readonly participants: ParticipantRepository,
     private readonly actors: Actors,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
   ) {}
@@ -20,8 +25,12 @@ export class DeleteRoom {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
       const room = await this.rooms.findByRef(m, cmd.room, 'update');
       const sender = await this.actors.sender(m, cmd.actor);
+      const roomObject = toRoomObject(room, this.ctx);
+      for (const user of await this.participants.exitAll(m, room.id)) {
+        emit(RoomMemberExitedV1, { room: roomObject, sender: toUserObject(user, this.ctx) });
+      }
       await this.rooms.delete(m, room.id);
-      emit(RoomDeletedV1, { room: toRoomObject(room, this.ctx), sender });
+      emit(RoomDeletedV1, { room: roomObject, sender });
       return {};
     });
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
+import { UserEntity } from '../../database/entities';
 
 /**
  * Who is in a room now (presence), apart from who may enter a private room (members).
@@ -28,11 +29,15 @@ export class ParticipantRepository {
     return rows.map((r) => r.room_id).sort((a, b) => a - b);
   }
 
-  /** Empties the room; answers who was in it. */
-  async exitAll(m: EntityManager, roomId: number): Promise<number[]> {
+  /**
+   * Empties the room; answers who was in it (by user id): the rows this statement removed,
+   * so a user whose exit another transaction made meanwhile is not counted twice.
+   */
+  async exitAll(m: EntityManager, roomId: number): Promise<UserEntity[]> {
     const result = await m.query('DELETE FROM room_participants WHERE room_id = $1 RETURNING user_id', [roomId]);
     const rows: Array<{ user_id: number }> = Array.isArray(result[0]) ? result[0] : result;
-    return rows.map((r) => r.user_id).sort((a, b) => a - b);
+    if (rows.length === 0) return [];
+    return m.getRepository(UserEntity).find({ where: { id: In(rows.map((r) => r.user_id)) }, order: { id: 'ASC' } });
   }
 
   /** Who is in the room, in the order they entered. */
@@ -40,5 +45,15 @@ export class ParticipantRepository {
     const rows: Array<{ user_id: number }> = await m.query(
       'SELECT user_id FROM room_participants WHERE room_id = $1 ORDER BY entered_at, user_id OFFSET $2 LIMIT $3', [roomId, offset, limit]);
     return rows.map((r) => r.user_id);
+  }
+
+  /** A page of the users in the room, in the order they entered. */
+  listUsers(m: EntityManager, roomId: number, offset: number, limit: number): Promise<UserEntity[]> {
+    return m.getRepository(UserEntity).createQueryBuilder('u')
+      .innerJoin('room_participants', 'rp', 'rp.user_id = u.id')
+      .where('rp.room_id = :roomId', { roomId })
+      .orderBy('rp.entered_at', 'ASC').addOrderBy('u.id', 'ASC')
+      .offset(offset).limit(limit)
+      .getMany();
   }
 }

@@ -1,22 +1,38 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
-import { commandFailure, DeleteUserV1, ReplyOf, RequestOf, UndeleteUserV1, UserDeletedV1, UserUndeletedV1 } from '@app/contracts';
+import {
+  commandFailure, DeleteUserV1, ReplyOf, RequestOf, RoomMemberExitedV1, UndeleteUserV1, UserDeletedV1, UserUndeletedV1,
+} from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { newVersion, PRESENTATION, PresentationContext, toUserObject } from '../../shared/presentation';
+import { ParticipantRepository } from '../../rooms/participants/participant.repository';
+import { RoomRepository } from '../../rooms/room.repository';
+import { newVersion, PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
 import { UserRepository } from '../user.repository';
 
-/** Deleting keeps the user (messages still name them); undeleting brings them back. */
+/**
+ * Deleting keeps the user (messages still name them) and takes them out of every room they
+ * are in (room_exit each, naming the user as they were, before user.deleted); undeleting
+ * brings them back.
+ */
 @Injectable()
 export class DeleteUser {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly users: UserRepository,
+    private readonly rooms: RoomRepository,
+    private readonly participants: ParticipantRepository,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
   ) {}
 
   execute(cmd: RequestOf<typeof DeleteUserV1>, meta: CommandMeta): Promise<ReplyOf<typeof DeleteUserV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
       const user = await this.users.findByRef(m, cmd.user, { live: true, lock: true });
+      const asWas = toUserObject(user, this.ctx);
+      for (const roomId of await this.participants.exitEverywhere(m, user.id)) {
+        // No room lock: the exit rows are ours now, so the room's deletion waits for this commit.
+        const room = await this.rooms.findByRef(m, { id: roomId });
+        emit(RoomMemberExitedV1, { room: toRoomObject(room, this.ctx), sender: asWas });
+      }
       user.isDeleted = true;
       user.version = newVersion();
       await this.users.setDeleted(m, user, true);

@@ -13,6 +13,7 @@ export class ListUsers {
   ) {}
 
   async execute(cmd: RequestOf<typeof ListUsersV1>): Promise<ReplyOf<typeof ListUsersV1>> {
-    return { users: (await this.users.list(this.db.manager, cmd.includeDeleted)).map((u) => toUserView(u, this.ctx)) };
+    const rows = await this.users.list(this.db.manager, cmd.includeDeleted, { includeGuests: cmd.includeGuests, offset: cmd.offset, limit: cmd.limit });
+    return { users: rows.map((u) => toUserView(u, this.ctx)) };
   }
 }

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
-import { ReplyOf, RequestOf, UpdateUserV1, UserUpdatedV1 } from '@app/contracts';
+import { commandFailure, ReplyOf, RequestOf, UpdateUserV1, UserUpdatedV1 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { newVersion, PRESENTATION, PresentationContext, toUserObject, toUserView } from '../../shared/presentation';
+import { defaultMentionName, newVersion, PRESENTATION, PresentationContext, toUserObject, toUserView } from '../../shared/presentation';
 import { hashPassword } from '../passwords';
 import { UserRepository } from '../user.repository';
 
-/** Changes the fields given; a deleted user cannot be updated. */
+/** Changes the fields given, or (replace) sets them all; a deleted user cannot be updated. */
 @Injectable()
 export class UpdateUser {
   constructor(
@@ -16,15 +16,29 @@ export class UpdateUser {
   ) {}
 
   async execute(cmd: RequestOf<typeof UpdateUserV1>, meta: CommandMeta): Promise<ReplyOf<typeof UpdateUserV1>> {
+    if (cmd.replace) {
+      for (const field of ['name', 'email'] as const) {
+        if (cmd[field] === undefined) throw commandFailure('invalid', 'rule', field, { problem: 'is required' });
+      }
+    }
     const passwordHash = cmd.password !== undefined ? await hashPassword(cmd.password) : undefined;
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
       const user = await this.users.findByRef(m, cmd.user, { live: true, lock: true });
-      if (cmd.name !== undefined) user.name = cmd.name;
-      if (cmd.mentionName !== undefined) user.mentionName = cmd.mentionName;
-      if (cmd.email !== undefined) user.email = cmd.email;
-      if (cmd.title !== undefined) user.title = cmd.title;
-      if (cmd.isGroupAdmin !== undefined) user.isGroupAdmin = cmd.isGroupAdmin;
-      if (cmd.timezone !== undefined) user.timezone = cmd.timezone;
+      if (cmd.replace) {
+        user.name = cmd.name!;
+        user.email = cmd.email!;
+        user.mentionName = cmd.mentionName ?? await this.users.freeMentionName(m, defaultMentionName(cmd.name!), user.id);
+        user.title = cmd.title ?? '';
+        user.isGroupAdmin = cmd.isGroupAdmin ?? false;
+        user.timezone = cmd.timezone ?? 'UTC';
+      } else {
+        if (cmd.name !== undefined) user.name = cmd.name;
+        if (cmd.mentionName !== undefined) user.mentionName = cmd.mentionName;
+        if (cmd.email !== undefined) user.email = cmd.email;
+        if (cmd.title !== undefined) user.title = cmd.title;
+        if (cmd.isGroupAdmin !== undefined) user.isGroupAdmin = cmd.isGroupAdmin;
+        if (cmd.timezone !== undefined) user.timezone = cmd.timezone;
+      }
       if (passwordHash !== undefined) user.passwordHash = passwordHash;
       user.version = newVersion();
       await this.users.save(m, user, 'update');

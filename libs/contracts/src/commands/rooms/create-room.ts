@@ -7,7 +7,8 @@ import { actorSchema, userRefSchema } from '../refs';
 export const CreateRoomV1 = defineCommand<{ room: RoomView }>('rooms.create-room.v1', z.object({
   actor: actorSchema,
   name: field.roomName,
-  owner: userRefSchema,
+  /** v1 always names the owner; v2 may leave it out: the actor's user then owns the room. */
+  owner: userRefSchema.optional(),
   privacy: field.privacy,
   topic: field.topic,
   guestAccess: field.flag,

@@ -1,16 +1,22 @@
 import { z } from 'zod';
 import { field } from '../../rules/fields';
+import { cardSchema } from '../../rules/card';
 import { defineCommand } from '../define-command';
 import { actorSchema, roomRefSchema } from '../refs';
 
 export const SendNotificationV1 = defineCommand<{ messageId: string; date: string }>('rooms.send-notification.v1', z.object({
   actor: actorSchema,
   room: roomRefSchema,
-  from: field.notificationFrom,
+  /** Shown as the sender. v1 always gives one; absent (v2): the actor's user's name, else the token's label. */
+  from: field.notificationFrom.optional(),
   /** As the sender wrote it: the rooms service sanitizes html. */
   message: field.messageText,
   messageFormat: field.messageFormat,
   notify: field.flag,
   /** `random` is resolved by the rooms service, which stores the colour it chose. */
   color: field.color,
+  /** v2: a card shown with the notification. */
+  card: cardSchema.optional(),
+  /** v2: the id of a message of the same room that this notification is attached to. */
+  attachTo: z.string().max(100).optional(),
 }));

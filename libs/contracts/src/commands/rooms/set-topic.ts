@@ -7,5 +7,6 @@ export const SetTopicV1 = defineCommand<Record<string, never>>('rooms.set-topic.
   actor: actorSchema,
   room: roomRefSchema,
   topic: field.topic,
-  from: field.topicFrom,
+  /** v1's `from` (default `API`); v2 has none: the actor's user, else its label, is the sender. */
+  from: field.topicFrom.optional(),
 }));

@@ -4,3 +4,5 @@ export * from './update-user';
 export * from './delete-user';
 export * from './get-user';
 export * from './list-users';
+export * from './send-private-message';
+export * from './get-private-history';

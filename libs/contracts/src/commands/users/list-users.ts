@@ -3,4 +3,14 @@ import { UserView } from '../../models/views';
 import { field } from '../../rules/fields';
 import { defineCommand } from '../define-command';
 
-export const ListUsersV1 = defineCommand<{ users: UserView[] }>('users.list-users.v1', z.object({ includeDeleted: field.flag }));
+/**
+ * Users by id. v1 asks for all of them; v2 for one page (`offset`, `limit`: it asks one row
+ * more than it shows, to know whether a next page exists) and leaves guests out unless asked.
+ */
+export const ListUsersV1 = defineCommand<{ users: UserView[] }>('users.list-users.v1', z.object({
+  includeDeleted: field.flag,
+  /** Absent: every user, guests too (v1). */
+  includeGuests: field.flag.optional(),
+  offset: z.number().int().min(0).max(2_147_483_647).optional(),
+  limit: z.number().int().min(0).max(10_001).optional(),
+}));

@@ -4,8 +4,13 @@ import { defineCommand } from '../define-command';
 import { userRefSchema } from '../refs';
 import { userFields } from './user-fields';
 
-/** Changes the fields given. */
+/**
+ * Changes the fields given. With `replace` (v2 PUT) the request is the whole user: a field
+ * left out goes back to its default (mention name derived from the name, no title, not an
+ * admin, UTC); the password is kept unless given.
+ */
 export const UpdateUserV1 = defineCommand<{ user: UserView }>('users.update-user.v1', z.object({
+  replace: z.boolean().optional(),
   user: userRefSchema,
   email: userFields.email.optional(),
   name: userFields.name.optional(),

@@ -1,0 +1,106 @@
+import { Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import {
+  Actor, GetHistoryV1, GetMessageV1, parseRoomRef, RequestOf, SendMessageV1, SendNotificationV1,
+} from '@app/contracts';
+import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
+import { ApiError } from '../../shared/api-error';
+import { RoomsClient } from '../../shared/rooms-client';
+import { pageOf, pageResponse, probeLimit, splitProbe } from '../http/pagination';
+import { FloodControlled, RequireScopes, Summary } from '../http/route-options';
+import { V2Controller } from '../http/v2-controller';
+import { CurrentActor } from '../http/v2-request';
+import { V2Body, V2Query } from '../http/validation';
+import { formatMessageDate } from './history-dates';
+import {
+  historyBounds, HistoryQuery, historyQuery, LatestHistoryQuery, latestHistoryQuery, MessageBody, messageBody,
+  NotificationBody, notificationBody,
+} from './messages.schemas';
+import { toV2HistoryItem } from './messages.presenter';
+
+/** The notification command of a v2 body: HipChat's defaults (yellow, html, no notify). */
+export function notificationCommand(actor: Actor, room: string, b: NotificationBody): RequestOf<typeof SendNotificationV1> {
+  return {
+    actor,
+    room: parseRoomRef(room),
+    message: b.message,
+    messageFormat: b.message_format ?? 'html',
+    notify: b.notify ?? false,
+    color: b.color ?? 'yellow',
+    ...(b.from !== undefined ? { from: b.from } : {}),
+    ...(b.card !== undefined ? { card: b.card } : {}),
+    ...(b.attach_to !== undefined ? { attachTo: b.attach_to } : {}),
+  };
+}
+
+/** A room's messages: a user's message, a notification, the history and one message of it. */
+@V2Controller('room')
+export class MessagesController {
+  private readonly base: string;
+
+  constructor(private readonly rooms: RoomsClient, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+    this.base = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  }
+
+  /** Sent as the token's user. */
+  @Post(':room/message')
+  @Summary('Send a message as the user of the token (room_message)')
+  @HttpCode(201)
+  @RequireScopes('send_message')
+  @FloodControlled()
+  async message(@Param('room') room: string, @V2Body(messageBody) body: MessageBody, @CurrentActor() actor: Actor) {
+    const sent = await this.rooms.send(SendMessageV1, { actor, room: parseRoomRef(room), message: body.message });
+    return { id: sent.id, timestamp: formatMessageDate(sent.date, 'UTC') };
+  }
+
+  @Post(':room/notification')
+  @Summary('Send a room notification (room_notification)')
+  @HttpCode(204)
+  @RequireScopes('send_notification')
+  @FloodControlled()
+  async notification(@Param('room') room: string, @V2Body(notificationBody) body: NotificationBody, @CurrentActor() actor: Actor): Promise<void> {
+    await this.rooms.send(SendNotificationV1, notificationCommand(actor, room, body));
+  }
+
+  /** Newest first from `date` back (reverse=true, the default, turns each page oldest first). */
+  @Get(':room/history')
+  @Summary('The history of a room')
+  @RequireScopes('view_messages')
+  async history(@Param('room') room: string, @V2Query(historyQuery) q: HistoryQuery, @CurrentActor() actor: Actor, @Query() raw: Record<string, unknown>) {
+    const bounds = historyBounds(q);
+    if ('param' in bounds) throw new ApiError(400, `${bounds.param}: ${bounds.problem}`);
+    const page = pageOf(q);
+    const { messages } = await this.rooms.send(GetHistoryV1, {
+      room: parseRoomRef(room), timezone: q.timezone, actor,
+      page: { ...bounds, offset: page.startIndex, limit: probeLimit(page) },
+    });
+    const { items, hasMore } = splitProbe(messages, page);
+    if (q.reverse) items.reverse();
+    return pageResponse(items.map((m) => toV2HistoryItem(m, q.timezone, this.base)), page, hasMore, this.roomUrl(room, 'history'), raw);
+  }
+
+  /** The newest messages, oldest first, none older than `not-before`. */
+  @Get(':room/history/latest')
+  @Summary('The latest messages of a room')
+  @RequireScopes('view_messages')
+  async latest(@Param('room') room: string, @V2Query(latestHistoryQuery) q: LatestHistoryQuery, @CurrentActor() actor: Actor) {
+    const maxResults = q['max-results'];
+    const { messages } = await this.rooms.send(GetHistoryV1, {
+      room: parseRoomRef(room), timezone: q.timezone, actor,
+      page: { recentOnly: false, offset: 0, limit: maxResults, ...(q['not-before'] ? { notBefore: q['not-before'] } : {}) },
+    });
+    const items = messages.reverse().map((m) => toV2HistoryItem(m, q.timezone, this.base));
+    return { items, startIndex: 0, maxResults, links: { self: this.roomUrl(room, 'history/latest') } };
+  }
+
+  @Get(':room/history/:message')
+  @Summary('One message of the history of a room')
+  @RequireScopes('view_messages')
+  async one(@Param('room') room: string, @Param('message') id: string, @V2Query(latestHistoryQuery.pick({ timezone: true })) q: Pick<LatestHistoryQuery, 'timezone'>, @CurrentActor() actor: Actor) {
+    const { message } = await this.rooms.send(GetMessageV1, { actor, room: parseRoomRef(room), messageId: id.slice(0, 100) });
+    return { message: toV2HistoryItem(message, q.timezone, this.base) };
+  }
+
+  private roomUrl(room: string, rest: string): string {
+    return `${this.base}/v2/room/${encodeURIComponent(room)}/${rest}`;
+  }
+}

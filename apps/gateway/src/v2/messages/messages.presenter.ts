@@ -1,0 +1,40 @@
+import type { HistoryMessageView, MessageUserView } from '@app/contracts';
+import { formatMessageDate } from './history-dates';
+
+/** v2 shapes of history messages; `base` is the public base URL without a trailing slash. */
+
+export interface V2MessageUser {
+  id: number;
+  links: { self: string };
+  mention_name: string;
+  name: string;
+  version: string;
+}
+
+const userObject = (u: MessageUserView, base: string): V2MessageUser =>
+  ({ id: u.id, links: { self: `${base}/v2/user/${u.id}` }, mention_name: u.mentionName, name: u.name, version: u.version });
+
+/**
+ * A history item as HipChat answered it: a user's message is `from` a User object, a
+ * notification from its label (a string) with its colour and format; a card comes as the
+ * JSON text HipChat stored.
+ */
+export function toV2HistoryItem(m: HistoryMessageView, zone: string, base: string) {
+  const sender = m.type !== 'notification' && m.from.userId !== null
+    ? userObject({ id: m.from.userId, name: m.from.name, mentionName: m.from.mentionName ?? '', version: m.from.version ?? '' }, base)
+    : m.from.name || null;
+  return {
+    id: m.id,
+    date: formatMessageDate(m.date, zone),
+    from: sender,
+    message: m.message,
+    ...(m.type === 'notification' ? { message_format: m.messageFormat, color: m.color ?? 'yellow' } : {}),
+    mentions: (m.mentions ?? []).map((u) => userObject(u, base)),
+    ...(m.messageLinks && m.messageLinks.length > 0 ? { message_links: m.messageLinks } : {}),
+    ...(m.file ? { file: { name: m.file.name, size: m.file.size, url: m.file.url, ...(m.file.thumbUrl ? { thumb_url: m.file.thumbUrl } : {}) } } : {}),
+    type: m.type,
+    ...(m.card ? { card: JSON.stringify(m.card) } : {}),
+    ...(m.attachTo ? { attach_to: m.attachTo } : {}),
+  };
+}
+export type V2HistoryItem = ReturnType<typeof toV2HistoryItem>;

@@ -1,0 +1,79 @@
+import { cardSchema, field, maxLengthProblem, text } from '@app/contracts';
+import { z, ZodTypeAny } from 'zod';
+import { pageQuery } from '../http/pagination';
+import { queryFlag, queryInt } from '../http/validation';
+import { historyInstant } from './history-dates';
+
+/** An optional field that clients also send as null, or as "" meaning none. */
+const optional = <S extends ZodTypeAny>(schema: S) =>
+  z.preprocess((v) => (v === null || v === '' ? undefined : v), schema.optional());
+
+/** A boolean as JSON sends it, or as form-encoded bodies do (`true`, `1`, ...). */
+const flag = z.preprocess((v) => {
+  if (typeof v === 'string') {
+    const s = v.toLowerCase();
+    if (s === 'true' || s === '1') return true;
+    if (s === 'false' || s === '0') return false;
+  }
+  if (v === 1 || v === 0) return v === 1;
+  return v;
+}, field.flag);
+
+const messageText = field.messageText.pipe(z.string().min(1, 'must not be empty'));
+
+/** POST /v2/room/{room}/message. */
+export const messageBody = z.object({ message: messageText });
+export type MessageBody = z.output<typeof messageBody>;
+
+/** POST /v2/room/{room}/notification. */
+export const notificationBody = z.object({
+  message: messageText,
+  color: optional(field.color),
+  notify: optional(flag),
+  message_format: optional(field.messageFormat),
+  from: optional(field.notificationFrom),
+  attach_to: optional(text((v) => maxLengthProblem(v, 100))),
+  card: optional(cardSchema),
+});
+export type NotificationBody = z.output<typeof notificationBody>;
+
+const timezone = optional(field.timezone).transform((v) => v ?? 'UTC');
+
+/** `date` and `end-date` stay text here: they are read in `timezone` (see historyBounds). */
+export const historyQuery = z.object({
+  ...pageQuery,
+  date: z.string().optional(),
+  'end-date': z.string().optional(),
+  timezone,
+  /** HipChat's default: the page's oldest message first. */
+  reverse: queryFlag(true),
+});
+export type HistoryQuery = z.output<typeof historyQuery>;
+
+export const latestHistoryQuery = z.object({
+  'max-results': queryInt(75, 0, 1000),
+  'not-before': z.string().max(100, 'must be a message id').optional(),
+  timezone,
+});
+export type LatestHistoryQuery = z.output<typeof latestHistoryQuery>;
+
+/** The bounds `date` and `end-date` give, or the parameter and its rule. */
+export function historyBounds(q: HistoryQuery):
+  { recentOnly: boolean; before?: string; after?: string } | { param: string; problem: string } {
+  const date = q.date === undefined || q.date === '' ? 'recent' : q.date;
+  let before: Date | null = null;
+  if (date !== 'recent') {
+    before = historyInstant(date, q.timezone, 'end');
+    if (!before) return { param: 'date', problem: `must be "recent" or an ISO-8601 date or date-time (got "${date.slice(0, 50)}")` };
+  }
+  let after: Date | null = null;
+  if (q['end-date'] !== undefined && q['end-date'] !== '') {
+    after = historyInstant(q['end-date'], q.timezone, 'start');
+    if (!after) return { param: 'end-date', problem: `must be an ISO-8601 date or date-time (got "${q['end-date'].slice(0, 50)}")` };
+  }
+  return {
+    recentOnly: date === 'recent',
+    ...(before ? { before: before.toISOString() } : {}),
+    ...(after ? { after: after.toISOString() } : {}),
+  };
+}

@@ -1,0 +1,71 @@
+import type { PrivateMessageView, UserView } from '@app/contracts';
+
+/** v2 shapes of the rooms service's user views; `base` is the public base URL without a trailing slash. */
+
+export const userUrl = (base: string, id: number) => `${base}/v2/user/${id}`;
+
+/** HipChat's presence `show`: what the service records as status. */
+const SHOW = { available: 'chat', away: 'away', dnd: 'dnd' } as const;
+
+export interface V2Presence {
+  show: 'chat' | 'away' | 'dnd';
+  status: string | null;
+  is_online: boolean;
+}
+
+/** null for an offline user, as HipChat answered for users without a session. */
+export function presenceOf(user: UserView): V2Presence | null {
+  if (user.status === 'offline') return null;
+  return { show: SHOW[user.status], status: user.statusMessage || null, is_online: true };
+}
+
+/** Group admins hold `admin` besides `user`; guests only `guest`. */
+export function rolesOf(user: UserView): string[] {
+  if (user.isGuest) return ['guest'];
+  return user.isGroupAdmin ? ['user', 'admin'] : ['user'];
+}
+
+/** The v2 user record (GET /v2/user/{user}), fields in the compatibility reference's order. */
+export function toV2User(user: UserView, base: string) {
+  return {
+    id: user.id,
+    name: user.name,
+    mention_name: user.mentionName,
+    email: user.email,
+    title: user.title,
+    photo_url: user.photoUrl,
+    last_active: user.lastActive,
+    created: user.created,
+    presence: presenceOf(user),
+    timezone: user.timezone,
+    is_group_admin: user.isGroupAdmin,
+    is_guest: user.isGuest,
+    is_deleted: user.isDeleted,
+    xmpp_jid: user.xmppJid,
+    roles: rolesOf(user),
+    version: user.version,
+    links: { self: userUrl(base, user.id) },
+  };
+}
+
+/** A user as lists and other objects embed it (the webhook User object). */
+export function toV2UserItem(user: Pick<UserView, 'id' | 'name' | 'mentionName' | 'version'>, base: string) {
+  return { id: user.id, name: user.name, mention_name: user.mentionName, version: user.version, links: { self: userUrl(base, user.id) } };
+}
+
+/** 201 of POST /v2/user: HipChat's `{id, links}`, and the new user as `entity`. */
+export function toV2CreatedUser(user: UserView, base: string) {
+  return { id: user.id, links: { self: userUrl(base, user.id) }, entity: toV2UserItem(user, base) };
+}
+
+/** An item of the private chat history. */
+export function toV2PrivateMessage(message: PrivateMessageView, base: string) {
+  return {
+    id: message.id,
+    date: message.date,
+    from: toV2UserItem(message.from, base),
+    message: message.message,
+    type: 'message' as const,
+    message_format: message.messageFormat,
+  };
+}

@@ -1,0 +1,338 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import sharp from 'sharp';
+import { EventCapture, readResponse, Stack, startStack, v1, V1Response } from '../../../test/support/harness';
+import { v2Session, V2Session } from './v2-helpers';
+
+/** Where the rooms service points its links (its PUBLIC_BASE_URL default), and the gateway its file URLs. */
+const BASE = 'http://127.0.0.1:8080';
+const BOUNDARY = 'xYzZY-boundary-42';
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+interface Part {
+  headers: string[];
+  body: Buffer | string;
+}
+
+/** A multipart body as clients put it on the wire (CRLF line ends). */
+function multipart(parts: Part[]): Buffer {
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    chunks.push(Buffer.from(`--${BOUNDARY}\r\n${part.headers.map((h) => `${h}\r\n`).join('')}\r\n`));
+    chunks.push(Buffer.isBuffer(part.body) ? part.body : Buffer.from(part.body));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
+  return Buffer.concat(chunks);
+}
+
+const FORM = `multipart/form-data; boundary=${BOUNDARY}`;
+const RELATED = `multipart/related; boundary="${BOUNDARY}"`;
+
+/** Browsers and curl -F. */
+const form = (file: { name: string; type?: string; data: Buffer }, message?: string): Buffer => multipart([
+  ...(message !== undefined ? [{ headers: ['Content-Disposition: form-data; name="message"'], body: message }] : []),
+  {
+    headers: [`Content-Disposition: form-data; name="file"; filename="${file.name}"`, ...(file.type ? [`Content-Type: ${file.type}`] : [])],
+    body: file.data,
+  },
+]);
+
+/** HipChat's own clients: a JSON metadata part and the file. */
+const related = (file: { name: string; type: string; data: Buffer }, message?: string): Buffer => multipart([
+  ...(message !== undefined ? [{
+    headers: ['Content-Type: application/json; charset=UTF-8', 'Content-Disposition: attachment; name="metadata"'],
+    body: JSON.stringify({ message }),
+  }] : []),
+  { headers: [`Content-Type: ${file.type}`, `Content-Disposition: attachment; name="file"; filename="${file.name}"`], body: file.data },
+]);
+
+const errorOf = (res: V1Response) => ({ status: res.status, ...res.json.error });
+
+describe('v2 share file and file serving (real services)', () => {
+  let stack: Stack;
+  let small: string;
+  let s: V2Session;
+  let capture: EventCapture;
+  let db: Client;
+  let dir: string;
+  let root: string;
+  let roomId: number;
+  let admin: { id: number; name: string; mention_name: string };
+
+  const share = async (room: string | number, body: Buffer | string, contentType: string | undefined, opts: { token?: string; base?: string } = {}) => {
+    const headers: Record<string, string> = {};
+    if (contentType !== undefined) headers['content-type'] = contentType;
+    const token = opts.token === undefined ? s.token : opts.token;
+    if (token) headers.authorization = `Bearer ${token}`;
+    return readResponse(await fetch(`${opts.base ?? stack.baseUrl}/v2/room/${encodeURIComponent(String(room))}/share/file`, { method: 'POST', headers, body }));
+  };
+  /** `url` names the configured public base; the test gateway listens elsewhere. */
+  const fetchUrl = (url: string, base = stack.baseUrl) => fetch(`${base}${new URL(url).pathname}`);
+  const uploadEvent = (name: string) => capture.waitFor('room.file-uploaded.v1', (e) => e.payload.file.name === name);
+  const storedFiles = () => readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+  const createRoom = async (name: string, extra: Record<string, string | number> = {}) => {
+    const res = await v1(stack.baseUrl, 'POST', 'rooms/create', { auth_token: s.v1Admin, name, owner_user_id: s.adminId, ...extra });
+    expect(res.status).toBe(200);
+    return res.json.room.room_id as number;
+  };
+  const messagesOf = async (room: number) =>
+    (await db.query('SELECT type, user_id, body, message_format, file FROM messages WHERE room_id = $1 ORDER BY created_at, id', [room])).rows;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'v2-files-'));
+    root = join(dir, 'files');
+    // A file beside the storage root: no URL may reach it.
+    writeFileSync(join(dir, 'secret.txt'), 'TOP-SECRET');
+    stack = await startStack({ gateway: { FILE_MAX_BYTES: String(4 * 1024 * 1024), FILE_STORAGE_DIR: root }, rooms: true });
+    // A replica sharing the directory, with a tiny limit.
+    small = await stack.addGateway({ FILE_MAX_BYTES: '1000', FILE_STORAGE_DIR: root });
+    s = await v2Session(stack);
+    capture = await EventCapture.start(stack.amqpUrl, stack.namespace);
+    db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    roomId = await createRoom('Files Room');
+    const user = (await v1(stack.baseUrl, 'GET', 'users/show', { auth_token: s.v1Admin, user_id: s.adminId })).json.user;
+    admin = { id: s.adminId, name: user.name, mention_name: user.mention_name };
+  });
+  afterAll(async () => {
+    await capture?.stop();
+    await db?.end();
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('POST /v2/room/{room}/share/file', () => {
+    it('takes a form-data upload with a message: 204, the file served back byte for byte, room_file_upload field by field', async () => {
+      // Bytes that look like multipart framing (all but the boundary itself) must survive untouched.
+      const data = Buffer.concat([randomBytes(300), Buffer.from(`\r\n--${BOUNDARY.slice(0, -1)}\r\n\r\n--\r\n`), randomBytes(300)]);
+      const res = await share(roomId, form({ name: 'Notes Q3.txt', type: 'text/plain', data }, 'Here are the notes'), FORM);
+      expect(res.status).toBe(204);
+      expect(res.text).toBe('');
+      expect(res.headers.get('content-type')).toBeNull();
+      expect(res.headers.get('x-floodcontrol-limit')).toBe('30');
+      expect(res.headers.get('x-ratelimit-limit')).toBe('500');
+
+      const event = await uploadEvent('Notes Q3.txt');
+      const { file, room, sender } = event.payload;
+      expect(Object.keys(event.payload).sort()).toEqual(['file', 'room', 'sender']);
+      // File object: name, size (integer bytes), url; no thumb_url for a text file.
+      expect(file).toEqual({ name: 'Notes Q3.txt', size: data.length, url: expect.stringMatching(new RegExp(`^${BASE}/files/[0-9a-f]{2}/${UUID}/Notes_Q3\\.txt$`)) });
+      expect(Number.isInteger(file.size)).toBe(true);
+      // Room object.
+      expect(room).toEqual({
+        id: roomId,
+        is_archived: false,
+        links: { self: `${BASE}/v2/room/${roomId}`, participants: `${BASE}/v2/room/${roomId}/participant`, webhooks: `${BASE}/v2/room/${roomId}/webhook` },
+        name: 'Files Room',
+        privacy: 'public',
+        version: expect.stringMatching(/^\S+$/),
+      });
+      // User object: the uploader, i.e. the token's user.
+      expect(sender).toEqual({
+        id: admin.id, links: { self: `${BASE}/v2/user/${admin.id}` }, mention_name: admin.mention_name, name: admin.name,
+        version: expect.stringMatching(/^\S+$/),
+      });
+
+      const got = await fetchUrl(file.url);
+      expect(got.status).toBe(200);
+      expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
+      expect(got.headers.get('content-type')).toBe('text/plain');
+      expect(got.headers.get('content-disposition')).toBe('attachment; filename="Notes_Q3.txt"');
+      expect(got.headers.get('x-content-type-options')).toBe('nosniff');
+      // Every replica serves it: they share the directory.
+      expect((await fetchUrl(file.url, small)).status).toBe(200);
+
+      // The message row the history shows.
+      const rows = await messagesOf(roomId);
+      expect(rows.at(-1)).toEqual({
+        type: 'message', user_id: admin.id, body: 'Here are the notes', message_format: 'text',
+        file: { name: 'Notes Q3.txt', size: data.length, url: file.url },
+      });
+    });
+
+    it('takes a multipart/related PNG with metadata: a thumb_url whose image fits 200 px, served inline', async () => {
+      const png = await sharp({ create: { width: 800, height: 400, channels: 3, background: { r: 10, g: 120, b: 200 } } }).png().toBuffer();
+      const res = await share(roomId, related({ name: 'Screen Shot.png', type: 'image/png', data: png }, 'Check out this cool file'), RELATED);
+      expect(res.status).toBe(204);
+      expect(res.text).toBe('');
+
+      const { file } = (await uploadEvent('Screen Shot.png')).payload;
+      expect(file).toEqual({
+        name: 'Screen Shot.png',
+        size: png.length,
+        url: expect.stringMatching(new RegExp(`^${BASE}/files/[0-9a-f]{2}/${UUID}/Screen_Shot\\.png$`)),
+        thumb_url: expect.stringMatching(new RegExp(`^${BASE}/files/[0-9a-f]{2}/${UUID}-thumb/Screen_Shot\\.png$`)),
+      });
+
+      const got = await fetchUrl(file.url);
+      expect(Buffer.from(await got.arrayBuffer()).equals(png)).toBe(true);
+      expect(got.headers.get('content-type')).toBe('image/png');
+      expect(got.headers.get('content-disposition')).toBe('inline; filename="Screen_Shot.png"');
+      expect(got.headers.get('content-length')).toBe(String(png.length));
+      const head = await fetch(`${stack.baseUrl}${new URL(file.url).pathname}`, { method: 'HEAD' });
+      expect([head.status, head.headers.get('content-type')]).toEqual([200, 'image/png']);
+
+      const thumb = await fetchUrl(file.thumb_url);
+      expect(thumb.status).toBe(200);
+      expect(thumb.headers.get('content-type')).toBe('image/png');
+      const meta = await sharp(Buffer.from(await thumb.arrayBuffer())).metadata();
+      expect(meta.format).toBe('png');
+      expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(200);
+      expect([meta.width, meta.height]).toEqual([200, 100]);
+
+      const rows = await messagesOf(roomId);
+      expect(rows.at(-1)).toMatchObject({ type: 'message', user_id: admin.id, body: 'Check out this cool file', file });
+    });
+
+    it('takes uploads without a message (form-data and related), the message body then empty', async () => {
+      const jpeg = await sharp({ create: { width: 300, height: 900, channels: 3, background: '#333' } }).jpeg().toBuffer();
+      expect((await share(roomId, form({ name: 'tall.jpg', data: jpeg }), FORM)).status).toBe(204);
+      // The declared type is not trusted either way: sniffed as JPEG, served as JPEG.
+      const tall = (await uploadEvent('tall.jpg')).payload.file;
+      expect(tall.thumb_url).toMatch(/-thumb\/tall\.jpg$/);
+      expect((await fetchUrl(tall.url)).headers.get('content-type')).toBe('image/jpeg');
+      expect((await messagesOf(roomId)).at(-1)).toMatchObject({ body: '', file: { name: 'tall.jpg', size: jpeg.length } });
+
+      expect((await share(String('Files Room'), related({ name: 'data.bin', type: 'application/octet-stream', data: Buffer.from([0, 1, 2]) }), RELATED)).status).toBe(204);
+      expect((await uploadEvent('data.bin')).payload.file).toEqual({ name: 'data.bin', size: 3, url: expect.stringMatching(/\/data\.bin$/) });
+      expect((await messagesOf(roomId)).at(-1)).toMatchObject({ body: '', file: { name: 'data.bin', size: 3 } });
+    });
+
+    it('reads bodies larger than 1 MiB (the server has no body limit of its own in the way)', async () => {
+      const data = randomBytes(1536 * 1024);
+      expect((await share(roomId, form({ name: 'big.bin', type: 'application/octet-stream', data }), FORM)).status).toBe(204);
+      const { file } = (await uploadEvent('big.bin')).payload;
+      expect(file.size).toBe(data.length);
+      expect(Buffer.from(await (await fetchUrl(file.url)).arrayBuffer()).equals(data)).toBe(true);
+    });
+
+    it('answers 413 in the v2 error body past FILE_MAX_BYTES, storing nothing', async () => {
+      const before = storedFiles();
+      const res = await share(roomId, form({ name: 'big.bin', data: Buffer.alloc(2000, 1) }), FORM, { base: small });
+      expect(errorOf(res)).toMatchObject({ status: 413, code: 413, type: 'Request Entity Too Large', message: expect.stringMatching(/1000/) });
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(storedFiles()).toBe(before);
+      // Under the limit, the same replica takes it.
+      expect((await share(roomId, form({ name: 'tiny.txt', data: Buffer.from('tiny') }), FORM, { base: small })).status).toBe(204);
+    });
+
+    it('answers 400 without a file part, and 415 for a body that is not multipart', async () => {
+      const noFile = await share(roomId, multipart([{ headers: ['Content-Disposition: form-data; name="message"'], body: 'hi' }]), FORM);
+      expect(errorOf(noFile)).toMatchObject({ status: 400, type: 'Bad Request', message: 'file: is required' });
+      const json = await share(roomId, JSON.stringify({ message: 'hi' }), 'application/json');
+      expect(errorOf(json)).toMatchObject({ status: 415, type: 'Unsupported Media Type', message: expect.stringMatching(/multipart\/related or multipart\/form-data/) });
+      expect(errorOf(await share(roomId, 'just text', 'text/plain'))).toMatchObject({ status: 415 });
+      expect(errorOf(await share(roomId, form({ name: 'a.txt', data: Buffer.from('a') }), 'multipart/form-data'))).toMatchObject({ status: 400, message: expect.stringMatching(/boundary/) });
+    });
+
+    it('answers 401 without a valid token, and 403 without send_message or without a user', async () => {
+      const body = form({ name: 'a.txt', data: Buffer.from('a') });
+      expect(errorOf(await share(roomId, body, FORM, { token: '' }))).toMatchObject({ status: 401, type: 'Unauthorized' });
+      expect(errorOf(await share(roomId, body, FORM, { token: 'x'.repeat(40) }))).toMatchObject({ status: 401 });
+
+      const viewer = await s.personalToken(s.adminId, ['view_group']);
+      expect(errorOf(await share(roomId, body, FORM, { token: viewer }))).toMatchObject({ status: 403, type: 'Forbidden', message: expect.stringMatching(/send_message/) });
+
+      // A room token given send_message still has no user to share as.
+      const roomToken = await stack.createToken('room', 'room bot', { room: String(roomId) });
+      await db.query(`UPDATE api_tokens SET scopes = '{send_notification,send_message}' WHERE kind = 'room'`);
+      const before = storedFiles();
+      expect(errorOf(await share(roomId, body, FORM, { token: roomToken }))).toMatchObject({ status: 403, message: expect.stringMatching(/personal token/) });
+      expect(storedFiles()).toBe(before);
+    });
+
+    it('answers 404 for an unknown room and deletes what it stored', async () => {
+      const before = storedFiles();
+      const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#0f0' } }).png().toBuffer();
+      const res = await share(987654, form({ name: 'lost.png', type: 'image/png', data: png }), FORM);
+      expect(errorOf(res)).toMatchObject({ status: 404, type: 'Not Found', message: 'Room 987654 not found' });
+      expect(errorOf(await share('No Such Room', form({ name: 'lost.txt', data: Buffer.from('x') }), FORM))).toMatchObject({ status: 404, message: 'Room No Such Room not found' });
+      // No orphan: neither the file nor its thumbnail stayed.
+      expect(storedFiles()).toBe(before);
+      expect(capture.of('room.file-uploaded.v1', (e) => e.payload.file.name.startsWith('lost.'))).toEqual([]);
+    });
+
+    it('answers 400 for an archived room, and lets only members share in a private room', async () => {
+      const archived = await createRoom('Archived Files');
+      await db.query('UPDATE rooms SET is_archived = true WHERE id = $1', [archived]);
+      const before = storedFiles();
+      expect(errorOf(await share(archived, form({ name: 'a.txt', data: Buffer.from('a') }), FORM))).toMatchObject({ status: 400, message: expect.stringMatching(/archived/) });
+      expect(storedFiles()).toBe(before);
+
+      const secret = await createRoom('Secret Files', { privacy: 'private' });
+      const bob = await s.createUser('Bob Files');
+      const bobToken = await s.personalToken(bob);
+      const refused = await share(secret, form({ name: 'b.txt', data: Buffer.from('b') }), FORM, { token: bobToken });
+      expect(errorOf(refused)).toMatchObject({ status: 403, message: expect.stringMatching(/private/) });
+      expect(storedFiles()).toBe(before);
+      // The owner is a member.
+      expect((await share(secret, form({ name: 'owner.txt', data: Buffer.from('o') }), FORM)).status).toBe(204);
+      expect((await uploadEvent('owner.txt')).payload.room).toMatchObject({ id: secret, privacy: 'private', links: { members: `${BASE}/v2/room/${secret}/member` } });
+    });
+  });
+
+  describe('GET /files/<key>', () => {
+    const rawGet = (path: string) => new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const url = new URL(stack.baseUrl);
+      // node:http sends the path as written: no client-side normalisation of "..".
+      const req = request({ host: url.hostname, port: url.port, path, method: 'GET' }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+    it('serves SVG and HTML uploads as attachments only, with nosniff', async () => {
+      const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(document.cookie)"/>');
+      expect((await share(roomId, form({ name: 'evil.svg', type: 'image/svg+xml', data: svg }), FORM)).status).toBe(204);
+      const svgFile = (await uploadEvent('evil.svg')).payload.file;
+      expect(svgFile.thumb_url).toBeUndefined();
+      const gotSvg = await fetchUrl(svgFile.url);
+      expect(gotSvg.headers.get('content-disposition')).toBe('attachment; filename="evil.svg"');
+      expect(gotSvg.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(gotSvg.headers.get('content-security-policy')).toMatch(/sandbox/);
+
+      // Even claiming to be a PNG, HTML is not served inline.
+      const html = Buffer.from('<html><script>alert(1)</script></html>');
+      expect((await share(roomId, form({ name: 'page.html', type: 'image/png', data: html }), FORM)).status).toBe(204);
+      const gotHtml = await fetchUrl((await uploadEvent('page.html')).payload.file.url);
+      expect(gotHtml.headers.get('content-disposition')).toBe('attachment; filename="page.html"');
+      expect(gotHtml.headers.get('x-content-type-options')).toBe('nosniff');
+    });
+
+    it('answers 404 in the v2 error body for unknown keys, without caching headers', async () => {
+      const res = await fetch(`${stack.baseUrl}/files/ab/abcdef01-0000-0000-0000-000000000000/nothing.txt`);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ error: { code: 404, type: 'Not Found', message: 'File not found.' } });
+      expect(res.headers.get('cache-control')).toBeNull();
+      expect((await fetch(`${stack.baseUrl}/files/`)).status).toBe(404);
+    });
+
+    it('never serves a file outside the storage root, nor a sidecar', async () => {
+      const { file } = (await uploadEvent('Notes Q3.txt')).payload;
+      const key = new URL(file.url).pathname.slice('/files/'.length);
+      for (const path of [
+        '/files/..%2fsecret.txt',
+        '/files/../secret.txt',
+        '/files/%2e%2e/secret.txt',
+        '/files/..%2F..%2F..%2Fetc%2Fpasswd',
+        '/files/../../../../etc/passwd',
+        `/files/${key.split('/')[0]}/..%2f..%2fsecret.txt`,
+        '/files/%2fetc%2fpasswd',
+        `/files/${key}.meta.json`,
+        `/files/${key.replace(/\/[^/]+$/, '/.')}`,
+      ]) {
+        const res = await rawGet(path);
+        expect([400, 404]).toContain(res.status);
+        expect(res.body).not.toMatch(/TOP-SECRET|root:|contentType/);
+      }
+    });
+  });
+});

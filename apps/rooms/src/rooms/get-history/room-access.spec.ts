@@ -1,0 +1,38 @@
+import type { RoomEntity, UserEntity } from '../../database/entities';
+import { assertMayUseRoom, privateRoomRefusal } from './room-access';
+
+const room = (privacy: 'public' | 'private', id = 5) => ({ id, name: 'Ops', privacy }) as RoomEntity;
+const user = (id: number, isGroupAdmin = false) => ({ id, isGroupAdmin }) as UserEntity;
+
+describe('privateRoomRefusal', () => {
+  it('lets anyone use a public room, and members, group admins and user-less actors a private one', () => {
+    expect(privateRoomRefusal(room('public'), user(1), false, 'send to it')).toBeNull();
+    expect(privateRoomRefusal(room('private'), user(1), true, 'send to it')).toBeNull();
+    expect(privateRoomRefusal(room('private'), user(1, true), false, 'send to it')).toBeNull();
+    expect(privateRoomRefusal(room('private'), null, false, 'send to it')).toBeNull();
+  });
+
+  it('refuses a non-member of a private room, saying why', () => {
+    expect(privateRoomRefusal(room('private'), user(1), false, 'read its history'))
+      .toBe('Room Ops is private: only its members and group admins may read its history.');
+  });
+});
+
+describe('assertMayUseRoom', () => {
+  it('refuses a room token on another room before looking at members', async () => {
+    const members = jest.fn(async () => [1]);
+    await expect(assertMayUseRoom({ label: 't', roomId: 9 }, null, room('private'), 'send to it', members))
+      .rejects.toMatchObject({ error: { code: 'forbidden', reason: 'outside_token_room' } });
+    expect(members).not.toHaveBeenCalled();
+  });
+
+  it('reads members only for a non-admin user in a private room', async () => {
+    const members = jest.fn(async () => [2]);
+    await assertMayUseRoom({ label: 't', userId: 1 }, user(1), room('public'), 'send to it', members);
+    await assertMayUseRoom({ label: 't', userId: 1 }, user(1, true), room('private'), 'send to it', members);
+    expect(members).not.toHaveBeenCalled();
+    await expect(assertMayUseRoom({ label: 't', userId: 1 }, user(1), room('private'), 'send to it', members))
+      .rejects.toMatchObject({ error: { code: 'forbidden', reason: 'not_allowed', detail: { message: expect.stringMatching(/private/) } } });
+    await assertMayUseRoom({ label: 't', userId: 2 }, user(2), room('private'), 'send to it', members);
+  });
+});

@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import type { CommandMeta } from '@app/common';
+import { AddMemberV1, ReplyOf, RequestOf } from '@app/contracts';
+import { UnitOfWork } from '../../../outbox/unit-of-work';
+import { assertActorMayUse } from '../../../shared/actors';
+import { UserRepository } from '../../../users/user.repository';
+import { RoomRepository } from '../../room.repository';
+import { assertPrivate } from '../member-rules';
+
+/**
+ * Adding a member emits no event and keeps the room's version: the version tags the Room
+ * object (what PUT /room replaces and events carry), and membership is not part of it.
+ */
+@Injectable()
+export class AddMember {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly rooms: RoomRepository,
+    private readonly users: UserRepository,
+  ) {}
+
+  execute(cmd: RequestOf<typeof AddMemberV1>, meta: CommandMeta): Promise<ReplyOf<typeof AddMemberV1>> {
+    return this.uow.apply(meta, async ({ manager: m }) => {
+      // FOR SHARE: a change of the room's privacy waits for the membership change, and the other way round.
+      const room = await this.rooms.findByRef(m, cmd.room, 'share');
+      assertActorMayUse(cmd.actor, room);
+      assertPrivate(room, cmd.room);
+      const user = await this.users.findByRef(m, cmd.user, { live: true });
+      await this.rooms.addMember(m, room.id, user.id);
+      return {};
+    });
+  }
+}

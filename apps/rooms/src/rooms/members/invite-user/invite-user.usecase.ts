@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import type { CommandMeta } from '@app/common';
+import { InviteUserV1, ReplyOf, RequestOf } from '@app/contracts';
+import { UnitOfWork } from '../../../outbox/unit-of-work';
+import { assertActorMayUse } from '../../../shared/actors';
+import { UserRepository } from '../../../users/user.repository';
+import { RoomRepository } from '../../room.repository';
+
+/**
+ * An invitation to a private room makes the user a member (so that they may accept it by
+ * entering); to a public room it stores nothing. Delivering it to the user (with `reason`)
+ * belongs to their live connection, a later issue.
+ */
+@Injectable()
+export class InviteUser {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly rooms: RoomRepository,
+    private readonly users: UserRepository,
+  ) {}
+
+  execute(cmd: RequestOf<typeof InviteUserV1>, meta: CommandMeta): Promise<ReplyOf<typeof InviteUserV1>> {
+    return this.uow.apply(meta, async ({ manager: m }) => {
+      const room = await this.rooms.findByRef(m, cmd.room, 'share');
+      assertActorMayUse(cmd.actor, room);
+      const user = await this.users.findByRef(m, cmd.user, { live: true });
+      if (room.privacy === 'private') await this.rooms.addMember(m, room.id, user.id);
+      return {};
+    });
+  }
+}

@@ -1,0 +1,38 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { CommandMeta } from '@app/common';
+import { RemoveMemberV1, ReplyOf, RequestOf, RoomMemberExitedV1 } from '@app/contracts';
+import { UnitOfWork } from '../../../outbox/unit-of-work';
+import { assertActorMayUse } from '../../../shared/actors';
+import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
+import { UserRepository } from '../../../users/user.repository';
+import { ParticipantRepository } from '../../participants/participant.repository';
+import { RoomRepository } from '../../room.repository';
+import { MemberRepository } from '../member.repository';
+import { assertPrivate } from '../member-rules';
+
+/** A user who is no longer a member may not stay in the private room: they exit it (room_exit). */
+@Injectable()
+export class RemoveMember {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly rooms: RoomRepository,
+    private readonly users: UserRepository,
+    private readonly members: MemberRepository,
+    private readonly participants: ParticipantRepository,
+    @Inject(PRESENTATION) private readonly ctx: PresentationContext,
+  ) {}
+
+  execute(cmd: RequestOf<typeof RemoveMemberV1>, meta: CommandMeta): Promise<ReplyOf<typeof RemoveMemberV1>> {
+    return this.uow.apply(meta, async ({ manager: m, emit }) => {
+      const room = await this.rooms.findByRef(m, cmd.room, 'share');
+      assertActorMayUse(cmd.actor, room);
+      assertPrivate(room, cmd.room);
+      const user = await this.users.findByRef(m, cmd.user, { live: true });
+      await this.members.remove(m, room.id, user.id);
+      if (await this.participants.exit(m, room.id, user.id)) {
+        emit(RoomMemberExitedV1, { room: toRoomObject(room, this.ctx), sender: toUserObject(user, this.ctx) });
+      }
+      return {};
+    });
+  }
+}

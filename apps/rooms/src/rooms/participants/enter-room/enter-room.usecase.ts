@@ -1,0 +1,45 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { CommandMeta } from '@app/common';
+import { EnterRoomV1, ReplyOf, RequestOf, RoomMemberEnteredV1 } from '@app/contracts';
+import { UnitOfWork } from '../../../outbox/unit-of-work';
+import { assertActorMayUse } from '../../../shared/actors';
+import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
+import { UserRepository } from '../../../users/user.repository';
+import { MemberRepository } from '../../members/member.repository';
+import { RoomRepository } from '../../room.repository';
+import { ParticipantRepository } from '../participant.repository';
+import { assertMayEnter, assertMayMove } from '../presence-rules';
+
+/**
+ * A user enters a room (room_enter), whoever drives it: the v2 API now, a live connection
+ * later. Entering a room one is in changes nothing and emits nothing.
+ */
+@Injectable()
+export class EnterRoom {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly rooms: RoomRepository,
+    private readonly users: UserRepository,
+    private readonly members: MemberRepository,
+    private readonly participants: ParticipantRepository,
+    @Inject(PRESENTATION) private readonly ctx: PresentationContext,
+  ) {}
+
+  execute(cmd: RequestOf<typeof EnterRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof EnterRoomV1>> {
+    return this.uow.apply(meta, async ({ manager: m, emit }) => {
+      // FOR SHARE: archiving, a privacy change or the room's deletion waits for the entry (and then sees it).
+      const room = await this.rooms.findByRef(m, cmd.room, 'share');
+      assertActorMayUse(cmd.actor, room);
+      // Locked: a user being deleted (taken out of every room) is not let in meanwhile.
+      const user = await this.users.findByRef(m, cmd.user, { live: true, lock: true });
+      assertMayMove(cmd.actor, cmd.asAdmin, user);
+      // The membership row stays locked: a removal waits for this entry, then exits the user.
+      const isMember = room.privacy === 'private' && await this.members.isMember(m, room.id, user.id, { lock: true });
+      assertMayEnter(room, user, isMember);
+      if (await this.participants.enter(m, room.id, user.id)) {
+        emit(RoomMemberEnteredV1, { room: toRoomObject(room, this.ctx), sender: toUserObject(user, this.ctx) });
+      }
+      return {};
+    });
+  }
+}

@@ -1,0 +1,35 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { CommandMeta } from '@app/common';
+import { ExitRoomV1, ReplyOf, RequestOf, RoomMemberExitedV1 } from '@app/contracts';
+import { UnitOfWork } from '../../../outbox/unit-of-work';
+import { assertActorMayUse } from '../../../shared/actors';
+import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
+import { UserRepository } from '../../../users/user.repository';
+import { RoomRepository } from '../../room.repository';
+import { ParticipantRepository } from '../participant.repository';
+import { assertMayMove } from '../presence-rules';
+
+/** A user exits a room (room_exit); one who is not in it changes nothing. Archived rooms may be left. */
+@Injectable()
+export class ExitRoom {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly rooms: RoomRepository,
+    private readonly users: UserRepository,
+    private readonly participants: ParticipantRepository,
+    @Inject(PRESENTATION) private readonly ctx: PresentationContext,
+  ) {}
+
+  execute(cmd: RequestOf<typeof ExitRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof ExitRoomV1>> {
+    return this.uow.apply(meta, async ({ manager: m, emit }) => {
+      const room = await this.rooms.findByRef(m, cmd.room, 'share');
+      assertActorMayUse(cmd.actor, room);
+      const user = await this.users.findByRef(m, cmd.user, { live: true });
+      assertMayMove(cmd.actor, cmd.asAdmin, user);
+      if (await this.participants.exit(m, room.id, user.id)) {
+        emit(RoomMemberExitedV1, { room: toRoomObject(room, this.ctx), sender: toUserObject(user, this.ctx) });
+      }
+      return {};
+    });
+  }
+}

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { CommandMeta } from '@app/common';
+import {
+  ReplyOf, RequestOf, RoomArchivedV1, RoomTopicChangedV1, RoomUnarchivedV1, UpdateRoomV1,
+} from '@app/contracts';
+import type { RoomEntity } from '../../database/entities';
+import { UnitOfWork } from '../../outbox/unit-of-work';
+import { Actors, assertActorMayUse } from '../../shared/actors';
+import { newVersion, PRESENTATION, PresentationContext, toRoomObject, toRoomView } from '../../shared/presentation';
+import { UserRepository } from '../../users/user.repository';
+import { RoomAttribute, RoomRepository } from '../room.repository';
+import { roomChanges } from './room-changes';
+
+/**
+ * HipChat's PUT room: the fields given replace the room's, the others stay. Any change
+ * gives the room a new version (an unchanged PUT keeps it); archiving, unarchiving and a
+ * new topic are announced with the room as it is after the whole update.
+ */
+@Injectable()
+export class UpdateRoom {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly rooms: RoomRepository,
+    private readonly users: UserRepository,
+    private readonly actors: Actors,
+    @Inject(PRESENTATION) private readonly ctx: PresentationContext,
+  ) {}
+
+  execute(cmd: RequestOf<typeof UpdateRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof UpdateRoomV1>> {
+    return this.uow.apply(meta, async ({ manager: m, emit }) => {
+      const room = await this.rooms.findByRef(m, cmd.room, 'update');
+      assertActorMayUse(cmd.actor, room);
+      const owner = cmd.owner ? await this.users.findByRef(m, cmd.owner, { live: true, field: 'owner' }) : null;
+      const changes = roomChanges(room, {
+        name: cmd.name,
+        privacy: cmd.privacy,
+        topic: cmd.topic,
+        isArchived: cmd.isArchived,
+        ownerUserId: owner?.id,
+        guestAccess: cmd.guestAccess,
+      }, () => randomBytes(16).toString('hex'));
+      if (Object.keys(changes).length === 0) return { room: toRoomView(room, await this.rooms.lastActive(m, room.id), this.ctx) };
+
+      const saved: Partial<Pick<RoomEntity, RoomAttribute>> = { ...changes, version: newVersion() };
+      Object.assign(room, saved);
+      await this.rooms.update(m, room.id, saved);
+      // A private room's owner may always enter it.
+      if (room.privacy === 'private' && (changes.ownerUserId !== undefined || changes.privacy !== undefined)) {
+        await this.rooms.addMember(m, room.id, room.ownerUserId);
+      }
+
+      const roomObject = toRoomObject(room, this.ctx);
+      const announced = changes.topic !== undefined || changes.isArchived !== undefined;
+      const sender = announced ? await this.actors.sender(m, cmd.actor) : '';
+      if (changes.topic !== undefined) emit(RoomTopicChangedV1, { room: roomObject, sender, topic: room.topic });
+      if (changes.isArchived === true) emit(RoomArchivedV1, { room: roomObject, sender });
+      if (changes.isArchived === false) emit(RoomUnarchivedV1, { room: roomObject, sender });
+      return { room: toRoomView(room, await this.rooms.lastActive(m, room.id), this.ctx) };
+    });
+  }
+}

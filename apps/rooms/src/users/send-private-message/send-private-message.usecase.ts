@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { CommandMeta } from '@app/common';
+import { commandFailure, ReplyOf, RequestOf, SendPrivateMessageV1 } from '@app/contracts';
+import { UnitOfWork } from '../../outbox/unit-of-work';
+import { sanitizeMessageHtml } from '../../rooms/send-notification/sanitize';
+import { PrivateMessageRepository } from '../private-message.repository';
+import { UserRepository } from '../user.repository';
+
+export const NO_USER_BEHIND_TOKEN = 'Private messages are sent by a user: use a personal token (this token has no user).';
+
+/** From the acting user to a live user; no event (webhooks are about rooms). */
+@Injectable()
+export class SendPrivateMessage {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly users: UserRepository,
+    private readonly messages: PrivateMessageRepository,
+  ) {}
+
+  execute(cmd: RequestOf<typeof SendPrivateMessageV1>, meta: CommandMeta): Promise<ReplyOf<typeof SendPrivateMessageV1>> {
+    const fromUserId = cmd.actor.userId;
+    if (fromUserId === undefined) return Promise.reject(commandFailure('forbidden', 'not_allowed', 'actor', { message: NO_USER_BEHIND_TOKEN }));
+    const body = cmd.messageFormat === 'html' ? sanitizeMessageHtml(cmd.message) : cmd.message;
+    if (body.trim() === '') return Promise.reject(commandFailure('invalid', 'message_empty_after_sanitizing', 'message'));
+
+    return this.uow.apply(meta, async ({ manager: m }) => {
+      await this.users.findByRef(m, { id: fromUserId }, { live: true, field: 'actor' });
+      const to = await this.users.findByRef(m, cmd.user, { live: true });
+      const message = { id: randomUUID(), fromUserId, toUserId: to.id, body, messageFormat: cmd.messageFormat, createdAt: new Date() };
+      await this.messages.insert(m, message);
+      return { messageId: message.id, date: message.createdAt.toISOString() };
+    });
+  }
+}
