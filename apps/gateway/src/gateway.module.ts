@@ -1,8 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, DiscoveryModule } from '@nestjs/core';
 import type { AppLogger } from '@app/common';
 import { GatewayConfig } from './config';
 import { DocsController, HealthController } from './docs/docs.controller';
+import { V2DocsController } from './docs/v2-docs.controller';
 import { FallbackFilter } from './fallback.filter';
 import { SharedModule } from './shared/shared.module';
 import { V1Module } from './v1/v1.module';
@@ -14,8 +15,8 @@ export class GatewayModule {
   static forRoot(config: GatewayConfig, logger: AppLogger): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [SharedModule.forRoot(config, logger), V1Module, V2Module],
-      controllers: [DocsController, HealthController],
+      imports: [SharedModule.forRoot(config, logger), DiscoveryModule, V1Module, V2Module],
+      controllers: [DocsController, HealthController, V2DocsController],
       providers: [{ provide: APP_FILTER, useClass: FallbackFilter }],
     };
   }

@@ -1,0 +1,119 @@
+import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { HttpStatus, RequestMethod } from '@nestjs/common';
+import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { z, ZodTypeAny } from 'zod';
+import { FLOOD_CONTROLLED, PUBLIC_ROUTE, RAW_BODY, REQUIRED_SCOPES, SUMMARY } from '../v2/http/route-options';
+import { ZodBodyPipe, ZodQueryPipe } from '../v2/http/validation';
+
+// The generator needs zod's `.openapi()` on parameter schemas.
+extendZodWithOpenApi(z);
+
+/** What the code says about one v2 route: everything the document is made of. */
+export interface V2RouteInfo {
+  method: string;
+  /** OpenAPI form: /v2/room/{room}. */
+  path: string;
+  summary: string;
+  scopes: string[];
+  isPublic: boolean;
+  floodControlled: boolean;
+  rawBody: boolean;
+  status: number;
+  params: string[];
+  body?: ZodTypeAny;
+  query?: ZodTypeAny;
+}
+
+const joinPath = (...parts: string[]) => `/${parts.map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
+
+/** Reads a controller method's route the way Nest registered it (path, verb, status, pipes, our metadata). */
+export function routeInfo(controller: object, methodName: string): V2RouteInfo | null {
+  const handler = (controller as Record<string, unknown>)[methodName] as (...args: unknown[]) => unknown;
+  const verb = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+  const methodPath = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
+  if (verb === undefined || methodPath === undefined) return null;
+  const ctor = controller.constructor;
+  const controllerPath = String(Reflect.getMetadata(PATH_METADATA, ctor) ?? '');
+  const nestPath = joinPath(controllerPath, Array.isArray(methodPath) ? methodPath[0] : methodPath);
+  if (!nestPath.startsWith('/v2')) return null;
+  const meta = <T>(key: string): T | undefined => Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, ctor);
+  const method = RequestMethod[verb].toLowerCase();
+
+  let body: ZodTypeAny | undefined;
+  let query: ZodTypeAny | undefined;
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, ctor, methodName) ?? {}) as Record<string, { pipes?: unknown[] }>;
+  for (const [key, arg] of Object.entries(args)) {
+    const type = Number(key.split(':')[0]);
+    for (const pipe of arg.pipes ?? []) {
+      if (type === RouteParamtypes.BODY && pipe instanceof ZodBodyPipe) body = pipe.schema;
+      if (type === RouteParamtypes.QUERY && pipe instanceof ZodQueryPipe) query = pipe.schema;
+    }
+  }
+  const words = methodName.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return {
+    method,
+    path: nestPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}'),
+    summary: meta<string>(SUMMARY) ?? words.charAt(0).toUpperCase() + words.slice(1),
+    scopes: meta<string[]>(REQUIRED_SCOPES) ?? [],
+    isPublic: meta<boolean>(PUBLIC_ROUTE) ?? false,
+    floodControlled: meta<boolean>(FLOOD_CONTROLLED) ?? false,
+    rawBody: meta<boolean>(RAW_BODY) ?? false,
+    status: Reflect.getMetadata(HTTP_CODE_METADATA, handler) ?? (method === 'post' ? HttpStatus.CREATED : HttpStatus.OK),
+    params: [...nestPath.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]),
+    body,
+    query,
+  };
+}
+
+const ERROR_BODY = z.object({ error: z.object({ code: z.number().int(), type: z.string(), message: z.string() }) });
+const PARAM_TEXT: Record<string, string> = {
+  room: 'Room id or name', user: 'User id, e-mail address or @mention name', message_id: 'Message id', id_or_shortcut: 'Emoticon id or shortcut',
+};
+
+/** The OpenAPI 3.1 document of the v2 API, from the routes as registered. */
+export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string): Record<string, unknown> {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'A personal, room or add-on token' });
+  registry.registerComponent('securitySchemes', 'auth_token', { type: 'apiKey', in: 'query', name: 'auth_token' });
+  const error = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_BODY } } });
+
+  for (const r of [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))) {
+    const notes = [
+      r.isPublic ? 'Public: no token needed.' : `Token scopes: ${r.scopes.length ? `one of ${r.scopes.join(', ')}` : 'any'}.`,
+      r.floodControlled ? 'Counted by the room\'s flood control (X-FloodControl-* headers; 429 past it).' : '',
+    ].filter(Boolean).join(' ');
+    const config: RouteConfig = {
+      method: r.method as RouteConfig['method'],
+      path: r.path,
+      summary: r.summary,
+      description: notes,
+      tags: [r.path.split('/')[2] ?? 'v2'],
+      security: r.isPublic ? [] : [{ bearer: r.scopes }, { auth_token: r.scopes }],
+      request: {
+        ...(r.params.length ? { params: z.object(Object.fromEntries(r.params.map((p) => [p, z.string().describe(PARAM_TEXT[p] ?? p)]))) } : {}),
+        ...(r.query instanceof z.ZodObject ? { query: r.query } : {}),
+        ...(r.body ? { body: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
+        ...(r.rawBody ? { body: { required: true, content: { 'multipart/form-data': { schema: z.object({}).passthrough() }, 'multipart/related': { schema: z.object({}).passthrough() } } } } : {}),
+      },
+      responses: {
+        [r.status]: { description: r.status === 204 ? 'Done; no body.' : 'Success.', ...(r.status === 204 ? {} : { content: { 'application/json': { schema: z.object({}).passthrough() } } }) },
+        400: error('A parameter or field breaks its rule; the message names it.'),
+        ...(r.isPublic ? {} : { 401: error('No token, or an unknown one.'), 403: error('The token lacks the scope, or may not act on this room.'), 429: error('Rate limit or flood control exceeded.') }),
+        404: error('No such room, user or message.'),
+        503: error('A dependency is unavailable; nothing was done.'),
+      },
+    };
+    try {
+      registry.registerPath(config);
+    } catch {
+      registry.registerPath({ ...config, request: { ...config.request, body: undefined, query: undefined } });
+    }
+  }
+  const generator = new OpenApiGeneratorV31(registry.definitions);
+  return generator.generateDocument({
+    openapi: '3.1.0',
+    info: { title: 'Chat Room Service: HipChat v2 API', version: '2', description: 'The HipChat v2 REST API as this service speaks it. Errors: {"error": {"code", "type", "message"}}. Every answer to a token carries X-Ratelimit-Limit, X-Ratelimit-Remaining and X-Ratelimit-Reset.' },
+    servers: [{ url: baseUrl }],
+  }) as unknown as Record<string, unknown>;
+}

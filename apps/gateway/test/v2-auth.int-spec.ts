@@ -1,0 +1,137 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Stack, startStack } from '../../../test/support/harness';
+import { v2, v2Session, V2Session } from './v2-helpers';
+
+// A long window makes crossing a window boundary in mid-test practically impossible.
+const LIMITS = { V2_RATE_LIMIT_MAX: '4', V2_RATE_LIMIT_WINDOW_SECONDS: '3600' };
+
+const errorOf = (res: { status: number; json: any }) => ({ status: res.status, code: res.json.error.code, type: res.json.error.type, message: res.json.error.message });
+
+describe('v2 authentication, scopes and rate limit (real services, two gateway replicas)', () => {
+  let stack: Stack;
+  let second: string;
+  let s: V2Session;
+
+  beforeAll(async () => {
+    stack = await startStack({ gateway: LIMITS, rooms: true });
+    second = await stack.addGateway(LIMITS);
+    s = await v2Session(stack);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('serves the capabilities document without a token, even with an empty one', async () => {
+    for (const query of [{}, { auth_token: '', token: '' }] as Array<Record<string, string>>) {
+      const res = await v2(stack.baseUrl, 'GET', 'capabilities', { query });
+      expect(res.status).toBe(200);
+      const base = 'http://127.0.0.1:8080';
+      expect(res.json.links).toEqual({ self: `${base}/v2/capabilities`, api: `${base}/v2`, homepage: `${base}/` });
+      expect(res.json.capabilities.oauth2Provider).toEqual({ tokenUrl: `${base}/v2/oauth/token`, authorizationUrl: `${base}/users/authorize` });
+    }
+  });
+
+  it('documents every v2 operation in an OpenAPI 3.1 document generated from the routes, and shows it as a page', async () => {
+    const res = await fetch(`${stack.baseUrl}/docs/api/v2/openapi.json`);
+    expect(res.status).toBe(200);
+    const doc = await res.json() as any;
+    expect(doc.openapi).toBe('3.1.0');
+    const ops = Object.entries(doc.paths).flatMap(([path, verbs]) => Object.keys(verbs as object).map((v) => `${v.toUpperCase()} ${path}`));
+    expect(ops).toEqual(expect.arrayContaining([
+      'GET /v2/capabilities', 'POST /v2/room', 'GET /v2/room', 'GET /v2/room/{room}', 'PUT /v2/room/{room}', 'DELETE /v2/room/{room}',
+      'PUT /v2/room/{room}/topic', 'POST /v2/room/{room}/message', 'POST /v2/room/{room}/notification', 'POST /v2/room/{room}/share/file',
+      'GET /v2/room/{room}/history', 'GET /v2/room/{room}/history/latest', 'GET /v2/room/{room}/member', 'PUT /v2/room/{room}/member/{user}',
+      'DELETE /v2/room/{room}/member/{user}', 'POST /v2/room/{room}/invite/{user}', 'GET /v2/room/{room}/participant',
+      'PUT /v2/room/{room}/participant/{user}', 'DELETE /v2/room/{room}/participant/{user}', 'POST /v2/user', 'GET /v2/user',
+      'GET /v2/user/{user}', 'PUT /v2/user/{user}', 'DELETE /v2/user/{user}', 'POST /v2/user/{user}/message', 'GET /v2/emoticon',
+    ]));
+    const notification = doc.paths['/v2/room/{room}/notification'].post;
+    expect(notification.requestBody.content['application/json'].schema.properties.color.enum).toContain('random');
+    expect(Object.keys(notification.responses)).toEqual(expect.arrayContaining(['204', '400', '401', '403', '429']));
+    const page = await fetch(`${stack.baseUrl}/docs/api/v2`);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(await page.text()).toContain('/v2/room/{room}/notification');
+  });
+
+  it('answers 401 without a token, with an unknown one, and with a v1 token', async () => {
+    const none = await v2(stack.baseUrl, 'GET', 'room');
+    expect(errorOf(none)).toMatchObject({ status: 401, code: 401, type: 'Unauthorized' });
+    expect(none.json.error.message).toMatch(/Bearer/);
+    expect(errorOf(await v2(stack.baseUrl, 'GET', 'room', { token: 'x'.repeat(40) }))).toMatchObject({ status: 401, message: expect.stringMatching(/^Invalid OAuth session/) });
+    expect((await v2(stack.baseUrl, 'GET', 'room', { token: s.v1Admin })).status).toBe(401);
+  });
+
+  it('accepts the token as Bearer or as auth_token, and v2 tokens are refused on v1', async () => {
+    const token = await s.personalToken(s.adminId, ['view_group']);
+    expect((await v2(stack.baseUrl, 'GET', 'room', { token })).status).toBe(200);
+    expect((await v2(stack.baseUrl, 'GET', 'room', { token, tokenInQuery: true })).status).toBe(200);
+    const v1 = await fetch(`${stack.baseUrl}/v1/rooms/list?auth_token=${token}`);
+    expect(v1.status).toBe(401);
+  });
+
+  it('answers 403 naming the scope the token lacks', async () => {
+    const token = await s.personalToken(s.adminId, ['send_message']);
+    const res = await v2(stack.baseUrl, 'GET', 'room', { token });
+    expect(errorOf(res)).toMatchObject({ status: 403, type: 'Forbidden' });
+    expect(res.json.error.message).toMatch(/view_group/);
+  });
+
+  it('counts 4 requests per token across both replicas, then answers 429 with the headers', async () => {
+    const token = await s.personalToken(s.adminId, ['view_group']);
+    const seen = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await v2(i % 2 ? second : stack.baseUrl, 'GET', 'room', { token });
+      expect(res.status).toBe(200);
+      seen.push(res.headers.get('x-ratelimit-remaining'));
+      expect(res.headers.get('x-ratelimit-limit')).toBe('4');
+      expect(Number(res.headers.get('x-ratelimit-reset')) % 3600).toBe(0);
+    }
+    expect(seen).toEqual(['3', '2', '1', '0']);
+    const past = await v2(second, 'GET', 'room', { token });
+    expect(errorOf(past)).toMatchObject({ status: 429, type: 'Too Many Requests' });
+    expect(past.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  it('stops honouring a personal token once its user is deleted', async () => {
+    const id = await s.createUser('Short Lived');
+    const token = await s.personalToken(id, ['view_group']);
+    expect((await v2(stack.baseUrl, 'GET', 'room', { token })).status).toBe(200);
+    // The gateway's cache is bypassed by a fresh replica: what the rooms service answers matters.
+    const del = await v2(stack.baseUrl, 'DELETE', `user/${id}`, { token: s.token });
+    expect(del.status).toBe(204);
+    const fresh = await stack.addGateway(LIMITS);
+    expect((await v2(fresh, 'GET', 'room', { token })).status).toBe(401);
+  });
+});
+
+describe('v2 over HTTPS (TLS_CERT_FILE and TLS_KEY_FILE)', () => {
+  let stack: Stack;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    stack = await startStack({ gateway: { TLS_CERT_FILE: join(dir, 'cert.pem'), TLS_KEY_FILE: join(dir, 'key.pem') }, rooms: true });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves the API over TLS', async () => {
+    const port = new URL(stack.baseUrl).port;
+    const body = await new Promise<string>((resolve, reject) => {
+      request({ host: '127.0.0.1', port, path: '/v2/capabilities', rejectUnauthorized: false }, (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`status ${res.statusCode}`))));
+      }).on('error', reject).end();
+    });
+    expect(JSON.parse(body).links.api).toMatch(/\/v2$/);
+  });
+});
