@@ -163,9 +163,19 @@ export interface BadInputContext {
   roomName: string;
   userId: number;
   userEmail: string;
+  /** v2: a personal token with every scope, and a room token of the context's room. */
+  personalToken?: string;
+  roomToken?: string;
 }
 
-export type TokenKind = 'admin' | 'notification';
+export type TokenKind = 'admin' | 'notification' | 'personal' | 'room';
+
+/** The context's token of a kind. */
+export function tokenOf(ctx: BadInputContext, kind: TokenKind): string {
+  const token = { admin: ctx.adminToken, notification: ctx.notifyToken, personal: ctx.personalToken, room: ctx.roomToken }[kind];
+  if (!token) throw new Error(`the bad-input context has no ${kind} token`);
+  return token;
+}
 /** Where parameters travel in a well-formed call. */
 export type Placement = 'query' | 'form' | 'json';
 
@@ -366,9 +376,10 @@ export function baseDraft(op: OperationDescriptor, ctx: BadInputContext, rng: Rn
   const method = rng.chance(0.85) ? op.verbs[0] : rng.pick(op.verbs);
   const placement = rng.pick(op.placements(method));
   const kind = rng.pick(op.tokenKinds);
-  const token = kind === 'admin' ? ctx.adminToken : ctx.notifyToken;
+  const token = tokenOf(ctx, kind);
   const params: Param[] = Object.entries(op.params(ctx, rng)).map(([name, value]) => ({ name, value }));
-  if (rng.chance(0.2)) params.push({ name: 'format', value: 'xml' });
+  // v1's answer format; v2 answers JSON only.
+  if (op.auth === 'auth_token' && rng.chance(0.2)) params.push({ name: 'format', value: 'xml' });
   const d: Draft = {
     op, method, path: op.path(ctx, rng), query: [], body: { kind: 'none', params: [] }, headers: {}, placement, token, labels: [],
   };
@@ -871,6 +882,13 @@ export const MUTATORS: readonly Mutator[] = [
             if (i !== -1) list.splice(i, 1);
           }
         }
+      } else if (typeof d.headers.authorization === 'string') {
+        // v2: the Bearer token in the Authorization header.
+        const token = d.headers.authorization.replace(/^Bearer /, '');
+        const other = token === ctx.personalToken ? ctx.roomToken ?? ctx.adminToken : ctx.personalToken ?? ctx.adminToken;
+        const changed = { 'other-kind': other, truncated: token.slice(0, -1), 'case-changed': token.toUpperCase(), empty: '', padded: ` ${token} `, missing: undefined }[variant];
+        if (changed === undefined) delete d.headers.authorization;
+        else d.headers.authorization = rng.pick([`Bearer ${changed}`, `bearer ${changed}`, `Basic ${changed}`, changed, `Bearer\t${changed}`]);
       }
       d.labels.push(`${variant} token`);
     },

@@ -11,3 +11,4 @@ export * from './room-member-exited/v1';
 export * from './room-file-uploaded/v1';
 export * from './user-changed/v1';
 export * from './token-revoked/v1';
+export * from './webhook-events';

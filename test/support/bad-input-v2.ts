@@ -1,0 +1,63 @@
+/**
+ * The v2 operations for the generated bad-input run (test/support/bad-input.ts has the
+ * generator, the mutators and the sender): each descriptor is a well-formed call that the
+ * mutators then break. Destructive operations aim at rooms and users that do not exist, so
+ * that the context's room and user survive the run.
+ */
+import { BadInputContext, OperationDescriptor, Placement, Rng, TokenKind } from './bad-input';
+
+const PERSONAL: readonly TokenKind[] = ['personal'];
+const SENDERS: readonly TokenKind[] = ['personal', 'room'];
+
+/** GET and DELETE carry their parameters in the query string; writes a JSON body (sometimes a form, or the query). */
+const v2Placements = (verb: string): readonly Placement[] =>
+  (verb === 'GET' || verb === 'DELETE' ? ['query'] : ['json', 'json', 'json', 'form', 'query']);
+
+function v2(name: string, verb: string, path: (ctx: BadInputContext, rng: Rng) => string, params: OperationDescriptor['params'],
+  textParams: readonly string[], tokenKinds: readonly TokenKind[] = PERSONAL, weight?: number): OperationDescriptor {
+  return { name: `v2 ${verb} ${name}`, verbs: [verb], path, tokenKinds, auth: 'bearer', placements: v2Placements, params, textParams, ...(weight ? { weight } : {}) };
+}
+
+const room = (ctx: BadInputContext, rng: Rng) => encodeURIComponent(rng.chance(0.5) ? String(ctx.roomId) : ctx.roomName);
+const user = (ctx: BadInputContext, rng: Rng) => encodeURIComponent(rng.chance(0.6) ? String(ctx.userId) : ctx.userEmail);
+const victimRoom = (rng: Rng) => `victim-${rng.id(6)}`;
+const victimUser = (rng: Rng) => encodeURIComponent(`victim-${rng.id(6)}@example.com`);
+const page = (rng: Rng) => ({ 'start-index': String(rng.int(3)), 'max-results': String(rng.pick([1, 10, 100])) });
+const COLORS = ['yellow', 'red', 'green', 'purple', 'gray', 'random'];
+
+export const V2_OPERATIONS: readonly OperationDescriptor[] = [
+  v2('capabilities', 'GET', () => '/v2/capabilities', () => ({}), []),
+  v2('room', 'POST', () => '/v2/room', (_c, rng) => ({ name: `Bad v2 ${rng.id(10)}`, privacy: rng.pick(['public', 'private']), topic: 'Generated' }), ['name', 'topic']),
+  v2('room', 'GET', () => '/v2/room', (_c, rng) => ({ ...page(rng), 'include-private': rng.pick(['true', 'false']) }), []),
+  v2('room/{room}', 'GET', (c, rng) => `/v2/room/${room(c, rng)}`, () => ({}), []),
+  v2('room/{room}', 'PUT', (c, rng) => `/v2/room/${room(c, rng)}`, (_c, rng) => ({ topic: `Topic ${rng.id(4)}`, privacy: 'public' }), ['topic']),
+  v2('room/{room}', 'DELETE', (_c, rng) => `/v2/room/${victimRoom(rng)}`, () => ({}), []),
+  v2('room/{room}/topic', 'PUT', (c, rng) => `/v2/room/${room(c, rng)}/topic`, (_c, rng) => ({ topic: `Topic ${rng.id(4)}` }), ['topic']),
+  v2('room/{room}/message', 'POST', (c, rng) => `/v2/room/${room(c, rng)}/message`,
+    (_c, rng) => ({ message: rng.pick(['hello', 'see https://example.com/a.png', 'ping @nobody (allthethings)']) }), ['message']),
+  v2('room/{room}/notification', 'POST', (c, rng) => `/v2/room/${room(c, rng)}/notification`, (_c, rng) => ({
+    message: rng.pick(['Build <b>42</b> passed', 'deploy done']), color: rng.pick(COLORS), message_format: rng.pick(['text', 'html']), from: 'CI',
+  }), ['message', 'from'], SENDERS),
+  v2('room/{room}/share/file', 'POST', (c, rng) => `/v2/room/${room(c, rng)}/share/file`, () => ({ message: 'a file' }), ['message'], PERSONAL, 0.5),
+  v2('room/{room}/history', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/history`,
+    (_c, rng) => ({ ...page(rng), date: rng.pick(['recent', '2024-02-29T10:00:00Z']), timezone: rng.pick(['UTC', 'Europe/Paris']), reverse: rng.pick(['true', 'false']) }),
+    ['date', 'timezone']),
+  v2('room/{room}/history/latest', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/history/latest`, (_c, rng) => ({ 'max-results': String(rng.pick([1, 75])) }), []),
+  v2('room/{room}/history/{id}', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/history/${rng.pick(['00000000-0000-4000-8000-000000000000', 'nope'])}`, () => ({}), []),
+  v2('room/{room}/member', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/member`, (_c, rng) => page(rng), []),
+  v2('room/{room}/member/{user}', 'PUT', (c, rng) => `/v2/room/${room(c, rng)}/member/${user(c, rng)}`, () => ({}), []),
+  v2('room/{room}/member/{user}', 'DELETE', (c, rng) => `/v2/room/${room(c, rng)}/member/${victimUser(rng)}`, () => ({}), []),
+  v2('room/{room}/invite/{user}', 'POST', (c, rng) => `/v2/room/${room(c, rng)}/invite/${user(c, rng)}`, () => ({ reason: 'join us' }), ['reason']),
+  v2('room/{room}/participant', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/participant`, (_c, rng) => page(rng), []),
+  v2('room/{room}/participant/{user}', 'PUT', (c, rng) => `/v2/room/${room(c, rng)}/participant/${user(c, rng)}`, () => ({}), []),
+  v2('room/{room}/participant/{user}', 'DELETE', (c, rng) => `/v2/room/${room(c, rng)}/participant/${user(c, rng)}`, () => ({}), []),
+  // Half weight: each user it creates costs an scrypt hash of the generated password.
+  v2('user', 'POST', () => '/v2/user', (_c, rng) => ({ name: `Gen ${rng.id(4)}`, email: `gen-${rng.id(10)}@example.com`, title: 'Tester' }), ['name', 'email', 'title'], PERSONAL, 0.5),
+  v2('user', 'GET', () => '/v2/user', (_c, rng) => ({ ...page(rng), 'include-deleted': rng.pick(['true', 'false']) }), []),
+  v2('user/{user}', 'GET', (c, rng) => `/v2/user/${user(c, rng)}`, () => ({}), []),
+  v2('user/{user}', 'PUT', (c) => `/v2/user/${c.userId}`, (c, rng) => ({ name: `Target ${rng.id(3)}`, email: c.userEmail, title: rng.pick(['Ops', 'Dev']) }), ['name', 'title']),
+  v2('user/{user}', 'DELETE', (_c, rng) => `/v2/user/${victimUser(rng)}`, () => ({}), []),
+  v2('user/{user}/message', 'POST', (c, rng) => `/v2/user/${user(c, rng)}/message`, () => ({ message: 'psst' }), ['message']),
+  v2('emoticon', 'GET', () => '/v2/emoticon', (_c, rng) => ({ ...page(rng), type: rng.pick(['all', 'global', 'group']) }), ['type']),
+  v2('emoticon/{id}', 'GET', (_c, rng) => `/v2/emoticon/${rng.pick(['1', 'allthethings', '(allthethings)', 'nope'])}`, () => ({}), []),
+];
