@@ -20,10 +20,10 @@ async function v1(baseUrl, verb, method, params) {
   return JSON.parse(text);
 }
 
-/** `cli token create --type <kind>`: the token alone on stdout. */
-function createToken(env, kind = 'admin', label = 'bench') {
+/** `cli token create --type <kind>`: the token alone on stdout (`extra`: e.g. `--user` of a personal token). */
+function createToken(env, kind = 'admin', label = 'bench', extra = []) {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [CLI, 'token', 'create', '--type', kind, '--label', label], { cwd: ROOT, env }, (err, stdout, stderr) => {
+    execFile(process.execPath, [CLI, 'token', 'create', '--type', kind, '--label', label, ...extra], { cwd: ROOT, env }, (err, stdout, stderr) => {
       const token = stdout.trim();
       if (err || !/^\S+$/.test(token)) reject(new Error(`token CLI failed: ${(stderr || String(err)).trim().slice(0, 500)}`));
       else resolve(token);

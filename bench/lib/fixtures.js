@@ -23,6 +23,11 @@ function fixtures(system, runId) {
       log(`creating ${n} admin tokens with the CLI`);
       return mapLimit([...Array(n).keys()], 4, (i) => createToken(system.env, 'admin', `bench ${runId} ${i}`));
     }),
+    /** A v2 personal token of the bench rooms' owner (every scope). */
+    personalToken: () => once('personalToken', async () => {
+      await f.owner();
+      return createToken(system.env, 'personal', `bench ${runId} v2`, ['--user', `bench-${runId}@example.com`]);
+    }),
     /** The user that owns the bench rooms. */
     owner: () => once('owner', async () => {
       const auth_token = await f.adminToken();

@@ -45,7 +45,7 @@ export class SendMessage {
 
     return this.uow.apply(meta, async ({ manager: m, emit, memo, insertLater }) => {
       const room = await memo(roomRefKey(cmd.room), () => this.rooms.findByRef(m, cmd.room, 'share'));
-      const sender = (await this.actors.user(m, cmd.actor))!;
+      const sender = (await memo(`actor:${cmd.actor.userId ?? ''}`, () => this.actors.user(m, cmd.actor)))!;
       await assertMayUseRoom(cmd.actor, sender, room, 'send to it', () => memo(`members:${room.id}`, () => this.rooms.memberIds(m, room.id)));
       if (room.isArchived) throw commandFailure('invalid', 'room_archived', 'room', { name: room.name });
       const mentioned = await this.users.byMentionNames(m, mentionNames);

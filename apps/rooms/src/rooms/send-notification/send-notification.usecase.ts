@@ -58,8 +58,8 @@ export class SendNotification {
     return this.uow.apply(meta, async (tx: Tx) => {
       const { manager: m, emit, memo, insertLater } = tx;
       const room = await memo(roomRefKey(cmd.room), () => this.rooms.findByRef(m, cmd.room, 'share'));
-      // No user behind v1 tokens: no query.
-      const user = await this.actors.user(m, cmd.actor);
+      // No user behind v1 tokens: no query; a v2 user is read once per batch.
+      const user = await memo(`actor:${cmd.actor.userId ?? ''}`, () => this.actors.user(m, cmd.actor));
       await assertMayUseRoom(cmd.actor, user, room, 'send to it', () => memo(`members:${room.id}`, () => this.rooms.memberIds(m, room.id)));
       if (room.isArchived) throw commandFailure('invalid', 'room_archived', 'room', { name: room.name });
       if (cmd.attachTo !== undefined && !(await this.messages.sentAt(m, room.id, cmd.attachTo))) {
