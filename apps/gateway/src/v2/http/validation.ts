@@ -1,4 +1,5 @@
 import { Body, PipeTransform, Query } from '@nestjs/common';
+import { field } from '@app/contracts';
 import { z, ZodIssue, ZodTypeAny } from 'zod';
 import { ApiError } from '../../shared/api-error';
 
@@ -76,3 +77,18 @@ export const queryInt = (fallback: number, min: number, max: number) => z.string
   }
   return Number(v);
 });
+
+/** An optional body field that clients also send as null (and, where it means "none", as ""). */
+export const optionalField = <S extends ZodTypeAny>(schema: S, emptyIsAbsent = false) =>
+  z.preprocess((v) => (v === null || (emptyIsAbsent && v === '') ? undefined : v), schema.optional());
+
+/** A boolean as JSON sends it, or as form-encoded bodies do (`true`, `1`, ...). */
+export const bodyFlag = z.preprocess((v) => {
+  if (typeof v === 'string') {
+    const s = v.toLowerCase();
+    if (s === 'true' || s === '1') return true;
+    if (s === 'false' || s === '0') return false;
+  }
+  if (v === 1 || v === 0) return v === 1;
+  return v;
+}, field.flag);

@@ -1,23 +1,11 @@
 import { cardSchema, field, maxLengthProblem, text } from '@app/contracts';
 import { z, ZodTypeAny } from 'zod';
 import { pageQuery } from '../http/pagination';
-import { queryFlag, queryInt } from '../http/validation';
+import { bodyFlag, optionalField, queryFlag, queryInt } from '../http/validation';
 import { historyInstant } from './history-dates';
 
 /** An optional field that clients also send as null, or as "" meaning none. */
-const optional = <S extends ZodTypeAny>(schema: S) =>
-  z.preprocess((v) => (v === null || v === '' ? undefined : v), schema.optional());
-
-/** A boolean as JSON sends it, or as form-encoded bodies do (`true`, `1`, ...). */
-const flag = z.preprocess((v) => {
-  if (typeof v === 'string') {
-    const s = v.toLowerCase();
-    if (s === 'true' || s === '1') return true;
-    if (s === 'false' || s === '0') return false;
-  }
-  if (v === 1 || v === 0) return v === 1;
-  return v;
-}, field.flag);
+const optional = <S extends ZodTypeAny>(schema: S) => optionalField(schema, true);
 
 const messageText = field.messageText.pipe(z.string().min(1, 'must not be empty'));
 
@@ -29,7 +17,7 @@ export type MessageBody = z.output<typeof messageBody>;
 export const notificationBody = z.object({
   message: messageText,
   color: optional(field.color),
-  notify: optional(flag),
+  notify: optional(bodyFlag),
   message_format: optional(field.messageFormat),
   from: optional(field.notificationFrom),
   attach_to: optional(text((v) => maxLengthProblem(v, 100))),

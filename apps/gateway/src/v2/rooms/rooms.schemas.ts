@@ -1,21 +1,10 @@
 import { field, parseUserRef, problemOf, UserRef } from '@app/contracts';
 import { z, ZodTypeAny } from 'zod';
 import { pageQuery } from '../http/pagination';
-import { queryFlag } from '../http/validation';
+import { bodyFlag, optionalField, queryFlag } from '../http/validation';
 
 /** An optional field that clients also send as null. */
-const optional = <S extends ZodTypeAny>(schema: S) => z.preprocess((v) => (v === null ? undefined : v), schema.optional());
-
-/** A boolean as JSON sends it, or as form-encoded bodies do (`true`, `1`, ...). */
-const flag = z.preprocess((v) => {
-  if (typeof v === 'string') {
-    const s = v.toLowerCase();
-    if (s === 'true' || s === '1') return true;
-    if (s === 'false' || s === '0') return false;
-  }
-  if (v === 1 || v === 0) return v === 1;
-  return v;
-}, field.flag);
+const optional = <S extends ZodTypeAny>(schema: S) => optionalField(schema);
 
 const NOT_A_USER = 'must be a user ID or an e-mail address';
 
@@ -37,7 +26,7 @@ export const createRoomBody = z.object({
   topic: optional(field.topic).transform((v) => v ?? ''),
   /** Absent: the token's user owns the room. */
   owner_user_id: optional(userIdOrEmail),
-  guest_access: optional(flag).transform((v) => v ?? false),
+  guest_access: optional(bodyFlag).transform((v) => v ?? false),
 });
 export type CreateRoomBody = z.output<typeof createRoomBody>;
 
@@ -55,8 +44,8 @@ export const updateRoomBody = z.object({
   name: optional(field.roomName),
   privacy: optional(field.privacy),
   topic: optional(field.topic),
-  is_archived: optional(flag),
-  is_guest_accessible: optional(flag),
+  is_archived: optional(bodyFlag),
+  is_guest_accessible: optional(bodyFlag),
   owner: optional(ownerObject),
   owner_user_id: optional(userIdOrEmail),
 });

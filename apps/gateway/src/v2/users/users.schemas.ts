@@ -1,11 +1,10 @@
 import { field } from '@app/contracts';
-import { z, ZodTypeAny } from 'zod';
+import { z } from 'zod';
 import { pageQuery } from '../http/pagination';
-import { queryFlag, queryInt } from '../http/validation';
+import { optionalField, queryFlag, queryInt } from '../http/validation';
 
 /** An optional field that clients also send as null (and, where it means "none", as ""). */
-const optional = <S extends ZodTypeAny>(schema: S, emptyIsAbsent = false) =>
-  z.preprocess((v) => (v === null || (emptyIsAbsent && v === '') ? undefined : v), schema.optional());
+const optional = optionalField;
 
 /**
  * The body of POST /v2/user and PUT /v2/user/{user}: the whole user. An empty `password`
