@@ -2,3 +2,4 @@ export * from './text';
 export * from './fields';
 export * from './card';
 export * from './message-links';
+export * from './webhook-pattern';
