@@ -4,3 +4,4 @@ export * from './refs';
 export * from './rooms';
 export * from './users';
 export * from './tokens';
+export * from './webhooks';

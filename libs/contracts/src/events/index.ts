@@ -12,3 +12,4 @@ export * from './room-file-uploaded/v1';
 export * from './user-changed/v1';
 export * from './token-revoked/v1';
 export * from './webhook-events';
+export * from './webhook-registrations-changed/v1';

@@ -80,7 +80,9 @@ export class SendNotification {
         mentions: mentioned.map((u) => toUserObject(u, this.ctx)), message: body,
         message_format: cmd.messageFormat, type: 'notification',
       };
-      emit(RoomNotificationSentV1, { room: toRoomObject(room, this.ctx), message: item, notify: cmd.notify });
+      emit(RoomNotificationSentV1, {
+        room: toRoomObject(room, this.ctx), message: item, notify: cmd.notify, ...(cmd.causedBy ? { causedBy: cmd.causedBy } : {}),
+      });
       return { messageId: message.id, date: item.date };
     }, { batch: true });
   }

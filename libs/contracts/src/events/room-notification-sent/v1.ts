@@ -1,4 +1,5 @@
 import { NotificationMessageObject, RoomObject } from '../../models';
+import type { CausedBy } from '../../commands/rooms/send-notification';
 import { defineEvent } from '../envelope';
 
 /** An integration sent a notification (v1 rooms/message). Webhook event: room_notification. */
@@ -7,5 +8,7 @@ export interface RoomNotificationSentV1Payload {
   message: NotificationMessageObject;
   /** Whether the sender asked recipients to be notified. */
   notify: boolean;
+  /** Set when the notification is a webhook's reply (see SendNotificationV1). */
+  causedBy?: CausedBy;
 }
 export const RoomNotificationSentV1 = defineEvent<RoomNotificationSentV1Payload>('room.notification-sent', 1);

@@ -1,0 +1,33 @@
+import type { WebhookEventName } from '../events/webhook-events';
+
+export const WEBHOOK_AUTHENTICATIONS = ['jwt', 'none'] as const;
+export type WebhookAuthentication = (typeof WEBHOOK_AUTHENTICATIONS)[number];
+
+/** A webhook as the API shows it: never its signing secret. */
+export interface WebhookView {
+  id: number;
+  /** Null for the webhooks of an add-on installed group-wide: every room's events. */
+  roomId: number | null;
+  event: WebhookEventName;
+  url: string;
+  pattern: string | null;
+  name: string;
+  authentication: WebhookAuthentication;
+  /** The integration's key for it (1-40 characters), unique within the integration. */
+  key: string | null;
+  /** Set for webhooks an installed add-on declared: those cannot be changed through the API. */
+  installationId: number | null;
+  oauthClientId: string | null;
+  created: string;
+}
+
+/**
+ * What a dispatcher needs to deliver: the webhook and the key it signs with (the add-on's
+ * oauthSecret, or the secret of a REST registration), and who registered it (the JWT's
+ * `sub`). Travels only between the rooms service and the dispatchers.
+ */
+export interface WebhookRegistration extends WebhookView {
+  secret: string;
+  /** The user whose token registered it; null for add-on webhooks. */
+  userId: number | null;
+}
