@@ -3,3 +3,4 @@ export * from './logging';
 export * from './security';
 export * from './infra';
 export * from './amqp';
+export * from './http';

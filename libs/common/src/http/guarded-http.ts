@@ -1,0 +1,324 @@
+import { promises as dnsPromises, LookupAddress, LookupOptions } from 'node:dns';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { isIP } from 'node:net';
+import type { Readable } from 'node:stream';
+import axios, { AxiosInstance } from 'axios';
+import { AddressPolicy } from './address-policy';
+
+/**
+ * The one client for HTTP calls to addresses users choose: webhook deliveries, add-on
+ * descriptor fetches and install callbacks. axios does the HTTP; this class adds what an
+ * SSRF-safe client needs on top: every address is checked at connect time by the agents'
+ * `lookup` (the address checked is the address connected to, so a DNS answer that changes
+ * between a check and the connect cannot slip through), redirects are answers, not hops,
+ * bodies are read to a limit, and one deadline covers the whole exchange.
+ */
+
+export const DEFAULT_OUTBOUND_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
+export const DEFAULT_OUTBOUND_USER_AGENT = 'chat-room-service-webhooks/1';
+
+// An idle pooled socket is closed after this long, and sooner when the receiver's
+// `Keep-Alive: timeout=` says so: reusing a socket the receiver has just closed fails the attempt.
+const IDLE_SOCKET_MS = 4_000;
+
+export interface GuardedHttpOptions {
+  allowedNetworks?: string[];
+  timeoutMs?: number;
+  maxResponseBytes?: number;
+  userAgent?: string;
+  /** Test hook: resolve names differently (default: dns.lookup with all: true). */
+  resolve?: (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;
+}
+
+export interface OutboundRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  timeoutMs?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  truncated: boolean;
+  durationMs: number;
+}
+
+export type OutboundFailureKind = 'refused' | 'timeout' | 'connection' | 'invalid_url';
+
+/** Why an attempt got no HTTP answer. The message names the host at most, never the URL. */
+export class OutboundFailure extends Error {
+  constructor(
+    readonly kind: OutboundFailureKind,
+    message: string,
+    readonly durationMs: number,
+    /** The system error code behind a 'connection' failure (ECONNREFUSED, ENOTFOUND, ...). */
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'OutboundFailure';
+  }
+}
+
+/** Raised inside the agents' lookup; found again in the cause chain of axios's error. */
+class AddressRefusedError extends Error {
+  readonly code = 'ERR_OUTBOUND_ADDRESS_REFUSED';
+  constructor(message: string) {
+    super(message);
+    this.name = 'AddressRefusedError';
+  }
+}
+
+type Resolver = NonNullable<GuardedHttpOptions['resolve']>;
+
+const systemResolve: Resolver = async (hostname) => {
+  const answers = await dnsPromises.lookup(hostname, { all: true, verbatim: true });
+  return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+};
+
+interface Target {
+  url: URL;
+  /** host[:port], the most of the URL an error message may show (paths and queries may hold tokens). */
+  host: string;
+}
+
+export class GuardedHttpClient {
+  private readonly policy: AddressPolicy;
+  private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
+  private readonly userAgent: string;
+  private readonly resolve: Resolver;
+  private readonly httpAgent: http.Agent;
+  private readonly httpsAgent: https.Agent;
+  private readonly axios: AxiosInstance;
+
+  constructor(options: GuardedHttpOptions = {}) {
+    this.policy = new AddressPolicy(options.allowedNetworks ?? []);
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_OUTBOUND_TIMEOUT_MS;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.userAgent = options.userAgent ?? DEFAULT_OUTBOUND_USER_AGENT;
+    this.resolve = options.resolve ?? systemResolve;
+
+    const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS, lookup: this.checkedLookup };
+    this.httpAgent = new http.Agent(agentOptions);
+    this.httpsAgent = new https.Agent(agentOptions);
+    this.axios = axios.create({
+      adapter: 'http',
+      httpAgent: this.httpAgent,
+      httpsAgent: this.httpsAgent,
+      proxy: false, // HTTP(S)_PROXY from the environment would move the connect (and its check) elsewhere
+      maxRedirects: 0, // a 3xx is the answer: following it would reach an address nobody registered
+      validateStatus: () => true,
+      responseType: 'stream', // read by readLimited, never buffered past the limit
+      // Send the caller's bytes untouched (axios trims JSON strings, and a signature covers the bytes).
+      transformRequest: [(data: unknown) => data],
+      transformResponse: [(data: unknown) => data],
+    });
+  }
+
+  async request(req: OutboundRequest): Promise<OutboundResponse> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const target = parseTarget(req.url, elapsed);
+
+    // Node connects to an IP literal without calling lookup: check it here instead.
+    const literal = target.url.hostname.replace(/^\[(.*)\]$/, '$1');
+    if (isIP(literal) !== 0) {
+      const refusal = this.policy.refusal(literal);
+      if (refusal) throw new OutboundFailure('refused', refusal, elapsed());
+    }
+
+    const timeoutMs = req.timeoutMs ?? this.timeoutMs;
+    const controller = new AbortController();
+    let timedOut = false;
+    let body: Readable | undefined;
+    const deadline = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+      body?.destroy();
+    }, timeoutMs);
+
+    try {
+      const res = await this.axios.request<Readable>({
+        method: req.method,
+        url: target.url.href,
+        headers: { 'User-Agent': this.userAgent, ...req.headers },
+        data: typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body,
+        signal: controller.signal,
+      });
+      body = res.data;
+      const read = await readLimited(res.data, this.maxResponseBytes);
+      return {
+        status: res.status,
+        headers: flattenHeaders(res.headers as Record<string, unknown>),
+        body: read.bytes.toString('utf8'),
+        truncated: read.truncated,
+        durationMs: elapsed(),
+      };
+    } catch (err) {
+      if (timedOut) {
+        throw new OutboundFailure('timeout', `${target.host}: no complete answer within ${timeoutMs} ms`, elapsed());
+      }
+      const refused = findCause(err, (e) => e instanceof AddressRefusedError);
+      if (refused) throw new OutboundFailure('refused', refused.message, elapsed());
+      const root = rootCause(err);
+      const code = findCause(err, (e) => typeof (e as { code?: unknown }).code === 'string') as
+        | (Error & { code: string })
+        | undefined;
+      throw new OutboundFailure(
+        'connection',
+        `connection to ${target.host} failed: ${describe(root)}`,
+        elapsed(),
+        code?.code,
+      );
+    } finally {
+      clearTimeout(deadline);
+    }
+  }
+
+  /** Closes pooled connections. Requests after this open new ones. */
+  close(): void {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+
+  /**
+   * The agents' `lookup`: net.connect calls it for every new connection to a name and connects
+   * only to what it returns. Every address of the answer is checked (Happy Eyeballs may try any
+   * of them), and one refused address refuses the whole answer.
+   */
+  private readonly checkedLookup = (
+    hostname: string,
+    options: LookupOptions,
+    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ): void => {
+    this.resolveChecked(hostname, options.family).then(
+      (addresses) => {
+        if (options.all) callback(null, addresses);
+        else callback(null, addresses[0].address, addresses[0].family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, []),
+    );
+  };
+
+  private async resolveChecked(hostname: string, family: LookupOptions['family']): Promise<LookupAddress[]> {
+    const answers = await this.resolve(hostname);
+    for (const answer of answers) {
+      const refusal = this.policy.refusal(answer.address);
+      if (refusal) throw new AddressRefusedError(`${hostname}: ${refusal}`);
+    }
+    const wanted = family === 4 || family === 'IPv4' ? 4 : family === 6 || family === 'IPv6' ? 6 : 0;
+    const usable = answers.filter((a) => wanted === 0 || a.family === wanted);
+    if (usable.length === 0) {
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname });
+    }
+    return usable.map((a) => ({ address: a.address, family: a.family }));
+  }
+}
+
+function parseTarget(raw: string, elapsed: () => number): Target {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OutboundFailure('invalid_url', 'not a valid absolute URL', elapsed());
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new OutboundFailure('invalid_url', `scheme "${url.protocol}" is not allowed (http and https only)`, elapsed());
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new OutboundFailure('invalid_url', `credentials in the URL are not allowed (${url.host})`, elapsed());
+  }
+  if (url.hostname === '') throw new OutboundFailure('invalid_url', 'the URL has no host', elapsed());
+  return { url, host: url.host };
+}
+
+/** Reads at most `limit` bytes, then destroys the stream (and so its socket) if more were coming. */
+function readLimited(stream: Readable, limit: number): Promise<{ bytes: Buffer; truncated: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (truncated: boolean) => {
+      stream.off('data', onData).off('end', onEnd).off('error', onError);
+      // After a cut, destroy() may still surface an error from the pipeline: nobody needs it.
+      stream.on('error', () => undefined);
+      if (truncated) stream.destroy();
+      resolve({ bytes: Buffer.concat(chunks), truncated });
+    };
+    const onData = (chunk: Buffer) => {
+      const room = limit - size;
+      if (chunk.length > room) {
+        if (room > 0) chunks.push(chunk.subarray(0, room));
+        size = limit;
+        finish(true);
+        return;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    };
+    const onEnd = () => finish(false);
+    const onError = (err: Error) => {
+      stream.off('data', onData).off('end', onEnd);
+      reject(err);
+    };
+    stream.on('data', onData).on('end', onEnd).on('error', onError);
+  });
+}
+
+function flattenHeaders(headers: Record<string, unknown>): Record<string, string> {
+  const source =
+    typeof (headers as { toJSON?: unknown }).toJSON === 'function'
+      ? (headers as unknown as { toJSON(asStrings?: boolean): Record<string, unknown> }).toJSON()
+      : headers;
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(source)) {
+    if (value === undefined || value === null || value === false) continue;
+    flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return flat;
+}
+
+function findCause(err: unknown, test: (e: Error) => boolean): Error | undefined {
+  const seen = new Set<unknown>();
+  let current: unknown = err;
+  while (current instanceof Error && !seen.has(current)) {
+    if (test(current)) return current;
+    seen.add(current);
+    const nested = (current as { errors?: unknown }).errors; // AggregateError from Happy Eyeballs
+    if (Array.isArray(nested)) {
+      for (const inner of nested) {
+        const found = findCause(inner, test);
+        if (found) return found;
+      }
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function rootCause(err: unknown): unknown {
+  let current = err;
+  const seen = new Set<unknown>();
+  while (current instanceof Error && (current as { cause?: unknown }).cause instanceof Error && !seen.has(current)) {
+    seen.add(current);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return current;
+}
+
+/** The low-level reason (Node's messages name addresses, not URLs), kept short. */
+function describe(err: unknown): string {
+  if (!(err instanceof Error)) return 'unknown error';
+  let text = err.message;
+  const nested = (err as { errors?: unknown }).errors;
+  if (!text && Array.isArray(nested)) {
+    text = nested.map((e) => (e instanceof Error ? e.message : String(e))).join('; ');
+  }
+  const code = (err as { code?: unknown }).code;
+  if (!text) text = typeof code === 'string' ? code : err.name;
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}

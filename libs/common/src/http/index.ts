@@ -1,0 +1,2 @@
+export * from './address-policy';
+export * from './guarded-http';
