@@ -3,3 +3,5 @@ export * from './fields';
 export * from './card';
 export * from './message-links';
 export * from './webhook-pattern';
+export * from './request-body';
+export * from './notification-body';

@@ -1,6 +1,7 @@
 import { Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import {
-  Actor, GetHistoryV1, GetMessageV1, parseRoomRef, RequestOf, SendMessageV1, SendNotificationV1,
+  Actor, GetHistoryV1, GetMessageV1, NotificationBody, notificationBodySchema, notificationCommand, parseRoomRef,
+  SendMessageV1, SendNotificationV1,
 } from '@app/contracts';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { ApiError } from '../../shared/api-error';
@@ -13,24 +14,8 @@ import { V2Body, V2Query } from '../http/validation';
 import { formatMessageDate } from './history-dates';
 import {
   historyBounds, HistoryQuery, historyQuery, LatestHistoryQuery, latestHistoryQuery, MessageBody, messageBody,
-  NotificationBody, notificationBody,
 } from './messages.schemas';
 import { toV2HistoryItem } from './messages.presenter';
-
-/** The notification command of a v2 body: HipChat's defaults (yellow, html, no notify). */
-export function notificationCommand(actor: Actor, room: string, b: NotificationBody): RequestOf<typeof SendNotificationV1> {
-  return {
-    actor,
-    room: parseRoomRef(room),
-    message: b.message,
-    messageFormat: b.message_format ?? 'html',
-    notify: b.notify ?? false,
-    color: b.color ?? 'yellow',
-    ...(b.from !== undefined ? { from: b.from } : {}),
-    ...(b.card !== undefined ? { card: b.card } : {}),
-    ...(b.attach_to !== undefined ? { attachTo: b.attach_to } : {}),
-  };
-}
 
 /** A room's messages: a user's message, a notification, the history and one message of it. */
 @V2Controller('room')
@@ -57,8 +42,8 @@ export class MessagesController {
   @HttpCode(204)
   @RequireScopes('send_notification')
   @FloodControlled()
-  async notification(@Param('room') room: string, @V2Body(notificationBody) body: NotificationBody, @CurrentActor() actor: Actor): Promise<void> {
-    await this.rooms.send(SendNotificationV1, notificationCommand(actor, room, body));
+  async notification(@Param('room') room: string, @V2Body(notificationBodySchema) body: NotificationBody, @CurrentActor() actor: Actor): Promise<void> {
+    await this.rooms.send(SendNotificationV1, notificationCommand(actor, parseRoomRef(room), body));
   }
 
   /** Newest first from `date` back (reverse=true, the default, turns each page oldest first). */

@@ -1,6 +1,7 @@
+import { notificationBodySchema } from '@app/contracts';
 import { ApiError } from '../../shared/api-error';
 import { ZodBodyPipe, ZodQueryPipe } from '../http/validation';
-import { historyBounds, historyQuery, messageBody, notificationBody } from './messages.schemas';
+import { historyBounds, historyQuery, messageBody } from './messages.schemas';
 
 const failure = (fn: () => unknown): string => {
   try {
@@ -11,8 +12,8 @@ const failure = (fn: () => unknown): string => {
   throw new Error('did not throw');
 };
 
-describe('notificationBody', () => {
-  const pipe = new ZodBodyPipe(notificationBody);
+describe('notificationBodySchema (read by the v2 pipe)', () => {
+  const pipe = new ZodBodyPipe(notificationBodySchema);
   const card = { style: 'image', id: 'c1', title: 'Shot', thumbnail: { url: 'https://e.example/t.png' } };
 
   it('reads a minimal body, treats "" and null as absent and ignores unknown fields', () => {

@@ -1,29 +1,15 @@
-import { cardSchema, field, maxLengthProblem, text } from '@app/contracts';
+import { field, sentMessageText } from '@app/contracts';
 import { z, ZodTypeAny } from 'zod';
 import { pageQuery } from '../http/pagination';
-import { bodyFlag, optionalField, queryFlag, queryInt } from '../http/validation';
+import { optionalField, queryFlag, queryInt } from '../http/validation';
 import { historyInstant } from './history-dates';
 
 /** An optional field that clients also send as null, or as "" meaning none. */
 const optional = <S extends ZodTypeAny>(schema: S) => optionalField(schema, true);
 
-const messageText = field.messageText.pipe(z.string().min(1, 'must not be empty'));
-
-/** POST /v2/room/{room}/message. */
-export const messageBody = z.object({ message: messageText });
+/** POST /v2/room/{room}/message. (POST .../notification: notificationBodySchema in contracts.) */
+export const messageBody = z.object({ message: sentMessageText });
 export type MessageBody = z.output<typeof messageBody>;
-
-/** POST /v2/room/{room}/notification. */
-export const notificationBody = z.object({
-  message: messageText,
-  color: optional(field.color),
-  notify: optional(bodyFlag),
-  message_format: optional(field.messageFormat),
-  from: optional(field.notificationFrom),
-  attach_to: optional(text((v) => maxLengthProblem(v, 100))),
-  card: optional(cardSchema),
-});
-export type NotificationBody = z.output<typeof notificationBody>;
 
 const timezone = optional(field.timezone).transform((v) => v ?? 'UTC');
 
