@@ -1,4 +1,4 @@
-import { commonShape, env, loadConfigOrExit } from '@app/common';
+import { commonShape, env, loadConfigOrExit, parseAllowedNetworks } from '@app/common';
 import { z } from 'zod';
 
 export const roomsConfigShape = {
@@ -20,6 +20,27 @@ export const roomsConfigShape = {
   COMMIT_BATCH_MAX: env.positiveInt(100),
   /** Batch transactions in flight at once. */
   COMMIT_CONCURRENCY: env.positiveInt(2),
+  /** Most webhooks one integration (an add-on, or a user through the REST API) may register in a room. */
+  WEBHOOKS_PER_ROOM_MAX: env.positiveInt(10),
+  /**
+   * Comma-separated CIDRs the outbound client may reach although they are loopback, private,
+   * ... (local development, tests); empty by default. Add-on descriptors and install callbacks.
+   */
+  WEBHOOK_ALLOWED_NETWORKS: z.string().default('').transform((v, ctx) => {
+    try {
+      return parseAllowedNetworks(v);
+    } catch (err) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: (err as Error).message });
+      return z.NEVER;
+    }
+  }),
+  /**
+   * Per call to an add-on (descriptor fetch, install callback). An install makes two in one
+   * command: keep twice this under the gateway's COMMAND_TIMEOUT_MS (10 s by default).
+   */
+  ADDON_HTTP_TIMEOUT_MS: env.positiveInt(4000),
+  /** The group's name, as OAuth token answers give it (`group_name`). */
+  GROUP_NAME: z.string().min(1).max(100).default('Chat Room Service'),
 };
 
 export type RoomsConfig = z.infer<z.ZodObject<typeof roomsConfigShape>>;

@@ -36,6 +36,8 @@ import { ShareFile } from './rooms/share-file/share-file.usecase';
 import { Actors } from './shared/actors';
 import { PRESENTATION, PresentationContext } from './shared/presentation';
 import { UsersHandlers } from './users/users.handlers';
+import { AddonsHandlers } from './addons/addons.handlers';
+import { addonProviders } from './addons/addons.providers';
 import { TokensHandlers } from './tokens/tokens.handlers';
 import { TokensService } from './tokens/tokens.service';
 import { CreateUser } from './users/create-user/create-user.usecase';
@@ -47,6 +49,14 @@ import { UserRepository } from './users/user.repository';
 import { PrivateMessageRepository } from './users/private-message.repository';
 import { SendPrivateMessage } from './users/send-private-message/send-private-message.usecase';
 import { GetPrivateHistory } from './users/get-private-history/get-private-history.usecase';
+import { WebhookRepository } from './webhooks/webhook.repository';
+import { WebhooksHandlers } from './webhooks/webhooks.handlers';
+import { CreateWebhook } from './webhooks/create-webhook/create-webhook.usecase';
+import { PutWebhook } from './webhooks/put-webhook/put-webhook.usecase';
+import { ListWebhooks } from './webhooks/list-webhooks/list-webhooks.usecase';
+import { GetWebhook } from './webhooks/get-webhook/get-webhook.usecase';
+import { DeleteWebhook } from './webhooks/delete-webhook/delete-webhook.usecase';
+import { ListRegistrations } from './webhooks/list-registrations/list-registrations.usecase';
 
 export function presentationContext(config: RoomsConfig): PresentationContext {
   return { baseUrl: config.PUBLIC_BASE_URL.replace(/\/+$/, ''), xmppMucDomain: config.XMPP_MUC_DOMAIN, groupId: 1 };
@@ -66,7 +76,7 @@ export class RoomsAppModule {
     const { relay, uow } = createUnitOfWork(db, broker, logger, config);
     return {
       module: RoomsAppModule,
-      controllers: [ShareFileHandlers, RoomsHandlers, MessagesHandlers, UsersHandlers, TokensHandlers, MembersHandlers, ParticipantsHandlers],
+      controllers: [ShareFileHandlers, RoomsHandlers, MessagesHandlers, UsersHandlers, TokensHandlers, MembersHandlers, ParticipantsHandlers, WebhooksHandlers, AddonsHandlers],
       providers: [
         { provide: ROOMS_CONFIG, useValue: config },
         { provide: APP_LOGGER, useValue: logger },
@@ -82,6 +92,8 @@ export class RoomsAppModule {
         CreateRoom, DeleteRoom, GetRoom, ListRooms, GetHistory, SendNotification, SetTopic, UpdateRoom,
         CreateUser, UpdateUser, DeleteUser, GetUser, ListUsers,
         PrivateMessageRepository, SendPrivateMessage, GetPrivateHistory,
+        WebhookRepository, CreateWebhook, PutWebhook, ListWebhooks, GetWebhook, DeleteWebhook, ListRegistrations,
+        ...addonProviders(config),
         TokensService,
         RoomsLifecycle,
         { provide: APP_INTERCEPTOR, useClass: CommandLogInterceptor },

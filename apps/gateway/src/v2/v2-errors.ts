@@ -39,6 +39,8 @@ export function v2ErrorOfCommand(error: CommandError): ApiError {
         : new ApiError(404, `User ${d.ref ?? ''} not found`);
     case 'message_not_found':
       return new ApiError(404, `Message ${d.ref ?? ''} not found`);
+    case 'webhook_not_found':
+      return new ApiError(404, `Webhook ${d.ref ?? ''} not found`);
     case 'room_not_private':
       return new ApiError(400, `Room ${d.ref ?? ''} is public: members are managed for private rooms only.`);
     case 'entering_archived_room':
@@ -47,6 +49,18 @@ export function v2ErrorOfCommand(error: CommandError): ApiError {
       return new ApiError(403, 'This room token may only be used for its own room.');
     case 'not_allowed':
       return new ApiError(403, String(d.message ?? 'This token may not do this.'));
+    case 'addon_not_found':
+      return new ApiError(404, `Add-on installation ${d.ref ?? ''} not found`);
+    case 'addon_descriptor_invalid':
+      return new ApiError(400, `Add-on descriptor ${d.url ?? ''}: ${d.problem ?? 'is invalid'}`);
+    case 'addon_callback_failed':
+      return new ApiError(400, `The add-on's installation callback ${d.url ?? ''} failed (${d.problem ?? 'no answer'}); nothing was installed.`);
+    case 'addon_not_installable':
+      return new ApiError(400, `The add-on cannot be installed: ${d.problem ?? 'refused'}.`);
+    case 'oauth_invalid_client':
+      return new ApiError(401, 'invalid_client: unknown OAuth client or wrong secret (HTTP Basic oauthId:oauthSecret).', { 'WWW-Authenticate': 'Basic realm="oauth"' });
+    case 'oauth_invalid_scope':
+      return new ApiError(400, `invalid_scope: ${d.problem ?? `the scope ${d.scope ?? ''} may not be granted`}`);
     case 'room_name_taken':
       return new ApiError(400, 'Another room exists with that name.');
     case 'room_archived':

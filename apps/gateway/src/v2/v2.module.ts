@@ -7,12 +7,14 @@ import { V2MessagesModule } from './messages/messages.module';
 import { V2RoomsModule } from './rooms/rooms.module';
 import { V2UsersModule } from './users/users.module';
 import { V2CoreModule } from './v2-core.module';
+import { V2WebhooksModule } from './webhooks/webhooks.module';
+import { V2AddonsModule } from './addons/addons.module';
 
 /**
  * The HipChat version 2 API, one module per resource. Add a resource's module here.
  */
 @Module({
-  imports: [V2CoreModule, FilesModule, V2UsersModule, V2MembersModule, V2MessagesModule, V2EmoticonsModule, V2RoomsModule],
+  imports: [V2CoreModule, FilesModule, V2UsersModule, V2MembersModule, V2MessagesModule, V2EmoticonsModule, V2RoomsModule, V2WebhooksModule, V2AddonsModule],
   controllers: [CapabilitiesController],
 })
 export class V2Module {}

@@ -19,6 +19,8 @@ export type CommandErrorReason =
   | 'user_identity_taken'
   | 'message_empty_after_sanitizing'
   | 'message_not_found'
+  /** No webhook of the room with this id, or this key; `detail.ref` names it. */
+  | 'webhook_not_found'
   /** Members are managed for private rooms only. */
   | 'room_not_private'
   /** Nobody enters an archived room (exiting it is allowed). */
@@ -29,6 +31,18 @@ export type CommandErrorReason =
   | 'not_allowed'
   /** The request broke a field rule; `detail.problem` says which rule. */
   | 'rule'
+  /** No add-on installation with this id (`detail.ref`). */
+  | 'addon_not_found'
+  /** The add-on's descriptor could not be fetched or broke rules: `detail.url`, `detail.problem` (each defect). */
+  | 'addon_descriptor_invalid'
+  /** The add-on's installation callback failed (`detail.url`, `detail.problem`): nothing was installed. */
+  | 'addon_callback_failed'
+  /** The add-on may not be installed like this (`detail.problem`): already installed, room not allowed, ... */
+  | 'addon_not_installable'
+  /** OAuth: unknown client or wrong secret. */
+  | 'oauth_invalid_client'
+  /** OAuth: a scope the client may not have (`detail.scope`, `detail.problem`). */
+  | 'oauth_invalid_scope'
   /** The command arrived after its deadline and was not applied. */
   | 'deadline_passed'
   /** A dependency of the rooms service failed; nothing was applied. */

@@ -5,3 +5,4 @@ export * from './rooms';
 export * from './users';
 export * from './tokens';
 export * from './webhooks';
+export * from './addons';

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
-import { DeleteRoomV1, ReplyOf, RequestOf, RoomDeletedV1, RoomMemberExitedV1 } from '@app/contracts';
+import { DeleteRoomV1, ReplyOf, RequestOf, RoomDeletedV1, RoomMemberExitedV1, WebhookRegistrationsChangedV1 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { Actors } from '../../shared/actors';
 import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
+import { WebhookRepository } from '../../webhooks/webhook.repository';
 import { ParticipantRepository } from '../participants/participant.repository';
 import { RoomRepository } from '../room.repository';
 
@@ -18,6 +19,7 @@ export class DeleteRoom {
     private readonly rooms: RoomRepository,
     private readonly participants: ParticipantRepository,
     private readonly actors: Actors,
+    private readonly webhooks: WebhookRepository,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
   ) {}
 
@@ -29,8 +31,12 @@ export class DeleteRoom {
       for (const user of await this.participants.exitAll(m, room.id)) {
         emit(RoomMemberExitedV1, { room: roomObject, sender: toUserObject(user, this.ctx) });
       }
+      // Deleted here rather than by the cascade: the dispatchers are told which ones went.
+      const webhookIds = await this.webhooks.deleteOfRoom(m, room.id);
       await this.rooms.delete(m, room.id);
       emit(RoomDeletedV1, { room: roomObject, sender });
+      // After room_deleted: the room's own room_deleted webhooks are still to be delivered.
+      if (webhookIds.length > 0) emit(WebhookRegistrationsChangedV1, { roomId: room.id, webhookIds });
       return {};
     });
   }

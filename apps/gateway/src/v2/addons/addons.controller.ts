@@ -1,0 +1,59 @@
+import { Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { Actor, GetAddonV1, InstallAddonV1, ListAddonsV1, UninstallAddonV1 } from '@app/contracts';
+import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
+import { RoomsClient } from '../../shared/rooms-client';
+import { pageOf, pageResponse, probeLimit, splitProbe } from '../http/pagination';
+import { RequireScopes, Summary } from '../http/route-options';
+import { V2Controller } from '../http/v2-controller';
+import { CurrentActor } from '../http/v2-request';
+import { V2Body, V2Query } from '../http/validation';
+import { toV2Addon, toV2CreatedAddon } from './addons.presenter';
+import { addonIdOf, InstallAddonBody, installAddonBody, ListAddonsQuery, listAddonsQuery } from './addons.schemas';
+
+/**
+ * `/v2/addons`: installing an add-on from its descriptor URL (the rooms service fetches it
+ * and calls the add-on back, within ADDON_HTTP_TIMEOUT_MS per call), listing and removing them.
+ */
+@V2Controller('addons')
+export class AddonsController {
+  private readonly base: string;
+
+  constructor(private readonly rooms: RoomsClient, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+    this.base = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  }
+
+  @Post()
+  @Summary('Install an add-on from its descriptor URL, into a room or group-wide')
+  @HttpCode(201)
+  @RequireScopes('admin_group')
+  async install(@V2Body(installAddonBody) b: InstallAddonBody, @CurrentActor() actor: Actor) {
+    const { installation } = await this.rooms.send(InstallAddonV1, { actor, url: b.url, ...(b.room ? { room: b.room } : {}) });
+    return toV2CreatedAddon(installation, this.base);
+  }
+
+  @Get()
+  @Summary('List installed add-ons')
+  @RequireScopes('admin_group')
+  async list(@V2Query(listAddonsQuery) q: ListAddonsQuery, @Query() raw: Record<string, unknown>, @CurrentActor() actor: Actor) {
+    const page = pageOf(q);
+    const { installations } = await this.rooms.send(ListAddonsV1, { actor, startIndex: page.startIndex, limit: probeLimit(page) });
+    const { items, hasMore } = splitProbe(installations, page);
+    return pageResponse(items.map((i) => toV2Addon(i, this.base)), page, hasMore, `${this.base}/v2/addons`, raw);
+  }
+
+  @Get(':id')
+  @Summary('Get an installed add-on')
+  @RequireScopes('admin_group')
+  async get(@Param('id') id: string, @CurrentActor() actor: Actor) {
+    const { installation } = await this.rooms.send(GetAddonV1, { actor, id: addonIdOf(id) });
+    return toV2Addon(installation, this.base);
+  }
+
+  @Delete(':id')
+  @Summary('Uninstall an add-on (its webhooks and tokens go with it)')
+  @HttpCode(204)
+  @RequireScopes('admin_group')
+  async uninstall(@Param('id') id: string, @CurrentActor() actor: Actor): Promise<void> {
+    await this.rooms.send(UninstallAddonV1, { actor, id: addonIdOf(id) });
+  }
+}

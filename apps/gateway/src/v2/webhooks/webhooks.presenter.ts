@@ -1,0 +1,33 @@
+import type { WebhookView } from '@app/contracts';
+
+/** v2 shapes of the rooms service's webhook views; `base` is the public base URL without a trailing slash. */
+
+/** Room routes show only the room's own webhooks, so `roomId` is set. */
+const roomUrlOf = (w: WebhookView, base: string) => `${base}/v2/room/${w.roomId}`;
+
+export const webhookUrl = (w: WebhookView, base: string) => `${roomUrlOf(w, base)}/webhook/${w.id}`;
+
+/** 201 of POST .../webhook and of a PUT that created: the secret, shown this once. */
+export function toV2CreatedWebhook(w: WebhookView, secret: string, base: string) {
+  return { id: w.id, links: { self: webhookUrl(w, base) }, secret };
+}
+
+/** An item of GET .../webhook. */
+export function toV2WebhookItem(w: WebhookView, base: string) {
+  return {
+    id: w.id,
+    name: w.name,
+    url: w.url,
+    event: w.event,
+    pattern: w.pattern,
+    authentication: w.authentication,
+    ...(w.key !== null ? { key: w.key } : {}),
+    links: { self: webhookUrl(w, base) },
+  };
+}
+
+/** GET .../webhook/{id} and .../extension/webhook/{key}. */
+export function toV2Webhook(w: WebhookView, base: string) {
+  const item = toV2WebhookItem(w, base);
+  return { ...item, links: { ...item.links, room: roomUrlOf(w, base) } };
+}

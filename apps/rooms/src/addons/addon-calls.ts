@@ -1,0 +1,78 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { GuardedHttpClient, OutboundFailure } from '@app/common';
+import type { RoomsConfig } from '../config';
+
+/** The outbound client of add-on calls (descriptor fetches, install and uninstall callbacks). */
+export const ADDON_HTTP = Symbol('ADDON_HTTP');
+
+/** Descriptors are small; a larger answer is not one. */
+export const DESCRIPTOR_MAX_BYTES = 256 * 1024;
+
+export const addonHttpClient = (config: RoomsConfig) => new GuardedHttpClient({
+  allowedNetworks: config.WEBHOOK_ALLOWED_NETWORKS,
+  timeoutMs: config.ADDON_HTTP_TIMEOUT_MS,
+  maxResponseBytes: DESCRIPTOR_MAX_BYTES,
+  userAgent: 'chat-room-service-addons/1',
+});
+
+export type Fetched = { ok: true; json: unknown } | { ok: false; problem: string };
+
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+
+/** Why a call got no answer, as an admin reads it. */
+function failureText(err: unknown): string {
+  if (err instanceof OutboundFailure) {
+    return err.kind === 'refused' ? `the address is not allowed: ${err.message}` : err.message;
+  }
+  throw err;
+}
+
+/**
+ * The three calls an add-on's life makes, through the guarded client (the same SSRF rules
+ * as deliveries). Each answers a problem in words, or the result; none throws for the
+ * add-on's failures.
+ */
+@Injectable()
+export class AddonCalls implements OnApplicationShutdown {
+  constructor(@Inject(ADDON_HTTP) private readonly http: GuardedHttpClient) {}
+
+  async fetchDescriptor(url: string): Promise<Fetched> {
+    let res;
+    try {
+      res = await this.http.request({ method: 'GET', url, headers: { accept: 'application/json' } });
+    } catch (err) {
+      return { ok: false, problem: failureText(err) };
+    }
+    if (res.status < 200 || res.status > 299) return { ok: false, problem: `it answered HTTP ${res.status}` };
+    if (res.truncated) return { ok: false, problem: `it is larger than ${DESCRIPTOR_MAX_BYTES / 1024} KiB` };
+    try {
+      return { ok: true, json: JSON.parse(res.body) };
+    } catch {
+      return { ok: false, problem: 'it is not JSON' };
+    }
+  }
+
+  /** POSTs the installation; null when the add-on accepted it (2xx). */
+  async postInstallation(url: string, body: object): Promise<string | null> {
+    try {
+      const res = await this.http.request({ method: 'POST', url, headers: JSON_HEADERS, body: JSON.stringify(body) });
+      return res.status >= 200 && res.status <= 299 ? null : `it answered HTTP ${res.status}`;
+    } catch (err) {
+      return failureText(err);
+    }
+  }
+
+  /** `DELETE {callbackUrl}/{oauthId}`; null when the add-on answered 2xx. */
+  async notifyUninstall(url: string): Promise<string | null> {
+    try {
+      const res = await this.http.request({ method: 'DELETE', url, headers: { accept: 'application/json' } });
+      return res.status >= 200 && res.status <= 299 ? null : `it answered HTTP ${res.status}`;
+    } catch (err) {
+      return failureText(err);
+    }
+  }
+
+  onApplicationShutdown(): void {
+    this.http.close();
+  }
+}

@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import type { CommandMeta } from '@app/common';
+import { Actor, commandFailure, TokenRevokedV1, WebhookRegistrationsChangedV1 } from '@app/contracts';
+import { UnitOfWork } from '../outbox/unit-of-work';
+import { AddonRepository, InstallationRef } from './addon.repository';
+
+/** Not a broker command: nothing to apply once, no deadline (a cleanup must not be refused for lateness). */
+export const LOCAL_META: CommandMeta = { pattern: 'addons.local', commandId: '', deadline: 0, redelivered: false };
+
+/**
+ * Removes an installation: its live tokens revoked (`token.revoked.v1` each, so every
+ * gateway drops them), its webhooks (declared, or registered by its tokens) and OAuth
+ * client deleted (a registrations notice per room).
+ * Answers once the events are on the broker: a token used right after is refused.
+ * Shared by uninstall and by an install whose callback failed.
+ */
+@Injectable()
+export class AddonRemoval {
+  constructor(private readonly uow: UnitOfWork, private readonly addons: AddonRepository) {}
+
+  remove(id: number, meta: CommandMeta = LOCAL_META, actor?: Actor): Promise<{ removed: InstallationRef | null }> {
+    return this.uow.apply(meta, async ({ manager: m, emit }) => {
+      const installation = await this.addons.lockForRemoval(m, id);
+      if (!installation) return { removed: null };
+      // A token confined to one room removes only what is installed in that room.
+      if (actor?.roomId !== undefined && installation.roomId !== actor.roomId) {
+        throw commandFailure('forbidden', 'outside_token_room', 'id', { ref: id });
+      }
+      for (const tokenId of await this.addons.revokeTokens(m, id)) emit(TokenRevokedV1, { tokenId });
+      for (const [roomId, webhookIds] of await this.addons.delete(m, id)) emit(WebhookRegistrationsChangedV1, { roomId, webhookIds });
+      return { removed: installation };
+    }, { replyAfterPublish: true });
+  }
+}

@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import type { CommandMeta } from '@app/common';
+import { DeleteWebhookV1, ReplyOf, RequestOf, WebhookRegistrationsChangedV1 } from '@app/contracts';
+import { UnitOfWork } from '../../outbox/unit-of-work';
+import { RoomRepository } from '../../rooms/room.repository';
+import { assertActorMayUse } from '../../shared/actors';
+import { WebhookRepository } from '../webhook.repository';
+import { assertNotAddOns, registrantOf, webhookNotFound } from '../webhook-rules';
+
+/** Deletes a webhook of a room; an add-on's are refused (they go with the add-on). */
+@Injectable()
+export class DeleteWebhook {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly rooms: RoomRepository,
+    private readonly webhooks: WebhookRepository,
+  ) {}
+
+  execute(cmd: RequestOf<typeof DeleteWebhookV1>, meta: CommandMeta): Promise<ReplyOf<typeof DeleteWebhookV1>> {
+    return this.uow.apply(meta, async ({ manager: m, emit }) => {
+      const room = await this.rooms.findByRef(m, cmd.room, 'share');
+      assertActorMayUse(cmd.actor, room);
+      await this.webhooks.lockRoom(m, room.id);
+      const webhook = 'id' in cmd.webhook
+        ? await this.webhooks.findById(m, room.id, cmd.webhook.id)
+        : await this.webhooks.findByKey(m, registrantOf(room.id, cmd.actor), cmd.webhook.key);
+      if (!webhook) throw webhookNotFound(cmd.webhook);
+      assertNotAddOns(webhook);
+      await this.webhooks.delete(m, webhook.id);
+      emit(WebhookRegistrationsChangedV1, { roomId: room.id, webhookIds: [webhook.id] });
+      return {};
+    });
+  }
+}

@@ -1,0 +1,63 @@
+import { CommandFailure } from '@app/contracts';
+import {
+  assertNotAddOns, assertPatternApplies, assertUnderLimit, describeWebhookRef, fieldsOf, newWebhookSecret, registrantOf, webhookKeyTaken, webhookNotFound,
+} from './webhook-rules';
+
+const failureOf = (fn: () => void) => {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(CommandFailure);
+    return (err as CommandFailure).error;
+  }
+  throw new Error('expected a CommandFailure');
+};
+
+describe('webhook rules', () => {
+  it('a REST registration belongs to its room and the token\'s user', () => {
+    expect(registrantOf(7, { label: 'x', userId: 3, tokenId: 9 })).toEqual({ roomId: 7, userId: 3 });
+    expect(registrantOf(7, { label: 'x' })).toEqual({ roomId: 7, userId: null });
+  });
+
+  it('fills the defaults a request leaves out', () => {
+    expect(fieldsOf({ url: 'https://a.example/', event: 'room_enter' }))
+      .toEqual({ url: 'https://a.example/', event: 'room_enter', pattern: null, name: '', authentication: 'none' });
+    expect(fieldsOf({ url: 'https://a.example/', event: 'room_message', pattern: 'x', name: 'n', authentication: 'jwt' }))
+      .toEqual({ url: 'https://a.example/', event: 'room_message', pattern: 'x', name: 'n', authentication: 'jwt' });
+  });
+
+  it('makes a fresh 32-byte base64url secret each time', () => {
+    const a = newWebhookSecret();
+    expect(a).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(a, 'base64url')).toHaveLength(32);
+    expect(newWebhookSecret()).not.toBe(a);
+  });
+
+  it('takes a pattern for room_message only', () => {
+    expect(() => assertPatternApplies({ event: 'room_message', pattern: 'x' })).not.toThrow();
+    expect(() => assertPatternApplies({ event: 'room_enter' })).not.toThrow();
+    expect(failureOf(() => assertPatternApplies({ event: 'room_enter', pattern: 'x' }))).toEqual({
+      code: 'invalid', reason: 'rule', field: 'pattern', detail: { problem: 'applies to room_message only (event is room_enter)' },
+    });
+  });
+
+  it('refuses past the limit, naming it', () => {
+    expect(() => assertUnderLimit(9, 10)).not.toThrow();
+    expect(failureOf(() => assertUnderLimit(10, 10))).toMatchObject({ code: 'invalid', reason: 'rule', detail: { problem: expect.stringContaining('at most 10 webhooks') } });
+  });
+
+  it('refuses to change an add-on\'s webhook', () => {
+    expect(() => assertNotAddOns({ id: 1, installationId: null })).not.toThrow();
+    expect(failureOf(() => assertNotAddOns({ id: 5, installationId: 2 }))).toMatchObject({
+      code: 'forbidden', reason: 'not_allowed', detail: { message: expect.stringContaining('Webhook 5 was declared by an installed add-on') },
+    });
+  });
+
+  it('names webhooks by id or key in its errors', () => {
+    expect(describeWebhookRef({ id: 4 })).toBe('4');
+    expect(describeWebhookRef({ key: 'k' })).toBe('k');
+    expect(webhookNotFound({ key: 'k' }).error).toEqual({ code: 'not_found', reason: 'webhook_not_found', field: 'webhook', detail: { ref: 'k' } });
+    expect(webhookKeyTaken('k', 3).error).toMatchObject({ code: 'conflict', reason: 'rule', field: 'key' });
+    expect(webhookKeyTaken('k', 3, true).error.detail?.problem).toContain('an installed add-on');
+  });
+});

@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { Actor, commandFailure, WebhookAuthentication, WebhookEventName, WebhookRef, WebhookSpec } from '@app/contracts';
+
+/**
+ * Who a webhook registered through the REST API belongs to: the room and the user whose
+ * token registered it. Its key is unique, and its count limited, within this integration;
+ * an add-on's webhooks belong to its installation instead.
+ */
+export interface Registrant {
+  roomId: number;
+  userId: number | null;
+}
+
+export const registrantOf = (roomId: number, actor: Actor): Registrant => ({ roomId, userId: actor.userId ?? null });
+
+/** What a registration describes. */
+export interface WebhookFields {
+  event: WebhookEventName;
+  url: string;
+  pattern: string | null;
+  name: string;
+  authentication: WebhookAuthentication;
+}
+
+/** A request's fields, absent optional ones at their defaults (a PUT replaces them all). */
+export const fieldsOf = (spec: WebhookSpec): WebhookFields => ({
+  event: spec.event as WebhookEventName,
+  url: spec.url,
+  pattern: spec.pattern ?? null,
+  name: spec.name ?? '',
+  authentication: spec.authentication ?? 'none',
+});
+
+/** A REST registration's signing secret: 32 random bytes, base64url (shown once, at creation). */
+export const newWebhookSecret = (): string => randomBytes(32).toString('base64url');
+
+/** `pattern` filters message text: any other event has no text to match. */
+export function assertPatternApplies(spec: Pick<WebhookSpec, 'event' | 'pattern'>): void {
+  if (spec.pattern !== undefined && spec.event !== 'room_message') {
+    throw commandFailure('invalid', 'rule', 'pattern', { problem: `applies to room_message only (event is ${spec.event})` });
+  }
+}
+
+export function assertUnderLimit(count: number, max: number): void {
+  if (count >= max) {
+    throw commandFailure('invalid', 'rule', undefined, {
+      problem: `at most ${max} webhooks per room and integration, and this room has ${count} of yours: delete one first`,
+    });
+  }
+}
+
+export const describeWebhookRef = (ref: WebhookRef): string => ('id' in ref ? String(ref.id) : ref.key);
+
+export const webhookNotFound = (ref: WebhookRef) =>
+  commandFailure('not_found', 'webhook_not_found', 'webhook', { ref: describeWebhookRef(ref) });
+
+/** A key a reference in this room would already resolve to (the caller's own webhook, or an add-on's). */
+export const webhookKeyTaken = (key: string, roomId: number, byAddOn = false) =>
+  commandFailure('conflict', 'rule', 'key', {
+    problem: `"${key}" is already the key of ${byAddOn ? 'a webhook an installed add-on declared' : 'another of your webhooks'} in room ${roomId}`,
+  });
+
+/** An add-on's webhooks change only with the add-on (installed, uninstalled). */
+export function assertNotAddOns(webhook: { id: number; installationId: number | null }): void {
+  if (webhook.installationId !== null) {
+    throw commandFailure('forbidden', 'not_allowed', 'webhook', {
+      message: `Webhook ${webhook.id} was declared by an installed add-on: it cannot be changed or deleted through the API (uninstall the add-on instead).`,
+    });
+  }
+}

@@ -1,0 +1,139 @@
+import { Injectable } from '@nestjs/common';
+import { WebhookAuthentication, WebhookEventName, WebhookRegistration, WebhookView } from '@app/contracts';
+import { EntityManager } from 'typeorm';
+import { isUniqueViolation } from '../shared/db-errors';
+import { Registrant, WebhookFields, webhookKeyTaken } from './webhook-rules';
+
+/** A webhook as stored: its view, its secret and who registered it. */
+export type StoredWebhook = WebhookRegistration;
+
+export interface NewWebhook extends WebhookFields {
+  key: string | null;
+  secret: string;
+  userId: number | null;
+  tokenId: number | null;
+}
+
+const COLUMNS = `id, room_id, event, url, pattern, name, authentication, key, secret, installation_id, oauth_client_id,
+  created_by_user_id, created_at`;
+
+interface WebhookRow {
+  id: number; room_id: number | null; event: WebhookEventName; url: string; pattern: string | null; name: string;
+  authentication: WebhookAuthentication; key: string | null; secret: string; installation_id: number | null;
+  oauth_client_id: string | null; created_by_user_id: number | null; created_at: Date;
+}
+
+const toStored = (r: WebhookRow): StoredWebhook => ({
+  id: r.id,
+  roomId: r.room_id,
+  event: r.event,
+  url: r.url,
+  pattern: r.pattern,
+  name: r.name,
+  authentication: r.authentication,
+  key: r.key,
+  installationId: r.installation_id,
+  oauthClientId: r.oauth_client_id,
+  created: r.created_at.toISOString(),
+  secret: r.secret,
+  userId: r.created_by_user_id,
+});
+
+/** The API's view: never the secret, nor who registered it. */
+export function toWebhookView(w: StoredWebhook): WebhookView {
+  return {
+    id: w.id, roomId: w.roomId, event: w.event, url: w.url, pattern: w.pattern, name: w.name,
+    authentication: w.authentication, key: w.key, installationId: w.installationId, oauthClientId: w.oauthClientId, created: w.created,
+  };
+}
+
+/** A fixed first key for the per-room advisory lock of webhook changes (the second is the room id). */
+const WEBHOOKS_LOCK_CLASS = 7_411_903;
+
+const rowsOf = <T>(result: unknown): T[] => (Array.isArray((result as unknown[])[0]) ? (result as T[][])[0] : (result as T[]));
+
+/** SQL of webhook registrations (`webhooks`). */
+@Injectable()
+export class WebhookRepository {
+  /**
+   * Serializes the webhook changes of one room until the commit, so that the count and key
+   * checks hold when two registrations race, without locking the room row that sends share.
+   */
+  async lockRoom(m: EntityManager, roomId: number): Promise<void> {
+    await m.query('SELECT pg_advisory_xact_lock($1, $2)', [WEBHOOKS_LOCK_CLASS, roomId]);
+  }
+
+  /** How many webhooks this registrant has in its room. */
+  async countOf(m: EntityManager, r: Registrant): Promise<number> {
+    const rows: Array<{ n: number }> = await m.query(
+      `SELECT count(*)::int AS n FROM webhooks
+        WHERE room_id = $1 AND installation_id IS NULL AND coalesce(created_by_user_id, 0) = coalesce($2::int, 0)`,
+      [r.roomId, r.userId]);
+    return rows[0].n;
+  }
+
+  /** The room's webhook with this id (add-on ones included). */
+  async findById(m: EntityManager, roomId: number, id: number): Promise<StoredWebhook | null> {
+    const rows: WebhookRow[] = await m.query(`SELECT ${COLUMNS} FROM webhooks WHERE room_id = $1 AND id = $2`, [roomId, id]);
+    return rows[0] ? toStored(rows[0]) : null;
+  }
+
+  /**
+   * The webhook a key names in a room: the registrant's own, else one an add-on installed in
+   * this room declared with that key (the caller may see it, not change it).
+   */
+  async findByKey(m: EntityManager, r: Registrant, key: string): Promise<StoredWebhook | null> {
+    const rows: WebhookRow[] = await m.query(
+      `SELECT ${COLUMNS} FROM webhooks
+        WHERE room_id = $1 AND key = $3
+          AND (installation_id IS NOT NULL OR coalesce(created_by_user_id, 0) = coalesce($2::int, 0))
+        ORDER BY (installation_id IS NOT NULL), id LIMIT 1`,
+      [r.roomId, r.userId, key]);
+    return rows[0] ? toStored(rows[0]) : null;
+  }
+
+  /** A page of the room's webhooks (add-on ones included), by id. */
+  async listOfRoom(m: EntityManager, roomId: number, offset: number, limit: number): Promise<StoredWebhook[]> {
+    const rows: WebhookRow[] = await m.query(
+      `SELECT ${COLUMNS} FROM webhooks WHERE room_id = $1 ORDER BY id OFFSET $2 LIMIT $3`, [roomId, offset, limit]);
+    return rows.map(toStored);
+  }
+
+  /** Every registration, group-wide ones included, by id. */
+  async listAll(m: EntityManager): Promise<StoredWebhook[]> {
+    const rows: WebhookRow[] = await m.query(`SELECT ${COLUMNS} FROM webhooks ORDER BY id`);
+    return rows.map(toStored);
+  }
+
+  /** A registration through the REST API; conflict naming `key` when its registrant already uses the key. */
+  async insert(m: EntityManager, roomId: number, w: NewWebhook): Promise<StoredWebhook> {
+    try {
+      const rows: WebhookRow[] = await m.query(
+        `INSERT INTO webhooks (room_id, event, url, pattern, name, authentication, key, secret, created_by_user_id, created_by_token_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
+        [roomId, w.event, w.url, w.pattern, w.name, w.authentication, w.key, w.secret, w.userId, w.tokenId]);
+      return toStored(rows[0]);
+    } catch (err) {
+      if (isUniqueViolation(err, 'webhooks_registrant_key_uq')) throw webhookKeyTaken(w.key ?? '', roomId);
+      throw err;
+    }
+  }
+
+  /** Replaces what a webhook describes; its id, key, secret and registrant stay. */
+  async replace(m: EntityManager, id: number, f: WebhookFields): Promise<StoredWebhook> {
+    const result = await m.query(
+      `UPDATE webhooks SET event = $2, url = $3, pattern = $4, name = $5, authentication = $6 WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, f.event, f.url, f.pattern, f.name, f.authentication]);
+    return toStored(rowsOf<WebhookRow>(result)[0]);
+  }
+
+  async delete(m: EntityManager, id: number): Promise<void> {
+    await m.query('DELETE FROM webhooks WHERE id = $1', [id]);
+  }
+
+  /** Deletes every webhook of a room (the room is going); answers their ids. */
+  async deleteOfRoom(m: EntityManager, roomId: number): Promise<number[]> {
+    const result = await m.query('DELETE FROM webhooks WHERE room_id = $1 RETURNING id', [roomId]);
+    return rowsOf<{ id: number }>(result).map((r) => r.id).sort((a, b) => a - b);
+  }
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { text } from '../../rules/text';
+
+/** Why a value is not an absolute http(s) URL an add-on may be reached at, or null. */
+export function addonUrlProblem(v: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    return `must be an http(s) URL (got "${v.slice(0, 100)}")`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `must be an http(s) URL (got "${v.slice(0, 100)}")`;
+  if (url.username || url.password) return 'must not carry a user name or password';
+  return v.length > 2000 ? 'must be at most 2,000 characters' : null;
+}
+
+/** The rules of the add-on commands' fields, written once (the edge and the rooms service parse with them). */
+export const addonField = {
+  /** Where the add-on serves its descriptor. */
+  descriptorUrl: text(addonUrlProblem),
+  installationId: z.number().int().positive().max(2_147_483_647),
+  oauthClientId: text((v) => (v.length < 1 || v.length > 100 ? 'must be 1 to 100 characters' : null)),
+};
