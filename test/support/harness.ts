@@ -85,7 +85,7 @@ export async function startStack(options: StackOptions = { gateway: true, rooms:
       stack.rooms = rooms;
     }
     if (options.dispatcher) {
-      dispatcher = await startDispatcher(parseConfig(dispatcherConfigShape, { ...common, ...overrides(options.dispatcher) }));
+      dispatcher = await startDispatcher(parseConfig(dispatcherConfigShape, { ...common, DATABASE_URL: dbUrl, ...overrides(options.dispatcher) }));
       stack.dispatcher = dispatcher;
     }
     if (options.gateway) {

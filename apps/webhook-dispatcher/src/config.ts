@@ -1,14 +1,42 @@
-import { commonShape, env, loadConfigOrExit } from '@app/common';
+import { commonShape, env, loadConfigOrExit, parseAllowedNetworks } from '@app/common';
 import { z } from 'zod';
+import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './delivery/retry-policy';
+
+/** A variable read with a parser of its own: a parser's error names the rule, parseConfig the variable. */
+const parsedWith = <T>(parse: (text: string) => T, fallback: () => T) =>
+  z.string().optional().transform((value, ctx): T => {
+    if (value === undefined) return fallback();
+    try {
+      return parse(value);
+    } catch (err) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: (err as Error).message });
+      return z.NEVER;
+    }
+  });
 
 export const dispatcherConfigShape = {
   ...commonShape,
-  /** Unacknowledged events one replica holds at a time. */
-  EVENT_PREFETCH: env.positiveInt(20),
+  /** The rooms service's database: the dispatcher keeps its delivery records there, in tables of its own. */
+  DATABASE_URL: env.url(['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/chat'),
+  DATABASE_POOL_SIZE: env.positiveInt(10),
+  /** Unacknowledged events one replica holds at a time (each waits for its pending rows and job confirms). */
+  EVENT_PREFETCH: env.positiveInt(200),
   STARTUP_TIMEOUT_SECONDS: env.positiveInt(5),
+  /** CIDRs the outbound guard lets through although private or loopback (local development, tests). */
+  WEBHOOK_ALLOWED_NETWORKS: parsedWith(parseAllowedNetworks, () => [] as string[]),
+  /** Per-attempt time limit of a delivery. */
+  WEBHOOK_TIMEOUT_MS: env.positiveInt(10_000),
+  /** Delays before each retry, e.g. `5s,5m,30m,2h,5h,10h`: after the last, a delivery has failed. */
+  WEBHOOK_RETRY_SCHEDULE: parsedWith(parseRetrySchedule, () => [...DEFAULT_RETRY_SCHEDULE_MS]),
+  /** Deliveries in flight at once per replica (the deliveries queue's prefetch). */
+  WEBHOOK_CONCURRENCY: env.positiveInt(64),
+  /** How much of a receiver's answer is read (a reply longer than this is not posted). */
+  WEBHOOK_MAX_RESPONSE_BYTES: env.positiveInt(65_536),
 };
 
 export type DispatcherConfig = z.infer<z.ZodObject<typeof dispatcherConfigShape>>;
 
 export const loadDispatcherConfig = (e: NodeJS.ProcessEnv = process.env): DispatcherConfig =>
   loadConfigOrExit('webhook-dispatcher', dispatcherConfigShape, e);
+
+export const DISPATCHER_CONFIG = Symbol('DISPATCHER_CONFIG');

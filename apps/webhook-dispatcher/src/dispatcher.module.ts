@@ -1,23 +1,79 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_LOGGER, AmqpBroker, AppLogger } from '@app/common';
-import { brokerNames } from '@app/contracts';
-import { DispatcherConfig } from './config';
-import { DISPATCHER_CONFIG, EventsConsumer } from './events.consumer';
+import { APP_LOGGER, AmqpBroker, AppLogger, GuardedHttpClient, RpcClient } from '@app/common';
+import { brokerNames, ListRegistrationsV1, SendNotificationV1 } from '@app/contracts';
+import { DataSource } from 'typeorm';
+import { DISPATCHER_CONFIG, DispatcherConfig } from './config';
+import { ATTEMPT_RECORDER, REGISTRATIONS_RPC, ROOMS_RPC } from './dispatcher.tokens';
+import { DeliveryDecisions } from './delivery/delivery-decisions';
+import { DeliveryQueues } from './delivery/delivery-queues';
+import { DeliveryWorker } from './delivery/delivery-worker';
+import { AttemptToRecord, DeliveryRepository } from './delivery/delivery.repository';
+import { BatchWriter } from './delivery/batch-writer';
+import { DispatcherLifecycle } from './dispatcher.lifecycle';
+import { EventsConsumer } from './events/events.consumer';
+import { Registrations } from './registrations/registrations';
+import { commandQueueServed } from './registrations/rooms-service';
+import { ReplyPoster } from './replies/reply-poster';
 
 @Module({})
 export class DispatcherModule {
-  static forRoot(config: DispatcherConfig, logger: AppLogger): DynamicModule {
+  /** The database is opened (and migrated) by bootstrap. */
+  static forRoot(config: DispatcherConfig, logger: AppLogger, db: DataSource): DynamicModule {
+    const names = brokerNames(config.BROKER_NAMESPACE);
+    const startupMs = config.STARTUP_TIMEOUT_SECONDS * 1000;
+    const decisions = new DeliveryDecisions(config.WEBHOOK_RETRY_SCHEDULE);
     return {
       module: DispatcherModule,
       providers: [
         { provide: DISPATCHER_CONFIG, useValue: config },
         { provide: APP_LOGGER, useValue: logger },
+        { provide: DataSource, useValue: db },
+        { provide: DeliveryDecisions, useValue: decisions },
+        { provide: AmqpBroker, useFactory: () => AmqpBroker.connect(config.AMQP_URL, names, logger, startupMs) },
+        { provide: DeliveryQueues, useFactory: () => DeliveryQueues.connect(config.AMQP_URL, names, decisions.tiers, logger, startupMs) },
+        { provide: ROOMS_RPC, useFactory: (broker: AmqpBroker) => broker.createRpcClient(names.roomsCommandQueue, 10_000), inject: [AmqpBroker] },
+        { provide: REGISTRATIONS_RPC, useFactory: (broker: AmqpBroker) => broker.createRpcClient(names.roomsCommandQueue, 5_000), inject: [AmqpBroker] },
         {
-          provide: AmqpBroker,
-          useFactory: () => AmqpBroker.connect(config.AMQP_URL, brokerNames(config.BROKER_NAMESPACE), logger,
-            config.STARTUP_TIMEOUT_SECONDS * 1000),
+          provide: GuardedHttpClient,
+          useFactory: () => new GuardedHttpClient({
+            allowedNetworks: config.WEBHOOK_ALLOWED_NETWORKS,
+            timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+            maxResponseBytes: config.WEBHOOK_MAX_RESPONSE_BYTES,
+          }),
         },
-        EventsConsumer,
+        { provide: DeliveryRepository, useFactory: () => new DeliveryRepository(db) },
+        {
+          provide: ATTEMPT_RECORDER,
+          useFactory: (repository: DeliveryRepository) => new BatchWriter<AttemptToRecord>((items) => repository.recordAttempts(items)),
+          inject: [DeliveryRepository],
+        },
+        {
+          provide: Registrations,
+          useFactory: (rpc: RpcClient) => new Registrations(async () => (await rpc.request(ListRegistrationsV1, {})).registrations, logger, {
+            sourceReady: () => commandQueueServed(config.AMQP_URL, names.roomsCommandQueue),
+          }),
+          inject: [REGISTRATIONS_RPC],
+        },
+        {
+          provide: ReplyPoster,
+          useFactory: (rpc: RpcClient) => new ReplyPoster((command) => rpc.request(SendNotificationV1, command)),
+          inject: [ROOMS_RPC],
+        },
+        {
+          provide: DeliveryWorker,
+          useFactory: (
+            registrations: Registrations, http: GuardedHttpClient, repository: DeliveryRepository, recorder: BatchWriter<AttemptToRecord>,
+            queues: DeliveryQueues, replies: ReplyPoster,
+          ) => new DeliveryWorker(registrations, http, repository, recorder, queues, decisions, replies, logger, { timeoutMs: config.WEBHOOK_TIMEOUT_MS }),
+          inject: [Registrations, GuardedHttpClient, DeliveryRepository, ATTEMPT_RECORDER, DeliveryQueues, ReplyPoster],
+        },
+        {
+          provide: EventsConsumer,
+          useFactory: (registrations: Registrations, repository: DeliveryRepository, queues: DeliveryQueues) =>
+            new EventsConsumer(registrations, repository, new BatchWriter((batches) => repository.insertPending(batches.flat()), 50), queues, logger),
+          inject: [Registrations, DeliveryRepository, DeliveryQueues],
+        },
+        DispatcherLifecycle,
       ],
     };
   }

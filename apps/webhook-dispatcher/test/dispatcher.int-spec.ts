@@ -8,6 +8,8 @@ import {
 import { eventually, Stack, startStack } from '../../../test/support/harness';
 import { startDispatcher } from '../src/bootstrap';
 import { dispatcherConfigShape } from '../src/config';
+import { DEFAULT_RETRY_SCHEDULE_MS } from '../src/delivery/retry-policy';
+import { deleteDeliveryQueues } from './receiver';
 
 
 
@@ -35,7 +37,7 @@ describe('webhook dispatcher consuming room events (real RabbitMQ)', () => {
   /** One more dispatcher replica on the stack's namespace; closed after the test. */
   const startReplica = async () => {
     const app = await startDispatcher(parseConfig(dispatcherConfigShape, {
-      AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     }));
     extra.push(app);
     return app;
@@ -73,6 +75,7 @@ describe('webhook dispatcher consuming room events (real RabbitMQ)', () => {
   afterAll(async () => {
     await conn?.close().catch(() => undefined);
     await stack?.stop();
+    if (stack) await deleteDeliveryQueues(stack.amqpUrl, stack.namespace, DEFAULT_RETRY_SCHEDULE_MS);
   });
 
   it('has a durable queue on the events exchange with one consumer, and an empty dead-letter queue', async () => {

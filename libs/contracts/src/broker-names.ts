@@ -13,6 +13,16 @@ export interface BrokerNames {
   dispatcherEventsQueue: string;
   /** Where the dispatcher's rejected events end up. */
   dispatcherDeadLetterQueue: string;
+  /** Direct exchange of webhook delivery jobs: the deliveries queue and what the delay queues dead-letter to. */
+  deliveriesExchange: string;
+  /** Durable queue of webhook delivery jobs (one per event and registration, and per retry). */
+  deliveriesQueue: string;
+  /** Where unreadable delivery jobs end up. */
+  deliveriesDeadLetterQueue: string;
+  /** Prefix of the delay queues, one per tier of the retry schedule: `<prefix>.<tier ms>ms`. */
+  deliveryDelayQueuePrefix: string;
+  /** Where guard copies of attempts in flight (and deferred jobs) wait before going back to the deliveries queue. */
+  deliveryInFlightQueue: string;
 }
 
 export function brokerNames(namespace: string): BrokerNames {
@@ -22,5 +32,15 @@ export function brokerNames(namespace: string): BrokerNames {
     roomsCommandQueue: `${namespace}.rooms.commands`,
     dispatcherEventsQueue: `${namespace}.webhook-dispatcher.events`,
     dispatcherDeadLetterQueue: `${namespace}.webhook-dispatcher.events.dead-letter`,
+    deliveriesExchange: `${namespace}.webhook-deliveries`,
+    deliveriesQueue: `${namespace}.webhook-dispatcher.deliveries`,
+    deliveriesDeadLetterQueue: `${namespace}.webhook-dispatcher.deliveries.dead-letter`,
+    deliveryDelayQueuePrefix: `${namespace}.webhook-dispatcher.deliveries.delay`,
+    deliveryInFlightQueue: `${namespace}.webhook-dispatcher.deliveries.in-flight`,
   };
+}
+
+/** The delay queue of one tier of the retry schedule (a tier holds similar delays). */
+export function deliveryDelayQueue(names: BrokerNames, tierMs: number): string {
+  return `${names.deliveryDelayQueuePrefix}.${tierMs}ms`;
 }

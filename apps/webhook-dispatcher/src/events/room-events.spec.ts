@@ -1,14 +1,15 @@
-import { RoomNotificationSentV1 } from '@app/contracts';
-import { classify, WEBHOOK_EVENT_OF } from './room-events';
+import { RoomNotificationSentV1, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_SOURCES } from '@app/contracts';
+import { classify } from './room-events';
 
 const envelope = { id: 'e1', type: 'room.notification-sent', version: 1, occurredAt: '2026-01-01T00:00:00Z', payload: {} };
 
 describe('classify', () => {
   it('maps each of the ten room events to its webhook event name', () => {
-    expect(Object.values(WEBHOOK_EVENT_OF).sort()).toEqual([
-      'room_archived', 'room_created', 'room_deleted', 'room_enter', 'room_exit', 'room_file_upload',
-      'room_message', 'room_notification', 'room_topic_change', 'room_unarchived',
-    ]);
+    for (const name of WEBHOOK_EVENT_NAMES) {
+      const { routingKey } = WEBHOOK_EVENT_SOURCES[name];
+      const type = routingKey.replace(/\.v1$/, '');
+      expect(classify(routingKey, { ...envelope, type })).toMatchObject({ kind: 'room-event', webhookEvent: name });
+    }
     expect(classify(RoomNotificationSentV1.routingKey, envelope)).toEqual({
       kind: 'room-event', webhookEvent: 'room_notification', envelope,
     });

@@ -1,0 +1,28 @@
+import { parseConfig } from '@app/common';
+import { dispatcherConfigShape } from './config';
+import { DEFAULT_RETRY_SCHEDULE_MS } from './delivery/retry-policy';
+
+describe('dispatcher configuration', () => {
+  it('has defaults for every delivery setting', () => {
+    expect(parseConfig(dispatcherConfigShape, { WEBHOOK_ALLOWED_NETWORKS: ' ' })).toMatchObject({
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/chat',
+      WEBHOOK_ALLOWED_NETWORKS: [],
+      WEBHOOK_TIMEOUT_MS: 10_000,
+      WEBHOOK_RETRY_SCHEDULE: DEFAULT_RETRY_SCHEDULE_MS,
+      WEBHOOK_CONCURRENCY: 64,
+      WEBHOOK_MAX_RESPONSE_BYTES: 65_536,
+    });
+  });
+
+  it('reads the allow-list and the schedule', () => {
+    expect(parseConfig(dispatcherConfigShape, { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8, ::1/128', WEBHOOK_RETRY_SCHEDULE: '200ms,1s,2m' }))
+      .toMatchObject({ WEBHOOK_ALLOWED_NETWORKS: ['127.0.0.0/8', '::1/128'], WEBHOOK_RETRY_SCHEDULE: [200, 1_000, 120_000] });
+  });
+
+  it('names each wrong variable', () => {
+    expect(() => parseConfig(dispatcherConfigShape, { WEBHOOK_RETRY_SCHEDULE: '5s,soon' })).toThrow(/WEBHOOK_RETRY_SCHEDULE: entry 2 \("soon"\)/);
+    expect(() => parseConfig(dispatcherConfigShape, { WEBHOOK_ALLOWED_NETWORKS: 'localhost' })).toThrow(/WEBHOOK_ALLOWED_NETWORKS: /);
+    expect(() => parseConfig(dispatcherConfigShape, { WEBHOOK_CONCURRENCY: '0' })).toThrow(/WEBHOOK_CONCURRENCY: must be greater than 0/);
+    expect(() => parseConfig(dispatcherConfigShape, { DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a URL/);
+  });
+});

@@ -1,0 +1,4 @@
+import { Deliveries1764200000000 } from './1764200000000-deliveries';
+
+/** Every migration of the dispatcher's tables, in order (tracked in `dispatcher_migrations`). */
+export const DISPATCHER_MIGRATIONS = [Deliveries1764200000000];

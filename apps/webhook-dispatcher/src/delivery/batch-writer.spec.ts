@@ -1,0 +1,52 @@
+import { BatchWriter } from './batch-writer';
+
+describe('BatchWriter', () => {
+  it('writes a lone item at once, and what arrives meanwhile together in the next write', async () => {
+    const writes: number[][] = [];
+    let release!: () => void;
+    const writer = new BatchWriter<number>(async (items) => {
+      writes.push(items);
+      if (writes.length === 1) await new Promise<void>((r) => (release = r));
+    }, 3);
+    const first = writer.add(1);
+    const rest = [2, 3, 4, 5, 6].map((n) => writer.add(n));
+    expect(writes).toEqual([[1]]);
+    release();
+    await Promise.all([first, ...rest]);
+    expect(writes).toEqual([[1], [2, 3, 4], [5, 6]]);
+    await writer.flushed();
+  });
+
+  it('rejects the items of a failed write, and keeps writing the next ones', async () => {
+    let fail = true;
+    const written: number[] = [];
+    const writer = new BatchWriter<number>(async (items) => {
+      if (fail) {
+        fail = false;
+        throw new Error('database unavailable');
+      }
+      written.push(...items);
+    });
+    await expect(writer.add(1)).rejects.toThrow('database unavailable');
+    await writer.add(2);
+    expect(written).toEqual([2]);
+  });
+
+  it('hands each item the result of the write that carried it', async () => {
+    const writer = new BatchWriter<number, number>(async (items) => items.reduce((a, b) => a + b, 0));
+    const results = await Promise.all([writer.add(1), writer.add(2), writer.add(3)]);
+    expect(results).toEqual([1, 5, 5]);
+  });
+
+  it('tells when everything handed in is written', async () => {
+    const written: number[] = [];
+    const writer = new BatchWriter<number>(async (items) => {
+      await new Promise((r) => setTimeout(r, 5));
+      written.push(...items);
+    });
+    void writer.add(1);
+    void writer.add(2);
+    await writer.flushed();
+    expect(written).toEqual([1, 2]);
+  });
+});

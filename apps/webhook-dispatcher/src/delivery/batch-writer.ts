@@ -1,0 +1,37 @@
+/**
+ * Group commit: writes handed in while a write is running go together in the next one (at
+ * most `maxBatch` at a time), so that under load one round trip and one commit serve many
+ * records rather than one each, and a lone record is written at once. Each `add` resolves
+ * with the result of the write that carried it (or rejects with its error).
+ */
+export class BatchWriter<T, R = void> {
+  private readonly waiting: Array<{ item: T; resolve: (result: R) => void; reject: (err: unknown) => void }> = [];
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly write: (items: T[]) => Promise<R>, private readonly maxBatch = 200) {}
+
+  add(item: T): Promise<R> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      this.running ??= this.drain();
+    });
+  }
+
+  /** Resolves once everything handed in so far is written (or failed). */
+  async flushed(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.waiting.length) {
+      const batch = this.waiting.splice(0, this.maxBatch);
+      try {
+        const result = await this.write(batch.map((b) => b.item));
+        for (const b of batch) b.resolve(result);
+      } catch (err) {
+        for (const b of batch) b.reject(err);
+      }
+    }
+    this.running = null;
+  }
+}

@@ -1,0 +1,109 @@
+import { AttemptResult, DeliveryDecisions, excerpt, RESPONSE_EXCERPT_BYTES } from './delivery-decisions';
+import { DeliveryJob, deliveryIdOf } from './delivery-job';
+
+const job = (attempt = 1): DeliveryJob => ({
+  deliveryId: deliveryIdOf('event-1', 7), webhookId: 7, event: 'room_message', eventId: 'event-1', roomId: 3, attempt,
+  envelopeBody: '{"event":"room_message"}', createdAt: '2026-01-01T00:00:00.000Z', replyDepth: 1, actorUserId: null,
+});
+const now = new Date('2026-01-01T00:00:10.000Z');
+const startedAt = new Date('2026-01-01T00:00:09.000Z');
+const answer = (status: number, body = '', headers: Record<string, string> = {}): AttemptResult =>
+  ({ kind: 'response', status, headers, body, truncated: false, durationMs: 12.4 });
+const failure = (kind: 'refused' | 'timeout' | 'connection' | 'invalid_url', message = 'nope'): AttemptResult =>
+  ({ kind: 'failure', failure: kind, message, durationMs: 3 });
+
+describe('DeliveryDecisions', () => {
+  // No jitter: random() = 0.5 gives the scheduled wait itself.
+  const decisions = new DeliveryDecisions([200, 400, 400, 60_000], () => 0.5);
+  const decide = (result: AttemptResult, attempt = 1, secrets: string[] = []) =>
+    decisions.decide({ job: job(attempt), result, startedAt, secrets, now });
+
+  it('has one delay tier per distinct wait of the schedule', () => {
+    expect(decisions.tiers).toEqual([200, 400, 60_000]);
+  });
+
+  it('records a 2xx as delivered, with nothing to retry', () => {
+    const d = decide(answer(204));
+    expect(d.record).toEqual({
+      deliveryId: job().deliveryId, attempt: 1, startedAt, durationMs: 12, status: 204, error: null, responseExcerpt: null,
+    });
+    expect(d.state).toEqual({ status: 'delivered', attempts: 1, lastStatus: 204, lastError: null, nextAttemptAt: null });
+    expect(d.retry).toBeNull();
+    expect(d.reply).toEqual({ kind: 'none' });
+  });
+
+  it('reads a 200 with a JSON body as a reply', () => {
+    const d = decide(answer(200, '{"message":"pong","color":"green"}', { 'content-type': 'application/json; charset=utf-8' }));
+    expect(d.state.status).toBe('delivered');
+    expect(d.reply).toEqual({ kind: 'notification', notification: expect.objectContaining({ message: 'pong', color: 'green' }) });
+    expect(d.record.responseExcerpt).toBe('{"message":"pong","color":"green"}');
+    expect(decide(answer(200, '{"color":"green"}', { 'content-type': 'application/json' })).reply.kind).toBe('invalid');
+  });
+
+  it('retries a 5xx, a 429 and a timeout on the schedule, in the tier of the wait, with the next attempt number', () => {
+    const d = decide(answer(500, 'boom'));
+    expect(d.state).toEqual({
+      status: 'retrying', attempts: 1, lastStatus: 500, lastError: null, nextAttemptAt: new Date(now.getTime() + 200),
+    });
+    expect(d.retry).toEqual({ job: { ...job(), attempt: 2 }, delayMs: 200, tierMs: 200 });
+    expect(d.record.responseExcerpt).toBe('boom');
+    expect(d.reply).toEqual({ kind: 'none' });
+
+    expect(decide(answer(429), 2).retry).toMatchObject({ job: { attempt: 3 }, delayMs: 400, tierMs: 400 });
+    const timeout = decide(failure('timeout', 'no answer within 10000 ms'), 3);
+    expect(timeout.record).toMatchObject({ status: null, error: 'timeout: no answer within 10000 ms', durationMs: 3 });
+    expect(timeout.retry).toMatchObject({ job: { attempt: 4 }, delayMs: 400, tierMs: 400 });
+    expect(decide(failure('connection'), 4).retry).toMatchObject({ delayMs: 60_000, tierMs: 60_000 });
+  });
+
+  it('gives up when the schedule is spent', () => {
+    const d = decide(answer(503), 5);
+    expect(d.state).toMatchObject({ status: 'failed', attempts: 5, lastStatus: 503, nextAttemptAt: null });
+    expect(d.retry).toBeNull();
+  });
+
+  it('gives up at once on a 4xx refusal, a refused address and a URL that is not one', () => {
+    for (const status of [400, 401, 404, 410]) expect(decide(answer(status)).state.status).toBe('failed');
+    const refused = decide(failure('refused', '127.0.0.1 is a loopback address'));
+    expect(refused.state).toMatchObject({ status: 'failed', lastError: 'refused: 127.0.0.1 is a loopback address' });
+    expect(refused.retry).toBeNull();
+    expect(decide(failure('invalid_url')).state.status).toBe('failed');
+  });
+
+  it('retries a redirect (not followed) like a failure', () => {
+    expect(decide(answer(302)).state.status).toBe('retrying');
+  });
+
+  it('honours Retry-After, within the tier a queue holds', () => {
+    expect(decide(answer(503, '', { 'retry-after': '0' })).retry).toMatchObject({ delayMs: 200, tierMs: 200 });
+    // 300 ms asked for: the wait goes to the 400 ms tier.
+    const later = new DeliveryDecisions([200, 400, 1_000], () => 0.5);
+    const d = later.decide({ job: job(), result: answer(429, '', { 'retry-after': '1' }), startedAt, secrets: [], now });
+    expect(d.retry).toMatchObject({ delayMs: 1_000, tierMs: 1_000 });
+    // Beyond the longest tier: clamped to it (a queue only expires its head).
+    const short = new DeliveryDecisions([200, 400], () => 0.5);
+    const e = short.decide({ job: job(), result: answer(429, '', { 'retry-after': '5' }), startedAt, secrets: [], now });
+    expect(e.retry).toMatchObject({ delayMs: 400, tierMs: 400 });
+  });
+
+  it('keeps secrets out of the records', () => {
+    const secret = 'S3cr3t-signing-key';
+    const d = decide(answer(500, `you sent Authorization: JWT ${secret} and ${encodeURIComponent(secret)}`), 1, [secret]);
+    expect(d.record.responseExcerpt).toBe('you sent Authorization: JWT [REDACTED] and [REDACTED]');
+    expect(decide(failure('connection', `failed for ${secret}`), 1, [secret]).record.error).toBe('connection: failed for [REDACTED]');
+  });
+});
+
+describe('excerpt', () => {
+  it('keeps the first KiB, cut at a character boundary, and never a part of a secret', () => {
+    expect(excerpt('', [])).toBeNull();
+    const long = 'é'.repeat(2000);
+    const cut = excerpt(long, [])!;
+    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(RESPONSE_EXCERPT_BYTES);
+    expect(cut).toBe('é'.repeat(RESPONSE_EXCERPT_BYTES / 2));
+    const secret = 'abcdefghijklmnop';
+    const straddling = `${'x'.repeat(RESPONSE_EXCERPT_BYTES - 4)}${secret}`;
+    expect(excerpt(straddling, [secret])).not.toContain('abcd');
+    expect(excerpt('a\u0000b', [])).toBe('ab');
+  });
+});

@@ -1,0 +1,138 @@
+import { redactText } from '@app/common';
+import { parseReply } from '../replies/reply';
+import { DeliveryJob } from './delivery-job';
+import { delayTier, isRetryable, nextAttemptDelay, parseRetryAfter } from './retry-policy';
+
+/** What one attempt came to: the receiver's answer, or why there was none. */
+export type AttemptResult =
+  | { kind: 'response'; status: number; headers: Record<string, string>; body: string; truncated: boolean; durationMs: number }
+  | { kind: 'failure'; failure: 'refused' | 'timeout' | 'connection' | 'invalid_url'; message: string; durationMs: number };
+
+/** A row of `webhook_attempts`. */
+export interface AttemptRecord {
+  deliveryId: string;
+  attempt: number;
+  startedAt: Date;
+  durationMs: number;
+  status: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+}
+
+export type DeliveryStatus = 'delivered' | 'retrying' | 'failed';
+
+/** What `webhook_deliveries` says after the attempt. */
+export interface DeliveryState {
+  status: DeliveryStatus;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  nextAttemptAt: Date | null;
+}
+
+export interface RetryPlan {
+  job: DeliveryJob;
+  /** The message's expiration in its delay queue. */
+  delayMs: number;
+  /** Which delay queue (one per tier of the schedule). */
+  tierMs: number;
+}
+
+export type ReplyOutcome = ReturnType<typeof parseReply>;
+
+export interface Decision {
+  record: AttemptRecord;
+  state: DeliveryState;
+  retry: RetryPlan | null;
+  reply: ReplyOutcome;
+}
+
+/** At most this much of a receiver's answer is kept with the attempt. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
+
+/** Failures no later attempt can cure: the URL is not one, or its address is closed to us. */
+const PERMANENT_FAILURES = new Set(['refused', 'invalid_url']);
+
+/**
+ * What an attempt means for its delivery, decided without I/O: what to record, whether and
+ * when to try again (and in which delay queue), whether the answer is a reply to post.
+ * The worker around it only sends, records and publishes.
+ */
+export class DeliveryDecisions {
+  /** The delay queues' tiers: the schedule's distinct waits, shortest first. */
+  readonly tiers: readonly number[];
+
+  constructor(
+    private readonly schedule: readonly number[],
+    private readonly random: () => number = Math.random,
+  ) {
+    this.tiers = [...new Set(schedule)].sort((a, b) => a - b);
+  }
+
+  decide(o: {
+    job: DeliveryJob;
+    result: AttemptResult;
+    startedAt: Date;
+    /** Values that must not reach the records: the signing secret, the JWT, the URL's parameters. */
+    secrets: readonly string[];
+    now: Date;
+  }): Decision {
+    const { job, result, secrets } = o;
+    const response = result.kind === 'response' ? result : null;
+    const status = response?.status ?? null;
+    const error = result.kind === 'failure' ? clean(redactText(`${result.failure}: ${result.message}`, secrets)).slice(0, 1000) : null;
+    const record: AttemptRecord = {
+      deliveryId: job.deliveryId,
+      attempt: job.attempt,
+      startedAt: o.startedAt,
+      durationMs: Math.max(0, Math.round(result.durationMs)),
+      status,
+      error,
+      responseExcerpt: response ? excerpt(response.body, secrets) : null,
+    };
+    const state = (s: DeliveryStatus, nextAttemptAt: Date | null = null): DeliveryState => ({
+      status: s, attempts: job.attempt, lastStatus: status, lastError: error, nextAttemptAt,
+    });
+
+    if (response && status !== null && status >= 200 && status <= 299) {
+      const reply = parseReply({
+        status, contentType: response.headers['content-type'], body: response.body, truncated: response.truncated,
+      });
+      return { record, state: state('delivered'), retry: null, reply };
+    }
+    const none: ReplyOutcome = { kind: 'none' };
+    const retryable = result.kind === 'failure' ? !PERMANENT_FAILURES.has(result.failure) : isRetryable(status);
+    if (!retryable) return { record, state: state('failed'), retry: null, reply: none };
+
+    const retryAfterMs = response ? parseRetryAfter(response.headers['retry-after'], o.now) : null;
+    const delay = nextAttemptDelay({ attempt: job.attempt, schedule: this.schedule, retryAfterMs, random: this.random });
+    if (delay === null) return { record, state: state('failed'), retry: null, reply: none };
+    const tierMs = this.tiers[delayTier(delay, this.tiers)];
+    // A queue expires only its head: a wait longer than its tier would hold up the shorter ones behind it.
+    const delayMs = Math.max(0, Math.min(delay, tierMs));
+    return {
+      record,
+      state: state('retrying', new Date(o.now.getTime() + delayMs)),
+      retry: { job: { ...job, attempt: job.attempt + 1 }, delayMs, tierMs },
+      reply: none,
+    };
+  }
+}
+
+/** PostgreSQL text holds no NUL. */
+const clean = (text: string) => text.replace(/\u0000/g, '');
+
+/**
+ * The first KiB of an answer, with the secrets redacted first (a secret cut in half by the
+ * limit would otherwise show its first part).
+ */
+export function excerpt(body: string, secrets: readonly string[]): string | null {
+  if (!body) return null;
+  const longest = secrets.reduce((n, s) => Math.max(n, s.length), 0);
+  const window = body.slice(0, RESPONSE_EXCERPT_BYTES + 8 * longest + 64);
+  const redacted = clean(redactText(window, secrets));
+  const bytes = Buffer.from(redacted, 'utf8');
+  if (bytes.length <= RESPONSE_EXCERPT_BYTES) return redacted;
+  // Cut at a character boundary: a split UTF-8 sequence decodes to U+FFFD, dropped.
+  return bytes.subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8').replace(/\uFFFD+$/, '');
+}

@@ -1,0 +1,189 @@
+import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import amqp, { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
+import { AppLogger, HandlerOutcome } from '@app/common';
+import { BrokerNames, deliveryDelayQueue } from '@app/contracts';
+import { DeliveryJob, deliveryJobSchema } from './delivery-job';
+
+/**
+ * The job's message in hand. `release()` acknowledges it before the handler ends (the job is
+ * then safe elsewhere: see DeliveryWorker's guard copies); the handler's outcome is then moot.
+ */
+export interface JobLease {
+  release(): void;
+}
+
+export type JobHandler = (job: DeliveryJob, lease: JobLease) => Promise<HandlerOutcome>;
+
+/**
+ * The broker side of deliveries: a durable queue of jobs (one per event and registration),
+ * fed through a direct exchange, and one durable delay queue per tier of the retry schedule
+ * whose messages, once their own expiration passes, are dead-lettered back to that exchange.
+ * Waiting for a retry thus happens in the broker, never in a timer of a process that may die.
+ * The in-flight queue works the same way for the guard copies of slow attempts.
+ *
+ * A connection of its own (amqp-connection-manager, reconnecting like AmqpBroker's): the
+ * shared broker's channels are made for domain events and commands, not this topology.
+ */
+export class DeliveryQueues {
+  private publisher!: ChannelWrapper;
+  private consumer: ChannelWrapper | null = null;
+  /** The consuming channel and tag of the current connection, to cancel on close. */
+  private consuming: { ch: ConfirmChannel; tag: string } | null = null;
+  private readonly inFlight = new Set<Promise<void>>();
+  private closing = false;
+
+  private constructor(
+    private readonly connection: AmqpConnectionManager,
+    private readonly names: BrokerNames,
+    private readonly tiers: readonly number[],
+    private readonly logger: AppLogger,
+  ) {}
+
+  static async connect(url: string, names: BrokerNames, tiers: readonly number[], logger: AppLogger, timeoutMs: number): Promise<DeliveryQueues> {
+    // noDelay: without it Nagle's algorithm holds a small frame (a job, an ack) until the last is acknowledged, up to 40 ms.
+    const connection = amqp.connect([url], { heartbeatIntervalInSeconds: 15, reconnectTimeInSeconds: 1, connectionOptions: { noDelay: true } });
+    connection.on('disconnect', ({ err }) => logger.warn({ err: err?.message }, 'AMQP (deliveries) connection lost; reconnecting'));
+    connection.on('error', (err: Error) => logger.warn({ err: err.message }, 'AMQP (deliveries) connection error'));
+    await connection.connect({ timeout: timeoutMs });
+    const queues = new DeliveryQueues(connection, names, tiers, logger);
+    queues.publisher = queues.track(connection.createChannel({
+      json: false,
+      confirm: true,
+      // A burst (a receiver's thousand failed attempts retried at once) may take the broker seconds to confirm;
+      // a publish given up on too soon would be made again (a duplicate).
+      publishTimeout: 30_000,
+      setup: (ch: ConfirmChannel) => queues.assertTopology(ch),
+    }), 'deliveries publisher');
+    await queues.publisher.waitForConnect();
+    return queues;
+  }
+
+  /** The delay queue of a tier. */
+  delayQueue(tierMs: number): string {
+    return deliveryDelayQueue(this.names, tierMs);
+  }
+
+  /**
+   * Where the guard copy of an attempt in flight waits (see DeliveryWorker), and a deferred
+   * job: every message there has the same expiration, so first in is first out.
+   */
+  get inFlightQueue(): string {
+    return this.names.deliveryInFlightQueue;
+  }
+
+  private async assertTopology(ch: ConfirmChannel): Promise<void> {
+    const n = this.names;
+    await ch.assertExchange(n.deliveriesExchange, 'direct', { durable: true });
+    await ch.assertExchange(n.deadLetterExchange, 'direct', { durable: true });
+    await ch.assertQueue(n.deliveriesDeadLetterQueue, { durable: true });
+    await ch.bindQueue(n.deliveriesDeadLetterQueue, n.deadLetterExchange, n.deliveriesQueue);
+    await ch.assertQueue(n.deliveriesQueue, { durable: true, deadLetterExchange: n.deadLetterExchange, deadLetterRoutingKey: n.deliveriesQueue });
+    await ch.bindQueue(n.deliveriesQueue, n.deliveriesExchange, n.deliveriesQueue);
+    for (const queue of [...this.tiers.map((tier) => this.delayQueue(tier)), this.inFlightQueue]) {
+      await ch.assertQueue(queue, { durable: true, deadLetterExchange: n.deliveriesExchange, deadLetterRoutingKey: n.deliveriesQueue });
+    }
+  }
+
+  private track(channel: ChannelWrapper, what: string): ChannelWrapper {
+    channel.on('error', (err: Error) => this.logger.warn({ err: err.message, channel: what }, 'AMQP channel error'));
+    return channel;
+  }
+
+  /** Resolves once the broker has confirmed every job (persistent messages). */
+  async publishJobs(jobs: readonly DeliveryJob[]): Promise<void> {
+    await Promise.all(jobs.map((job) =>
+      this.publisher.publish(this.names.deliveriesExchange, this.names.deliveriesQueue, Buffer.from(JSON.stringify(job)), {
+        persistent: true, contentType: 'application/json', messageId: job.deliveryId,
+      })));
+  }
+
+  /** Parks the job in its tier's delay queue; resolves once the broker has confirmed it. */
+  async publishRetry(job: DeliveryJob, delayMs: number, tierMs: number): Promise<void> {
+    if (!this.tiers.includes(tierMs)) throw new Error(`no delay queue for ${tierMs} ms`);
+    await this.publisher.sendToQueue(this.delayQueue(tierMs), Buffer.from(JSON.stringify(job)), {
+      persistent: true, contentType: 'application/json', messageId: job.deliveryId, expiration: String(Math.max(0, Math.round(delayMs))),
+    });
+  }
+
+  /** Parks a job in the in-flight queue, to come back to the deliveries queue after `expirationMs`. */
+  async publishInFlight(job: DeliveryJob, expirationMs: number): Promise<void> {
+    await this.publisher.sendToQueue(this.inFlightQueue, Buffer.from(JSON.stringify(job)), {
+      persistent: true, contentType: 'application/json', messageId: job.deliveryId, expiration: String(Math.max(0, Math.round(expirationMs))),
+    });
+  }
+
+  /**
+   * Consumes the jobs, up to `prefetch` at once, each handled on its own (a receiver that
+   * hangs holds one slot, not the queue). An unreadable job is dead-lettered.
+   */
+  async consume(prefetch: number, handler: JobHandler): Promise<void> {
+    this.consumer = this.track(this.connection.createChannel({
+      json: false,
+      setup: async (ch: ConfirmChannel) => {
+        await this.assertTopology(ch);
+        await ch.prefetch(prefetch);
+        const { consumerTag } = await ch.consume(this.names.deliveriesQueue, (msg) => {
+          if (!msg) return;
+          const handling = this.dispatch(ch, msg, handler);
+          this.inFlight.add(handling);
+          void handling.finally(() => this.inFlight.delete(handling));
+        }, { noAck: false });
+        this.consuming = { ch, tag: consumerTag };
+      },
+    }), 'deliveries consumer');
+    await this.consumer.waitForConnect();
+  }
+
+  private async dispatch(ch: ConfirmChannel, msg: ConsumeMessage, handler: JobHandler): Promise<void> {
+    let settled = false;
+    const settle = (outcome: HandlerOutcome) => {
+      if (settled) return;
+      settled = true;
+      try {
+        if (outcome === 'ack') ch.ack(msg);
+        else ch.nack(msg, false, outcome === 'requeue');
+      } catch (err) {
+        // The channel closed under us: the broker hands the job out again.
+        this.logger.warn({ err: (err as Error).message, messageId: msg.properties.messageId }, 'could not settle delivery job');
+      }
+    };
+    let outcome: HandlerOutcome;
+    if (this.closing) {
+      outcome = 'requeue';
+    } else {
+      let parsed: ReturnType<typeof deliveryJobSchema.safeParse> | null = null;
+      try {
+        parsed = deliveryJobSchema.safeParse(JSON.parse(msg.content.toString('utf8')));
+      } catch {
+        parsed = null;
+      }
+      if (!parsed?.success) {
+        this.logger.error({ messageId: msg.properties.messageId }, 'unreadable delivery job; dead-lettering');
+        outcome = 'dead-letter';
+      } else {
+        try {
+          outcome = await handler(parsed.data, { release: () => settle('ack') });
+        } catch (err) {
+          this.logger.error({ err, deliveryId: parsed.data.deliveryId }, 'delivery handler failed');
+          outcome = msg.fields.redelivered ? 'dead-letter' : 'requeue';
+        }
+      }
+    }
+    settle(outcome);
+  }
+
+  /**
+   * Stops taking jobs, lets those in hand finish (up to `drainMs`: what is still unsettled
+   * then goes back to the queue when the channel closes), and disconnects.
+   */
+  async close(drainMs: number): Promise<void> {
+    this.closing = true;
+    if (this.consuming) await this.consuming.ch.cancel(this.consuming.tag).catch(() => undefined);
+    if (this.inFlight.size) {
+      await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, drainMs).unref())]);
+    }
+    await this.consumer?.close().catch(() => undefined);
+    await this.publisher?.close().catch(() => undefined);
+    await this.connection.close().catch(() => undefined);
+  }
+}

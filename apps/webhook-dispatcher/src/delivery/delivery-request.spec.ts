@@ -1,0 +1,63 @@
+import jwt from 'jsonwebtoken';
+import { Webhook } from 'standardwebhooks';
+import { WebhookRegistration } from '@app/contracts';
+import { standardWebhookKey } from '../signing/standard-webhooks';
+import { DeliveryJob, deliveryIdOf } from './delivery-job';
+import { deliveryRequest, withQueryParameter } from './delivery-request';
+
+const registration = (over: Partial<WebhookRegistration> = {}): WebhookRegistration => ({
+  id: 7, roomId: 3, event: 'room_message', url: 'https://receiver.example/hook?token=framework-token-123', pattern: null,
+  name: 'Echo', authentication: 'none', key: null, installationId: null, oauthClientId: null, created: '2026-01-01T00:00:00Z',
+  secret: 'registration-secret-1', userId: 5, ...over,
+});
+const job: DeliveryJob = {
+  deliveryId: deliveryIdOf('event-1', 7), webhookId: 7, event: 'room_message', eventId: 'event-1', roomId: 3, attempt: 2,
+  envelopeBody: '{"event":"room_message","item":{},"webhook_id":7}', createdAt: '2026-01-01T00:00:00.000Z', replyDepth: 1, actorUserId: null,
+};
+const now = new Date();
+
+describe('deliveryRequest', () => {
+  it('POSTs the envelope as built, with Standard Webhooks headers keyed by the delivery id', () => {
+    const r = deliveryRequest({ job, registration: registration(), now });
+    expect(r.url).toBe('https://receiver.example/hook?token=framework-token-123');
+    expect(r.body).toBe(job.envelopeBody);
+    expect(r.headers).toEqual({
+      'Content-Type': 'application/json',
+      'webhook-id': job.deliveryId,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': expect.stringMatching(/^v1,/),
+    });
+    const verified = new Webhook(standardWebhookKey('registration-secret-1')).verify(r.body, r.headers);
+    expect(verified).toEqual(JSON.parse(job.envelopeBody));
+    expect(r.secrets).toEqual(expect.arrayContaining(['registration-secret-1', 'framework-token-123', r.headers['webhook-signature'].slice(3)]));
+  });
+
+  it('adds a JWT for authentication: jwt, in the Authorization header and as signed_request', () => {
+    const addon = deliveryRequest({ job, registration: registration({ authentication: 'jwt', oauthClientId: 'client-9', userId: null }), now });
+    const token = addon.headers.Authorization.replace(/^JWT /, '');
+    expect(addon.url).toBe(`https://receiver.example/hook?token=framework-token-123&signed_request=${token}`);
+    const claims = jwt.verify(token, 'registration-secret-1', { algorithms: ['HS256'] }) as jwt.JwtPayload;
+    expect(claims).toMatchObject({ iss: 'client-9', context: { room_id: 3 } });
+    expect(claims.sub).toBeUndefined();
+    expect(addon.secrets).toContain(token);
+
+    // iss: the webhook id of a REST registration; sub: who caused the event, else who registered the webhook.
+    const rest = deliveryRequest({ job, registration: registration({ authentication: 'jwt' }), now });
+    expect(jwt.verify(rest.headers.Authorization.slice(4), 'registration-secret-1')).toMatchObject({ iss: '7', sub: '5', prn: '5' });
+    const acted = deliveryRequest({ job: { ...job, actorUserId: 12 }, registration: registration({ authentication: 'jwt' }), now });
+    expect(jwt.verify(acted.headers.Authorization.slice(4), 'registration-secret-1')).toMatchObject({ sub: '12', prn: '12' });
+
+    const plain = deliveryRequest({ job, registration: registration(), now });
+    expect(plain.headers.Authorization).toBeUndefined();
+    expect(plain.url).toBe('https://receiver.example/hook?token=framework-token-123');
+  });
+});
+
+describe('withQueryParameter', () => {
+  it('keeps the registered query string as written', () => {
+    expect(withQueryParameter('https://a.example/h', 'x', 'y.z')).toBe('https://a.example/h?x=y.z');
+    expect(withQueryParameter('https://a.example/h?q=a%20b+c', 'x', '1')).toBe('https://a.example/h?q=a%20b+c&x=1');
+    expect(withQueryParameter('https://a.example/h?', 'x', '1')).toBe('https://a.example/h?x=1');
+    expect(withQueryParameter('https://a.example/h?a=1#frag', 'x', '1')).toBe('https://a.example/h?a=1&x=1');
+  });
+});

@@ -1,0 +1,59 @@
+import { WebhookRegistration } from '@app/contracts';
+import { signWebhookJwt } from '../signing/jwt';
+import { standardWebhookHeaders } from '../signing/standard-webhooks';
+import { DeliveryJob } from './delivery-job';
+
+export interface DeliveryRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** What this request carries that no record or log may show. */
+  secrets: string[];
+}
+
+/**
+ * The POST of one attempt: the envelope as built when the event was matched, the Standard
+ * Webhooks headers (`webhook-id` = the delivery id, the same on every retry) and, for
+ * `authentication: jwt`, `Authorization: JWT <token>` signed with the registration's secret
+ * (an add-on's oauthSecret), also given as the `signed_request` query parameter. Its `sub`
+ * is the user who caused the event, else whoever registered the webhook. Signed afresh per
+ * attempt: the JWT is short-lived.
+ */
+export function deliveryRequest(o: { job: DeliveryJob; registration: WebhookRegistration; now: Date }): DeliveryRequest {
+  const { job, registration } = o;
+  const signed = standardWebhookHeaders({ secret: registration.secret, deliveryId: job.deliveryId, timestamp: o.now, body: job.envelopeBody });
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', ...signed };
+  const secrets = [registration.secret, ...signed['webhook-signature'].split(' ').map((s) => s.replace(/^v1,/, ''))];
+  let url = registration.url;
+  if (registration.authentication === 'jwt') {
+    const token = signWebhookJwt({
+      secret: registration.secret,
+      issuer: registration.oauthClientId ?? String(registration.id),
+      userId: job.actorUserId ?? registration.userId,
+      roomId: job.roomId,
+      now: o.now,
+    });
+    headers.Authorization = `JWT ${token}`;
+    // Where add-on frameworks read it (ac-node-hipchat knows only this and `JWT token=`).
+    url = withQueryParameter(url, 'signed_request', token);
+    secrets.push(token);
+  }
+  return { url, headers, body: job.envelopeBody, secrets: [...secrets, ...queryValues(registration.url)] };
+}
+
+/** The URL with one more parameter; the registered query string is kept byte for byte. */
+export function withQueryParameter(url: string, name: string, value: string): string {
+  const hash = url.indexOf('#');
+  const base = hash === -1 ? url : url.slice(0, hash);
+  const separator = !base.includes('?') ? '?' : /[?&]$/.test(base) ? '' : '&';
+  return `${base}${separator}${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
+}
+
+/** Add-on frameworks put their own tokens in the registered URL's query string. */
+function queryValues(url: string): string[] {
+  try {
+    return [...new URL(url).searchParams.values()].filter((v) => v.length >= 8);
+  } catch {
+    return [];
+  }
+}

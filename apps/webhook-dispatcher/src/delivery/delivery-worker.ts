@@ -1,0 +1,192 @@
+import { AppLogger, GuardedHttpClient, HandlerOutcome, OutboundFailure, redactUrl } from '@app/common';
+import { WebhookRegistration } from '@app/contracts';
+import { Registrations } from '../registrations/registrations';
+import { ReplyPoster } from '../replies/reply-poster';
+import { AttemptResult, Decision, DeliveryDecisions } from './delivery-decisions';
+import { DeliveryJob } from './delivery-job';
+import { DeliveryQueues, JobLease } from './delivery-queues';
+import { deliveryRequest } from './delivery-request';
+import { AttemptToRecord, DeliveryRepository } from './delivery.repository';
+import { BatchWriter } from './batch-writer';
+
+export interface DeliveryWorkerOptions {
+  /** The per-attempt time limit (WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** An attempt still in flight after this long gives its queue slot back. */
+  detachAfterMs?: number;
+  /** Attempts in flight without a slot, at most (sockets and memory are finite). */
+  maxDetached?: number;
+}
+
+/**
+ * Makes one attempt of a delivery job: signs and POSTs the envelope through the outbound
+ * guard, parks the job in a delay queue when it is to be tried again (the job's message is
+ * acknowledged only once the broker holds the retry), then records the attempt and posts a
+ * reply. What each outcome means is DeliveryDecisions'; this class does the I/O.
+ *
+ * Slow receivers: the deliveries queue hands a replica WEBHOOK_CONCURRENCY jobs at a time.
+ * A receiver that hangs on every request would soon hold all of them (200 events/s to a
+ * receiver hanging 10 s is 2,000 requests in flight), and every other receiver would wait.
+ * So an attempt still in flight after `detachAfterMs` gives its slot back: a guard copy of
+ * the job is parked in the in-flight queue until after the attempt's deadline, then the
+ * message is acknowledged. The guard copy comes back to the deliveries queue and is dropped
+ * if the attempt was recorded; if this process died meanwhile, it makes the attempt. Once a
+ * webhook has an attempt detached, its next jobs detach at once.
+ */
+export class DeliveryWorker {
+  private readonly detachAfterMs: number;
+  private readonly maxDetached: number;
+  private readonly guardMs: number;
+  /** Detached attempts in flight, per webhook. */
+  private readonly detached = new Map<number, number>();
+  private detachedTotal = 0;
+
+  constructor(
+    private readonly registrations: Registrations,
+    private readonly http: GuardedHttpClient,
+    private readonly repository: DeliveryRepository,
+    /** Attempts are written in batches (see BatchWriter): one commit for many under load. */
+    private readonly recorder: BatchWriter<AttemptToRecord>,
+    private readonly queues: DeliveryQueues,
+    private readonly decisions: DeliveryDecisions,
+    private readonly replies: ReplyPoster,
+    private readonly logger: AppLogger,
+    options: DeliveryWorkerOptions,
+  ) {
+    this.detachAfterMs = options.detachAfterMs ?? 100;
+    this.maxDetached = options.maxDetached ?? 4_096;
+    // The attempt has ended (timed out at worst) and been recorded well before its guard returns.
+    this.guardMs = Math.round(options.timeoutMs * 1.5) + 1_000;
+  }
+
+  async handle(received: DeliveryJob, lease: JobLease = { release: () => undefined }): Promise<HandlerOutcome> {
+    const { guard, ...job } = received;
+    if (guard && await this.repository.attemptRecorded(job.deliveryId, job.attempt).catch(() => false)) return 'ack';
+
+    const registration = await this.registrationOf(job);
+    if (!registration) {
+      this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId }, 'delivery cancelled: the webhook is gone');
+      await this.repository.markCancelled(job).catch((err) => this.recordFailed(err, job));
+      return 'ack';
+    }
+    const slow = (this.detached.get(job.webhookId) ?? 0) > 0;
+    if (slow && this.detachedTotal >= this.maxDetached) {
+      // Its receiver already holds all the requests this replica may leave in flight: later.
+      this.logger.debug({ deliveryId: job.deliveryId, webhookId: job.webhookId }, 'delivery deferred: its receiver is slow');
+      return this.queues.publishInFlight(job, this.guardMs).then(() => 'ack' as const, () => 'requeue' as const);
+    }
+
+    const startedAt = new Date();
+    const request = deliveryRequest({ job, registration, now: startedAt });
+    let detached = false;
+    let detaching: Promise<void> | null = null;
+    const detach = () => {
+      detaching ??= this.detach(job, lease).then((done) => {
+        detached = done;
+      });
+      return detaching;
+    };
+    const sending = this.send(request);
+    if (slow) await detach();
+    const timer = slow ? null : setTimeout(() => void detach(), this.detachAfterMs);
+    const result = await sending;
+    if (timer) clearTimeout(timer);
+    if (detaching) await detaching;
+    if (detached) this.undetach(job.webhookId);
+
+    const decision = this.decisions.decide({ job, result, startedAt, secrets: request.secrets, now: new Date() });
+    this.log(job, registration, decision);
+
+    let outcome: HandlerOutcome = 'ack';
+    if (decision.retry) {
+      try {
+        await this.queues.publishRetry(decision.retry.job, decision.retry.delayMs, decision.retry.tierMs);
+      } catch (err) {
+        this.logger.warn({ err: (err as Error).message, deliveryId: job.deliveryId }, 'could not schedule the retry');
+        // Not parked. Kept: the job goes back to the queue and this attempt is made again.
+        // Released: left unrecorded, so that its guard copy makes the attempt again.
+        if (detached) return 'ack';
+        outcome = 'requeue';
+      }
+    }
+    // Recording and replying need no slot: the next job can start meanwhile.
+    if (outcome === 'ack') lease.release();
+    // The attempt happened whatever the database says: an outage loses its record, not the delivery.
+    await this.recorder.add({ job, record: decision.record, state: decision.state }).catch((err) => this.recordFailed(err, job));
+
+    const reply = decision.reply;
+    if (reply.kind === 'notification') {
+      const posted = await this.replies.post({ job, registration, notification: reply.notification })
+        .catch((err: Error) => ({ error: `The reply could not be posted: ${err.message}` }));
+      if ('error' in posted) this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, problem: posted.error }, 'webhook reply not posted');
+      await this.repository.recordReply(job.deliveryId, posted).catch((err) => this.recordFailed(err, job));
+    } else if (reply.kind === 'invalid') {
+      this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, problem: reply.problem }, 'invalid webhook reply');
+      await this.repository.recordReply(job.deliveryId, { error: reply.problem }).catch((err) => this.recordFailed(err, job));
+    }
+    return outcome;
+  }
+
+  /** Parks the guard copy, then gives the slot back; false when it could not (the slot is kept). */
+  private async detach(job: DeliveryJob, lease: JobLease): Promise<boolean> {
+    if (this.detachedTotal >= this.maxDetached) return false;
+    this.detachedTotal++;
+    this.detached.set(job.webhookId, (this.detached.get(job.webhookId) ?? 0) + 1);
+    try {
+      await this.queues.publishInFlight({ ...job, guard: true }, this.guardMs);
+    } catch (err) {
+      this.undetach(job.webhookId);
+      this.logger.warn({ err: (err as Error).message, deliveryId: job.deliveryId }, 'could not park a guard copy; keeping the slot');
+      return false;
+    }
+    lease.release();
+    return true;
+  }
+
+  private undetach(webhookId: number): void {
+    this.detachedTotal--;
+    const left = (this.detached.get(webhookId) ?? 1) - 1;
+    if (left > 0) this.detached.set(webhookId, left);
+    else this.detached.delete(webhookId);
+  }
+
+  /** The registration; a replica whose index predates the job's event reloads it first. */
+  private async registrationOf(job: DeliveryJob): Promise<WebhookRegistration | undefined> {
+    const found = this.registrations.get(job.webhookId);
+    if (found) return found;
+    const created = Date.parse(job.createdAt);
+    await this.registrations.freshSince(Number.isNaN(created) ? Date.now() : created);
+    return this.registrations.get(job.webhookId);
+  }
+
+  private async send(request: ReturnType<typeof deliveryRequest>): Promise<AttemptResult> {
+    try {
+      const res = await this.http.request({ method: 'POST', url: request.url, headers: request.headers, body: request.body });
+      return { kind: 'response', status: res.status, headers: res.headers, body: res.body, truncated: res.truncated, durationMs: res.durationMs };
+    } catch (err) {
+      if (err instanceof OutboundFailure) return { kind: 'failure', failure: err.kind, message: err.message, durationMs: err.durationMs };
+      return { kind: 'failure', failure: 'connection', message: (err as Error)?.message ?? String(err), durationMs: 0 };
+    }
+  }
+
+  private log(job: DeliveryJob, registration: WebhookRegistration, d: Decision): void {
+    const line = {
+      deliveryId: job.deliveryId,
+      webhookId: job.webhookId,
+      event: job.event,
+      attempt: job.attempt,
+      url: redactUrl(registration.url),
+      status: d.record.status,
+      error: d.record.error,
+      durationMs: d.record.durationMs,
+      outcome: d.state.status,
+      retryInMs: d.retry?.delayMs,
+    };
+    if (d.state.status === 'delivered') this.logger.debug(line, 'webhook delivered');
+    else this.logger.info(line, d.state.status === 'retrying' ? 'webhook delivery failed; retrying' : 'webhook delivery failed');
+  }
+
+  private recordFailed(err: unknown, job: DeliveryJob): void {
+    this.logger.warn({ err: (err as Error)?.message, deliveryId: job.deliveryId }, 'could not record the delivery');
+  }
+}

@@ -1,0 +1,114 @@
+import { DataSource } from 'typeorm';
+import { AttemptRecord, DeliveryState } from './delivery-decisions';
+import { DeliveryJob } from './delivery-job';
+
+export interface AttemptToRecord {
+  job: DeliveryJob;
+  record: AttemptRecord;
+  state: DeliveryState;
+}
+
+/** The SQL of `webhook_deliveries` and `webhook_attempts` (the dispatcher's own tables). */
+export class DeliveryRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /**
+   * One `pending` row per job (one statement for all of an event's jobs); a job already
+   * recorded (a redelivered event) is left as it is. Returns the ids it inserted.
+   */
+  async insertPending(jobs: readonly DeliveryJob[]): Promise<Set<string>> {
+    if (jobs.length === 0) return new Set();
+    const rows: Array<{ id: string }> = await this.db.query(
+      `INSERT INTO webhook_deliveries (id, webhook_id, event, event_id, room_id, envelope, created_at)
+       SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::text[], $7::timestamptz[])
+       ON CONFLICT (id) DO NOTHING
+       RETURNING id`,
+      [
+        jobs.map((j) => j.deliveryId), jobs.map((j) => j.webhookId), jobs.map((j) => j.event), jobs.map((j) => j.eventId),
+        jobs.map((j) => j.roomId), jobs.map((j) => j.envelopeBody), jobs.map((j) => j.createdAt),
+      ],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Which of these deliveries no attempt has been made for yet. */
+  async notYetAttempted(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows: Array<{ id: string }> = await this.db.query(
+      `SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND status = 'pending' AND attempts = 0`, [ids]);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * Attempts and their deliveries' new states, in one statement for many. A delivery row is
+   * created if missing (its insert failed while the database was down), and a delivery once
+   * delivered stays so (a duplicated job may fail after another succeeded).
+   */
+  async recordAttempts(items: readonly AttemptToRecord[]): Promise<void> {
+    if (items.length === 0) return;
+    // One row per delivery (an upsert may not touch a row twice): its latest attempt.
+    const latest = new Map<string, AttemptToRecord>();
+    for (const item of items) {
+      const seen = latest.get(item.job.deliveryId);
+      if (!seen || seen.state.attempts <= item.state.attempts) latest.set(item.job.deliveryId, item);
+    }
+    const d = [...latest.values()];
+    await this.db.query(
+      `WITH delivery AS (
+         INSERT INTO webhook_deliveries AS d
+           (id, webhook_id, event, event_id, room_id, envelope, created_at, status, attempts, last_status, last_error, next_attempt_at)
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::text[], $7::timestamptz[],
+                              $8::varchar[], $9::int[], $10::int[], $11::text[], $12::timestamptz[])
+         ON CONFLICT (id) DO UPDATE SET
+           status = CASE WHEN d.status = 'delivered' THEN d.status ELSE EXCLUDED.status END,
+           attempts = GREATEST(d.attempts, EXCLUDED.attempts),
+           last_status = EXCLUDED.last_status,
+           last_error = EXCLUDED.last_error,
+           next_attempt_at = EXCLUDED.next_attempt_at,
+           updated_at = now()
+         RETURNING id
+       )
+       INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt)
+       SELECT a.* FROM unnest($13::uuid[], $14::int[], $15::timestamptz[], $16::int[], $17::int[], $18::text[], $19::text[])
+         AS a (delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt)
+       WHERE a.delivery_id IN (SELECT id FROM delivery)
+       ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+      [
+        d.map((i) => i.job.deliveryId), d.map((i) => i.job.webhookId), d.map((i) => i.job.event), d.map((i) => i.job.eventId),
+        d.map((i) => i.job.roomId), d.map((i) => i.job.envelopeBody), d.map((i) => i.job.createdAt),
+        d.map((i) => i.state.status), d.map((i) => i.state.attempts), d.map((i) => i.state.lastStatus), d.map((i) => i.state.lastError),
+        d.map((i) => i.state.nextAttemptAt),
+        items.map((i) => i.record.deliveryId), items.map((i) => i.record.attempt), items.map((i) => i.record.startedAt),
+        items.map((i) => i.record.durationMs), items.map((i) => i.record.status), items.map((i) => i.record.error),
+        items.map((i) => i.record.responseExcerpt),
+      ],
+    );
+  }
+
+  /** Whether this attempt of the delivery was made and recorded (a guard copy is then dropped). */
+  async attemptRecorded(deliveryId: string, attempt: number): Promise<boolean> {
+    const rows = await this.db.query('SELECT 1 FROM webhook_attempts WHERE delivery_id = $1 AND attempt = $2', [deliveryId, attempt]);
+    return rows.length > 0;
+  }
+
+  /** The registration is gone: nothing is sent any more. */
+  async markCancelled(job: DeliveryJob): Promise<void> {
+    await this.db.query(
+      `INSERT INTO webhook_deliveries AS d (id, webhook_id, event, event_id, room_id, envelope, created_at, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'cancelled')
+       ON CONFLICT (id) DO UPDATE SET
+         status = CASE WHEN d.status = 'delivered' THEN d.status ELSE 'cancelled' END,
+         next_attempt_at = NULL,
+         updated_at = now()`,
+      [job.deliveryId, job.webhookId, job.event, job.eventId, job.roomId, job.envelopeBody, job.createdAt],
+    );
+  }
+
+  /** What became of the receiver's reply: the notification posted, or why not. */
+  async recordReply(deliveryId: string, r: { messageId: string } | { error: string }): Promise<void> {
+    await this.db.query(
+      'UPDATE webhook_deliveries SET reply_message_id = $2, reply_error = $3, updated_at = now() WHERE id = $1',
+      [deliveryId, 'messageId' in r ? r.messageId : null, 'error' in r ? r.error.slice(0, 1000) : null],
+    );
+  }
+}

@@ -1,0 +1,72 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { APP_LOGGER, AmqpBroker, AppLogger, GuardedHttpClient } from '@app/common';
+import { WebhookRegistrationsChangedV1 } from '@app/contracts';
+import { DataSource } from 'typeorm';
+import { DISPATCHER_CONFIG, DispatcherConfig } from './config';
+import { BatchWriter } from './delivery/batch-writer';
+import { DeliveryQueues } from './delivery/delivery-queues';
+import { AttemptToRecord } from './delivery/delivery.repository';
+import { ATTEMPT_RECORDER } from './dispatcher.tokens';
+import { DeliveryWorker } from './delivery/delivery-worker';
+import { EventsConsumer } from './events/events.consumer';
+import { ROOM_EVENT_BINDINGS } from './events/room-events';
+import { Registrations } from './registrations/registrations';
+
+/** Longest a stopping replica waits for the attempts in hand (unfinished ones are redelivered). */
+const DRAIN_MS = 5_000;
+
+/**
+ * Starts the dispatcher in order (Nest runs the hooks of one module's providers concurrently):
+ * the registration index first (events are not consumed before it is loaded), then the
+ * delivery worker, then the event consumer. Stops in the opposite order.
+ */
+@Injectable()
+export class DispatcherLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private stopped = false;
+
+  constructor(
+    @Inject(DISPATCHER_CONFIG) private readonly config: DispatcherConfig,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
+    private readonly broker: AmqpBroker,
+    private readonly registrations: Registrations,
+    private readonly queues: DeliveryQueues,
+    private readonly worker: DeliveryWorker,
+    private readonly events: EventsConsumer,
+    private readonly http: GuardedHttpClient,
+    private readonly db: DataSource,
+    @Inject(ATTEMPT_RECORDER) private readonly recorder: BatchWriter<AttemptToRecord>,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const names = this.broker.names;
+    // Subscribed before the first load, so that no change between the two is missed.
+    await this.broker.subscribeTransient(
+      [WebhookRegistrationsChangedV1.routingKey],
+      () => this.registrations.changed(),
+      () => this.registrations.changed(),
+    );
+    await this.registrations.loadFirst();
+    if (this.stopped) return;
+    this.logger.info({ registrations: this.registrations.size }, 'webhook registrations loaded');
+
+    await this.queues.consume(this.config.WEBHOOK_CONCURRENCY, (job, lease) => this.worker.handle(job, lease));
+    await this.broker.consumeEvents(
+      { queue: names.dispatcherEventsQueue, deadLetterQueue: names.dispatcherDeadLetterQueue, bindings: ROOM_EVENT_BINDINGS },
+      this.config.EVENT_PREFETCH,
+      (envelope, message) => this.events.handle(envelope, message),
+    );
+    this.logger.info({ queue: names.dispatcherEventsQueue, deliveries: names.deliveriesQueue }, 'consuming room events');
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    this.registrations.stop();
+    this.events.stop();
+    // The attempts in hand still record and post replies: the broker (RPC) and database stay until they end.
+    await this.queues.close(DRAIN_MS);
+    await this.recorder.flushed();
+    await this.broker.close();
+    this.http.close();
+    await this.db.destroy().catch(() => undefined);
+  }
+}

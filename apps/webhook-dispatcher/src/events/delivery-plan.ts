@@ -1,0 +1,55 @@
+import { EventEnvelope, WebhookEventName, WebhookRegistration } from '@app/contracts';
+import { DeliveryJob, deliveryIdOf } from '../delivery/delivery-job';
+import { buildEnvelope } from '../delivery/envelope';
+import { matchingRegistrations, roomIdOf } from '../delivery/matching';
+import { replyCausedBy } from '../replies/reply';
+
+/**
+ * The delivery jobs of one room event: one per matching registration, each with its
+ * envelope serialized once (every attempt POSTs these exact bytes) and an id derived from
+ * the event and the webhook (a redelivered event makes the same jobs). Throws when the event
+ * is malformed (its item is not an object).
+ */
+export function planDeliveries(o: {
+  envelope: EventEnvelope;
+  event: WebhookEventName;
+  candidates: (roomId: number | null, event: WebhookEventName) => readonly WebhookRegistration[];
+  patterns: (source: string) => { test(text: string): boolean };
+  now: Date;
+}): DeliveryJob[] {
+  const { envelope, event } = o;
+  const payload = envelope.payload;
+  const roomId = roomIdOf(payload);
+  const registrations = matchingRegistrations({ event, payload, registrations: o.candidates(roomId, event), patterns: o.patterns });
+  const createdAt = o.now.toISOString();
+  const actorUserId = actingUserIdOf(payload);
+  return registrations.map((registration) => {
+    const deliveryId = deliveryIdOf(envelope.id, registration.id);
+    return {
+      deliveryId,
+      webhookId: registration.id,
+      event,
+      eventId: envelope.id,
+      roomId,
+      attempt: 1,
+      envelopeBody: JSON.stringify(buildEnvelope({ event, payload, registration })),
+      createdAt,
+      replyDepth: replyCausedBy({ webhookId: registration.id, deliveryId, event, payload }).depth,
+      actorUserId,
+    };
+  });
+}
+
+/**
+ * The user who caused an event: the author of a message, else the event's `sender` when it is
+ * a user (an OAuth client's id is text, a label is a string). Null for a notification, whose
+ * `from` is a label.
+ */
+export function actingUserIdOf(payload: unknown): number | null {
+  const p = payload as { message?: { from?: unknown }; sender?: unknown } | null;
+  for (const who of [p?.message?.from, p?.sender]) {
+    const id = (who as { id?: unknown } | null | undefined)?.id;
+    if (typeof who === 'object' && typeof id === 'number' && Number.isSafeInteger(id) && id > 0) return id;
+  }
+  return null;
+}

@@ -1,0 +1,96 @@
+import { AppLogger, HandlerOutcome } from '@app/common';
+import { EventEnvelope } from '@app/contracts';
+import type { ConsumeMessage } from 'amqplib';
+import { BatchWriter } from '../delivery/batch-writer';
+import { DeliveryJob } from '../delivery/delivery-job';
+import { DeliveryQueues } from '../delivery/delivery-queues';
+import { DeliveryRepository } from '../delivery/delivery.repository';
+import { Registrations } from '../registrations/registrations';
+import { planDeliveries } from './delivery-plan';
+import { classify } from './room-events';
+
+/**
+ * Turns each room event (from the dispatcher's durable queue, explicit acks) into delivery
+ * jobs: one per matching registration, recorded as pending and published to the deliveries
+ * queue. The event is acknowledged only once the broker has confirmed every job.
+ */
+export class EventsConsumer {
+  private stopped = false;
+
+  constructor(
+    private readonly registrations: Registrations,
+    private readonly repository: DeliveryRepository,
+    /** Pending rows of many events go in one statement (see BatchWriter); answers the ids it inserted. */
+    private readonly pending: BatchWriter<DeliveryJob[], Set<string>>,
+    private readonly queues: DeliveryQueues,
+    private readonly logger: AppLogger,
+  ) {}
+
+  async handle(envelope: EventEnvelope, message: ConsumeMessage): Promise<HandlerOutcome> {
+    // Left unsettled: the broker hands it to another replica when this one's channel closes
+    // (requeued at once, it would come straight back here).
+    if (this.stopped) return new Promise<never>(() => undefined);
+    const routingKey = message.fields.routingKey;
+    const event = classify(routingKey, envelope);
+    if (event.kind === 'unknown') {
+      this.logger.warn({ routingKey, reason: event.reason }, 'event dead-lettered');
+      return 'dead-letter';
+    }
+    const payload = event.envelope.payload as { room?: { id?: number } };
+    this.logger.info({
+      eventId: event.envelope.id,
+      routingKey,
+      webhookEvent: event.webhookEvent,
+      roomId: payload.room?.id,
+      redelivered: message.fields.redelivered,
+    }, 'event received');
+
+    let jobs: DeliveryJob[];
+    try {
+      jobs = planDeliveries({
+        envelope: event.envelope,
+        event: event.webhookEvent,
+        candidates: (roomId, name) => this.registrations.forEvent(roomId, name),
+        patterns: this.registrations.patterns.lookup,
+        now: new Date(),
+      });
+    } catch (err) {
+      this.logger.warn({ eventId: event.envelope.id, routingKey, err: (err as Error).message }, 'malformed event dead-lettered');
+      return 'dead-letter';
+    }
+    if (jobs.length === 0) return 'ack';
+
+    const toPublish = await this.unsent(jobs);
+    try {
+      await this.queues.publishJobs(toPublish);
+    } catch (err) {
+      // The broker did not take them all: the event comes back, and makes the same jobs.
+      this.logger.warn({ eventId: event.envelope.id, err: (err as Error).message }, 'could not publish delivery jobs; requeueing the event');
+      return 'requeue';
+    }
+    this.logger.debug({ eventId: event.envelope.id, deliveries: toPublish.length }, 'deliveries queued');
+    return 'ack';
+  }
+
+  /**
+   * Records the jobs as pending and returns those to publish: all of them, but for an event
+   * seen before (redelivered, or published twice by the outbox), only the deliveries not yet
+   * attempted. Without the database every job is published: the worker records them.
+   */
+  private async unsent(jobs: DeliveryJob[]): Promise<DeliveryJob[]> {
+    try {
+      const inserted = await this.pending.add(jobs);
+      if (jobs.every((j) => inserted.has(j.deliveryId))) return jobs;
+      const waiting = await this.repository.notYetAttempted(jobs.filter((j) => !inserted.has(j.deliveryId)).map((j) => j.deliveryId));
+      return jobs.filter((j) => inserted.has(j.deliveryId) || waiting.has(j.deliveryId));
+    } catch (err) {
+      this.logger.warn({ eventId: jobs[0].eventId, err: (err as Error).message }, 'could not record pending deliveries');
+      return jobs;
+    }
+  }
+
+  /** Takes no more events (the replica is stopping). */
+  stop(): void {
+    this.stopped = true;
+  }
+}

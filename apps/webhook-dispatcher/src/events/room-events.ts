@@ -1,0 +1,18 @@
+import { EventEnvelope, isEventEnvelope, WebhookEventName } from '@app/contracts';
+import { eventNameOf } from '../delivery/matching';
+
+/** Binding patterns: every room event of version 1. */
+export const ROOM_EVENT_BINDINGS = ['room.*.v1'];
+
+export type Classified =
+  | { kind: 'room-event'; webhookEvent: WebhookEventName; envelope: EventEnvelope }
+  | { kind: 'unknown'; reason: string };
+
+/** Decides what a delivered message is; unknown or malformed ones are dead-lettered. */
+export function classify(routingKey: string, body: unknown): Classified {
+  if (!isEventEnvelope(body)) return { kind: 'unknown', reason: 'not an event envelope' };
+  const webhookEvent = eventNameOf(routingKey);
+  if (!webhookEvent) return { kind: 'unknown', reason: `no webhook event for routing key ${routingKey}` };
+  if (`${body.type}.v${body.version}` !== routingKey) return { kind: 'unknown', reason: 'envelope type does not match routing key' };
+  return { kind: 'room-event', webhookEvent, envelope: body };
+}

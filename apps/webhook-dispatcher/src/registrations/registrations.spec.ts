@@ -1,0 +1,100 @@
+import { createLogger } from '@app/common';
+import { WebhookRegistration } from '@app/contracts';
+import { Registrations } from './registrations';
+
+const registration = (id: number, over: Partial<WebhookRegistration> = {}): WebhookRegistration => ({
+  id, roomId: 3, event: 'room_message', url: 'https://receiver.example/hook', pattern: null, name: '', authentication: 'none',
+  key: null, installationId: null, oauthClientId: null, created: '2026-01-01T00:00:00Z', secret: 'secret', userId: 5, ...over,
+});
+const logger = createLogger('test', 'silent');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A source whose snapshots the test sets, counting the loads. */
+function source(initial: WebhookRegistration[] = []) {
+  const s = {
+    snapshot: initial,
+    loads: 0,
+    fail: 0,
+    load: async () => {
+      s.loads++;
+      await sleep(5);
+      if (s.fail > 0) {
+        s.fail--;
+        throw new Error('rooms service unavailable');
+      }
+      return s.snapshot;
+    },
+  };
+  return s;
+}
+
+describe('Registrations', () => {
+  let regs: Registrations | undefined;
+  afterEach(() => regs?.stop());
+
+  it('loads at start, retrying until the rooms service answers', async () => {
+    const src = source([registration(1), registration(2, { roomId: null, installationId: 1 })]);
+    src.fail = 2;
+    regs = new Registrations(src.load, logger, { retryMs: 10 });
+    expect(regs.loaded).toBe(false);
+    await regs.loadFirst();
+    expect(src.loads).toBe(3);
+    expect(regs.loaded).toBe(true);
+    expect(regs.forEvent(3, 'room_message').map((r) => r.id)).toEqual([1, 2]);
+    expect(regs.forEvent(4, 'room_message').map((r) => r.id)).toEqual([2]);
+    expect(regs.forEvent(null, 'room_message').map((r) => r.id)).toEqual([2]);
+    expect(regs.get(1)?.id).toBe(1);
+    expect(regs.get(9)).toBeUndefined();
+  });
+
+  it('waits for the source to be served before the first load', async () => {
+    const src = source([registration(1)]);
+    let polls = 0;
+    regs = new Registrations(src.load, logger, { sourceReady: async () => ++polls >= 3 });
+    await regs.loadFirst();
+    expect(polls).toBe(3);
+    expect(src.loads).toBe(1);
+  });
+
+  it('reloads once for a burst of change notices', async () => {
+    const src = source([registration(1)]);
+    regs = new Registrations(src.load, logger, { debounceMs: 20 });
+    await regs.loadFirst();
+    src.snapshot = [registration(1), registration(2)];
+    for (let i = 0; i < 10; i++) regs.changed();
+    await sleep(80);
+    expect(src.loads).toBe(2);
+    expect(regs.get(2)).toBeDefined();
+  });
+
+  it('a notice during a load makes one more load after it, and a failed reload is retried', async () => {
+    const src = source([registration(1)]);
+    regs = new Registrations(src.load, logger, { debounceMs: 1, retryMs: 10 });
+    const first = regs.reload();
+    const second = regs.reload();
+    src.snapshot = [registration(3)];
+    await Promise.all([first, second]);
+    expect(src.loads).toBe(2);
+    expect(regs.get(3)).toBeDefined();
+
+    src.fail = 1;
+    src.snapshot = [registration(4)];
+    regs.changed();
+    await sleep(60);
+    expect(src.loads).toBe(4);
+    expect(regs.get(4)).toBeDefined();
+  });
+
+  it('reloads for a job newer than its snapshot, and only then', async () => {
+    const src = source([registration(1)]);
+    regs = new Registrations(src.load, logger);
+    const before = Date.now();
+    await regs.loadFirst();
+    await regs.freshSince(before - 1_000);
+    expect(src.loads).toBe(1);
+    src.snapshot = [registration(1), registration(2)];
+    await regs.freshSince(Date.now() + 1);
+    expect(src.loads).toBe(2);
+    expect(regs.get(2)).toBeDefined();
+  });
+});

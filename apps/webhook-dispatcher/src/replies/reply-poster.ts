@@ -1,0 +1,54 @@
+import { RpcCommandError, RpcFailure } from '@app/common';
+import {
+  charLength, NotificationBody, notificationCommand, RequestOf, SendNotificationV1, WebhookRegistration,
+} from '@app/contracts';
+import { DeliveryJob } from '../delivery/delivery-job';
+
+/** What `from` may hold (send-room-notification's rule). */
+const FROM_MAX_CHARACTERS = 64;
+
+/**
+ * The send-notification command a receiver's reply becomes: posted in the event's room under
+ * the webhook's name (as the actor's label, and as `from` unless the reply names one), with
+ * `causedBy` so that the notification is not delivered back to this webhook and reply chains
+ * stop (MAX_REPLY_DEPTH).
+ */
+export function replyCommand(o: {
+  job: DeliveryJob;
+  registration: WebhookRegistration;
+  notification: NotificationBody;
+}): RequestOf<typeof SendNotificationV1> | null {
+  const { job, registration } = o;
+  if (job.roomId === null) return null;
+  const name = registration.name.trim();
+  const from = o.notification.from ?? (name ? [...name].slice(0, FROM_MAX_CHARACTERS).join('') : undefined);
+  return notificationCommand(
+    { label: [...(name || 'webhook')].slice(0, 100).join(''), roomId: job.roomId },
+    { id: job.roomId },
+    { ...o.notification, ...(from !== undefined && charLength(from) > 0 ? { from } : {}) },
+    { webhookId: registration.id, deliveryId: job.deliveryId, depth: job.replyDepth },
+  );
+}
+
+export type ReplyResult = { messageId: string } | { error: string };
+
+/** Sends a reply's notification to the rooms service; a refusal is an answer, not a throw. */
+export class ReplyPoster {
+  constructor(private readonly send: (command: RequestOf<typeof SendNotificationV1>) => Promise<{ messageId: string }>) {}
+
+  async post(o: { job: DeliveryJob; registration: WebhookRegistration; notification: NotificationBody }): Promise<ReplyResult> {
+    const command = replyCommand(o);
+    if (!command) return { error: 'The event has no room to post the reply in.' };
+    try {
+      const { messageId } = await this.send(command);
+      return { messageId };
+    } catch (err) {
+      if (err instanceof RpcCommandError) {
+        const { code, reason, field } = err.error;
+        return { error: `The rooms service refused the reply: ${code} (${reason}${field ? `, ${field}` : ''}).` };
+      }
+      if (err instanceof RpcFailure) return { error: `The reply could not be posted: ${err.message}.` };
+      throw err;
+    }
+  }
+}
