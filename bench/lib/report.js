@@ -56,6 +56,12 @@ function render(report) {
       withLatency.map((r) => [r.name, num(r.latency.p50), num(r.latency.p99), num(r.latency.max), r.latency.matched, r.latency.missing,
         r.latency.beforeResponse, r.http && r.http.targetRate ? `${num(r.http.reqPerSec, 0)} of ${r.http.targetRate}/s` : '-'])));
   }
+  const withWebhooks = report.scenarios.filter((r) => r.webhooks);
+  if (withWebhooks.length) {
+    out.push('', table(['webhooks', 'delivered/s', 'vs baseline', 'delivered', 'expected', 'within ms', 'p99 ms'],
+      withWebhooks.map((r) => [r.name, num(r.webhooks.perSec, 0), r.ratio === undefined || r.ratio === null ? '-' : `${num(r.ratio * 100, 0)}%`,
+        r.webhooks.delivered, r.webhooks.expected, num(r.webhooks.withinMs), num(r.webhooks.p99)])));
+  }
   if (report.memory) {
     out.push('', table(['service (after the run)', 'pid', 'RSS MB', 'peak MB'],
       Object.entries(report.memory).map(([name, m]) => [name, m.pid, num(m.rssMB), num(m.peakMB)])));
