@@ -1,1 +1,2 @@
 export * from './preflight';
+export * from './database';
