@@ -48,6 +48,8 @@ describe('rooms service during a RabbitMQ outage (real Postgres, RabbitMQ)', () 
   });
 
   it('keeps events written during the outage in the outbox and publishes them once the broker is back', async () => {
+    // What came before (the owner's user_created) is published: the outbox holds only the outage's events.
+    await eventually(async () => expect(await outboxCount()).toBe(0));
     await link.cut();
     await sleep(300);
     const room = await createInProcess('Offline Room');
@@ -78,6 +80,7 @@ describe('rooms service during a RabbitMQ outage (real Postgres, RabbitMQ)', () 
   it('keeps events whose publication the outage interrupted, and publishes them after it', async () => {
     // No pause after the cut: the relay still believes it is connected and publishes into
     // the void; the publish is not confirmed, so the rows stay for the sweeper.
+    await eventually(async () => expect(await outboxCount()).toBe(0));
     await link.cut();
     const room = await createInProcess('Interrupted Room');
     await sleep(6_000);
