@@ -246,6 +246,9 @@ describe('v2 add-ons: installation, OAuth, uninstall (real services, a local add
       const sent = await capture.waitFor('room.notification-sent.v1', (e) => e.payload.message.message === 'roomy says hi');
       expect(sent.payload.message.from).toBe('Test roomy');
       expect((await v2(stack.baseUrl, 'GET', `room/${roomA}`, { token })).status).toBe(200);
+      // The room list shows it its own room only.
+      const listed = await v2(stack.baseUrl, 'GET', 'room', { token });
+      expect([listed.status, listed.json.items.map((r: any) => r.id)]).toEqual([200, [roomA]]);
       expect(errorOf(await notify(token, roomB))).toEqual({ status: 403, message: expect.stringMatching(/own room/) });
       // Scopes it was not given.
       expect((await v2(stack.baseUrl, 'POST', `room/${roomA}/webhook`, { token, body: { url: `${addon.base}/x`, event: 'room_exit' } })).status).toBe(403);
@@ -289,6 +292,36 @@ describe('v2 add-ons: installation, OAuth, uninstall (real services, a local add
       expect(errorOf(await call('DELETE', `addons/${installation.id}`))).toEqual({ status: 404, message: `Add-on installation ${installation.id} not found` });
       const again = await tokenRequest('grant_type=client_credentials', basic(callback.oauthId, callback.oauthSecret));
       expect(again.status).toBe(401);
+    });
+  });
+
+  describe('installed in a room that is then deleted', () => {
+    it('goes with the room: tokens revoked, webhooks and client removed, DELETE {callbackUrl}/{oauthId} received', async () => {
+      const roomC = await createRoom('Add-on Room C');
+      addon.onInstall('doomed', { status: 200, token: { as: 'json', scope: 'send_notification' } });
+      const made = await call('POST', 'addons', { body: { url: addon.serve('doomed', addon.descriptor('doomed')), room: String(roomC) } });
+      expect(made.status).toBe(201);
+      const token = addon.tokenAnswers.get('doomed')!.json.access_token;
+      expect((await notify(token, roomC, 'doomed says hi')).status).toBe(204);
+      const ids = (await db.query('SELECT id FROM webhooks WHERE installation_id = $1 ORDER BY id', [made.json.id])).map((r: any) => r.id);
+      const [tokenRow] = await db.query(`SELECT id FROM api_tokens WHERE label = 'Test doomed'`);
+      expect(ids).toHaveLength(2);
+
+      expect((await call('DELETE', `room/${roomC}`)).status).toBe(204);
+      await eventually(() => expect(addon.of('DELETE', `/cb/doomed/${made.json.oauth_id}`)).toHaveLength(1), 5000);
+      await capture.waitFor('token.revoked.v1', (e) => e.payload.tokenId === tokenRow.id);
+      // The second notice naming them (after the install's): their removal.
+      const notices = await eventually(() => {
+        const found = capture.of('webhook.registrations-changed.v1', (e) => e.payload.webhookIds.includes(ids[0]));
+        expect(found).toHaveLength(2);
+        return found;
+      });
+      expect(notices[1].payload).toEqual({ roomId: roomC, webhookIds: ids });
+      expect(await db.query('SELECT id FROM oauth_clients WHERE id = $1', [made.json.oauth_id])).toEqual([]);
+      expect((await registrations()).filter((r) => ids.includes(r.id))).toEqual([]);
+      expect((await call('GET', `addons/${made.json.id}`)).status).toBe(404);
+      // A gateway that had the token cached drops it: the revocation reached it.
+      await eventually(async () => expect((await notify(token, roomA)).status).toBe(401), 3000);
     });
   });
 

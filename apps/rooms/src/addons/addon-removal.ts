@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { Actor, commandFailure, TokenRevokedV1, WebhookRegistrationsChangedV1 } from '@app/contracts';
-import { UnitOfWork } from '../outbox/unit-of-work';
+import { Tx, UnitOfWork } from '../outbox/unit-of-work';
 import { AddonRepository, InstallationRef } from './addon.repository';
 
 /** Not a broker command: nothing to apply once, no deadline (a cleanup must not be refused for lateness). */
@@ -30,5 +30,23 @@ export class AddonRemoval {
       for (const [roomId, webhookIds] of await this.addons.delete(m, id)) emit(WebhookRegistrationsChangedV1, { roomId, webhookIds });
       return { removed: installation };
     }, { replyAfterPublish: true });
+  }
+
+  /**
+   * Within the deletion of a room: removes the add-ons installed in it and revokes every
+   * token confined to it (`token.revoked.v1` each: a gateway's cached token dies with the
+   * room). Answers the removed installations, whose uninstall callbacks are due after the commit.
+   */
+  async removeOfRoom({ manager: m, emit }: Tx, roomId: number): Promise<InstallationRef[]> {
+    const installations = await this.addons.lockOfRoom(m, roomId);
+    for (const tokenId of await this.addons.revokeRoomTokens(m, roomId)) emit(TokenRevokedV1, { tokenId });
+    for (const installation of installations) {
+      for (const tokenId of await this.addons.revokeTokens(m, installation.id)) emit(TokenRevokedV1, { tokenId });
+      for (const [webhookRoomId, webhookIds] of await this.addons.delete(m, installation.id)) {
+        // The room's own webhooks are gone already (announced after room_deleted).
+        if (webhookRoomId !== roomId) emit(WebhookRegistrationsChangedV1, { roomId: webhookRoomId, webhookIds });
+      }
+    }
+    return installations;
   }
 }

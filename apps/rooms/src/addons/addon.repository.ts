@@ -133,6 +133,22 @@ export class AddonRepository {
     return r ? { id: r.id, roomId: r.room_id, callbackUrl: r.callback_url, oauthClientId: r.oauth_client_id } : null;
   }
 
+  /** The installations confined to a room, locked until the commit (the room is being deleted). */
+  async lockOfRoom(m: EntityManager, roomId: number): Promise<InstallationRef[]> {
+    const rows: Array<{ id: number; room_id: number | null; callback_url: string; oauth_client_id: string }> = await m.query(
+      'SELECT id, room_id, callback_url, oauth_client_id FROM addon_installations WHERE room_id = $1 ORDER BY id FOR UPDATE', [roomId]);
+    return rows.map((r) => ({ id: r.id, roomId: r.room_id, callbackUrl: r.callback_url, oauthClientId: r.oauth_client_id }));
+  }
+
+  /** Revokes the live tokens confined to a room (room tokens and its add-ons' tokens); answers their ids. */
+  async revokeRoomTokens(m: EntityManager, roomId: number): Promise<number[]> {
+    const result = await m.query(
+      `UPDATE api_tokens SET revoked_at = now()
+        WHERE room_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+        RETURNING id`, [roomId]);
+    return rowsOf<{ id: number }>(result).map((r) => r.id).sort((a, b) => a - b);
+  }
+
   /** Revokes the installation's live tokens; answers their ids. */
   async revokeTokens(m: EntityManager, installationId: number): Promise<number[]> {
     const result = await m.query(

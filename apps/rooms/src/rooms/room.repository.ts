@@ -12,6 +12,8 @@ export interface RoomListQuery {
   includePrivate: boolean;
   includeArchived: boolean;
   viewerId: number | null;
+  /** A token confined to one room (room and room-wide add-on tokens) lists that room only. */
+  onlyRoomId: number | null;
   offset: number;
   limit: number;
 }
@@ -74,8 +76,9 @@ export class RoomRepository {
           AND (r.privacy = 'public' OR $3::int IS NULL
                OR EXISTS (SELECT 1 FROM users u WHERE u.id = $3::int AND u.is_group_admin)
                OR EXISTS (SELECT 1 FROM room_members rm WHERE rm.room_id = r.id AND rm.user_id = $3::int))
+          AND ($6::int IS NULL OR r.id = $6::int)
         ORDER BY r.id OFFSET $4 LIMIT $5`,
-      [q.includePrivate, q.includeArchived, q.viewerId, q.offset, q.limit]);
+      [q.includePrivate, q.includeArchived, q.viewerId, q.offset, q.limit, q.onlyRoomId]);
     return rows.map((r) => ({ room: toEntity(r), lastActive: r.last_active ?? null }));
   }
 

@@ -1,6 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CommandMeta } from '@app/common';
+import { APP_LOGGER, AppLogger, CommandMeta } from '@app/common';
 import { DeleteRoomV1, ReplyOf, RequestOf, RoomDeletedV1, RoomMemberExitedV1, WebhookRegistrationsChangedV1 } from '@app/contracts';
+import { AddonCalls } from '../../addons/addon-calls';
+import { AddonRemoval } from '../../addons/addon-removal';
+import { uninstallUrl } from '../../addons/addon-rules';
+import type { InstallationRef } from '../../addons/addon.repository';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { Actors } from '../../shared/actors';
 import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
@@ -10,7 +14,9 @@ import { RoomRepository } from '../room.repository';
 
 /**
  * Removes the room and its messages; everyone in it exits first (room_exit each, then
- * room_deleted). The events carry the room's last state.
+ * room_deleted). The events carry the room's last state. The add-ons installed in it are
+ * uninstalled with it: their tokens (and the room's own tokens) revoked, their webhooks and
+ * OAuth clients removed, and each told with `DELETE {callbackUrl}/{oauthId}` after the commit.
  */
 @Injectable()
 export class DeleteRoom {
@@ -20,11 +26,16 @@ export class DeleteRoom {
     private readonly participants: ParticipantRepository,
     private readonly actors: Actors,
     private readonly webhooks: WebhookRepository,
+    private readonly addons: AddonRemoval,
+    private readonly addonCalls: AddonCalls,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {}
 
-  execute(cmd: RequestOf<typeof DeleteRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof DeleteRoomV1>> {
-    return this.uow.apply(meta, async ({ manager: m, emit }) => {
+  async execute(cmd: RequestOf<typeof DeleteRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof DeleteRoomV1>> {
+    let uninstalled: InstallationRef[] = [];
+    const reply = await this.uow.apply(meta, async (tx) => {
+      const { manager: m, emit } = tx;
       const room = await this.rooms.findByRef(m, cmd.room, 'update');
       const sender = await this.actors.sender(m, cmd.actor);
       const roomObject = toRoomObject(room, this.ctx);
@@ -33,11 +44,22 @@ export class DeleteRoom {
       }
       // Deleted here rather than by the cascade: the dispatchers are told which ones went.
       const webhookIds = await this.webhooks.deleteOfRoom(m, room.id);
+      uninstalled = await this.addons.removeOfRoom(tx, room.id);
       await this.rooms.delete(m, room.id);
       emit(RoomDeletedV1, { room: roomObject, sender });
       // After room_deleted: the room's own room_deleted webhooks are still to be delivered.
       if (webhookIds.length > 0) emit(WebhookRegistrationsChangedV1, { roomId: room.id, webhookIds });
       return {};
     });
+    // Not awaited: the room is gone whatever the add-ons answer (each failure is logged).
+    for (const installation of uninstalled) void this.tellUninstalled(installation);
+    return reply;
+  }
+
+  private async tellUninstalled(installation: InstallationRef): Promise<void> {
+    const problem = await this.addonCalls.notifyUninstall(uninstallUrl(installation.callbackUrl, installation.oauthClientId))
+      .catch((err: Error) => err.message);
+    if (problem) this.logger.warn({ installation: installation.id, problem }, 'add-on uninstall callback failed (its room was deleted)');
+    else this.logger.info({ installation: installation.id }, 'add-on uninstalled with its room');
   }
 }

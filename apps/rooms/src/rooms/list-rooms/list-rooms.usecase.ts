@@ -21,6 +21,7 @@ export class ListRooms {
         includePrivate: cmd.includePrivate ?? true,
         includeArchived: cmd.includeArchived ?? true,
         viewerId: cmd.actor?.userId ?? null,
+        onlyRoomId: cmd.actor?.roomId ?? null,
         offset: cmd.startIndex ?? 0,
         limit: cmd.limit ?? 1001,
       })
