@@ -106,10 +106,16 @@ async function deleteNamespace(amqpUrl, ns) {
     await ch.close().catch(() => undefined);
   };
   try {
-    for (const q of [`${ns}.rooms.commands`, `${ns}.webhook-dispatcher.events`, `${ns}.webhook-dispatcher.events.dead-letter`]) {
+    const d = `${ns}.webhook-dispatcher.deliveries`;
+    // The delay queues of the default retry schedule (the bench does not set WEBHOOK_RETRY_SCHEDULE).
+    const delays = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000].map((ms) => `${d}.delay.${ms}ms`);
+    for (const q of [
+      `${ns}.rooms.commands`, `${ns}.webhook-dispatcher.events`, `${ns}.webhook-dispatcher.events.dead-letter`,
+      d, `${d}.dead-letter`, `${d}.in-flight`, ...delays,
+    ]) {
       await attempt((ch) => ch.deleteQueue(q));
     }
-    for (const x of [`${ns}.events`, `${ns}.events.dead-letter`]) await attempt((ch) => ch.deleteExchange(x));
+    for (const x of [`${ns}.events`, `${ns}.events.dead-letter`, `${ns}.webhook-deliveries`]) await attempt((ch) => ch.deleteExchange(x));
   } finally {
     await conn.close().catch(() => undefined);
   }

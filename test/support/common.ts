@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'amqplib';
 import Redis from 'ioredis';
 import { Client } from 'pg';
-import { brokerNames, EventEnvelope } from '@app/contracts';
+import { brokerNames, deliveryDelayQueue, EventEnvelope } from '@app/contracts';
+import { DEFAULT_RETRY_SCHEDULE_MS } from '../../apps/webhook-dispatcher/src/delivery/retry-policy';
 
 /** PostgreSQL server, RabbitMQ and Redis URLs resolved by the global setup. */
 export function testInfra(): { pgServerUrl: string; amqpUrl: string; redisUrl: string } {
@@ -44,16 +45,21 @@ export async function dropDatabase(url: string): Promise<void> {
 }
 
 /** Deletes every queue and exchange of a broker namespace. */
-export async function deleteBrokerNamespace(amqpUrl: string, namespace: string): Promise<void> {
+export async function deleteBrokerNamespace(amqpUrl: string, namespace: string, retryScheduleMs: readonly number[] = DEFAULT_RETRY_SCHEDULE_MS): Promise<void> {
   const names = brokerNames(namespace);
+  // The dispatcher's delay queues: one per distinct wait of its retry schedule.
+  const delayQueues = [...new Set(retryScheduleMs)].map((ms) => deliveryDelayQueue(names, ms));
   const conn = await connect(amqpUrl);
   try {
-    for (const queue of [names.roomsCommandQueue, names.dispatcherEventsQueue, names.dispatcherDeadLetterQueue]) {
+    for (const queue of [
+      names.roomsCommandQueue, names.dispatcherEventsQueue, names.dispatcherDeadLetterQueue,
+      names.deliveriesQueue, names.deliveriesDeadLetterQueue, names.deliveryInFlightQueue, ...delayQueues,
+    ]) {
       const ch = await conn.createChannel();
       await ch.deleteQueue(queue).catch(() => undefined);
       await ch.close().catch(() => undefined);
     }
-    for (const exchange of [names.eventsExchange, names.deadLetterExchange]) {
+    for (const exchange of [names.eventsExchange, names.deadLetterExchange, names.deliveriesExchange]) {
       const ch = await conn.createChannel();
       await ch.deleteExchange(exchange).catch(() => undefined);
       await ch.close().catch(() => undefined);

@@ -19,7 +19,7 @@ import { dispatcherConfigShape } from '../src/config';
 import { deliveryIdOf } from '../src/delivery/delivery-job';
 import { Registrations } from '../src/registrations/registrations';
 import { standardWebhookKey } from '../src/signing/standard-webhooks';
-import { deleteDeliveryQueues, Receiver } from './receiver';
+import { Receiver } from './receiver';
 
 const SCHEDULE = { WEBHOOK_RETRY_SCHEDULE: '200ms,400ms' };
 // Four jobs in hand at a time: a receiver that hangs would soon hold them all, were attempts never to give their slot back.
@@ -100,7 +100,7 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
     await broker?.close();
     await db?.end().catch(() => undefined);
     await stack?.stop();
-    if (stack) await deleteDeliveryQueues(stack.amqpUrl, stack.namespace, [200, 400]);
+    if (stack) await deleteBrokerNamespace(stack.amqpUrl, stack.namespace, [200, 400]);
   });
 
   it('keeps its records in tables of its own, migrated in dispatcher_migrations', async () => {
@@ -424,8 +424,7 @@ describe('dispatcher start-up before the rooms service', () => {
       await dispatcher?.close().catch(() => undefined);
       await rooms?.close().catch(() => undefined);
       await conn.close().catch(() => undefined);
-      await deleteBrokerNamespace(infra.amqpUrl, namespace).catch(() => undefined);
-      await deleteDeliveryQueues(infra.amqpUrl, namespace, [200, 400]).catch(() => undefined);
+      await deleteBrokerNamespace(infra.amqpUrl, namespace, [200, 400]).catch(() => undefined);
       await dropDatabase(dbUrl).catch(() => undefined);
     }
   });

@@ -8,8 +8,6 @@ import {
 import { eventually, Stack, startStack } from '../../../test/support/harness';
 import { startDispatcher } from '../src/bootstrap';
 import { dispatcherConfigShape } from '../src/config';
-import { DEFAULT_RETRY_SCHEDULE_MS } from '../src/delivery/retry-policy';
-import { deleteDeliveryQueues } from './receiver';
 
 
 
@@ -75,7 +73,6 @@ describe('webhook dispatcher consuming room events (real RabbitMQ)', () => {
   afterAll(async () => {
     await conn?.close().catch(() => undefined);
     await stack?.stop();
-    if (stack) await deleteDeliveryQueues(stack.amqpUrl, stack.namespace, DEFAULT_RETRY_SCHEDULE_MS);
   });
 
   it('has a durable queue on the events exchange with one consumer, and an empty dead-letter queue', async () => {

@@ -1,7 +1,5 @@
 import { createServer, IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connect } from 'amqplib';
-import { brokerNames, deliveryDelayQueue } from '@app/contracts';
 
 /** One request a receiver got. */
 export interface Received {
@@ -81,23 +79,5 @@ export class Receiver {
     this.release();
     this.server.closeAllConnections();
     await new Promise((r) => this.server.close(r));
-  }
-}
-
-/** Deletes the delivery queues and exchange of a namespace (deleteBrokerNamespace knows only the event ones). */
-export async function deleteDeliveryQueues(amqpUrl: string, namespace: string, tiersMs: number[]): Promise<void> {
-  const names = brokerNames(namespace);
-  const conn = await connect(amqpUrl);
-  try {
-    for (const queue of [names.deliveriesQueue, names.deliveriesDeadLetterQueue, names.deliveryInFlightQueue, ...tiersMs.map((t) => deliveryDelayQueue(names, t))]) {
-      const ch = await conn.createChannel();
-      await ch.deleteQueue(queue).catch(() => undefined);
-      await ch.close().catch(() => undefined);
-    }
-    const ch = await conn.createChannel();
-    await ch.deleteExchange(names.deliveriesExchange).catch(() => undefined);
-    await ch.close().catch(() => undefined);
-  } finally {
-    await conn.close();
   }
 }
