@@ -1,6 +1,7 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { parseRetrySchedule } from '../../apps/webhook-dispatcher/src/delivery/retry-policy';
 import { databaseUrl, deleteBrokerNamespace, deleteRedisNamespace, dropDatabase, testInfra, uniqueName } from './common';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -127,7 +128,8 @@ export async function startTestSystem(prefix: string, extraEnv: Record<string, s
         await launched.exited;
       }
     }
-    await deleteBrokerNamespace(infra.amqpUrl, namespace).catch(() => undefined);
+    const schedule = env.WEBHOOK_RETRY_SCHEDULE ? parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE) : undefined;
+    await deleteBrokerNamespace(infra.amqpUrl, namespace, schedule).catch(() => undefined);
     await deleteRedisNamespace(infra.redisUrl, namespace).catch(() => undefined);
     await dropDatabase(dbUrl).catch(() => undefined);
   };
