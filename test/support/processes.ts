@@ -106,7 +106,7 @@ export async function startTestSystem(prefix: string, extraEnv: Record<string, s
   const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName(`chat_${prefix}`));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const env = {
+  const env: Record<string, string> = {
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: baseUrl,
