@@ -63,7 +63,10 @@ export class DispatcherLifecycle implements OnApplicationBootstrap, OnApplicatio
     this.registrations.stop();
     this.events.stop();
     // The attempts in hand still record and post replies: the broker (RPC) and database stay until they end.
-    await this.queues.close(DRAIN_MS);
+    // First attempts made off the events first: they may still park retries through the queues.
+    const deadline = Date.now() + DRAIN_MS;
+    await this.events.drain(DRAIN_MS);
+    await this.queues.close(Math.max(0, deadline - Date.now()));
     await this.recorder.flushed();
     await this.broker.close();
     this.http.close();

@@ -11,6 +11,7 @@ import { AttemptToRecord, DeliveryRepository } from './delivery/delivery.reposit
 import { BatchWriter } from './delivery/batch-writer';
 import { DispatcherLifecycle } from './dispatcher.lifecycle';
 import { EventsConsumer } from './events/events.consumer';
+import { InlineAttempts } from './events/inline-attempts';
 import { Registrations } from './registrations/registrations';
 import { commandQueueServed } from './registrations/rooms-service';
 import { ReplyPoster } from './replies/reply-poster';
@@ -69,9 +70,12 @@ export class DispatcherModule {
         },
         {
           provide: EventsConsumer,
-          useFactory: (registrations: Registrations, repository: DeliveryRepository, queues: DeliveryQueues) =>
-            new EventsConsumer(registrations, repository, new BatchWriter((batches) => repository.insertPending(batches.flat()), 50), queues, logger),
-          inject: [Registrations, DeliveryRepository, DeliveryQueues],
+          useFactory: (registrations: Registrations, repository: DeliveryRepository, queues: DeliveryQueues, worker: DeliveryWorker) =>
+            new EventsConsumer(
+              registrations, repository, new BatchWriter((batches) => repository.insertPending(batches.flat()), 50), queues,
+              new InlineAttempts((job, lease) => worker.handle(job, lease), config.WEBHOOK_CONCURRENCY), logger,
+            ),
+          inject: [Registrations, DeliveryRepository, DeliveryQueues, DeliveryWorker],
         },
         DispatcherLifecycle,
       ],

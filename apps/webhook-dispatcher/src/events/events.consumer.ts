@@ -7,12 +7,15 @@ import { DeliveryQueues } from '../delivery/delivery-queues';
 import { DeliveryRepository } from '../delivery/delivery.repository';
 import { Registrations } from '../registrations/registrations';
 import { planDeliveries } from './delivery-plan';
+import { InlineAttempts } from './inline-attempts';
 import { classify } from './room-events';
 
 /**
  * Turns each room event (from the dispatcher's durable queue, explicit acks) into delivery
- * jobs: one per matching registration, recorded as pending and published to the deliveries
- * queue. The event is acknowledged only once the broker has confirmed every job.
+ * jobs: one per matching registration, recorded as pending. Their first attempts are made
+ * here while slots are free (InlineAttempts); the other jobs are published to the
+ * deliveries queue. The event is acknowledged only once each job is safe: its attempt has
+ * given its slot back, or the broker has confirmed it.
  */
 export class EventsConsumer {
   private stopped = false;
@@ -23,6 +26,7 @@ export class EventsConsumer {
     /** Pending rows of many events go in one statement (see BatchWriter); answers the ids it inserted. */
     private readonly pending: BatchWriter<DeliveryJob[], Set<string>>,
     private readonly queues: DeliveryQueues,
+    private readonly inline: InlineAttempts,
     private readonly logger: AppLogger,
   ) {}
 
@@ -60,15 +64,21 @@ export class EventsConsumer {
     }
     if (jobs.length === 0) return 'ack';
 
-    const toPublish = await this.unsent(jobs);
+    const toSend = await this.unsent(jobs);
+    const attempted = this.inline.take(toSend);
+    const queued = toSend.slice(attempted.length);
+    const attempts = this.inline.run(attempted);
     try {
-      await this.queues.publishJobs(toPublish);
+      await this.queues.publishJobs(queued);
+      // An attempt the worker wants made again (its retry could not be parked) goes to the queue.
+      await this.queues.publishJobs(await attempts);
     } catch (err) {
       // The broker did not take them all: the event comes back, and makes the same jobs.
+      await attempts;
       this.logger.warn({ eventId: event.envelope.id, err: (err as Error).message }, 'could not publish delivery jobs; requeueing the event');
       return 'requeue';
     }
-    this.logger.debug({ eventId: event.envelope.id, deliveries: toPublish.length }, 'deliveries queued');
+    this.logger.debug({ eventId: event.envelope.id, attempted: attempted.length, queued: queued.length }, 'deliveries under way');
     return 'ack';
   }
 
@@ -92,5 +102,10 @@ export class EventsConsumer {
   /** Takes no more events (the replica is stopping). */
   stop(): void {
     this.stopped = true;
+  }
+
+  /** Lets the first attempts in hand end (up to `ms`). */
+  drain(ms: number): Promise<void> {
+    return this.inline.drain(ms);
   }
 }
