@@ -30,15 +30,18 @@ export interface DeliveryWorkerOptions {
  * So an attempt still in flight after `detachAfterMs` gives its slot back: a guard copy of
  * the job is parked in the in-flight queue until after the attempt's deadline, then the
  * message is acknowledged. The guard copy comes back to the deliveries queue and is dropped
- * if the attempt was recorded; if this process died meanwhile, it makes the attempt. Once a
- * webhook has an attempt detached, its next jobs detach at once.
+ * if the attempt was recorded; if this process died meanwhile, it makes the attempt. While a
+ * webhook has an attempt in flight that outlasted `detachAfterMs`, its next jobs detach at
+ * once. (Only those count: were attempts detached at once to count too, one slow answer
+ * under load would keep every later attempt of a busy webhook detaching, each a broker
+ * round trip, for as long as its attempts overlap.)
  */
 export class DeliveryWorker {
   private readonly detachAfterMs: number;
   private readonly maxDetached: number;
   private readonly guardMs: number;
-  /** Detached attempts in flight, per webhook. */
-  private readonly detached = new Map<number, number>();
+  /** Attempts in flight that outlasted detachAfterMs, per webhook: its receiver is slow. */
+  private readonly slowAttempts = new Map<number, number>();
   private detachedTotal = 0;
 
   constructor(
@@ -53,7 +56,8 @@ export class DeliveryWorker {
     private readonly logger: AppLogger,
     options: DeliveryWorkerOptions,
   ) {
-    this.detachAfterMs = options.detachAfterMs ?? 100;
+    // Well above a loaded receiver's p99 (about 110 ms when this machine is saturated).
+    this.detachAfterMs = options.detachAfterMs ?? 250;
     this.maxDetached = options.maxDetached ?? 4_096;
     // The attempt has ended (timed out at worst) and been recorded well before its guard returns.
     this.guardMs = Math.round(options.timeoutMs * 1.5) + 1_000;
@@ -69,7 +73,7 @@ export class DeliveryWorker {
       await this.repository.markCancelled(job).catch((err) => this.recordFailed(err, job));
       return 'ack';
     }
-    const slow = (this.detached.get(job.webhookId) ?? 0) > 0;
+    const slow = (this.slowAttempts.get(job.webhookId) ?? 0) > 0;
     if (slow && this.detachedTotal >= this.maxDetached) {
       // Its receiver already holds all the requests this replica may leave in flight: later.
       this.logger.debug({ deliveryId: job.deliveryId, webhookId: job.webhookId }, 'delivery deferred: its receiver is slow');
@@ -79,6 +83,7 @@ export class DeliveryWorker {
     const startedAt = new Date();
     const request = deliveryRequest({ job, registration, now: startedAt });
     let detached = false;
+    let overdue = false;
     let detaching: Promise<void> | null = null;
     const detach = () => {
       detaching ??= this.detach(job, lease).then((done) => {
@@ -88,11 +93,16 @@ export class DeliveryWorker {
     };
     const sending = this.send(request);
     if (slow) await detach();
-    const timer = slow ? null : setTimeout(() => void detach(), this.detachAfterMs);
+    const timer = slow ? null : setTimeout(() => {
+      overdue = true;
+      this.slowAttempts.set(job.webhookId, (this.slowAttempts.get(job.webhookId) ?? 0) + 1);
+      void detach();
+    }, this.detachAfterMs);
     const result = await sending;
     if (timer) clearTimeout(timer);
+    if (overdue) this.notSlow(job.webhookId);
     if (detaching) await detaching;
-    if (detached) this.undetach(job.webhookId);
+    if (detached) this.detachedTotal--;
 
     const decision = this.decisions.decide({ job, result, startedAt, secrets: request.secrets, now: new Date() });
     this.log(job, registration, decision);
@@ -131,11 +141,10 @@ export class DeliveryWorker {
   private async detach(job: DeliveryJob, lease: JobLease): Promise<boolean> {
     if (this.detachedTotal >= this.maxDetached) return false;
     this.detachedTotal++;
-    this.detached.set(job.webhookId, (this.detached.get(job.webhookId) ?? 0) + 1);
     try {
       await this.queues.publishInFlight({ ...job, guard: true }, this.guardMs);
     } catch (err) {
-      this.undetach(job.webhookId);
+      this.detachedTotal--;
       this.logger.warn({ err: (err as Error).message, deliveryId: job.deliveryId }, 'could not park a guard copy; keeping the slot');
       return false;
     }
@@ -143,11 +152,10 @@ export class DeliveryWorker {
     return true;
   }
 
-  private undetach(webhookId: number): void {
-    this.detachedTotal--;
-    const left = (this.detached.get(webhookId) ?? 1) - 1;
-    if (left > 0) this.detached.set(webhookId, left);
-    else this.detached.delete(webhookId);
+  private notSlow(webhookId: number): void {
+    const left = (this.slowAttempts.get(webhookId) ?? 1) - 1;
+    if (left > 0) this.slowAttempts.set(webhookId, left);
+    else this.slowAttempts.delete(webhookId);
   }
 
   /** The registration; a replica whose index predates the job's event reloads it first. */
