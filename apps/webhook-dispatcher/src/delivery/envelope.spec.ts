@@ -13,6 +13,7 @@ const notification = {
   message: { color: 'green', date: 'd', from: 'Bot', id: 'n1', mentions: [], message: 'done', message_format: 'text', type: 'notification' },
   notify: true,
   causedBy: { webhookId: 3, deliveryId: 'd-1', depth: 1 },
+  actorUserId: 9,
 };
 
 describe('buildEnvelope', () => {

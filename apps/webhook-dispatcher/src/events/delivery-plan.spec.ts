@@ -66,4 +66,9 @@ describe('actingUserIdOf', () => {
     expect(actingUserIdOf({ room, sender: 'a label' })).toBeNull();
     expect(actingUserIdOf({ room, message: { from: 'Build bot' } })).toBeNull();
   });
+
+  it('is the user whose personal token sent a notification', () => {
+    expect(actingUserIdOf({ room, message: { from: 'Deploys' }, notify: false, actorUserId: 7 })).toBe(7);
+    expect(actingUserIdOf({ room, message: { from: 'Deploys' }, notify: false, actorUserId: 0 })).toBeNull();
+  });
 });

@@ -41,12 +41,13 @@ export function planDeliveries(o: {
 }
 
 /**
- * The user who caused an event: the author of a message, else the event's `sender` when it is
- * a user (an OAuth client's id is text, a label is a string). Null for a notification, whose
- * `from` is a label.
+ * The user who caused an event: the user whose personal token sent a notification, the author
+ * of a message, else the event's `sender` when it is a user (an OAuth client's id is text, a
+ * label is a string). Null for an integration's notification, whose `from` is a label.
  */
 export function actingUserIdOf(payload: unknown): number | null {
-  const p = payload as { message?: { from?: unknown }; sender?: unknown } | null;
+  const p = payload as { message?: { from?: unknown }; sender?: unknown; actorUserId?: unknown } | null;
+  if (typeof p?.actorUserId === 'number' && Number.isSafeInteger(p.actorUserId) && p.actorUserId > 0) return p.actorUserId;
   for (const who of [p?.message?.from, p?.sender]) {
     const id = (who as { id?: unknown } | null | undefined)?.id;
     if (typeof who === 'object' && typeof id === 'number' && Number.isSafeInteger(id) && id > 0) return id;

@@ -28,7 +28,8 @@ const asIs = (payload: unknown) => payload as Record<string, unknown>;
  * Which domain event each of the ten webhook events comes from, and how its `item` is
  * made: the payloads are built as the items (so the dispatcher never reads back), except
  * for fields only the domain needs (a notification's `notify`, for a live client's alert,
- * and `causedBy`, which keeps a webhook's reply from being delivered back to it).
+ * `causedBy`, which keeps a webhook's reply from being delivered back to it, and
+ * `actorUserId`, the JWT's acting user).
  */
 export const WEBHOOK_EVENT_SOURCES: Readonly<Record<WebhookEventName, WebhookEventSource>> = {
   room_archived: { routingKey: RoomArchivedV1.routingKey, item: asIs },
@@ -43,7 +44,7 @@ export const WEBHOOK_EVENT_SOURCES: Readonly<Record<WebhookEventName, WebhookEve
   room_notification: {
     routingKey: RoomNotificationSentV1.routingKey,
     item: (payload) => {
-      const { notify: _notify, causedBy: _causedBy, ...item } = payload as RoomNotificationSentV1Payload;
+      const { notify: _notify, causedBy: _causedBy, actorUserId: _actorUserId, ...item } = payload as RoomNotificationSentV1Payload;
       return item as unknown as Record<string, unknown>;
     },
   },

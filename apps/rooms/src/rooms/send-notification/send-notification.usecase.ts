@@ -82,6 +82,7 @@ export class SendNotification {
       };
       emit(RoomNotificationSentV1, {
         room: toRoomObject(room, this.ctx), message: item, notify: cmd.notify, ...(cmd.causedBy ? { causedBy: cmd.causedBy } : {}),
+        ...(cmd.actor?.userId ? { actorUserId: cmd.actor.userId } : {}),
       });
       return { messageId: message.id, date: item.date };
     }, { batch: true });

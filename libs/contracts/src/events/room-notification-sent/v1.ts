@@ -10,5 +10,10 @@ export interface RoomNotificationSentV1Payload {
   notify: boolean;
   /** Set when the notification is a webhook's reply (see SendNotificationV1). */
   causedBy?: CausedBy;
+  /**
+   * The user whose personal token sent it (the acting user of the webhook JWT's `sub` and
+   * `prn`); absent for integrations (v1, room and add-on tokens), whose `from` is a label.
+   */
+  actorUserId?: number;
 }
 export const RoomNotificationSentV1 = defineEvent<RoomNotificationSentV1Payload>('room.notification-sent', 1);
