@@ -82,7 +82,8 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
 
   beforeAll(async () => {
     receiver = await Receiver.start();
-    stack = await startStack({ rooms: true, dispatcher: DISPATCHER_ENV });
+    // The rooms service refuses registrations at loopback addresses unless they are opened too.
+    stack = await startStack({ rooms: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' }, dispatcher: DISPATCHER_ENV });
     broker = await AmqpBroker.connect(stack.amqpUrl, brokerNames(stack.namespace), createLogger('test', 'silent'));
     rpc = await broker.createRpcClient(brokerNames(stack.namespace).roomsCommandQueue, 10_000);
     db = new Client({ connectionString: stack.databaseUrl });
@@ -127,7 +128,9 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
     expect(got.headers['content-type']).toBe('application/json');
     expect(got.headers['user-agent']).toEqual(expect.any(String));
     const body = JSON.parse(got.body);
-    const { notify: _notify, ...item } = event.payload;
+    // Domain-only fields are not part of the item: notify, and the acting user (the JWT's subject).
+    const { notify: _notify, actorUserId, ...item } = event.payload;
+    expect(actorUserId).toBe(ownerId);
     expect(body).toEqual({ event: 'room_notification', item, webhook_id: webhook.id });
     expect(item.message).toMatchObject({ id: sent.messageId, message: 'hello receivers', type: 'notification' });
     expect(item.room).toMatchObject({ id: room.id, name: room.name });
@@ -373,6 +376,7 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
 
     it('refuses loopback, and records the refusal as a failed attempt (not retried)', async () => {
       const room = await newRoom();
+      // Opened where it was registered, not where it is delivered: the dispatcher's setting rules.
       const { webhook } = await register(room.id, { url: receiver.route('/loopback', { status: 204 }), event: 'room_notification' },
         () => replica.get(Registrations));
       const event = await notificationEvent((await notify(room.id, 'to loopback')).messageId);

@@ -113,4 +113,19 @@ describe('checkDescriptor', () => {
     const c = checkDescriptor(withCaps({ webhook: { url: 'https://a.example/1', event: 'room_enter' } }), inRoom);
     expect(c.ok && c.descriptor.webhooks.map((w) => w.url)).toEqual(['https://a.example/1']);
   });
+
+  it('refuses a webhook URL at an address deliveries may not reach, unless the allowed networks open it', () => {
+    const descriptor = withCaps({ webhook: [
+      { url: 'http://0xa9fea9fe/latest/meta-data', event: 'room_message' },
+      { url: 'http://127.0.0.1:3000/hook', event: 'room_enter' },
+      { url: 'https://addon.example.com/named', event: 'room_exit' },
+    ] });
+    expect(problemsOf(checkDescriptor(descriptor, inRoom))).toEqual([
+      'capabilities.webhook[0].url: cannot be delivered to: 169.254.169.254 is a cloud metadata address; refused',
+      expect.stringMatching(/^capabilities\.webhook\[1\]\.url: cannot be delivered to: 127\.0\.0\.1 is a loopback address; refused/),
+    ]);
+    expect(problemsOf(checkDescriptor(descriptor, { ...inRoom, allowedNetworks: ['127.0.0.0/8'] }))).toEqual([
+      'capabilities.webhook[0].url: cannot be delivered to: 169.254.169.254 is a cloud metadata address; refused',
+    ]);
+  });
 });

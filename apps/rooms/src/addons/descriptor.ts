@@ -1,3 +1,4 @@
+import { urlAddressRefusal } from '@app/common';
 import {
   addonUrlProblem, charLength, controlProblem, firstProblem, LIMITS, problemOf, storableTextProblem, V2_SCOPES, V2Scope, webhookField,
   WebhookAuthentication, WebhookEventName,
@@ -29,6 +30,8 @@ export interface DescriptorRules {
   inRoom: boolean;
   /** Most webhooks one integration may declare (per room). */
   maxWebhooks: number;
+  /** WEBHOOK_ALLOWED_NETWORKS: a webhook URL at an address outside them is refused (urlAddressRefusal). */
+  allowedNetworks?: readonly string[];
 }
 
 export type DescriptorCheck = { ok: true; descriptor: AddonDescriptor } | { ok: false; problems: string[] };
@@ -71,7 +74,7 @@ export function checkDescriptor(raw: unknown, rules: DescriptorRules): Descripto
   }
 
   const scopes = checkScopes(caps.hipchatApiConsumer, problem);
-  const webhooks = checkWebhooks(caps.webhook, rules.maxWebhooks, problem);
+  const webhooks = checkWebhooks(caps.webhook, rules.maxWebhooks, rules.allowedNetworks ?? [], problem);
 
   if (problems.length > 0) return { ok: false, problems };
   return { ok: true, descriptor: { key: key!, name, selfUrl: selfUrl!, callbackUrl: callbackUrl!, scopes, webhooks } };
@@ -142,7 +145,7 @@ function checkScopes(consumer: unknown, problem: Report): V2Scope[] {
   return [...new Set(known)];
 }
 
-function checkWebhooks(declared: unknown, max: number, problem: Report): DeclaredWebhook[] {
+function checkWebhooks(declared: unknown, max: number, allowedNetworks: readonly string[], problem: Report): DeclaredWebhook[] {
   if (declared === undefined || declared === null) return [];
   // HipChat descriptors list them; a single one given as an object is the same thing.
   const entries = Array.isArray(declared) ? declared : isObject(declared) ? [declared] : null;
@@ -159,7 +162,7 @@ function checkWebhooks(declared: unknown, max: number, problem: Report): Declare
       problem(at, 'must be an object with url and event');
       return;
     }
-    const webhook = webhookProblems(entry, at, problem);
+    const webhook = webhookProblems(entry, at, allowedNetworks, problem);
     if (typeof entry.key === 'string') {
       const first = keys.get(entry.key);
       if (first !== undefined) problem(`${at}.key`, `"${entry.key}" is already the key of capabilities.webhook[${first}] (keys are unique within an add-on)`);
@@ -171,7 +174,7 @@ function checkWebhooks(declared: unknown, max: number, problem: Report): Declare
 }
 
 /** One entry, with the rules of the REST registration (the same `webhookField` rules). */
-function webhookProblems(e: Record<string, unknown>, at: string, problem: Report): DeclaredWebhook | null {
+function webhookProblems(e: Record<string, unknown>, at: string, allowedNetworks: readonly string[], problem: Report): DeclaredWebhook | null {
   let ok = true;
   const check = (fieldName: keyof typeof webhookField, value: unknown, required: boolean): void => {
     if (value === undefined || value === null) {
@@ -188,6 +191,11 @@ function webhookProblems(e: Record<string, unknown>, at: string, problem: Report
     }
   };
   check('url', e.url, true);
+  const refusal = ok && typeof e.url === 'string' ? urlAddressRefusal(e.url, allowedNetworks) : null;
+  if (refusal) {
+    problem(`${at}.url`, `cannot be delivered to: ${refusal}`);
+    ok = false;
+  }
   check('event', e.event, true);
   check('pattern', e.pattern, false);
   check('name', e.name, false);

@@ -1,6 +1,6 @@
 import { CommandFailure } from '@app/contracts';
 import {
-  assertNotAddOns, assertPatternApplies, assertUnderLimit, describeWebhookRef, fieldsOf, newWebhookSecret, registrantOf, webhookKeyTaken, webhookNotFound,
+  assertNotAddOns, assertPatternApplies, assertUnderLimit, assertUrlReachable, describeWebhookRef, fieldsOf, newWebhookSecret, registrantOf, webhookKeyTaken, webhookNotFound,
 } from './webhook-rules';
 
 const failureOf = (fn: () => void) => {
@@ -39,6 +39,15 @@ describe('webhook rules', () => {
     expect(failureOf(() => assertPatternApplies({ event: 'room_enter', pattern: 'x' }))).toEqual({
       code: 'invalid', reason: 'rule', field: 'pattern', detail: { problem: 'applies to room_message only (event is room_enter)' },
     });
+  });
+
+  it('refuses a URL at an address no delivery may reach, naming url; a host name waits for the delivery', () => {
+    expect(failureOf(() => assertUrlReachable('http://0xa9fea9fe/latest', ['127.0.0.0/8']))).toEqual({
+      code: 'invalid', reason: 'rule', field: 'url', detail: { problem: 'cannot be delivered to: 169.254.169.254 is a cloud metadata address; refused' },
+    });
+    expect(failureOf(() => assertUrlReachable('http://127.0.0.1:9/x', []))).toMatchObject({ field: 'url', detail: { problem: expect.stringContaining('loopback') } });
+    expect(() => assertUrlReachable('http://127.0.0.1:9/x', ['127.0.0.0/8'])).not.toThrow();
+    expect(() => assertUrlReachable('http://localhost:9/x', [])).not.toThrow();
   });
 
   it('refuses past the limit, naming it', () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { urlAddressRefusal } from '@app/common';
 import { Actor, commandFailure, WebhookAuthentication, WebhookEventName, WebhookRef, WebhookSpec } from '@app/contracts';
 
 /**
@@ -39,6 +40,16 @@ export function assertPatternApplies(spec: Pick<WebhookSpec, 'event' | 'pattern'
   if (spec.pattern !== undefined && spec.event !== 'room_message') {
     throw commandFailure('invalid', 'rule', 'pattern', { problem: `applies to room_message only (event is ${spec.event})` });
   }
+}
+
+/**
+ * A URL whose host is an address deliveries may never reach (loopback, private, metadata...,
+ * unless WEBHOOK_ALLOWED_NETWORKS opens it) is refused now rather than failing at every
+ * delivery. A host name is judged at each delivery, on the address it resolves to then.
+ */
+export function assertUrlReachable(url: string, allowedNetworks: readonly string[]): void {
+  const refusal = urlAddressRefusal(url, allowedNetworks);
+  if (refusal) throw commandFailure('invalid', 'rule', 'url', { problem: `cannot be delivered to: ${refusal}` });
 }
 
 export function assertUnderLimit(count: number, max: number): void {

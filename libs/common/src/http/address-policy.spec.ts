@@ -1,4 +1,4 @@
-import { AddressPolicy, addressRefusal, parseAllowedNetworks } from './address-policy';
+import { AddressPolicy, addressRefusal, parseAllowedNetworks, urlAddressRefusal } from './address-policy';
 
 describe('addressRefusal', () => {
   it.each([
@@ -100,6 +100,23 @@ describe('addressRefusal', () => {
     it('are checked when the policy is built', () => {
       expect(() => new AddressPolicy(['nonsense'])).toThrow('"nonsense" is not a network');
     });
+  });
+});
+
+describe('urlAddressRefusal', () => {
+  it('judges a URL whose host is an IP address, however it is written', () => {
+    expect(urlAddressRefusal('http://169.254.169.254/latest/meta-data', [])).toBe('169.254.169.254 is a cloud metadata address; refused');
+    expect(urlAddressRefusal('http://0xa9fea9fe/', [])).toBe('169.254.169.254 is a cloud metadata address; refused');
+    expect(urlAddressRefusal('http://[::ffff:169.254.169.254]:8080/x', [])).toMatch(/cloud metadata address; refused$/);
+    expect(urlAddressRefusal('https://10.1.2.3/hook', [])).toMatch(/^10\.1\.2\.3 is a private address; refused/);
+    expect(urlAddressRefusal('http://127.0.0.1:3000/hook', ['127.0.0.0/8'])).toBeNull();
+    expect(urlAddressRefusal('https://93.184.216.34/hook', [])).toBeNull();
+  });
+
+  it('leaves a host name to the connection (it is judged on the address it resolves to), and ignores what is not a URL', () => {
+    expect(urlAddressRefusal('http://localhost:3000/hook', [])).toBeNull();
+    expect(urlAddressRefusal('https://hooks.example.com/x', [])).toBeNull();
+    expect(urlAddressRefusal('not a url', [])).toBeNull();
   });
 });
 

@@ -65,6 +65,24 @@ export function addressRefusal(address: string, allowed: readonly string[]): str
   return new AddressPolicy(allowed).refusal(address);
 }
 
+/**
+ * Why a URL can never be reached, judged without a DNS lookup: its host is an IP address
+ * (however written: `0xa9fea9fe` and `[::ffff:a9fe:a9fe]` are 169.254.169.254 once parsed)
+ * that addressRefusal refuses. Null for a host name (judged on each connection, on the
+ * address it resolves to then) and for an allowed address. For refusing at registration
+ * what every delivery would refuse.
+ */
+export function urlAddressRefusal(url: string, allowed: readonly string[]): string | null {
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return null;
+  }
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  return isIP(bare) === 0 ? null : addressRefusal(bare, allowed);
+}
+
 /** addressRefusal with the allowed networks parsed once (the client checks on every connect). */
 export class AddressPolicy {
   private readonly allowed: Network[];

@@ -45,7 +45,9 @@ export class InstallAddon {
     if (!fetched.ok) {
       throw commandFailure('invalid', 'addon_descriptor_invalid', 'url', { url: cmd.url, problem: `could not be fetched: ${fetched.problem}` });
     }
-    const check = checkDescriptor(fetched.json, { inRoom: room !== null, maxWebhooks: this.config.WEBHOOKS_PER_ROOM_MAX });
+    const check = checkDescriptor(fetched.json, {
+      inRoom: room !== null, maxWebhooks: this.config.WEBHOOKS_PER_ROOM_MAX, allowedNetworks: this.config.WEBHOOK_ALLOWED_NETWORKS,
+    });
     if (!check.ok) throw commandFailure('invalid', 'addon_descriptor_invalid', 'url', { url: cmd.url, problem: check.problems.join('; ') });
     const descriptor = check.descriptor;
 

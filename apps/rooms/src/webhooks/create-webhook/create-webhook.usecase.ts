@@ -7,7 +7,7 @@ import { RoomRepository } from '../../rooms/room.repository';
 import { assertActorMayUse } from '../../shared/actors';
 import { toWebhookView, WebhookRepository } from '../webhook.repository';
 import {
-  assertPatternApplies, assertUnderLimit, fieldsOf, newWebhookSecret, registrantOf, webhookKeyTaken,
+  assertPatternApplies, assertUrlReachable, assertUnderLimit, fieldsOf, newWebhookSecret, registrantOf, webhookKeyTaken,
 } from '../webhook-rules';
 
 /** Registers a webhook of a room for the token's user; its secret is answered this once. */
@@ -26,6 +26,7 @@ export class CreateWebhook {
       const room = await this.rooms.findByRef(m, cmd.room, 'share');
       assertActorMayUse(cmd.actor, room);
       assertPatternApplies(cmd);
+      assertUrlReachable(cmd.url, this.config.WEBHOOK_ALLOWED_NETWORKS);
       await this.webhooks.lockRoom(m, room.id);
       const registrant = registrantOf(room.id, cmd.actor);
       if (cmd.key !== undefined) {

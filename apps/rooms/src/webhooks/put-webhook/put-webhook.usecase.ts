@@ -6,7 +6,7 @@ import { UnitOfWork } from '../../outbox/unit-of-work';
 import { RoomRepository } from '../../rooms/room.repository';
 import { assertActorMayUse } from '../../shared/actors';
 import { toWebhookView, WebhookRepository } from '../webhook.repository';
-import { assertNotAddOns, assertPatternApplies, assertUnderLimit, fieldsOf, newWebhookSecret, registrantOf } from '../webhook-rules';
+import { assertNotAddOns, assertPatternApplies, assertUrlReachable, assertUnderLimit, fieldsOf, newWebhookSecret, registrantOf } from '../webhook-rules';
 
 /**
  * Creates the webhook with this key, or replaces what it describes (same id, same secret):
@@ -26,6 +26,7 @@ export class PutWebhook {
       const room = await this.rooms.findByRef(m, cmd.room, 'share');
       assertActorMayUse(cmd.actor, room);
       assertPatternApplies(cmd);
+      assertUrlReachable(cmd.url, this.config.WEBHOOK_ALLOWED_NETWORKS);
       await this.webhooks.lockRoom(m, room.id);
       const registrant = registrantOf(room.id, cmd.actor);
       const existing = await this.webhooks.findByKey(m, registrant, cmd.key);
