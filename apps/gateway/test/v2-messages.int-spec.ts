@@ -165,7 +165,9 @@ describe('v2 room messages, notifications and history (real services)', () => {
       expect(res.status).toBe(204);
       expect(res.text).toBe('');
       const { payload } = await notificationEvent('Build <b>42</b> passed');
-      expect(Object.keys(payload).sort()).toEqual(['message', 'notify', 'room']);
+      // actorUserId: the user whose token sent it (the webhook JWT's subject; not part of the item).
+      expect(Object.keys(payload).sort()).toEqual(['actorUserId', 'message', 'notify', 'room']);
+      expect(payload.actorUserId).toBe(adaId);
       expect(payload.notify).toBe(false);
       expect(Object.keys(payload.room).sort()).toEqual(ROOM_KEYS);
       expect(payload.room.id).toBe(roomId);
