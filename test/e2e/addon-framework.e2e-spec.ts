@@ -28,6 +28,9 @@ function cliAsync(args: string[], env: Record<string, string>): Promise<{ status
   });
 }
 
+/** The add-on's name in its descriptor: the sender of its replies in the room. */
+const GREETER_NAME = 'Greeter';
+
 /** The issue's bound on how long the dispatchers may take to see a registration change. */
 const INDEX_LAG_MS = 1_000;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -117,7 +120,7 @@ describe('an add-on built with ac-koa-hipchat, installed from its descriptor', (
     let helloReply: any;
 
     beforeAll(async () => {
-      greeter = await startGreeter({ key: 'greeter-e2e', name: 'Greeter' });
+      greeter = await startGreeter({ key: 'greeter-e2e', name: GREETER_NAME });
       roomId = await createRoom('Greeting Room');
     });
 
@@ -197,7 +200,8 @@ describe('an add-on built with ac-koa-hipchat, installed from its descriptor', (
       expect(helloReply).toBeDefined();
       const items = await history(roomId);
       expect(items.map((m) => m.message)).toEqual(expect.arrayContaining(['good morning', '/hello world', `Hello, ${admin.name}!`]));
-      expect(items.find((m) => m.message === `Hello, ${admin.name}!`)).toMatchObject({ type: 'notification', color: 'green', message_format: 'text' });
+      // Sent as the add-on (its descriptor's name), not under the hash the framework names its webhook with.
+      expect(items.find((m) => m.message === `Hello, ${admin.name}!`)).toMatchObject({ type: 'notification', color: 'green', message_format: 'text', from: GREETER_NAME });
       expect(helloReply.payload).toMatchObject({
         room: { id: roomId }, message: { message: `Hello, ${admin.name}!`, color: 'green', message_format: 'text' },
         causedBy: { webhookId: deliveries(greeter)[0].body.webhook_id },

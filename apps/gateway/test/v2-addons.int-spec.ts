@@ -218,9 +218,9 @@ describe('v2 add-ons: installation, OAuth, uninstall (real services, a local add
       ]);
       const ids = (await db.query('SELECT id FROM webhooks WHERE installation_id = $1 ORDER BY id', [installation.id])).map((r: any) => r.id);
       const registered = (await registrations()).filter((r) => r.installationId === installation.id);
-      expect(registered.map((r) => [r.id, r.roomId, r.event, r.secret, r.oauthClientId])).toEqual([
-        [ids[0], roomA, 'room_message', callback.oauthSecret, installation.oauth_id],
-        [ids[1], roomA, 'room_enter', callback.oauthSecret, installation.oauth_id],
+      expect(registered.map((r) => [r.id, r.roomId, r.event, r.secret, r.oauthClientId, r.addonName])).toEqual([
+        [ids[0], roomA, 'room_message', callback.oauthSecret, installation.oauth_id, 'Test roomy'],
+        [ids[1], roomA, 'room_enter', callback.oauthSecret, installation.oauth_id, 'Test roomy'],
       ]);
       const notice = await capture.waitFor('webhook.registrations-changed.v1', (e) => e.payload.webhookIds.includes(ids[0]));
       expect(notice.payload).toEqual({ roomId: roomA, webhookIds: ids });
@@ -262,6 +262,8 @@ describe('v2 add-ons: installation, OAuth, uninstall (real services, a local add
       const made = await v2(stack.baseUrl, 'POST', `room/${roomA}/webhook`, { token: admin, body: { url: `${addon.base}/dyn`, event: 'room_exit' } });
       expect(made.status).toBe(201);
       dynamicWebhook = made.json.id;
+      // Registered with the add-on's token: its replies are the add-on's too.
+      expect((await registrations()).find((r) => r.id === dynamicWebhook)?.addonName).toBe('Test roomy');
       expect((await v2(stack.baseUrl, 'POST', `room/${roomB}/webhook`, { token: admin, body: { url: `${addon.base}/dyn`, event: 'room_exit' } })).status).toBe(403);
     });
 

@@ -21,6 +21,8 @@ interface WebhookRow {
   id: number; room_id: number | null; event: WebhookEventName; url: string; pattern: string | null; name: string;
   authentication: WebhookAuthentication; key: string | null; secret: string; installation_id: number | null;
   oauth_client_id: string | null; created_by_user_id: number | null; created_at: Date;
+  /** Only where the query joins the add-on (listAll). */
+  addon_name?: string | null;
 }
 
 const toStored = (r: WebhookRow): StoredWebhook => ({
@@ -37,6 +39,7 @@ const toStored = (r: WebhookRow): StoredWebhook => ({
   created: r.created_at.toISOString(),
   secret: r.secret,
   userId: r.created_by_user_id,
+  ...(r.addon_name !== undefined ? { addonName: r.addon_name } : {}),
 });
 
 /** The API's view: never the secret, nor who registered it. */
@@ -101,7 +104,13 @@ export class WebhookRepository {
 
   /** Every registration, group-wide ones included, by id. */
   async listAll(m: EntityManager): Promise<StoredWebhook[]> {
-    const rows: WebhookRow[] = await m.query(`SELECT ${COLUMNS} FROM webhooks ORDER BY id`);
+    // The add-on: the one that declared it, or the one whose token registered it.
+    const rows: WebhookRow[] = await m.query(
+      `SELECT ${COLUMNS.split(',').map((c) => `w.${c.trim()}`).join(', ')}, i.name AS addon_name
+         FROM webhooks w
+         LEFT JOIN api_tokens t ON t.id = w.created_by_token_id
+         LEFT JOIN addon_installations i ON i.id = coalesce(w.installation_id, t.addon_installation_id)
+        ORDER BY w.id`);
     return rows.map(toStored);
   }
 

@@ -27,6 +27,13 @@ describe('replyCommand', () => {
     });
   });
 
+  it('posts an add-on\'s reply under the add-on\'s name, not its webhook\'s (frameworks name webhooks with hashes)', () => {
+    const addonHook = registration({ name: '5405ff8dcfa9b4054ea9a0d2aecd189cd08030d6', installationId: 2, oauthClientId: 'c-1', addonName: 'Greeter' });
+    expect(replyCommand({ job, registration: addonHook, notification: { message: 'hi' } })).toMatchObject({
+      actor: { label: 'Greeter', roomId: 3 }, from: 'Greeter',
+    });
+  });
+
   it('keeps the reply\'s own from and fields; a webhook without a name is "webhook"', () => {
     const command = replyCommand({
       job, registration: registration({ name: '' }),

@@ -9,7 +9,8 @@ const FROM_MAX_CHARACTERS = 64;
 
 /**
  * The send-notification command a receiver's reply becomes: posted in the event's room under
- * the webhook's name (as the actor's label, and as `from` unless the reply names one), with
+ * its add-on's name, else the webhook's name (as the actor's label, and as `from` unless the
+ * reply names one: ac-koa-hipchat names webhooks with a hash nobody should read), with
  * `causedBy` so that the notification is not delivered back to this webhook and reply chains
  * stop (MAX_REPLY_DEPTH).
  */
@@ -20,7 +21,7 @@ export function replyCommand(o: {
 }): RequestOf<typeof SendNotificationV1> | null {
   const { job, registration } = o;
   if (job.roomId === null) return null;
-  const name = registration.name.trim();
+  const name = (registration.addonName ?? registration.name).trim();
   const from = o.notification.from ?? (name ? [...name].slice(0, FROM_MAX_CHARACTERS).join('') : undefined);
   return notificationCommand(
     { label: [...(name || 'webhook')].slice(0, 100).join(''), roomId: job.roomId },

@@ -30,4 +30,10 @@ export interface WebhookRegistration extends WebhookView {
   secret: string;
   /** The user whose token registered it; null for add-on webhooks. */
   userId: number | null;
+  /**
+   * The name of the add-on it belongs to (declared in its descriptor, or registered with one
+   * of its tokens): the sender of its replies, as HipChat showed an add-on's notifications.
+   * Absent or null for a user's registration.
+   */
+  addonName?: string | null;
 }
