@@ -11,6 +11,7 @@
 import { execFile } from 'node:child_process';
 import jwt, { JwtPayload } from 'jsonwebtoken';
 import { EventCapture } from '../support/harness';
+import { Answer, v2Call } from '../support/http';
 import { CLI, cli, ROOT, startTestSystem, TestSystem } from '../support/processes';
 import { GreeterAddon, startGreeter, WEBHOOK_PATH } from './addon/greeter';
 
@@ -52,20 +53,8 @@ describe('an add-on built with ac-koa-hipchat, installed from its descriptor', (
   let admin: { id: number; name: string; email: string };
 
   /** A v2 call as the group admin; answers the status and the parsed body (if any). */
-  async function v2(verb: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-    const res = await fetch(`${baseUrl}/v2${path}`, {
-      method: verb,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let parsed: any = text;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON: keep the text for the failure message
-    }
-    return { status: res.status, body: parsed };
+  function v2(verb: string, path: string, body?: unknown): Promise<Answer> {
+    return v2Call(baseUrl, token, verb, path, body);
   }
 
   async function createRoom(name: string): Promise<number> {

@@ -20,6 +20,7 @@ import jwt, { JwtPayload } from 'jsonwebtoken';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { eventually } from '../support/harness';
+import { Answer, v2Call } from '../support/http';
 import { cli, startTestSystem, TestSystem } from '../support/processes';
 import { EVENT_ITEMS, specProblems } from '../support/spec-shapes';
 import { Hit, Receiver } from './support-webhooks';
@@ -70,20 +71,8 @@ describe('webhooks across the built system: a group-wide add-on, REST registrati
   let member: { id: number; name: string };
 
   /** A v2 call; answers the status and the parsed body (the text when it is not JSON). */
-  async function v2(token: string, verb: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-    const res = await fetch(`${baseUrl}/v2${path}`, {
-      method: verb,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    let parsed: any = text;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON: kept as text for the failure message
-    }
-    return { status: res.status, body: parsed };
+  function v2(token: string, verb: string, path: string, body?: unknown): Promise<Answer> {
+    return v2Call(baseUrl, token, verb, path, body);
   }
 
   async function createRoom(name: string): Promise<number> {

@@ -141,20 +141,20 @@ export class AddonRepository {
   }
 
   /** Revokes the live tokens confined to a room (room tokens and its add-ons' tokens); answers their ids. */
-  async revokeRoomTokens(m: EntityManager, roomId: number): Promise<number[]> {
-    const result = await m.query(
-      `UPDATE api_tokens SET revoked_at = now()
-        WHERE room_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
-        RETURNING id`, [roomId]);
-    return rowsOf<{ id: number }>(result).map((r) => r.id).sort((a, b) => a - b);
+  revokeRoomTokens(m: EntityManager, roomId: number): Promise<number[]> {
+    return this.revokeWhere(m, 'room_id', roomId);
   }
 
   /** Revokes the installation's live tokens; answers their ids. */
-  async revokeTokens(m: EntityManager, installationId: number): Promise<number[]> {
+  revokeTokens(m: EntityManager, installationId: number): Promise<number[]> {
+    return this.revokeWhere(m, 'addon_installation_id', installationId);
+  }
+
+  private async revokeWhere(m: EntityManager, column: 'room_id' | 'addon_installation_id', value: number): Promise<number[]> {
     const result = await m.query(
       `UPDATE api_tokens SET revoked_at = now()
-        WHERE addon_installation_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
-        RETURNING id`, [installationId]);
+        WHERE ${column} = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+        RETURNING id`, [value]);
     return rowsOf<{ id: number }>(result).map((r) => r.id).sort((a, b) => a - b);
   }
 
