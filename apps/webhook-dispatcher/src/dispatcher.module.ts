@@ -45,7 +45,8 @@ export class DispatcherModule {
         { provide: DeliveryRepository, useFactory: () => new DeliveryRepository(db) },
         {
           provide: ATTEMPT_RECORDER,
-          useFactory: (repository: DeliveryRepository) => new BatchWriter<AttemptToRecord>((items) => repository.recordAttempts(items)),
+          // Nothing waits for an attempt's record (the slot is free before): 10 ms gather ~10 attempts per write at 1,000/s.
+          useFactory: (repository: DeliveryRepository) => new BatchWriter<AttemptToRecord>((items) => repository.recordAttempts(items), 200, 10),
           inject: [DeliveryRepository],
         },
         {

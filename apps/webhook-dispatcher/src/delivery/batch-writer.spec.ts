@@ -49,4 +49,18 @@ describe('BatchWriter', () => {
     await writer.flushed();
     expect(written).toEqual([1, 2]);
   });
+
+  it('with a linger, gathers what arrives within it into one write', async () => {
+    const writes: number[][] = [];
+    const writer = new BatchWriter<number>(async (items) => {
+      writes.push(items);
+    }, 200, 30);
+    const first = writer.add(1);
+    await new Promise((r) => setTimeout(r, 10));
+    const second = writer.add(2);
+    expect(writes).toEqual([]);
+    await Promise.all([first, second]);
+    expect(writes).toEqual([[1, 2]]);
+    await writer.flushed();
+  });
 });

@@ -1,14 +1,20 @@
 /**
  * Group commit: writes handed in while a write is running go together in the next one (at
  * most `maxBatch` at a time), so that under load one round trip and one commit serve many
- * records rather than one each, and a lone record is written at once. Each `add` resolves
- * with the result of the write that carried it (or rejects with its error).
+ * records rather than one each. A lone record is written at once, or after `lingerMs` when
+ * set: for records nobody waits for, a short wait gathers a steady trickle (one attempt per
+ * millisecond) into one write instead of one every round trip. Each `add` resolves with the
+ * result of the write that carried it (or rejects with its error).
  */
 export class BatchWriter<T, R = void> {
   private readonly waiting: Array<{ item: T; resolve: (result: R) => void; reject: (err: unknown) => void }> = [];
   private running: Promise<void> | null = null;
 
-  constructor(private readonly write: (items: T[]) => Promise<R>, private readonly maxBatch = 200) {}
+  constructor(
+    private readonly write: (items: T[]) => Promise<R>,
+    private readonly maxBatch = 200,
+    private readonly lingerMs = 0,
+  ) {}
 
   add(item: T): Promise<R> {
     return new Promise((resolve, reject) => {
@@ -23,6 +29,7 @@ export class BatchWriter<T, R = void> {
   }
 
   private async drain(): Promise<void> {
+    if (this.lingerMs > 0) await new Promise((r) => setTimeout(r, this.lingerMs));
     while (this.waiting.length) {
       const batch = this.waiting.splice(0, this.maxBatch);
       try {
