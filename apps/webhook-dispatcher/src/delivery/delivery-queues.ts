@@ -1,6 +1,6 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import amqp, { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
-import { AppLogger, HandlerOutcome } from '@app/common';
+import { amqpSocketOf, AppLogger, coalesceWrites, HandlerOutcome } from '@app/common';
 import { BrokerNames, deliveryDelayQueue } from '@app/contracts';
 import { DeliveryJob, deliveryJobSchema } from './delivery-job';
 
@@ -44,6 +44,7 @@ export class DeliveryQueues {
     const connection = amqp.connect([url], { heartbeatIntervalInSeconds: 15, reconnectTimeInSeconds: 1, connectionOptions: { noDelay: true } });
     connection.on('disconnect', ({ err }) => logger.warn({ err: err?.message }, 'AMQP (deliveries) connection lost; reconnecting'));
     connection.on('error', (err: Error) => logger.warn({ err: err.message }, 'AMQP (deliveries) connection error'));
+    connection.on('connect', ({ connection: model }) => coalesceWrites(amqpSocketOf(model)));
     await connection.connect({ timeout: timeoutMs });
     const queues = new DeliveryQueues(connection, names, tiers, logger);
     queues.publisher = queues.track(connection.createChannel({

@@ -3,6 +3,7 @@ import amqp, { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-man
 import { BrokerNames, EventEnvelope } from '@app/contracts';
 import type { AppLogger } from '../logging';
 import { CommandHandler, RpcClient, serveCommands } from './rpc';
+import { amqpSocketOf, coalesceWrites } from './coalesce-writes';
 import { assertConsumerQueue, assertEventExchanges, ConsumerQueueSpec } from './topology';
 
 /** What a handler decides for a delivered message (golevelup style: always explicit). */
@@ -35,7 +36,10 @@ export class AmqpBroker {
       connectionOptions: { noDelay: true },
     });
     connection.on('disconnect', ({ err }) => logger.warn({ err: err?.message }, 'AMQP connection lost; reconnecting'));
-    connection.on('connect', () => logger.info('AMQP connected'));
+    connection.on('connect', ({ connection: model }) => {
+      coalesceWrites(amqpSocketOf(model));
+      logger.info('AMQP connected');
+    });
     connection.on('error', (err: Error) => logger.warn({ err: err.message }, 'AMQP connection error'));
     await connection.connect({ timeout: timeoutMs });
     return new AmqpBroker(connection, names, logger);

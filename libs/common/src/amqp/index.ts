@@ -2,3 +2,4 @@ export * from './amqp-broker';
 export * from './topology';
 export * from './rpc';
 export * from './command-server';
+export * from './coalesce-writes';
