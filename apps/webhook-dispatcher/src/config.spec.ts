@@ -10,6 +10,7 @@ describe('dispatcher configuration', () => {
       WEBHOOK_TIMEOUT_MS: 10_000,
       WEBHOOK_RETRY_SCHEDULE: DEFAULT_RETRY_SCHEDULE_MS,
       WEBHOOK_CONCURRENCY: 64,
+      WEBHOOK_SLOW_RECEIVER_LIMIT: 100,
       WEBHOOK_MAX_RESPONSE_BYTES: 65_536,
     });
   });

@@ -30,6 +30,11 @@ export const dispatcherConfigShape = {
   WEBHOOK_RETRY_SCHEDULE: parsedWith(parseRetrySchedule, () => [...DEFAULT_RETRY_SCHEDULE_MS]),
   /** Deliveries in flight at once per replica (the deliveries queue's prefetch). */
   WEBHOOK_CONCURRENCY: env.positiveInt(64),
+  /**
+   * Attempts one replica leaves in flight to a receiver that is slow (an attempt outlasted
+   * 250 ms); past it, an attempt fails at once as `busy` and is retried on the schedule.
+   */
+  WEBHOOK_SLOW_RECEIVER_LIMIT: env.positiveInt(100),
   /** How much of a receiver's answer is read (a reply longer than this is not posted). */
   WEBHOOK_MAX_RESPONSE_BYTES: env.positiveInt(65_536),
 };

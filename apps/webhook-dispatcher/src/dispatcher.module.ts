@@ -66,7 +66,9 @@ export class DispatcherModule {
           useFactory: (
             registrations: Registrations, http: GuardedHttpClient, repository: DeliveryRepository, recorder: BatchWriter<AttemptToRecord>,
             queues: DeliveryQueues, replies: ReplyPoster,
-          ) => new DeliveryWorker(registrations, http, repository, recorder, queues, decisions, replies, logger, { timeoutMs: config.WEBHOOK_TIMEOUT_MS }),
+          ) => new DeliveryWorker(registrations, http, repository, recorder, queues, decisions, replies, logger, {
+            timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxInFlightPerSlowWebhook: config.WEBHOOK_SLOW_RECEIVER_LIMIT,
+          }),
           inject: [Registrations, GuardedHttpClient, DeliveryRepository, ATTEMPT_RECORDER, DeliveryQueues, ReplyPoster],
         },
         {

@@ -22,6 +22,8 @@ import { standardWebhookKey } from '../src/signing/standard-webhooks';
 import { Receiver } from './receiver';
 
 const SCHEDULE = { WEBHOOK_RETRY_SCHEDULE: '200ms,400ms' };
+/** The slow-receiver test's: a second to see busy attempts recorded before their retry. */
+const LIMIT_SCHEDULE = { WEBHOOK_RETRY_SCHEDULE: '1s,1s' };
 // Four jobs in hand at a time: a receiver that hangs would soon hold them all, were attempts never to give their slot back.
 const DISPATCHER_ENV = { ...SCHEDULE, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_CONCURRENCY: '4' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -101,7 +103,7 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
     await broker?.close();
     await db?.end().catch(() => undefined);
     await stack?.stop();
-    if (stack) await deleteBrokerNamespace(stack.amqpUrl, stack.namespace, [200, 400]);
+    if (stack) await deleteBrokerNamespace(stack.amqpUrl, stack.namespace, [200, 400, 1_000]);
   });
 
   it('keeps its records in tables of its own, migrated in dispatcher_migrations', async () => {
@@ -390,6 +392,55 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
       await sleep(700);
       expect(receiver.to('/loopback')).toEqual([]);
       expect(await attemptRows(deliveryId)).toHaveLength(1);
+    });
+  });
+
+  describe('with WEBHOOK_SLOW_RECEIVER_LIMIT=2', () => {
+    let replica: INestApplicationContext;
+
+    beforeAll(async () => {
+      // This replica alone takes the events (the stack's may still run when this block runs alone).
+      await stack.dispatcher!.close().catch(() => undefined);
+      while (extra.length) await extra.pop()!.close().catch(() => undefined);
+      // Waits long enough to see the busy attempts before their retries come.
+      replica = await startDispatcher(parseConfig(dispatcherConfigShape, {
+        AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl,
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...LIMIT_SCHEDULE, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+        WEBHOOK_SLOW_RECEIVER_LIMIT: '2',
+      }));
+      extra.push(replica);
+    });
+
+    it('sends a slow receiver two attempts at a time; the others fail as busy without a request and are retried', async () => {
+      const room = await newRoom();
+      const { webhook } = await register(room.id, { url: receiver.route('/stuck', { status: 204, hang: true }), event: 'room_notification' },
+        () => replica.get(Registrations));
+      await notify(room.id, 'stuck 0');
+      await notify(room.id, 'stuck 1');
+      await eventually(() => expect(receiver.to('/stuck')).toHaveLength(2));
+      await sleep(400); // both outlast 250 ms: the receiver is slow
+
+      const events = [];
+      for (let i = 2; i < 5; i++) events.push(await notificationEvent((await notify(room.id, `stuck ${i}`)).messageId));
+      for (const event of events) {
+        const deliveryId = deliveryIdOf(event.id, webhook.id);
+        await eventually(async () => expect(await deliveryRow(deliveryId)).toMatchObject({ status: 'retrying', attempts: 1 }));
+        expect(await attemptRows(deliveryId)).toEqual([expect.objectContaining({
+          attempt: 1, status: null, duration_ms: 0,
+          error: 'busy: not sent: 2 earlier attempts to this webhook are still waiting for its receiver',
+        })]);
+      }
+      expect(receiver.to('/stuck')).toHaveLength(2);
+
+      // The receiver recovers: the two answer, and the retries of the other three are sent and delivered.
+      receiver.route('/stuck', { status: 204 });
+      receiver.release();
+      const ids = events.map((e) => deliveryIdOf(e.id, webhook.id));
+      await eventually(async () => {
+        const { rows } = await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE id = ANY($1) AND status = 'delivered'`, [ids]);
+        expect(rows[0].n).toBe(3);
+      }, 5_000);
+      expect(receiver.to('/stuck')).toHaveLength(5);
     });
   });
 });

@@ -16,6 +16,12 @@ export interface DeliveryWorkerOptions {
   detachAfterMs?: number;
   /** Attempts in flight without a slot, at most (sockets and memory are finite). */
   maxDetached?: number;
+  /**
+   * Attempts in flight to one slow receiver, at most: past it, a job is not sent but
+   * recorded as a failed attempt ('busy') and retried on the schedule, so that a receiver
+   * hanging on every request holds a bounded number of sockets rather than one per event.
+   */
+  maxInFlightPerSlowWebhook?: number;
 }
 
 /**
@@ -32,7 +38,9 @@ export interface DeliveryWorkerOptions {
  * message is acknowledged. The guard copy comes back to the deliveries queue and is dropped
  * if the attempt was recorded; if this process died meanwhile, it makes the attempt. While a
  * webhook has an attempt in flight that outlasted `detachAfterMs`, its next jobs detach at
- * once. (Only those count: were attempts detached at once to count too, one slow answer
+ * once, and past `maxInFlightPerSlowWebhook` attempts in flight they are not sent at all:
+ * each is recorded as a failed attempt (`busy`) and retried on the schedule, so a receiver
+ * hanging on every request costs a bounded number of sockets and little memory. (Only those count: were attempts detached at once to count too, one slow answer
  * under load would keep every later attempt of a busy webhook detaching, each a broker
  * round trip, for as long as its attempts overlap.)
  */
@@ -43,6 +51,9 @@ export class DeliveryWorker {
   /** Attempts in flight that outlasted detachAfterMs, per webhook: its receiver is slow. */
   private readonly slowAttempts = new Map<number, number>();
   private detachedTotal = 0;
+  /** Attempts in flight, per webhook. */
+  private readonly inFlight = new Map<number, number>();
+  private readonly maxInFlightPerSlowWebhook: number;
 
   constructor(
     private readonly registrations: Registrations,
@@ -59,6 +70,7 @@ export class DeliveryWorker {
     // Well above a loaded receiver's p99 (about 110 ms when this machine is saturated).
     this.detachAfterMs = options.detachAfterMs ?? 250;
     this.maxDetached = options.maxDetached ?? 4_096;
+    this.maxInFlightPerSlowWebhook = options.maxInFlightPerSlowWebhook ?? 100;
     // The attempt has ended (timed out at worst) and been recorded well before its guard returns.
     this.guardMs = Math.round(options.timeoutMs * 1.5) + 1_000;
   }
@@ -74,13 +86,17 @@ export class DeliveryWorker {
       return 'ack';
     }
     const slow = (this.slowAttempts.get(job.webhookId) ?? 0) > 0;
-    if (slow && this.detachedTotal >= this.maxDetached) {
-      // Its receiver already holds all the requests this replica may leave in flight: later.
-      this.logger.debug({ deliveryId: job.deliveryId, webhookId: job.webhookId }, 'delivery deferred: its receiver is slow');
-      return this.queues.publishInFlight(job, this.guardMs).then(() => 'ack' as const, () => 'requeue' as const);
+    const startedAt = new Date();
+    const held = this.inFlight.get(job.webhookId) ?? 0;
+    if (slow && (held >= this.maxInFlightPerSlowWebhook || this.detachedTotal >= this.maxDetached)) {
+      // Its receiver already holds all the requests it may: this attempt fails without a request.
+      const result: AttemptResult = {
+        kind: 'failure', failure: 'busy', durationMs: 0,
+        message: `not sent: ${held} earlier attempts to this webhook are still waiting for its receiver`,
+      };
+      return this.conclude(job, registration, lease, result, startedAt, [], false);
     }
 
-    const startedAt = new Date();
     const request = deliveryRequest({ job, registration, now: startedAt });
     let detached = false;
     let overdue = false;
@@ -91,7 +107,12 @@ export class DeliveryWorker {
       });
       return detaching;
     };
-    const sending = this.send(request);
+    this.inFlight.set(job.webhookId, held + 1);
+    const sending = this.send(request).finally(() => {
+      const left = (this.inFlight.get(job.webhookId) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(job.webhookId, left);
+      else this.inFlight.delete(job.webhookId);
+    });
     if (slow) await detach();
     const timer = slow ? null : setTimeout(() => {
       overdue = true;
@@ -103,8 +124,15 @@ export class DeliveryWorker {
     if (overdue) this.notSlow(job.webhookId);
     if (detaching) await detaching;
     if (detached) this.detachedTotal--;
+    return this.conclude(job, registration, lease, result, startedAt, request.secrets, detached);
+  }
 
-    const decision = this.decisions.decide({ job, result, startedAt, secrets: request.secrets, now: new Date() });
+  /** Decides what the attempt means, parks its retry, records it and posts its reply. */
+  private async conclude(
+    job: DeliveryJob, registration: WebhookRegistration, lease: JobLease, result: AttemptResult, startedAt: Date,
+    secrets: readonly string[], detached: boolean,
+  ): Promise<HandlerOutcome> {
+    const decision = this.decisions.decide({ job, result, startedAt, secrets, now: new Date() });
     this.log(job, registration, decision);
 
     let outcome: HandlerOutcome = 'ack';
