@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { DISPATCHER_CONFIG, DispatcherConfig } from './config';
 import { BatchWriter } from './delivery/batch-writer';
 import { DeliveryQueues } from './delivery/delivery-queues';
+import { RecordPruner } from './delivery/record-pruner';
 import { AttemptToRecord } from './delivery/delivery.repository';
 import { ATTEMPT_RECORDER } from './dispatcher.tokens';
 import { DeliveryWorker } from './delivery/delivery-worker';
@@ -35,6 +36,7 @@ export class DispatcherLifecycle implements OnApplicationBootstrap, OnApplicatio
     private readonly http: GuardedHttpClient,
     private readonly db: DataSource,
     @Inject(ATTEMPT_RECORDER) private readonly recorder: BatchWriter<AttemptToRecord>,
+    private readonly pruner: RecordPruner,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -56,12 +58,15 @@ export class DispatcherLifecycle implements OnApplicationBootstrap, OnApplicatio
       (envelope, message) => this.events.handle(envelope, message),
     );
     this.logger.info({ queue: names.dispatcherEventsQueue, deliveries: names.deliveriesQueue }, 'consuming room events');
+    // Replicas started together do not all try the lock at the same moment.
+    this.pruner.start(60_000 + Math.floor(Math.random() * 60_000));
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     this.registrations.stop();
     this.events.stop();
+    await this.pruner.stop();
     // The attempts in hand still record and post replies: the broker (RPC) and database stay until they end.
     // First attempts made off the events first: they may still park retries through the queues.
     const deadline = Date.now() + DRAIN_MS;

@@ -9,6 +9,7 @@ import { DeliveryQueues } from './delivery/delivery-queues';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { AttemptToRecord, DeliveryRepository } from './delivery/delivery.repository';
 import { BatchWriter } from './delivery/batch-writer';
+import { RecordPruner } from './delivery/record-pruner';
 import { DispatcherLifecycle } from './dispatcher.lifecycle';
 import { EventsConsumer } from './events/events.consumer';
 import { InlineAttempts } from './events/inline-attempts';
@@ -80,6 +81,7 @@ export class DispatcherModule {
             ),
           inject: [Registrations, DeliveryRepository, DeliveryQueues, DeliveryWorker],
         },
+        { provide: RecordPruner, useFactory: () => new RecordPruner(db, logger, { retentionDays: config.WEBHOOK_RECORD_RETENTION_DAYS }) },
         DispatcherLifecycle,
       ],
     };

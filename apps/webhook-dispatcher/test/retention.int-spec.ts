@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import { createLogger } from '@app/common';
+import { DataSource } from 'typeorm';
+import { databaseUrl, dropDatabase, testInfra, uniqueName } from '../../../test/support/common';
+import { openDispatcherDatabase } from '../src/database/database';
+import { RecordPruner } from '../src/delivery/record-pruner';
+
+/** The dispatcher's own tables in a database of this test's, migrated as the dispatcher migrates them. */
+describe('pruning old delivery records (real PostgreSQL)', () => {
+  let url: string;
+  let db: DataSource;
+  const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
+
+  /** A delivery created `daysAgo` days ago in `status`, with one attempt. */
+  const delivery = async (daysAgo: number, status: string) => {
+    const id = randomUUID();
+    await db.query(
+      `INSERT INTO webhook_deliveries (id, webhook_id, event, event_id, room_id, status, attempts, envelope, created_at)
+       VALUES ($1, 1, 'room_message', $2, 1, $3, 1, '{}', now() - make_interval(days => $4))`, [id, randomUUID(), status, daysAgo]);
+    await db.query(`INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status) VALUES ($1, 1, now(), 5, 200)`, [id]);
+    return id;
+  };
+  const remaining = async () => (await db.query('SELECT id FROM webhook_deliveries')).map((r: { id: string }) => r.id).sort();
+  const attempts = async () => (await db.query('SELECT count(*)::int AS n FROM webhook_attempts'))[0].n as number;
+
+  beforeAll(async () => {
+    url = databaseUrl(testInfra().pgServerUrl, uniqueName('retention'));
+    db = await openDispatcherDatabase(url, 4);
+  });
+
+  afterAll(async () => {
+    await db?.destroy().catch(() => undefined);
+    await dropDatabase(url).catch(() => undefined);
+  });
+
+  it('deletes finished deliveries past the retention with their attempts, in batches; keeps the rest', async () => {
+    const old = [await delivery(40, 'delivered'), await delivery(31, 'failed'), await delivery(45, 'cancelled'), await delivery(50, 'delivered')];
+    const kept = [
+      await delivery(40, 'pending'), await delivery(40, 'retrying'), // unfinished, whatever their age
+      await delivery(29, 'delivered'), await delivery(0, 'failed'), // within the retention
+    ];
+    const pruner = new RecordPruner(db, logger, { retentionDays: 30, batch: 3 });
+    expect(await pruner.runOnce()).toBe(old.length);
+    expect(await remaining()).toEqual([...kept].sort());
+    expect(await attempts()).toBe(kept.length);
+    expect(await pruner.runOnce()).toBe(0);
+  });
+
+  it('lets one replica at a time prune: another holding the lock makes this one skip', async () => {
+    await delivery(60, 'delivered');
+    const other = db.createQueryRunner();
+    await other.connect();
+    try {
+      await other.query('SELECT pg_advisory_lock(7411904)');
+      expect(await new RecordPruner(db, logger, { retentionDays: 30 }).runOnce()).toBe(0);
+      await other.query('SELECT pg_advisory_unlock(7411904)');
+      expect(await new RecordPruner(db, logger, { retentionDays: 30 }).runOnce()).toBe(1);
+    } finally {
+      await other.release();
+    }
+  });
+});
