@@ -1,6 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { GuardedHttpClient, OutboundFailure } from '@app/common';
 import type { RoomsConfig } from '../config';
+import { uninstallUrl } from './addon-rules';
 
 /** The outbound client of add-on calls (descriptor fetches, install and uninstall callbacks). */
 export const ADDON_HTTP = Symbol('ADDON_HTTP');
@@ -62,8 +63,9 @@ export class AddonCalls implements OnApplicationShutdown {
     }
   }
 
-  /** `DELETE {callbackUrl}/{oauthId}`; null when the add-on answered 2xx. */
-  async notifyUninstall(url: string): Promise<string | null> {
+  /** `DELETE {callbackUrl}/{oauthId}` of a removed installation; null when the add-on answered 2xx. */
+  async notifyUninstall(installation: { callbackUrl: string; oauthClientId: string }): Promise<string | null> {
+    const url = uninstallUrl(installation.callbackUrl, installation.oauthClientId);
     try {
       const res = await this.http.request({ method: 'DELETE', url, headers: { accept: 'application/json' } });
       return res.status >= 200 && res.status <= 299 ? null : `it answered HTTP ${res.status}`;

@@ -3,7 +3,6 @@ import { APP_LOGGER, AppLogger, CommandMeta } from '@app/common';
 import { commandFailure, ReplyOf, RequestOf, UninstallAddonV1 } from '@app/contracts';
 import { AddonCalls } from '../addon-calls';
 import { AddonRemoval } from '../addon-removal';
-import { uninstallUrl } from '../addon-rules';
 
 /**
  * Removes an installation (webhooks, client, tokens revoked), then tells the add-on with
@@ -20,7 +19,7 @@ export class UninstallAddon {
   async execute(cmd: RequestOf<typeof UninstallAddonV1>, meta: CommandMeta): Promise<ReplyOf<typeof UninstallAddonV1>> {
     const { removed } = await this.removal.remove(cmd.id, meta, cmd.actor);
     if (!removed) throw commandFailure('not_found', 'addon_not_found', 'id', { ref: cmd.id });
-    const problem = await this.calls.notifyUninstall(uninstallUrl(removed.callbackUrl, removed.oauthClientId));
+    const problem = await this.calls.notifyUninstall(removed);
     if (problem) this.logger.warn({ installation: removed.id, problem }, 'add-on uninstall callback failed (the add-on is uninstalled anyway)');
     else this.logger.info({ installation: removed.id }, 'add-on uninstalled');
     return {};

@@ -3,7 +3,6 @@ import { APP_LOGGER, AppLogger, CommandMeta } from '@app/common';
 import { DeleteRoomV1, ReplyOf, RequestOf, RoomDeletedV1, RoomMemberExitedV1, WebhookRegistrationsChangedV1 } from '@app/contracts';
 import { AddonCalls } from '../../addons/addon-calls';
 import { AddonRemoval } from '../../addons/addon-removal';
-import { uninstallUrl } from '../../addons/addon-rules';
 import type { InstallationRef } from '../../addons/addon.repository';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { Actors } from '../../shared/actors';
@@ -57,7 +56,7 @@ export class DeleteRoom {
   }
 
   private async tellUninstalled(installation: InstallationRef): Promise<void> {
-    const problem = await this.addonCalls.notifyUninstall(uninstallUrl(installation.callbackUrl, installation.oauthClientId))
+    const problem = await this.addonCalls.notifyUninstall(installation)
       .catch((err: Error) => err.message);
     if (problem) this.logger.warn({ installation: installation.id, problem }, 'add-on uninstall callback failed (its room was deleted)');
     else this.logger.info({ installation: installation.id }, 'add-on uninstalled with its room');
