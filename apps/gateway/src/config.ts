@@ -6,7 +6,7 @@ export const gatewayConfigShape = {
   HOST: z.string().default('0.0.0.0'),
   PORT: env.port(8080),
   /** Public base URL of this gateway: used in the documentation links of error messages. */
-  PUBLIC_BASE_URL: env.url(['http', 'https'], 'http://127.0.0.1:8080'),
+  PUBLIC_BASE_URL: env.publicBaseUrl('http://127.0.0.1:8080'),
   RATE_LIMIT_MAX: env.positiveInt(100),
   RATE_LIMIT_WINDOW_SECONDS: env.positiveInt(300),
   /** v2: requests per token and window (HipChat: 500 per 5 minutes). */

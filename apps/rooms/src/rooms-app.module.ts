@@ -59,7 +59,7 @@ import { DeleteWebhook } from './webhooks/delete-webhook/delete-webhook.usecase'
 import { ListRegistrations } from './webhooks/list-registrations/list-registrations.usecase';
 
 export function presentationContext(config: RoomsConfig): PresentationContext {
-  return { baseUrl: config.PUBLIC_BASE_URL.replace(/\/+$/, ''), xmppMucDomain: config.XMPP_MUC_DOMAIN, groupId: 1 };
+  return { baseUrl: config.PUBLIC_BASE_URL, xmppMucDomain: config.XMPP_MUC_DOMAIN, groupId: 1 };
 }
 
 /** The unit of work and its relay, shared by the service and the CLI. */

@@ -33,7 +33,7 @@ export class V2DocsController implements OnApplicationBootstrap {
         if (info) routes.push(info);
       }
     }
-    const base = this.config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+    const base = this.config.PUBLIC_BASE_URL;
     this.document = buildV2OpenApi(routes, base);
     this.page = renderPage(this.document);
   }

@@ -26,7 +26,7 @@ export class V1TokenStrategy extends PassportStrategy(Strategy, V1_TOKEN_STRATEG
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     super();
-    this.docs = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+    this.docs = config.PUBLIC_BASE_URL;
   }
 
   async validate(req: V1HttpRequest): Promise<AuthenticatedToken> {

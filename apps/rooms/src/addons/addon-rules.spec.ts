@@ -19,7 +19,8 @@ describe('add-on rules', () => {
 
   it('points at the capabilities document as the gateway names it (its links.self)', () => {
     expect(capabilitiesUrlOf('https://chat.example.com')).toBe('https://chat.example.com/v2/capabilities');
-    expect(capabilitiesUrlOf('https://chat.example.com/base/')).toBe('https://chat.example.com/base/v2/capabilities');
+    // PUBLIC_BASE_URL arrives normalised by the configuration (env.publicBaseUrl, tested there).
+    expect(capabilitiesUrlOf('https://chat.example.com/base')).toBe('https://chat.example.com/base/v2/capabilities');
   });
 
   it('appends the client id to the callback path for the uninstall call', () => {

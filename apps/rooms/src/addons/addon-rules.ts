@@ -14,7 +14,7 @@ export function newOAuthClient(): { oauthId: string; oauthSecret: string } {
  * is this very string): frameworks fetch it from the installation's `capabilitiesUrl` to
  * find the API and the OAuth token URL, and compare it with `links.self`.
  */
-export const capabilitiesUrlOf = (publicBaseUrl: string): string => `${publicBaseUrl.replace(/\/+$/, '')}/v2/capabilities`;
+export const capabilitiesUrlOf = (publicBaseUrl: string): string => `${publicBaseUrl}/v2/capabilities`;
 
 /**
  * The installation callback's body. Frameworks check the types: `groupId` and `roomId`

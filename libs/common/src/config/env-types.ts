@@ -18,6 +18,12 @@ export const env = {
         return false;
       }
     }, `must be a URL with scheme ${protocols.join(' or ')}`),
+  /**
+   * The service's public address as others reach it: an http(s) URL, normalised here once
+   * (trailing slashes dropped), so every link is built as `${base}/path`.
+   */
+  publicBaseUrl: (fallback: string) =>
+    env.url(['http', 'https'], fallback).transform((value) => value.replace(/\/+$/, '')),
   name: (fallback: string) =>
     z.string().default(fallback).refine((v) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,100}$/.test(v),
       'must be letters, digits, ".", "_" or "-" (at most 101 characters)'),

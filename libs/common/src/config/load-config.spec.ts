@@ -37,4 +37,11 @@ describe('parseConfig', () => {
     expect(() => parseConfig(shape, { PORT: '70000' })).toThrow('PORT: must be 0..65535');
     expect(() => parseConfig(shape, { BROKER_NAMESPACE: 'a b' })).toThrow('BROKER_NAMESPACE');
   });
+
+  it('normalises a public base URL once: trailing slashes dropped, only http(s)', () => {
+    const base = { PUBLIC_BASE_URL: env.publicBaseUrl('http://127.0.0.1:8080') };
+    expect(parseConfig(base, {}).PUBLIC_BASE_URL).toBe('http://127.0.0.1:8080');
+    expect(parseConfig(base, { PUBLIC_BASE_URL: 'https://chat.example.com/base//' }).PUBLIC_BASE_URL).toBe('https://chat.example.com/base');
+    expect(() => parseConfig(base, { PUBLIC_BASE_URL: 'ftp://chat.example.com' })).toThrow('PUBLIC_BASE_URL: must be a URL with scheme http or https');
+  });
 });

@@ -19,7 +19,7 @@ export class AddonsController {
   private readonly base: string;
 
   constructor(private readonly rooms: RoomsClient, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
-    this.base = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+    this.base = config.PUBLIC_BASE_URL;
   }
 
   @Post()

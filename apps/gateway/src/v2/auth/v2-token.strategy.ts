@@ -35,7 +35,7 @@ export class V2TokenStrategy extends PassportStrategy(Strategy, V2_TOKEN_STRATEG
 
   constructor(private readonly tokens: TokenAuthenticator, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
     super();
-    this.docs = `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/docs/api/v2`;
+    this.docs = `${config.PUBLIC_BASE_URL}/docs/api/v2`;
   }
 
   async validate(req: V2HttpRequest): Promise<AuthenticatedToken> {

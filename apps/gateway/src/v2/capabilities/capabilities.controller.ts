@@ -13,7 +13,7 @@ export class CapabilitiesController {
   private readonly document: Record<string, unknown>;
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
-    this.document = capabilitiesDocument(config.PUBLIC_BASE_URL.replace(/\/+$/, ''));
+    this.document = capabilitiesDocument(config.PUBLIC_BASE_URL);
   }
 
   @Get()

@@ -123,12 +123,7 @@ export function emoticonImagePath(e: Emoticon): string {
   return `/emoticons/${encodeURIComponent(e.shortcut)}.svg`;
 }
 
-function trimBase(baseUrl: string): string {
-  return baseUrl.replace(/\/+$/, '');
-}
-
-export function emoticonPresentation(e: Emoticon, baseUrl: string): EmoticonPresentation {
-  const base = trimBase(baseUrl);
+export function emoticonPresentation(e: Emoticon, base: string): EmoticonPresentation {
   return {
     id: e.id,
     shortcut: e.shortcut,

@@ -24,7 +24,7 @@ export class EmoticonsController {
   private readonly base: string;
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
-    this.base = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+    this.base = config.PUBLIC_BASE_URL;
   }
 
   @Get()

@@ -32,7 +32,7 @@ export class ShareFile {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {
-    this.base = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+    this.base = config.PUBLIC_BASE_URL;
   }
 
   async execute(actor: Actor, room: string, upload: Upload): Promise<void> {

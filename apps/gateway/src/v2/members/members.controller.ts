@@ -32,7 +32,7 @@ export class MembersController {
   private readonly base: string;
 
   constructor(private readonly rooms: RoomsClient, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
-    this.base = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+    this.base = config.PUBLIC_BASE_URL;
   }
 
   @Get(':room/member')

@@ -23,7 +23,7 @@ export class MessagesController {
   private readonly base: string;
 
   constructor(private readonly rooms: RoomsClient, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
-    this.base = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+    this.base = config.PUBLIC_BASE_URL;
   }
 
   /** Sent as the token's user. */

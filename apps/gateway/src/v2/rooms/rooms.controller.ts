@@ -20,7 +20,7 @@ export class RoomsController {
   private readonly base: string;
 
   constructor(private readonly rooms: RoomsClient, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
-    this.base = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+    this.base = config.PUBLIC_BASE_URL;
   }
 
   @Post()

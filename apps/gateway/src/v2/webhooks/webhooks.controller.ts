@@ -41,7 +41,7 @@ export class WebhooksController {
   private readonly base: string;
 
   constructor(private readonly rooms: RoomsClient, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
-    this.base = config.PUBLIC_BASE_URL.replace(/\/+$/, '');
+    this.base = config.PUBLIC_BASE_URL;
   }
 
   @Post(':room/webhook')
