@@ -2,6 +2,7 @@ import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import { LIMITS } from '../models/limits';
 import { MESSAGE_FORMATS, NOTIFICATION_COLORS } from '../models/webhook-objects';
+import { isCalendarDate } from './history-dates';
 import { charLength, controlProblem, firstProblem, htmlProblem, maxLengthProblem, oneOf, text } from './text';
 
 /**
@@ -48,12 +49,8 @@ export const field = {
     maxLengthProblem(v, LIMITS.passwordMaxLength),
   )),
   timezone: text((v) => (IANAZone.isValidZone(v) ? null : `must be an IANA time zone name such as UTC or America/New_York (got "${v}")`)),
-  historyDate: text((v) => {
-    if (v === 'recent') return null;
-    const valid = /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) &&
-      new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
-    return valid ? null : `must be "recent" or a calendar date YYYY-MM-DD (got "${v}")`;
-  }),
+  /** v1 `date` of rooms/history (read by readHistoryDate). */
+  historyDate: text((v) => (v === 'recent' || isCalendarDate(v) ? null : `must be "recent" or a calendar date YYYY-MM-DD (got "${v}")`)),
   privacy: oneOf(['public', 'private'] as const),
   messageFormat: oneOf(MESSAGE_FORMATS as unknown as ['html', 'text']),
   /** A colour as asked for: `random` is resolved by the rooms service, which stores the result. */
