@@ -1,11 +1,13 @@
 import {
-  CreateRoomV1, CreateUserV1, DeleteRoomV1, DeleteUserV1, GetHistoryV1, GetRoomV1, GetUserV1, ListRoomsV1, ListUsersV1,
+  CreateRoomV1, CreateUserV1, DeleteRoomV1, DeleteUserV1, GetHistoryV2, GetRoomV1, GetUserV1, ListRoomsV1, ListUsersV1,
   NOTIFICATION_COLORS, RoomCreatedV1, RoomDeletedV1, RoomNotificationSentV1, RoomTopicChangedV1, SendNotificationV1, SetTopicV1,
   UndeleteUserV1, UpdateUserV1, UserCreatedV1, UserDeletedV1, UserUndeletedV1, UserUpdatedV1,
+  readHistoryDate,
 } from '@app/contracts';
 import { ACTOR, EventCapture, RawCommands, RoomsRpc, RoomsStack, sleep, sql, startStack } from './support';
 
 const BASE = 'https://chat.example.test';
+const RECENT = { recentOnly: true, offset: 0, details: false };
 const VERSION = expect.stringMatching(/^[0-9A-F]{8}$/);
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const UUID = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -330,7 +332,7 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
       const random = await notify({ id: room.id }, 'any colour', { color: 'random' });
       const randomEvent = await capture.waitFor(RoomNotificationSentV1.routingKey, (e) => e.payload.message.id === random.messageId);
       expect(NOTIFICATION_COLORS).toContain(randomEvent.payload.message.color);
-      const history = await rpc.send(GetHistoryV1, { room: { id: room.id }, date: 'recent', timezone: 'UTC' });
+      const history = await rpc.send(GetHistoryV2, { room: { id: room.id }, ...RECENT });
       expect(history.messages.find((m) => m.id === random.messageId)?.color).toBe(randomEvent.payload.message.color);
 
       // The room's last activity is its newest message.
@@ -347,21 +349,25 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
       expect(await sql(stack.databaseUrl, 'SELECT id FROM messages WHERE room_id = $1', [room.id])).toEqual([]);
     });
 
-    it('rooms.get-history.v1 answers the messages of the room, oldest first', async () => {
+    it('rooms.get-history.v2 answers a page of the room\'s messages, oldest first', async () => {
       const room = await createRoom('Historic');
       const sent = [];
       for (const text of ['first', 'second']) sent.push(await notify({ name: 'Historic' }, text));
-      const recent = await rpc.send(GetHistoryV1, { room: { id: room.id }, date: 'recent', timezone: 'UTC' });
+      const recent = await rpc.send(GetHistoryV2, { room: { id: room.id }, ...RECENT });
       expect(recent).toEqual({
         messages: sent.map((s, i) => ({
           id: s.messageId, date: s.date, type: 'notification', from: { userId: null, name: 'Bot' },
           message: ['first', 'second'][i], messageFormat: 'text', color: 'yellow',
         })),
       });
-      const today = new Date().toISOString().slice(0, 10);
-      const day = await rpc.send(GetHistoryV1, { room: { name: 'historic' }, date: today, timezone: 'UTC' });
+      const today = readHistoryDate(new Date().toISOString().slice(0, 10), 'UTC')!;
+      const day = await rpc.send(GetHistoryV2, {
+        room: { name: 'historic' }, recentOnly: false, offset: 0, details: false, since: today.start.toISOString(), before: today.end.toISOString(),
+      });
       expect(day.messages.map((m) => m.message)).toEqual(['first', 'second']);
-      expect(await rpc.send(GetHistoryV1, { room: { name: 'historic' }, date: '2001-01-01', timezone: 'UTC' })).toEqual({ messages: [] });
+      expect(await rpc.send(GetHistoryV2, {
+        room: { name: 'historic' }, recentOnly: false, offset: 0, details: false, since: '2001-01-01T00:00:00Z', before: '2001-01-02T00:00:00Z',
+      })).toEqual({ messages: [] });
     });
 
     it('rooms.delete-room.v1 answers {} and publishes room.deleted.v1 with the last room state', async () => {
@@ -396,7 +402,7 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
       const room = { name: 'No Such Room' };
       expect(await rpc.refused(GetRoomV1, { room })).toEqual(missing);
       expect(await rpc.refused(DeleteRoomV1, { room, actor: ACTOR })).toEqual(missing);
-      expect(await rpc.refused(GetHistoryV1, { room, date: 'recent', timezone: 'UTC' })).toEqual(missing);
+      expect(await rpc.refused(GetHistoryV2, { room, ...RECENT })).toEqual(missing);
       expect(await rpc.refused(SetTopicV1, { room, actor: ACTOR, topic: 'x', from: 'API' })).toEqual(missing);
       expect(await rpc.refused(SendNotificationV1, {
         room, actor: ACTOR, from: 'x', message: 'x', messageFormat: 'text', notify: false, color: 'yellow',
@@ -417,11 +423,12 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
       expect(capture.of(RoomCreatedV1.routingKey, (e) => e.payload.room.name === 'unique NAME')).toEqual([]);
     });
 
-    it('answers invalid for a history date that is not a calendar date', async () => {
-      expect(await rpc.refused(GetHistoryV1, { room: { name: 'Ops Room' }, date: '2020-13-45', timezone: 'UTC' }))
-        .toEqual({ code: 'invalid', reason: 'rule', field: 'date', detail: { problem: expect.stringContaining('2020-13-45') } });
-      expect(await rpc.refused(GetHistoryV1, { room: { name: 'Ops Room' }, date: 'recent', timezone: 'Mars/Olympus' }))
-        .toEqual({ code: 'invalid', reason: 'rule', field: 'timezone', detail: { problem: expect.stringContaining('IANA') } });
+    it('answers invalid for history bounds that are not instants, or a not-before that is no message of the room', async () => {
+      // Edges read their own date parameters (v1 `date`, v2 `date`/`end-date`) into instants; the command checks them again.
+      expect(await rpc.refused(GetHistoryV2, { room: { name: 'Ops Room' }, ...RECENT, since: '2020-13-45' }))
+        .toEqual({ code: 'invalid', reason: 'rule', field: 'since', detail: { problem: expect.stringContaining('ISO-8601') } });
+      expect(await rpc.refused(GetHistoryV2, { room: { name: 'Ops Room' }, ...RECENT, notBefore: 'no-such-message' }))
+        .toEqual({ code: 'invalid', reason: 'rule', field: 'notBefore', detail: { problem: expect.stringContaining('no-such-message') } });
     });
   });
 

@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { AmqpBroker, createLogger, parseConfig, RpcClient } from '@app/common';
 import {
-  brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, DeleteWebhookV1, GetHistoryV1, RequestOf, RoomNotificationSentV1,
+  brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, DeleteWebhookV1, GetHistoryV2, RequestOf, RoomNotificationSentV1,
   RoomTopicChangedV1, SendMessageV1, SendNotificationV1,
 } from '@app/contracts';
 import {
@@ -242,7 +242,7 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
     await eventually(async () => expect(await deliveryRow(deliveryId)).toMatchObject({
       status: 'delivered', reply_message_id: pong.payload.message.id, reply_error: null,
     }));
-    const { messages } = await rpc.request(GetHistoryV1, { room: { id: room.id }, date: 'recent', timezone: 'UTC' });
+    const { messages } = await rpc.request(GetHistoryV2, { room: { id: room.id }, recentOnly: true, offset: 0, details: false });
     expect(messages.map((m) => m.message)).toEqual(expect.arrayContaining(['ping', 'pong']));
 
     // The listener gets both; the replier only the ping (its own reply is not sent back to it).

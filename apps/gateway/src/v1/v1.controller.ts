@@ -30,7 +30,7 @@ export class V1Controller {
     const actor = { tokenId: v1.token.id, label: v1.token.label || 'API' };
     const request = v1.method.request(v1.params, actor);
     const reply = await this.rooms.send(v1.method.command, request);
-    send(res, v1, 200, v1.method.present(reply, request));
+    send(res, v1, 200, v1.method.present(reply, request, v1.params));
   }
 }
 

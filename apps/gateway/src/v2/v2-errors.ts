@@ -15,6 +15,7 @@ const V2_FIELDS: Readonly<Record<string, string>> = {
   isArchived: 'is_archived',
   attachTo: 'attach_to',
   photoUrl: 'photo_url',
+  notBefore: 'not-before',
 };
 
 export const v2FieldOf = (field: string): string => (Object.prototype.hasOwnProperty.call(V2_FIELDS, field) ? V2_FIELDS[field] : field);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { LIMITS, MessageUserView } from '@app/contracts';
+import { MessageUserView } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { MessageEntity } from '../database/entities';
 
@@ -29,11 +29,12 @@ export interface HistoryRow extends StoredMessage {
 }
 
 /** Bounds of a page of history, newest first. */
-export interface HistoryBounds {
+export interface HistoryWindow {
+  since?: Date;
   before?: Date;
-  after?: Date;
   offset: number;
-  limit: number;
+  limit: number | null;
+  details: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -52,27 +53,16 @@ export class MessageRepository {
     };
   }
 
-  /** The newest `LIMITS.historyRecentCount` messages, oldest first. */
-  async recent(m: EntityManager, roomId: number): Promise<HistoryRow[]> {
+  /**
+   * Messages within [since, before), newest first, `offset` skipped and at most `limit`
+   * (null: all). With details: senders' mention names, mentions, links and cards (v2).
+   */
+  async page(m: EntityManager, roomId: number, w: HistoryWindow): Promise<HistoryRow[]> {
     const rows: Row[] = await m.query(
-      `${SELECT} WHERE m.room_id = $1 ORDER BY m.created_at DESC, m.id DESC LIMIT $2`, [roomId, LIMITS.historyRecentCount]);
-    return rows.map(toHistoryRow).reverse();
-  }
-
-  /** Messages in [start, end), oldest first. */
-  async between(m: EntityManager, roomId: number, start: Date, end: Date): Promise<HistoryRow[]> {
-    const rows: Row[] = await m.query(
-      `${SELECT} WHERE m.room_id = $1 AND m.created_at >= $2 AND m.created_at < $3 ORDER BY m.created_at, m.id`, [roomId, start, end]);
-    return rows.map(toHistoryRow);
-  }
-
-  /** A page of messages within [after, before], newest first, with their senders and mentions (v2). */
-  async page(m: EntityManager, roomId: number, b: HistoryBounds): Promise<HistoryRow[]> {
-    const rows: Row[] = await m.query(
-      `${SELECT_FULL} WHERE m.room_id = $1 AND ($2::timestamptz IS NULL OR m.created_at <= $2)
-         AND ($3::timestamptz IS NULL OR m.created_at >= $3)
+      `${w.details ? SELECT_FULL : SELECT} WHERE m.room_id = $1 AND ($2::timestamptz IS NULL OR m.created_at >= $2)
+         AND ($3::timestamptz IS NULL OR m.created_at < $3)
        ORDER BY m.created_at DESC, m.id DESC OFFSET $4 LIMIT $5`,
-      [roomId, b.before ?? null, b.after ?? null, b.offset, b.limit]);
+      [roomId, w.since ?? null, w.before ?? null, w.offset, w.limit]);
     return rows.map(toHistoryRow);
   }
 

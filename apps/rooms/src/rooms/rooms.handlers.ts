@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandContext } from '@app/common';
 import {
-  CreateRoomV1, DeleteRoomV1, GetHistoryV1, GetRoomV1, ListRoomsV1, RequestOf, SendNotificationV1, SetTopicV1, UpdateRoomV1,
+  CreateRoomV1, DeleteRoomV1, GetHistoryV2, GetRoomV1, ListRoomsV1, RequestOf, SendNotificationV1, SetTopicV1, UpdateRoomV1,
 } from '@app/contracts';
 import { CommandPipe } from '../shared/command-pipe';
 import { CreateRoom } from './create-room/create-room.usecase';
@@ -40,8 +40,8 @@ export class RoomsHandlers {
   @MessagePattern(ListRoomsV1.pattern)
   list(@Payload(new CommandPipe(ListRoomsV1)) c: RequestOf<typeof ListRoomsV1>) { return this.listRooms.execute(c); }
 
-  @MessagePattern(GetHistoryV1.pattern)
-  history(@Payload(new CommandPipe(GetHistoryV1)) c: RequestOf<typeof GetHistoryV1>) { return this.getHistory.execute(c); }
+  @MessagePattern(GetHistoryV2.pattern)
+  history(@Payload(new CommandPipe(GetHistoryV2)) c: RequestOf<typeof GetHistoryV2>) { return this.getHistory.execute(c); }
 
   @MessagePattern(SendNotificationV1.pattern)
   send(@Payload(new CommandPipe(SendNotificationV1)) c: RequestOf<typeof SendNotificationV1>, @Ctx() ctx: CommandContext) { return this.sendNotification.execute(c, ctx.meta); }

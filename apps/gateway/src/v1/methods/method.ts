@@ -12,7 +12,8 @@ export interface V1Method<Req = unknown, Rep = unknown> {
   kinds: readonly TokenKind[];
   command: CommandDefinition<Req, Rep>;
   request(params: RequestParams, actor: Actor): Req;
-  present(reply: Rep, request: Req): Record<string, unknown>;
+  /** The reply as the v1 answer; `params` for what the answer's form depends on (a time zone). */
+  present(reply: Rep, request: Req, params: RequestParams): Record<string, unknown>;
 }
 
 /** Types a method by its command (so that `request` and `present` are checked against it). */

@@ -1,5 +1,5 @@
 import {
-  CreateRoomV1, CreateUserV1, DeleteRoomV1, DeleteUserV1, GetHistoryV1, GetRoomV1, GetUserV1, ListRoomsV1, ListUsersV1,
+  CreateRoomV1, CreateUserV1, DeleteRoomV1, DeleteUserV1, GetHistoryV2, GetRoomV1, GetUserV1, ListRoomsV1, ListUsersV1,
   RoomDetailView, RoomView, SendNotificationV1, SetTopicV1, UndeleteUserV1, UpdateUserV1, UserView,
 } from '@app/contracts';
 import { RequestParams } from '../../shared/request-params';
@@ -37,6 +37,7 @@ function acceptedByCommand(method: string, query: Record<string, string>): void 
 }
 
 const MSG = { room_id: '12', from: 'Bot', message: 'hello' };
+const NO_PARAMS = RequestParams.decode({}, undefined);
 
 describe('v1 methods', () => {
   it('has exactly the v1 methods, with their verbs and token kinds', () => {
@@ -62,7 +63,7 @@ describe('v1 methods', () => {
   it('sends the commands named by intent', () => {
     const commands = Object.fromEntries(Object.entries(V1_METHODS).map(([k, v]) => [k, v.command]));
     expect(commands).toEqual({
-      'rooms/create': CreateRoomV1, 'rooms/delete': DeleteRoomV1, 'rooms/history': GetHistoryV1, 'rooms/list': ListRoomsV1,
+      'rooms/create': CreateRoomV1, 'rooms/delete': DeleteRoomV1, 'rooms/history': GetHistoryV2, 'rooms/list': ListRoomsV1,
       'rooms/message': SendNotificationV1, 'rooms/show': GetRoomV1, 'rooms/topic': SetTopicV1,
       'users/create': CreateUserV1, 'users/delete': DeleteUserV1, 'users/list': ListUsersV1, 'users/show': GetUserV1,
       'users/undelete': UndeleteUserV1, 'users/update': UpdateUserV1,
@@ -139,7 +140,7 @@ describe('v1 methods', () => {
     });
 
     it('answers only the status', () => {
-      expect(V1_METHODS['rooms/message'].present({ messageId: 'abc', date: '2020-01-01T00:00:00.000Z' }, {})).toEqual({ status: 'sent' });
+      expect(V1_METHODS['rooms/message'].present({ messageId: 'abc', date: '2020-01-01T00:00:00.000Z' }, {}, NO_PARAMS)).toEqual({ status: 'sent' });
     });
   });
 
@@ -167,7 +168,7 @@ describe('v1 methods', () => {
     });
 
     it('answers {status: "ok"}', () => {
-      expect(V1_METHODS['rooms/topic'].present({}, {})).toEqual({ status: 'ok' });
+      expect(V1_METHODS['rooms/topic'].present({}, {}, NO_PARAMS)).toEqual({ status: 'ok' });
     });
   });
 
@@ -211,22 +212,25 @@ describe('v1 methods', () => {
         lastActive: null, xmppJid: '1_ops@conf.localhost', guestAccessUrl: null, version: 'ABCD',
       };
       const detail: RoomDetailView = { ...room, memberUserIds: [3], participants: [] };
-      expect(JSON.stringify(V1_METHODS['rooms/list'].present({ rooms: [room] }, {}))).toBe(
+      expect(JSON.stringify(V1_METHODS['rooms/list'].present({ rooms: [room] }, {}, NO_PARAMS))).toBe(
         '{"rooms":[{"room_id":4,"name":"Ops","topic":"T","last_active":0,"created":1577836810,"owner_user_id":3,' +
         '"is_archived":false,"is_private":true,"xmpp_jid":"1_ops@conf.localhost","guest_access_url":null}]}');
-      expect(V1_METHODS['rooms/show'].present({ room: detail }, {})).toMatchObject({ room: { room_id: 4, member_user_ids: [3], participants: [] } });
-      expect(V1_METHODS['rooms/create'].present({ room }, {})).toMatchObject({ room: { room_id: 4 } });
-      expect(V1_METHODS['rooms/delete'].present({}, {})).toEqual({ deleted: true });
+      expect(V1_METHODS['rooms/show'].present({ room: detail }, {}, NO_PARAMS)).toMatchObject({ room: { room_id: 4, member_user_ids: [3], participants: [] } });
+      expect(V1_METHODS['rooms/create'].present({ room }, {}, NO_PARAMS)).toMatchObject({ room: { room_id: 4 } });
+      expect(V1_METHODS['rooms/delete'].present({}, {}, NO_PARAMS)).toEqual({ deleted: true });
     });
   });
 
   describe('rooms/history', () => {
     it('builds the history command, timezone defaulting to UTC', () => {
+      // The API-neutral page: `recent` is the newest 75, a date its whole day in the time zone.
       expect(build('rooms/history', { room_id: '4', date: 'recent' })).toEqual({
-        command: 'rooms.get-history.v1', payload: { room: { id: 4 }, date: 'recent', timezone: 'UTC' },
+        command: 'rooms.get-history.v2', payload: { room: { id: 4 }, recentOnly: true, offset: 0, details: false },
       });
-      expect(build('rooms/history', { room_id: '4', date: '2010-11-19', timezone: 'America/Los_Angeles' }).payload)
-        .toEqual({ room: { id: 4 }, date: '2010-11-19', timezone: 'America/Los_Angeles' });
+      expect(build('rooms/history', { room_id: '4', date: '2010-11-19', timezone: 'America/Los_Angeles' }).payload).toEqual({
+        room: { id: 4 }, recentOnly: false, offset: 0, details: false,
+        since: '2010-11-19T08:00:00.000Z', before: '2010-11-20T08:00:00.000Z',
+      });
       acceptedByCommand('rooms/history', { room_id: 'Ops', date: '2010-11-19' });
     });
 
@@ -238,7 +242,8 @@ describe('v1 methods', () => {
 
     it('dates the messages in the requested timezone', () => {
       const reply = { messages: [{ id: 'm', date: '2010-11-19T23:48:19.000Z', type: 'notification' as const, from: { userId: null, name: 'CI' }, message: 'hi', messageFormat: 'text' as const, color: 'yellow' }] };
-      expect(V1_METHODS['rooms/history'].present(reply, { timezone: 'America/Los_Angeles' })).toEqual({
+      const params = RequestParams.decode({ room_id: '4', date: 'recent', timezone: 'America/Los_Angeles' }, undefined);
+      expect(V1_METHODS['rooms/history'].present(reply, {} as never, params)).toEqual({
         messages: [{ date: '2010-11-19T15:48:19-0800', from: { name: 'CI', user_id: 'api' }, message: 'hi' }],
       });
     });
@@ -277,11 +282,11 @@ describe('v1 methods', () => {
         created: '2020-01-01T00:00:00.000Z', lastActive: null, status: 'offline', statusMessage: '', isGroupAdmin: false,
         isDeleted: false, isGuest: false, timezone: 'UTC', xmppJid: '1_5@chat.localhost', version: 'V',
       };
-      const body = V1_METHODS['users/create'].present({ user, password: 'pw-123456' }, {});
+      const body = V1_METHODS['users/create'].present({ user, password: 'pw-123456' }, {}, NO_PARAMS);
       expect(Object.keys((body as { user: object }).user).at(-1)).toBe('password');
       expect(body).toMatchObject({ user: { user_id: 5, password: 'pw-123456', is_group_admin: 0 } });
-      expect(V1_METHODS['users/show'].present({ user }, {})).not.toHaveProperty('user.is_deleted');
-      expect(V1_METHODS['users/list'].present({ users: [user] }, {})).toMatchObject({ users: [{ is_deleted: 0 }] });
+      expect(V1_METHODS['users/show'].present({ user }, {}, NO_PARAMS)).not.toHaveProperty('user.is_deleted');
+      expect(V1_METHODS['users/list'].present({ users: [user] }, {}, NO_PARAMS)).toMatchObject({ users: [{ is_deleted: 0 }] });
     });
 
     it('users/update carries only the fields given', () => {
@@ -299,8 +304,8 @@ describe('v1 methods', () => {
       expect(build('users/list', {})).toEqual({ command: 'users.list-users.v1', payload: { includeDeleted: false } });
       expect(build('users/list', { include_deleted: '1' }).payload).toEqual({ includeDeleted: true });
       for (const m of ['users/delete', 'users/undelete', 'users/show']) rejects('user_id', m, {});
-      expect(V1_METHODS['users/delete'].present({}, {})).toEqual({ deleted: true });
-      expect(V1_METHODS['users/undelete'].present({}, {})).toEqual({ undeleted: true });
+      expect(V1_METHODS['users/delete'].present({}, {}, NO_PARAMS)).toEqual({ deleted: true });
+      expect(V1_METHODS['users/undelete'].present({}, {}, NO_PARAMS)).toEqual({ undeleted: true });
     });
   });
 });

@@ -1,5 +1,5 @@
 import {
-  CreateRoomV1, DeleteRoomV1, field, GetHistoryV1, GetRoomV1, ListRoomsV1, SendNotificationV1, SetTopicV1,
+  CreateRoomV1, DeleteRoomV1, field, GetHistoryV2, GetRoomV1, ListRoomsV1, readHistoryDate, SendNotificationV1, SetTopicV1,
 } from '@app/contracts';
 import { toV1HistoryMessage, toV1Room, toV1RoomDetail } from '../presenters';
 import { flag, positiveId, roomRef, valid, validOptional } from '../rules';
@@ -36,13 +36,21 @@ export const ROOMS_METHODS = {
   'rooms/history': v1Method({
     verbs: ['GET'],
     kinds: ADMIN,
-    command: GetHistoryV1,
-    request: (p) => ({
-      room: roomRef(p),
-      date: valid('date', field.historyDate, p.required('date')),
-      timezone: validOptional(p, 'timezone', field.timezone, 'UTC'),
-    }),
-    present: (reply, request) => ({ messages: reply.messages.map((m) => toV1HistoryMessage(m, request.timezone)) }),
+    command: GetHistoryV2,
+    // `recent`: the newest 75 messages; a date: that whole day in `timezone`.
+    request: (p) => {
+      const date = valid('date', field.historyDate, p.required('date'));
+      const timezone = validOptional(p, 'timezone', field.timezone, 'UTC');
+      const day = date === 'recent' ? null : readHistoryDate(date, timezone);
+      return {
+        room: roomRef(p), recentOnly: day === null, offset: 0, details: false,
+        ...(day ? { since: day.start.toISOString(), before: day.end.toISOString() } : {}),
+      };
+    },
+    present: (reply, _request, p) => {
+      const timezone = validOptional(p, 'timezone', field.timezone, 'UTC');
+      return { messages: reply.messages.map((m) => toV1HistoryMessage(m, timezone)) };
+    },
   }),
 
   'rooms/list': v1Method({

@@ -1,6 +1,6 @@
 import { Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import {
-  Actor, GetHistoryV1, GetMessageV1, NotificationBody, notificationBodySchema, notificationCommand, parseRoomRef,
+  Actor, GetHistoryV2, GetMessageV1, NotificationBody, notificationBodySchema, notificationCommand, parseRoomRef,
   SendMessageV1, SendNotificationV1,
 } from '@app/contracts';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
@@ -11,11 +11,10 @@ import { FloodControlled, RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
 import { CurrentActor } from '../http/v2-request';
 import { V2Body, V2Query } from '../http/validation';
-import { formatMessageDate } from './history-dates';
 import {
   historyBounds, HistoryQuery, historyQuery, LatestHistoryQuery, latestHistoryQuery, MessageBody, messageBody,
 } from './messages.schemas';
-import { toV2HistoryItem } from './messages.presenter';
+import { formatMessageDate, toV2HistoryItem } from './messages.presenter';
 
 /** A room's messages: a user's message, a notification, the history and one message of it. */
 @V2Controller('room')
@@ -46,7 +45,7 @@ export class MessagesController {
     await this.rooms.send(SendNotificationV1, notificationCommand(actor, parseRoomRef(room), body));
   }
 
-  /** Newest first from `date` back (reverse=true, the default, turns each page oldest first). */
+  /** Newest first from `date` back (reverse=true, the default, lists each page oldest first). */
   @Get(':room/history')
   @Summary('The history of a room')
   @RequireScopes('view_messages')
@@ -54,11 +53,10 @@ export class MessagesController {
     const bounds = historyBounds(q);
     if ('param' in bounds) throw new ApiError(400, `${bounds.param}: ${bounds.problem}`);
     const page = pageOf(q);
-    const { messages } = await this.rooms.send(GetHistoryV1, {
-      room: parseRoomRef(room), timezone: q.timezone, actor,
-      page: { ...bounds, offset: page.startIndex, limit: probeLimit(page) },
+    const { messages } = await this.rooms.send(GetHistoryV2, {
+      room: parseRoomRef(room), actor, ...bounds, offset: page.startIndex, limit: probeLimit(page), details: true,
     });
-    const { items, hasMore } = splitProbe(messages, page);
+    const { items, hasMore } = splitProbe(messages.reverse(), page);
     if (q.reverse) items.reverse();
     return pageResponse(items.map((m) => toV2HistoryItem(m, q.timezone, this.base)), page, hasMore, this.roomUrl(room, 'history'), raw);
   }
@@ -69,11 +67,11 @@ export class MessagesController {
   @RequireScopes('view_messages')
   async latest(@Param('room') room: string, @V2Query(latestHistoryQuery) q: LatestHistoryQuery, @CurrentActor() actor: Actor) {
     const maxResults = q['max-results'];
-    const { messages } = await this.rooms.send(GetHistoryV1, {
-      room: parseRoomRef(room), timezone: q.timezone, actor,
-      page: { recentOnly: false, offset: 0, limit: maxResults, ...(q['not-before'] ? { notBefore: q['not-before'] } : {}) },
+    const { messages } = await this.rooms.send(GetHistoryV2, {
+      room: parseRoomRef(room), actor, recentOnly: false, offset: 0, limit: maxResults, details: true,
+      ...(q['not-before'] ? { notBefore: q['not-before'] } : {}),
     });
-    const items = messages.reverse().map((m) => toV2HistoryItem(m, q.timezone, this.base));
+    const items = messages.map((m) => toV2HistoryItem(m, q.timezone, this.base));
     return { items, startIndex: 0, maxResults, links: { self: this.roomUrl(room, 'history/latest') } };
   }
 

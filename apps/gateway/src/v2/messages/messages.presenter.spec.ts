@@ -1,5 +1,5 @@
 import type { HistoryMessageView } from '@app/contracts';
-import { toV2HistoryItem } from './messages.presenter';
+import { formatMessageDate, toV2HistoryItem } from './messages.presenter';
 
 const base = 'https://chat.example.com';
 const ada = { id: 7, name: 'Ada L', mentionName: 'ada', version: 'ABCD1234' };
@@ -35,5 +35,12 @@ describe('toV2HistoryItem', () => {
       message: '', messageFormat: 'text', color: null, file: { name: 'a.png', size: 3, url: 'u', thumbUrl: 't' },
     };
     expect(toV2HistoryItem(view, 'UTC', base).file).toEqual({ name: 'a.png', size: 3, url: 'u', thumb_url: 't' });
+  });
+});
+
+describe('formatMessageDate', () => {
+  it('writes the instant in the zone with its offset', () => {
+    expect(formatMessageDate('2010-11-19T23:48:19.123Z', 'America/Los_Angeles')).toBe('2010-11-19T15:48:19.123-08:00');
+    expect(formatMessageDate('2010-11-19T23:48:19.123Z', 'UTC')).toBe('2010-11-19T23:48:19.123+00:00');
   });
 });

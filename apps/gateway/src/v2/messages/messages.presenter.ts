@@ -1,5 +1,10 @@
 import type { HistoryMessageView, MessageUserView } from '@app/contracts';
-import { formatMessageDate } from './history-dates';
+import { DateTime } from 'luxon';
+
+/** Dates of v2 messages as HipChat wrote them: ISO-8601 in the reader's zone, offset with a colon. */
+export function formatMessageDate(iso: string, zone: string): string {
+  return DateTime.fromISO(iso, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss.SSSZZ");
+}
 
 /** v2 shapes of history messages; `base` is the public base URL without a trailing slash. */
 

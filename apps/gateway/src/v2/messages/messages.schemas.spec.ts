@@ -71,7 +71,8 @@ describe('historyBounds', () => {
 
   it('reads date and end-date in the timezone', () => {
     expect(historyBounds(query({ date: '2024-03-01', 'end-date': '2024-02-29T12:00:00', timezone: 'Europe/Paris' }))).toEqual({
-      recentOnly: false, before: '2024-03-01T22:59:59.999Z', after: '2024-02-29T11:00:00.000Z',
+      // Half-open: before the end of 1 March in Paris, since 12:00 Paris time on 29 February.
+      recentOnly: false, before: '2024-03-01T23:00:00.000Z', since: '2024-02-29T11:00:00.000Z',
     });
   });
 

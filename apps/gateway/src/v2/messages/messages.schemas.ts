@@ -1,8 +1,7 @@
-import { field, sentMessageText } from '@app/contracts';
+import { field, readHistoryDate, sentMessageText } from '@app/contracts';
 import { z, ZodTypeAny } from 'zod';
 import { pageQuery } from '../http/pagination';
 import { optionalField, queryFlag, queryInt } from '../http/validation';
-import { historyInstant } from './history-dates';
 
 /** An optional field that clients also send as null, or as "" meaning none. */
 const optional = <S extends ZodTypeAny>(schema: S) => optionalField(schema, true);
@@ -31,23 +30,26 @@ export const latestHistoryQuery = z.object({
 });
 export type LatestHistoryQuery = z.output<typeof latestHistoryQuery>;
 
-/** The bounds `date` and `end-date` give, or the parameter and its rule. */
+/**
+ * The bounds `date` (the latest messages: up to the end of what it names) and `end-date`
+ * (the earliest: from its start) give, or the parameter and its rule.
+ */
 export function historyBounds(q: HistoryQuery):
-  { recentOnly: boolean; before?: string; after?: string } | { param: string; problem: string } {
+  { recentOnly: boolean; before?: string; since?: string } | { param: string; problem: string } {
   const date = q.date === undefined || q.date === '' ? 'recent' : q.date;
-  let before: Date | null = null;
+  let before: Date | undefined;
   if (date !== 'recent') {
-    before = historyInstant(date, q.timezone, 'end');
+    before = readHistoryDate(date, q.timezone)?.end;
     if (!before) return { param: 'date', problem: `must be "recent" or an ISO-8601 date or date-time (got "${date.slice(0, 50)}")` };
   }
-  let after: Date | null = null;
+  let since: Date | undefined;
   if (q['end-date'] !== undefined && q['end-date'] !== '') {
-    after = historyInstant(q['end-date'], q.timezone, 'start');
-    if (!after) return { param: 'end-date', problem: `must be an ISO-8601 date or date-time (got "${q['end-date'].slice(0, 50)}")` };
+    since = readHistoryDate(q['end-date'], q.timezone)?.start;
+    if (!since) return { param: 'end-date', problem: `must be an ISO-8601 date or date-time (got "${q['end-date'].slice(0, 50)}")` };
   }
   return {
     recentOnly: date === 'recent',
     ...(before ? { before: before.toISOString() } : {}),
-    ...(after ? { after: after.toISOString() } : {}),
+    ...(since ? { since: since.toISOString() } : {}),
   };
 }

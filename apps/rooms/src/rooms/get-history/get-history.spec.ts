@@ -7,6 +7,9 @@ describe('recentWindow', () => {
     expect(recentWindow({ recentOnly: true, offset: 0, limit: 101 })).toEqual({ offset: 0, limit: 75 });
     expect(recentWindow({ recentOnly: true, offset: 70, limit: 11 })).toEqual({ offset: 70, limit: 5 });
     expect(recentWindow({ recentOnly: true, offset: 80, limit: 11 })).toEqual({ offset: 80, limit: 0 });
+    // No limit: v1's `recent` (the newest 75) and a v1 day (all of it).
+    expect(recentWindow({ recentOnly: true, offset: 0 })).toEqual({ offset: 0, limit: 75 });
+    expect(recentWindow({ recentOnly: false, offset: 0 })).toEqual({ offset: 0, limit: null });
   });
 });
 

@@ -1,16 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { commandFailure, GetHistoryV1, HistoryMessageView, HistoryPage, LIMITS, ReplyOf, RequestOf } from '@app/contracts';
-import { DataSource, EntityManager } from 'typeorm';
-import type { RoomEntity } from '../../database/entities';
+import { commandFailure, GetHistoryV2, HistoryMessageView, LIMITS, ReplyOf, RequestOf } from '@app/contracts';
+import { DataSource } from 'typeorm';
 import { Actors } from '../../shared/actors';
 import { HistoryRow, MessageRepository } from '../message.repository';
 import { RoomRepository } from '../room.repository';
-import { dayBounds } from './history-date';
 import { assertMayUseRoom } from './room-access';
 
 /**
- * v1: `recent` is the newest 75 messages, a date that calendar day in `timezone`; oldest
- * first. v2 (`page`): a page of messages newest first, for readers allowed in the room.
+ * A page of a room's history (see GetHistoryV2), for readers allowed in the room: the
+ * newest messages within the bounds, listed oldest first.
  */
 @Injectable()
 export class GetHistory {
@@ -21,42 +19,33 @@ export class GetHistory {
     private readonly actors: Actors,
   ) {}
 
-  async execute(cmd: RequestOf<typeof GetHistoryV1>): Promise<ReplyOf<typeof GetHistoryV1>> {
+  async execute(cmd: RequestOf<typeof GetHistoryV2>): Promise<ReplyOf<typeof GetHistoryV2>> {
     const m = this.db.manager;
     const room = await this.rooms.findByRef(m, cmd.room);
     if (cmd.actor) {
       const user = await this.actors.user(m, cmd.actor);
       await assertMayUseRoom(cmd.actor, user, room, 'read its history', () => this.rooms.memberIds(m, room.id));
     }
-    if (cmd.page) return { messages: (await this.page(m, room, cmd.page)).map(toHistoryView) };
-    let rows: HistoryRow[];
-    if (cmd.date === undefined) throw commandFailure('invalid', 'rule', 'date', { problem: 'is required' });
-    if (cmd.date === 'recent') rows = await this.messages.recent(m, room.id);
-    else {
-      const bounds = dayBounds(cmd.date, cmd.timezone);
-      if (!bounds) throw commandFailure('invalid', 'rule', 'date', { problem: `must be "recent" or a calendar date YYYY-MM-DD (got "${cmd.date}")` });
-      rows = await this.messages.between(m, room.id, bounds.start, bounds.end);
+    let since = cmd.since ? new Date(cmd.since) : undefined;
+    if (cmd.notBefore !== undefined) {
+      const sentAt = await this.messages.sentAt(m, room.id, cmd.notBefore);
+      if (!sentAt) throw commandFailure('invalid', 'rule', 'notBefore', { problem: `must be the id of a message of room ${room.name} (got "${cmd.notBefore}")` });
+      if (!since || sentAt > since) since = sentAt;
     }
-    return { messages: rows.map(toHistoryView) };
-  }
-
-  private async page(m: EntityManager, room: RoomEntity, page: HistoryPage): Promise<HistoryRow[]> {
-    let after = page.after ? new Date(page.after) : undefined;
-    if (page.notBefore !== undefined) {
-      const sentAt = await this.messages.sentAt(m, room.id, page.notBefore);
-      if (!sentAt) throw commandFailure('invalid', 'rule', 'not-before', { problem: `must be the id of a message of room ${room.name} (got "${page.notBefore}")` });
-      if (!after || sentAt > after) after = sentAt;
-    }
-    const { offset, limit } = recentWindow(page);
-    if (limit === 0) return [];
-    return this.messages.page(m, room.id, { before: page.before ? new Date(page.before) : undefined, after, offset, limit });
+    const { offset, limit } = recentWindow(cmd);
+    if (limit === 0) return { messages: [] };
+    const rows = await this.messages.page(m, room.id, { since, before: cmd.before ? new Date(cmd.before) : undefined, offset, limit, details: cmd.details });
+    return { messages: rows.reverse().map(toHistoryView) };
   }
 }
 
+interface Window { recentOnly: boolean; offset: number; limit?: number }
+
 /** `recent` pages within the newest 75 messages only: past them there is nothing. */
-export function recentWindow(page: Pick<HistoryPage, 'recentOnly' | 'offset' | 'limit'>): { offset: number; limit: number } {
-  if (!page.recentOnly) return { offset: page.offset, limit: page.limit };
-  return { offset: page.offset, limit: Math.max(0, Math.min(page.limit, LIMITS.historyRecentCount - page.offset)) };
+export function recentWindow(page: Window): { offset: number; limit: number | null } {
+  if (!page.recentOnly) return { offset: page.offset, limit: page.limit ?? null };
+  const left = Math.max(0, LIMITS.historyRecentCount - page.offset);
+  return { offset: page.offset, limit: Math.min(page.limit ?? left, left) };
 }
 
 export function toHistoryView(row: HistoryRow): HistoryMessageView {

@@ -1,34 +1,31 @@
 import { z } from 'zod';
 import { HistoryMessageView } from '../../models/views';
-import { field } from '../../rules/fields';
 import { defineCommand } from '../define-command';
 import { actorSchema, roomRefSchema } from '../refs';
 
 const instant = z.string().datetime({ offset: true, message: 'must be an ISO-8601 date-time' });
 
-/** v2: one page of a room's messages, newest first, within optional bounds. */
-export const historyPageSchema = z.object({
-  /** Messages at or before this instant; absent: up to now. */
+/**
+ * A page of a room's history, for every API: of the messages within the bounds, newest
+ * first, skip `offset` and take `limit`; the reply lists the page oldest first. Each edge
+ * reads its own parameters into this (v1 `date`, v2 `date`, `end-date`, `not-before`,
+ * `start-index`, `max-results`) with the one date reader, readHistoryDate.
+ */
+export const GetHistoryV2 = defineCommand<{ messages: HistoryMessageView[] }>('rooms.get-history.v2', z.object({
+  room: roomRefSchema,
+  /** Who reads: a private room's history is for its members and group admins. Absent: a v1 admin token. */
+  actor: actorSchema.optional(),
+  /** Messages sent at or after this instant. */
+  since: instant.optional(),
+  /** Messages sent before this instant (exclusive). */
   before: instant.optional(),
-  /** Messages at or after this instant; absent: no lower bound. */
-  after: instant.optional(),
-  /** Messages not older than this one (an id of a message of the room). */
+  /** Messages not older than this one (the id of a message of the room). */
   notBefore: z.string().max(100).optional(),
-  /** Only the newest 75 messages are candidates (HipChat's `date=recent`). */
+  /** Only the newest 75 messages are candidates (HipChat's `recent`). */
   recentOnly: z.boolean(),
   offset: z.number().int().nonnegative().max(2_147_483_647),
-  /** The page size plus one, when the caller wants to know whether more follow. */
-  limit: z.number().int().nonnegative().max(1001),
-});
-export type HistoryPage = z.output<typeof historyPageSchema>;
-
-export const GetHistoryV1 = defineCommand<{ messages: HistoryMessageView[] }>('rooms.get-history.v1', z.object({
-  room: roomRefSchema,
-  /** v1: `recent` or a calendar date YYYY-MM-DD in `timezone`, oldest first. Required unless `page` is given. */
-  date: field.historyDate.optional(),
-  timezone: field.timezone,
-  /** v2: who reads; a private room's history is for its members and group admins. */
-  actor: actorSchema.optional(),
-  /** v2: a page of messages instead of a day (`date` is then ignored). */
-  page: historyPageSchema.optional(),
+  /** At most this many (a page size plus one tells whether more follow); absent: all within the bounds. */
+  limit: z.number().int().nonnegative().max(1001).optional(),
+  /** With senders' mention names, mentions, links, cards and replies' targets (what v2 shows). */
+  details: z.boolean(),
 }));
