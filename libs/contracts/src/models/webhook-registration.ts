@@ -1,4 +1,4 @@
-import type { WebhookEventName } from '../events/webhook-events';
+import type { WebhookEventName } from './webhook-event-names';
 
 export const WEBHOOK_AUTHENTICATIONS = ['jwt', 'none'] as const;
 export type WebhookAuthentication = (typeof WEBHOOK_AUTHENTICATIONS)[number];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENT_NAMES } from '../../events/webhook-events';
+import { WEBHOOK_EVENT_NAMES } from '../../models/webhook-event-names';
 import { WEBHOOK_AUTHENTICATIONS } from '../../models/webhook-registration';
 import { charLength, controlProblem, firstProblem, maxLengthProblem, oneOf, text } from '../../rules/text';
 import { webhookPatternProblem } from '../../rules/webhook-pattern';
