@@ -1,4 +1,5 @@
 export * from './text';
+export * from './http-url';
 export * from './fields';
 export * from './card';
 export * from './message-links';
