@@ -14,7 +14,6 @@ import { DispatcherLifecycle } from './dispatcher.lifecycle';
 import { EventsConsumer } from './events/events.consumer';
 import { InlineAttempts } from './events/inline-attempts';
 import { Registrations } from './registrations/registrations';
-import { commandQueueServed } from './registrations/rooms-service';
 import { ReplyPoster } from './replies/reply-poster';
 
 @Module({})
@@ -53,7 +52,7 @@ export class DispatcherModule {
         {
           provide: Registrations,
           useFactory: (rpc: RpcClient) => new Registrations(async () => (await rpc.request(ListRegistrationsV1, {})).registrations, logger, {
-            sourceReady: () => commandQueueServed(config.AMQP_URL, names.roomsCommandQueue),
+            sourceReady: () => rpc.served(),
           }),
           inject: [REGISTRATIONS_RPC],
         },

@@ -1,18 +1,11 @@
 import { urlAddressRefusal } from '@app/common';
 import {
   addonUrlProblem, charLength, controlProblem, firstProblem, LIMITS, problemOf, storableTextProblem, V2_SCOPES, V2Scope, webhookField,
-  WebhookAuthentication, WebhookEventName,
+  WebhookAuthentication, WebhookEventName, WebhookSettings,
 } from '@app/contracts';
 
 /** A webhook an add-on's descriptor declares, checked. */
-export interface DeclaredWebhook {
-  event: WebhookEventName;
-  url: string;
-  pattern: string | null;
-  name: string;
-  authentication: WebhookAuthentication;
-  key: string | null;
-}
+export type DeclaredWebhook = WebhookSettings;
 
 /** What an installation takes from a descriptor, every rule checked. */
 export interface AddonDescriptor {

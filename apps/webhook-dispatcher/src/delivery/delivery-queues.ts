@@ -1,6 +1,6 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import amqp, { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
-import { amqpSocketOf, AppLogger, coalesceWrites, HandlerOutcome } from '@app/common';
+import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
+import { AppLogger, connectAmqp, HandlerOutcome } from '@app/common';
 import { BrokerNames, deliveryDelayQueue } from '@app/contracts';
 import { DeliveryJob, deliveryJobSchema } from './delivery-job';
 
@@ -21,8 +21,8 @@ export type JobHandler = (job: DeliveryJob, lease: JobLease) => Promise<HandlerO
  * Waiting for a retry thus happens in the broker, never in a timer of a process that may die.
  * The in-flight queue works the same way for the guard copies of slow attempts.
  *
- * A connection of its own (amqp-connection-manager, reconnecting like AmqpBroker's): the
- * shared broker's channels are made for domain events and commands, not this topology.
+ * A connection of its own (set up as AmqpBroker's, by connectAmqp): the shared broker's
+ * channels are made for domain events and commands, not this topology.
  */
 export class DeliveryQueues {
   private publisher!: ChannelWrapper;
@@ -40,12 +40,7 @@ export class DeliveryQueues {
   ) {}
 
   static async connect(url: string, names: BrokerNames, tiers: readonly number[], logger: AppLogger, timeoutMs: number): Promise<DeliveryQueues> {
-    // noDelay: without it Nagle's algorithm holds a small frame (a job, an ack) until the last is acknowledged, up to 40 ms.
-    const connection = amqp.connect([url], { heartbeatIntervalInSeconds: 15, reconnectTimeInSeconds: 1, connectionOptions: { noDelay: true } });
-    connection.on('disconnect', ({ err }) => logger.warn({ err: err?.message }, 'AMQP (deliveries) connection lost; reconnecting'));
-    connection.on('error', (err: Error) => logger.warn({ err: err.message }, 'AMQP (deliveries) connection error'));
-    connection.on('connect', ({ connection: model }) => coalesceWrites(amqpSocketOf(model)));
-    await connection.connect({ timeout: timeoutMs });
+    const connection = await connectAmqp(url, logger, { timeoutMs, name: 'deliveries' });
     const queues = new DeliveryQueues(connection, names, tiers, logger);
     queues.publisher = queues.track(connection.createChannel({
       json: false,

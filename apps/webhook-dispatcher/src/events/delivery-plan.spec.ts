@@ -1,6 +1,6 @@
 import { compileWebhookPattern, EventEnvelope, RoomMessageSentV1, RoomNotificationSentV1, WebhookRegistration } from '@app/contracts';
 import { deliveryIdOf } from '../delivery/delivery-job';
-import { RegistrationIndex } from '../delivery/matching';
+import { RegistrationIndex } from '../registrations/matching';
 import { actingUserIdOf, planDeliveries } from './delivery-plan';
 
 const registration = (over: Partial<WebhookRegistration>): WebhookRegistration => ({

@@ -1,7 +1,7 @@
 import { EventEnvelope, WebhookEventName, WebhookRegistration } from '@app/contracts';
 import { DeliveryJob, deliveryIdOf } from '../delivery/delivery-job';
-import { buildEnvelope } from '../delivery/envelope';
-import { matchingRegistrations, roomIdOf } from '../delivery/matching';
+import { matchingRegistrations, roomIdOf } from '../registrations/matching';
+import { buildEnvelope } from './envelope';
 import { replyCausedBy } from '../replies/reply';
 
 /**

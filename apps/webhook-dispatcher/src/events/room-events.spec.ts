@@ -1,5 +1,7 @@
-import { RoomNotificationSentV1, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_SOURCES } from '@app/contracts';
-import { classify } from './room-events';
+import {
+  RoomArchivedV1, RoomMessageSentV1, RoomNotificationSentV1, RoomTopicChangedV1, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_SOURCES,
+} from '@app/contracts';
+import { classify, eventNameOf } from './room-events';
 
 const envelope = { id: 'e1', type: 'room.notification-sent', version: 1, occurredAt: '2026-01-01T00:00:00Z', payload: {} };
 
@@ -19,5 +21,21 @@ describe('classify', () => {
     expect(classify('room.exploded.v1', envelope).kind).toBe('unknown');
     expect(classify('room.notification-sent.v1', { hello: 1 }).kind).toBe('unknown');
     expect(classify('room.created.v1', envelope)).toEqual({ kind: 'unknown', reason: 'envelope type does not match routing key' });
+  });
+});
+
+describe('eventNameOf', () => {
+  it('is the inverse of WEBHOOK_EVENT_SOURCES', () => {
+    for (const name of WEBHOOK_EVENT_NAMES) expect(eventNameOf(WEBHOOK_EVENT_SOURCES[name].routingKey)).toBe(name);
+    expect(eventNameOf(RoomMessageSentV1.routingKey)).toBe('room_message');
+    expect(eventNameOf(RoomNotificationSentV1.routingKey)).toBe('room_notification');
+    expect(eventNameOf(RoomTopicChangedV1.routingKey)).toBe('room_topic_change');
+    expect(eventNameOf(RoomArchivedV1.routingKey)).toBe('room_archived');
+  });
+
+  it('is null for other routing keys', () => {
+    expect(eventNameOf('user.changed.v1')).toBeNull();
+    expect(eventNameOf('room.message-sent.v2')).toBeNull();
+    expect(eventNameOf('')).toBeNull();
   });
 });

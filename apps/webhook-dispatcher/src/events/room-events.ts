@@ -1,5 +1,13 @@
-import { EventEnvelope, isEventEnvelope, WebhookEventName } from '@app/contracts';
-import { eventNameOf } from '../delivery/matching';
+import { EventEnvelope, isEventEnvelope, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_SOURCES, WebhookEventName } from '@app/contracts';
+
+const EVENT_OF_ROUTING_KEY: ReadonlyMap<string, WebhookEventName> = new Map(
+  WEBHOOK_EVENT_NAMES.map((name) => [WEBHOOK_EVENT_SOURCES[name].routingKey, name]),
+);
+
+/** The webhook event a domain event's routing key stands for, or null. */
+export function eventNameOf(routingKey: string): WebhookEventName | null {
+  return EVENT_OF_ROUTING_KEY.get(routingKey) ?? null;
+}
 
 /** Binding patterns: every room event of version 1. */
 export const ROOM_EVENT_BINDINGS = ['room.*.v1'];

@@ -1,6 +1,6 @@
 import { AppLogger } from '@app/common';
 import { WebhookEventName, WebhookRegistration } from '@app/contracts';
-import { PatternCache, RegistrationIndex } from '../delivery/matching';
+import { PatternCache, RegistrationIndex } from './matching';
 
 /** Where a snapshot of every registration comes from (the rooms service, over RPC). */
 export type RegistrationSource = () => Promise<WebhookRegistration[]>;

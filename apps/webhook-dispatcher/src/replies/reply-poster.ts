@@ -2,10 +2,16 @@ import { RpcCommandError, RpcFailure } from '@app/common';
 import {
   charLength, NotificationBody, notificationCommand, RequestOf, SendNotificationV1, WebhookRegistration,
 } from '@app/contracts';
-import { DeliveryJob } from '../delivery/delivery-job';
 
 /** What `from` may hold (send-room-notification's rule). */
 const FROM_MAX_CHARACTERS = 64;
+
+/** The delivery a reply answers (a DeliveryJob): its room, its id and the depth its reply gets. */
+export interface ReplyOrigin {
+  roomId: number | null;
+  deliveryId: string;
+  replyDepth: number;
+}
 
 /**
  * The send-notification command a receiver's reply becomes: posted in the event's room under
@@ -15,7 +21,7 @@ const FROM_MAX_CHARACTERS = 64;
  * stop (MAX_REPLY_DEPTH).
  */
 export function replyCommand(o: {
-  job: DeliveryJob;
+  job: ReplyOrigin;
   registration: WebhookRegistration;
   notification: NotificationBody;
 }): RequestOf<typeof SendNotificationV1> | null {
@@ -37,7 +43,7 @@ export type ReplyResult = { messageId: string } | { error: string };
 export class ReplyPoster {
   constructor(private readonly send: (command: RequestOf<typeof SendNotificationV1>) => Promise<{ messageId: string }>) {}
 
-  async post(o: { job: DeliveryJob; registration: WebhookRegistration; notification: NotificationBody }): Promise<ReplyResult> {
+  async post(o: { job: ReplyOrigin; registration: WebhookRegistration; notification: NotificationBody }): Promise<ReplyResult> {
     const command = replyCommand(o);
     if (!command) return { error: 'The event has no room to post the reply in.' };
     try {

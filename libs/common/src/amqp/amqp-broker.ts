@@ -1,9 +1,9 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
-import amqp, { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
+import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import { BrokerNames, EventEnvelope } from '@app/contracts';
 import type { AppLogger } from '../logging';
+import { connectAmqp } from './connect';
 import { CommandHandler, RpcClient, serveCommands } from './rpc';
-import { amqpSocketOf, coalesceWrites } from './coalesce-writes';
 import { assertConsumerQueue, assertEventExchanges, ConsumerQueueSpec } from './topology';
 
 /** What a handler decides for a delivered message (golevelup style: always explicit). */
@@ -12,7 +12,7 @@ export type HandlerOutcome = 'ack' | 'dead-letter' | 'requeue';
 export type EventHandler = (envelope: EventEnvelope, message: ConsumeMessage) => Promise<HandlerOutcome>;
 
 /**
- * The one AMQP set-up of every app: one managed connection per process.
+ * The one AMQP set-up of every app: one managed connection per process (see connectAmqp).
  * amqp-connection-manager reconnects after a broker restart and re-runs each channel's
  * setup (topology, consumers). Every channel has an error listener: an error event with
  * none would be thrown, and a broker outage must never kill a process.
@@ -28,21 +28,7 @@ export class AmqpBroker {
   ) {}
 
   static async connect(url: string, names: BrokerNames, logger: AppLogger, timeoutMs = 10_000): Promise<AmqpBroker> {
-    // noDelay: amqplib leaves Nagle's algorithm on, and a publish (method, header and body
-    // frames written apart) then waits for the broker's delayed ACK: tens of ms per hop.
-    const connection = amqp.connect([url], {
-      heartbeatIntervalInSeconds: 15,
-      reconnectTimeInSeconds: 1,
-      connectionOptions: { noDelay: true },
-    });
-    connection.on('disconnect', ({ err }) => logger.warn({ err: err?.message }, 'AMQP connection lost; reconnecting'));
-    connection.on('connect', ({ connection: model }) => {
-      coalesceWrites(amqpSocketOf(model));
-      logger.info('AMQP connected');
-    });
-    connection.on('error', (err: Error) => logger.warn({ err: err.message }, 'AMQP connection error'));
-    await connection.connect({ timeout: timeoutMs });
-    return new AmqpBroker(connection, names, logger);
+    return new AmqpBroker(await connectAmqp(url, logger, { timeoutMs }), names, logger);
   }
 
   isConnected(): boolean {

@@ -1,3 +1,4 @@
+export * from './connect';
 export * from './amqp-broker';
 export * from './topology';
 export * from './rpc';

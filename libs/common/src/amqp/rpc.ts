@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import { COMMAND_HEADERS, CommandDefinition, CommandError, isCommandError } from '@app/contracts';
 import type { AppLogger } from '../logging';
 
 const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
+
+const ignore = () => undefined;
 
 /** What travels back: the reply, or the command's API-neutral error. */
 export type RpcReply = { ok: unknown } | { error: CommandError };
@@ -65,6 +67,29 @@ export class RpcClient {
     this.channel.on('close', () => this.failAll('the broker connection closed before the reply arrived'));
     this.channel.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'RPC channel error'));
     await this.channel.waitForConnect();
+  }
+
+  /**
+   * Whether anything serves the command queue yet. A command sent to a queue that does not
+   * exist is dropped and only times out, so a process that starts alongside the server (the
+   * dispatcher beside the rooms service, which may still be migrating) asks this first.
+   * False while the broker is unreachable. Checked on a channel opened for it on this
+   * client's connection: a missing queue closes the channel it is checked on.
+   */
+  async served(): Promise<boolean> {
+    const model = this.connection.connection;
+    if (!model) return false;
+    let ch: Channel | undefined;
+    try {
+      ch = await model.createChannel();
+      // A missing queue closes the channel with an error event: without a listener it would throw.
+      ch.on('error', ignore);
+      return (await ch.checkQueue(this.queue)).consumerCount > 0;
+    } catch {
+      return false;
+    } finally {
+      await ch?.close().catch(ignore);
+    }
   }
 
   async request<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req): Promise<Rep> {

@@ -1,3 +1,4 @@
+import type { WebhookEventName } from '../models/webhook-event-names';
 import { RoomArchivedV1 } from './room-archived/v1';
 import { RoomCreatedV1 } from './room-created/v1';
 import { RoomDeletedV1 } from './room-deleted/v1';
@@ -8,12 +9,6 @@ import { RoomMessageSentV1 } from './room-message-sent/v1';
 import { RoomNotificationSentV1, RoomNotificationSentV1Payload } from './room-notification-sent/v1';
 import { RoomTopicChangedV1 } from './room-topic-changed/v1';
 import { RoomUnarchivedV1 } from './room-unarchived/v1';
-
-export const WEBHOOK_EVENT_NAMES = [
-  'room_archived', 'room_created', 'room_deleted', 'room_unarchived', 'room_topic_change',
-  'room_enter', 'room_exit', 'room_file_upload', 'room_message', 'room_notification',
-] as const;
-export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
 export interface WebhookEventSource {
   /** The domain event's routing key. */

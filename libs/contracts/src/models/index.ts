@@ -1,4 +1,5 @@
 export * from './webhook-objects';
 export * from './views';
 export * from './limits';
+export * from './webhook-event-names';
 export * from './webhook-registration';

@@ -1,13 +1,10 @@
-import type { WebhookEventName } from '../events/webhook-events';
+import type { WebhookEventName } from './webhook-event-names';
 
 export const WEBHOOK_AUTHENTICATIONS = ['jwt', 'none'] as const;
 export type WebhookAuthentication = (typeof WEBHOOK_AUTHENTICATIONS)[number];
 
-/** A webhook as the API shows it: never its signing secret. */
-export interface WebhookView {
-  id: number;
-  /** Null for the webhooks of an add-on installed group-wide: every room's events. */
-  roomId: number | null;
+/** What a webhook is set to: as registered through the API, or as an add-on's descriptor declares it. */
+export interface WebhookSettings {
   event: WebhookEventName;
   url: string;
   pattern: string | null;
@@ -15,6 +12,13 @@ export interface WebhookView {
   authentication: WebhookAuthentication;
   /** The integration's key for it (1-40 characters), unique within the integration. */
   key: string | null;
+}
+
+/** A webhook as the API shows it: never its signing secret. */
+export interface WebhookView extends WebhookSettings {
+  id: number;
+  /** Null for the webhooks of an add-on installed group-wide: every room's events. */
+  roomId: number | null;
   /** Set for webhooks an installed add-on declared: those cannot be changed through the API. */
   installationId: number | null;
   oauthClientId: string | null;

@@ -1,4 +1,5 @@
 export * from './text';
+export * from './http-url';
 export * from './fields';
 export * from './history-dates';
 export * from './card';

@@ -1,17 +1,10 @@
 import { z } from 'zod';
+import { absoluteHttpUrlProblem } from '../../rules/http-url';
 import { text } from '../../rules/text';
 
 /** Why a value is not an absolute http(s) URL an add-on may be reached at, or null. */
 export function addonUrlProblem(v: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(v);
-  } catch {
-    return `must be an http(s) URL (got "${v.slice(0, 100)}")`;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `must be an http(s) URL (got "${v.slice(0, 100)}")`;
-  if (url.username || url.password) return 'must not carry a user name or password';
-  return v.length > 2000 ? 'must be at most 2,000 characters' : null;
+  return absoluteHttpUrlProblem(v) ?? (v.length > 2000 ? 'must be at most 2,000 characters' : null);
 }
 
 /** The rules of the add-on commands' fields, written once (the edge and the rooms service parse with them). */

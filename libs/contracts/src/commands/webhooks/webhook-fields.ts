@@ -1,23 +1,14 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENT_NAMES } from '../../events/webhook-events';
+import { WEBHOOK_EVENT_NAMES } from '../../models/webhook-event-names';
 import { WEBHOOK_AUTHENTICATIONS } from '../../models/webhook-registration';
+import { absoluteHttpUrlProblem } from '../../rules/http-url';
 import { charLength, controlProblem, firstProblem, maxLengthProblem, oneOf, text } from '../../rules/text';
 import { webhookPatternProblem } from '../../rules/webhook-pattern';
 
 /** The rules of a webhook's fields, written once (the v2 edge and the rooms service both parse with them). */
 export const webhookField = {
   /** http(s), as registered (its query string kept: add-on frameworks put their own token there). */
-  url: text((v) => {
-    let url: URL;
-    try {
-      url = new URL(v);
-    } catch {
-      return `must be an http(s) URL (got "${v.slice(0, 100)}")`;
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return `must be an http(s) URL (got "${v.slice(0, 100)}")`;
-    if (url.username || url.password) return 'must not carry a user name or password';
-    return maxLengthProblem(v, 2000);
-  }),
+  url: text((v) => absoluteHttpUrlProblem(v) ?? maxLengthProblem(v, 2000)),
   event: oneOf(WEBHOOK_EVENT_NAMES as unknown as [string, ...string[]]),
   pattern: text((v) => webhookPatternProblem(v)),
   name: text((v) => firstProblem(maxLengthProblem(v, 100), controlProblem(v))),

@@ -1,8 +1,5 @@
-import {
-  compileWebhookPattern, RoomArchivedV1, RoomMessageSentV1, RoomNotificationSentV1, RoomTopicChangedV1, WEBHOOK_EVENT_NAMES,
-  WEBHOOK_EVENT_SOURCES, WebhookEventName, WebhookRegistration,
-} from '@app/contracts';
-import { eventNameOf, matchingRegistrations, MAX_REPLY_DEPTH, PatternCache, RegistrationIndex, roomIdOf } from './matching';
+import { compileWebhookPattern, WebhookEventName, WebhookRegistration } from '@app/contracts';
+import { matchingRegistrations, MAX_REPLY_DEPTH, PatternCache, RegistrationIndex, roomIdOf } from './matching';
 
 const registration = (over: Partial<WebhookRegistration> = {}): WebhookRegistration => ({
   id: 1, roomId: 7, event: 'room_message', url: 'https://r.example/hook', pattern: null, name: 'hook',
@@ -153,22 +150,6 @@ describe('PatternCache', () => {
     const patterns = new PatternCache();
     for (let i = 0; i < 1100; i++) patterns.get(`p${i}`);
     expect(patterns.size).toBe(1000);
-  });
-});
-
-describe('eventNameOf', () => {
-  it('is the inverse of WEBHOOK_EVENT_SOURCES', () => {
-    for (const name of WEBHOOK_EVENT_NAMES) expect(eventNameOf(WEBHOOK_EVENT_SOURCES[name].routingKey)).toBe(name);
-    expect(eventNameOf(RoomMessageSentV1.routingKey)).toBe('room_message');
-    expect(eventNameOf(RoomNotificationSentV1.routingKey)).toBe('room_notification');
-    expect(eventNameOf(RoomTopicChangedV1.routingKey)).toBe('room_topic_change');
-    expect(eventNameOf(RoomArchivedV1.routingKey)).toBe('room_archived');
-  });
-
-  it('is null for other routing keys', () => {
-    expect(eventNameOf('user.changed.v1')).toBeNull();
-    expect(eventNameOf('room.message-sent.v2')).toBeNull();
-    expect(eventNameOf('')).toBeNull();
   });
 });
 

@@ -1,6 +1,4 @@
-import {
-  CompiledPattern, compileWebhookPattern, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_SOURCES, WebhookEventName, WebhookRegistration,
-} from '@app/contracts';
+import { CompiledPattern, compileWebhookPattern, WebhookEventName, WebhookRegistration } from '@app/contracts';
 
 /**
  * How deep a chain of replies goes: a reply to an event is at depth 1, a reply to that reply
@@ -8,15 +6,6 @@ import {
  * keep answering each other.
  */
 export const MAX_REPLY_DEPTH = 3;
-
-const EVENT_OF_ROUTING_KEY: ReadonlyMap<string, WebhookEventName> = new Map(
-  WEBHOOK_EVENT_NAMES.map((name) => [WEBHOOK_EVENT_SOURCES[name].routingKey, name]),
-);
-
-/** The webhook event a domain event's routing key stands for, or null. */
-export function eventNameOf(routingKey: string): WebhookEventName | null {
-  return EVENT_OF_ROUTING_KEY.get(routingKey) ?? null;
-}
 
 /** The room a domain event is about (`payload.room.id`), or null. */
 export function roomIdOf(payload: unknown): number | null {
