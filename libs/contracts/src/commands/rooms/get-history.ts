@@ -31,4 +31,4 @@ export const GetHistoryV1 = defineCommand<{ messages: HistoryMessageView[] }>('r
   actor: actorSchema.optional(),
   /** v2: a page of messages instead of a day (`date` is then ignored). */
   page: historyPageSchema.optional(),
-}));
+}), { query: true });
