@@ -276,6 +276,20 @@ describe('v2 rooms: create, list, get, update, delete, topic (real services)', (
         .toEqual({ status: 404, code: 404, type: 'Not Found', message: 'Room No Such Room not found' });
     });
 
+    it('answers a path no v2 operation serves in the v2 error shape: JSON whatever `format` says, no v1 headers', async () => {
+      const route = await call('GET', 'room/999999');
+      for (const [verb, path] of [['GET', 'nothing'], ['POST', 'room/1/nothing/at/all'], ['GET', 'NOTHING?format=xml']]) {
+        const res = await call(verb, path, { tokenInQuery: true, query: { format: 'xml' } });
+        expect({ status: res.status, type: res.headers.get('content-type') }).toEqual({ status: 404, type: route.headers.get('content-type') });
+        expect(res.text).toBe(JSON.stringify({ error: { code: 404, type: 'Not Found', message: 'Not found. The version 2 API\'s operations are listed at /docs/api/v2.' } }));
+        // No token was counted for it (v1 answers every path with its idle counts).
+        expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+      }
+      const upper = await fetch(`${stack.baseUrl}/V2/nothing`);
+      expect([upper.status, upper.headers.get('content-type'), await upper.text()])
+        .toEqual([404, route.headers.get('content-type'), JSON.stringify({ error: { code: 404, type: 'Not Found', message: 'Not found. The version 2 API\'s operations are listed at /docs/api/v2.' } })]);
+    });
+
     it('shows a private room to its members and group admins only', async () => {
       const member = await s.createUser('Private Member');
       const outsider = await s.createUser('Private Outsider');

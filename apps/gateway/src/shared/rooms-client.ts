@@ -1,13 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RpcClient, RpcFailure } from '@app/common';
-import { CommandDefinition, GetHistoryV2, GetMessageV1, GetRoomV1, GetPrivateHistoryV1, GetUserV1, ListRoomsV1, ListUsersV1, ResolveTokenV1 } from '@app/contracts';
-import { ListMembersV1, ListParticipantsV1 } from '@app/contracts';
-import { GetWebhookV1, ListRegistrationsV1, ListWebhooksV1 } from '@app/contracts';
-import { GetAddonV1, ListAddonsV1 } from '@app/contracts';
+import type { CommandDefinition } from '@app/contracts';
 import { ROOMS_RPC } from './di-tokens';
-
-/** Commands that change nothing: when one goes unanswered, nothing was applied either way. */
-const QUERIES: ReadonlySet<string> = new Set([ResolveTokenV1, ListMembersV1, ListParticipantsV1, GetRoomV1, ListRoomsV1, GetHistoryV2, GetMessageV1, GetUserV1, ListUsersV1, GetPrivateHistoryV1, ListWebhooksV1, GetWebhookV1, ListRegistrationsV1, ListAddonsV1, GetAddonV1].map((c) => c.pattern));
 
 /**
  * The rooms service did not answer. What the client may be told depends on what we know:
@@ -44,7 +38,7 @@ export class RoomsClient {
     try {
       return await this.rpc.request(command, payload);
     } catch (err) {
-      if (err instanceof RpcFailure) throw new RoomsOutage(err.kind, command.pattern, !QUERIES.has(command.pattern), err);
+      if (err instanceof RpcFailure) throw new RoomsOutage(err.kind, command.pattern, !command.query, err);
       throw err;
     }
   }

@@ -69,6 +69,15 @@ describe('v1 parameter rules', () => {
     });
   });
 
+  describe('validRequired', () => {
+    it('answers "<param>: is required" when absent or empty, else checks the rule', () => {
+      expect(rejects('topic', () => rule.validRequired(params({}), 'topic', field.topic))).toBe('topic: is required');
+      expect(rejects('topic', () => rule.validRequired(params({ topic: '' }), 'topic', field.topic))).toBe('topic: is required');
+      expect(rejects('topic', () => rule.validRequired(params({ topic: 't'.repeat(251) }), 'topic', field.topic))).toContain('250');
+      expect(rule.validRequired(params({ topic: 'Deploy' }), 'topic', field.topic)).toBe('Deploy');
+    });
+  });
+
   describe('flag', () => {
     it('reads 0/1/true/false case-insensitively, and absent or empty as the default', () => {
       expect(rule.flag(params({ notify: '1' }), 'notify', false)).toBe(true);

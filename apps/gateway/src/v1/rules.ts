@@ -18,6 +18,11 @@ export function valid<S extends z.ZodTypeAny>(param: string, schema: S, value: u
   return result.data;
 }
 
+/** A required parameter through its field rule: 400 `<param>: is required`, or as `valid`. */
+export function validRequired<S extends z.ZodTypeAny>(params: RequestParams, param: string, schema: S): z.output<S> {
+  return valid(param, schema, params.required(param));
+}
+
 /** An optional parameter through its field rule; `fallback` when absent or empty. */
 export function validOptional<S extends z.ZodTypeAny, F>(params: RequestParams, param: string, schema: S, fallback: F): z.output<S> | F {
   const value = params.optional(param);

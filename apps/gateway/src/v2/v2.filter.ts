@@ -1,8 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Inject, Injectable } from '@nestjs/common';
 import { APP_LOGGER, AppLogger } from '@app/common';
 import type { FastifyReply } from 'fastify';
-import { ApiError } from '../shared/api-error';
-import { RoomsOutage } from '../shared/rooms-client';
+import { logFailure } from '../shared/command-errors';
 import { floodHeaders, v2RateLimitHeaders } from './http/v2-headers';
 import { V2HttpRequest } from './http/v2-request';
 import { toV2Error } from './v2-errors';
@@ -17,11 +16,7 @@ export class V2Filter implements ExceptionFilter {
     const req = host.switchToHttp().getRequest<V2HttpRequest>();
     const res = host.switchToHttp().getResponse<FastifyReply>();
     const error = toV2Error(err);
-    if (err instanceof RoomsOutage) {
-      this.logger.warn({ command: err.command, kind: err.kind, err: err.failure.message, status: error.status }, 'rooms service did not answer');
-    } else if (error.status >= 500 && !(err instanceof ApiError)) {
-      this.logger.error({ err }, 'request failed');
-    }
+    logFailure(this.logger, err, error);
     if (res.sent) return;
     if (req.v2?.rateLimit) res.headers(v2RateLimitHeaders(req.v2.rateLimit));
     if (req.v2?.flood) res.headers(floodHeaders(req.v2.flood));

@@ -8,15 +8,26 @@ import { z } from 'zod';
 export interface CommandDefinition<TRequest, TReply> {
   pattern: string;
   schema: z.ZodType<TRequest, z.ZodTypeDef, unknown>;
+  /**
+   * True for a query: it changes nothing, so when it goes unanswered nothing was applied
+   * either way (a caller may say so, and may retry). False for a command that changes state.
+   */
+  readonly query: boolean;
   /** Type-only marker so that `ReplyOf<typeof X>` works. */
   readonly __reply?: TReply;
+}
+
+export interface CommandOptions {
+  /** The command only reads (see `CommandDefinition.query`). */
+  query?: boolean;
 }
 
 export function defineCommand<TReply, TSchema extends z.ZodTypeAny = z.ZodTypeAny>(
   pattern: string,
   schema: TSchema,
+  options: CommandOptions = {},
 ): CommandDefinition<z.output<TSchema>, TReply> {
-  return { pattern, schema };
+  return { pattern, schema, query: options.query === true };
 }
 
 export type RequestOf<D> = D extends CommandDefinition<infer R, unknown> ? R : never;

@@ -2,7 +2,7 @@ import {
   CreateRoomV1, DeleteRoomV1, field, GetHistoryV2, GetRoomV1, ListRoomsV1, readHistoryDate, SendNotificationV1, SetTopicV1,
 } from '@app/contracts';
 import { toV1HistoryMessage, toV1Room, toV1RoomDetail } from '../presenters';
-import { flag, positiveId, roomRef, valid, validOptional } from '../rules';
+import { flag, positiveId, roomRef, valid, validOptional, validRequired } from '../rules';
 import { ADMIN, ANY_TOKEN, v1Method } from './method';
 
 /**
@@ -16,7 +16,7 @@ export const ROOMS_METHODS = {
     command: CreateRoomV1,
     request: (p, actor) => ({
       actor,
-      name: valid('name', field.roomName, p.required('name')),
+      name: validRequired(p, 'name', field.roomName),
       owner: { id: positiveId('owner_user_id', p.required('owner_user_id')) },
       privacy: validOptional(p, 'privacy', field.privacy, 'public' as const),
       topic: validOptional(p, 'topic', field.topic, ''),
@@ -69,8 +69,8 @@ export const ROOMS_METHODS = {
     request: (p, actor) => ({
       actor,
       room: roomRef(p),
-      from: valid('from', field.senderLabel, p.required('from')),
-      message: valid('message', field.messageText, p.required('message')),
+      from: validRequired(p, 'from', field.senderLabel),
+      message: validRequired(p, 'message', field.messageText),
       messageFormat: validOptional(p, 'message_format', field.messageFormat, 'html' as const),
       notify: flag(p, 'notify', false),
       color: validOptional(p, 'color', field.color, 'yellow' as const),
@@ -93,7 +93,7 @@ export const ROOMS_METHODS = {
     request: (p, actor) => ({
       actor,
       room: roomRef(p),
-      topic: valid('topic', field.topic, p.required('topic')),
+      topic: validRequired(p, 'topic', field.topic),
       from: validOptional(p, 'from', field.topicFrom, 'API'),
     }),
     present: () => ({ status: 'ok' }),

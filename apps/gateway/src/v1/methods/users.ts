@@ -3,7 +3,7 @@ import {
 } from '@app/contracts';
 import type { RequestParams } from '../../shared/request-params';
 import { toV1User } from '../presenters';
-import { flag, userRef, valid, validOptional } from '../rules';
+import { flag, userRef, validOptional, validRequired } from '../rules';
 import { ADMIN, v1Method } from './method';
 
 /**
@@ -25,14 +25,17 @@ function userFields(p: RequestParams) {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<typeof fields>;
 }
 
+/** `user_id` alone: the request of the methods that only name a user. */
+const userOnly = (p: RequestParams) => ({ user: userRef(p) });
+
 export const USERS_METHODS = {
   'users/create': v1Method({
     verbs: ['POST'],
     kinds: ADMIN,
     command: CreateUserV1,
     request: (p) => {
-      const email = valid('email', field.email, p.required('email'));
-      const name = valid('name', field.displayName, p.required('name'));
+      const email = validRequired(p, 'email', field.email);
+      const name = validRequired(p, 'name', field.displayName);
       return { ...userFields(p), email, name };
     },
     // The password is answered once, here, after the record's fields.
@@ -43,7 +46,7 @@ export const USERS_METHODS = {
     verbs: ['POST'],
     kinds: ADMIN,
     command: DeleteUserV1,
-    request: (p) => ({ user: userRef(p) }),
+    request: userOnly,
     present: () => ({ deleted: true }),
   }),
 
@@ -59,7 +62,7 @@ export const USERS_METHODS = {
     verbs: ['GET'],
     kinds: ADMIN,
     command: GetUserV1,
-    request: (p) => ({ user: userRef(p) }),
+    request: userOnly,
     present: (reply) => ({ user: toV1User(reply.user) }),
   }),
 
@@ -67,7 +70,7 @@ export const USERS_METHODS = {
     verbs: ['POST'],
     kinds: ADMIN,
     command: UndeleteUserV1,
-    request: (p) => ({ user: userRef(p) }),
+    request: userOnly,
     present: () => ({ undeleted: true }),
   }),
 
@@ -75,10 +78,7 @@ export const USERS_METHODS = {
     verbs: ['POST'],
     kinds: ADMIN,
     command: UpdateUserV1,
-    request: (p) => {
-      const user = userRef(p);
-      return { user, ...userFields(p) };
-    },
+    request: (p) => ({ ...userOnly(p), ...userFields(p) }),
     present: (reply) => ({ user: toV1User(reply.user) }),
   }),
 };

@@ -1,11 +1,9 @@
-import { Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { Actor, GetAddonV1, InstallAddonV1, ListAddonsV1, UninstallAddonV1 } from '@app/contracts';
-import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
-import { RoomsClient } from '../../shared/rooms-client';
-import { pageOf, pageResponse, probeLimit, splitProbe } from '../http/pagination';
 import { RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
 import { CurrentActor } from '../http/v2-request';
+import { V2Resource } from '../http/v2-resource';
 import { V2Body, V2Query } from '../http/validation';
 import { toV2Addon, toV2CreatedAddon } from './addons.presenter';
 import { addonIdOf, InstallAddonBody, installAddonBody, ListAddonsQuery, listAddonsQuery } from './addons.schemas';
@@ -15,13 +13,7 @@ import { addonIdOf, InstallAddonBody, installAddonBody, ListAddonsQuery, listAdd
  * and calls the add-on back, within ADDON_HTTP_TIMEOUT_MS per call), listing and removing them.
  */
 @V2Controller('addons')
-export class AddonsController {
-  private readonly base: string;
-
-  constructor(private readonly rooms: RoomsClient, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
-    this.base = config.PUBLIC_BASE_URL;
-  }
-
+export class AddonsController extends V2Resource {
   @Post()
   @Summary('Install an add-on from its descriptor URL, into a room or group-wide')
   @HttpCode(201)
@@ -34,11 +26,8 @@ export class AddonsController {
   @Get()
   @Summary('List installed add-ons')
   @RequireScopes('admin_group')
-  async list(@V2Query(listAddonsQuery) q: ListAddonsQuery, @Query() raw: Record<string, unknown>, @CurrentActor() actor: Actor) {
-    const page = pageOf(q);
-    const { installations } = await this.rooms.send(ListAddonsV1, { actor, startIndex: page.startIndex, limit: probeLimit(page) });
-    const { items, hasMore } = splitProbe(installations, page);
-    return pageResponse(items.map((i) => toV2Addon(i, this.base)), page, hasMore, `${this.base}/v2/addons`, raw);
+  list(@V2Query(listAddonsQuery) q: ListAddonsQuery, @Query() raw: Record<string, unknown>, @CurrentActor() actor: Actor) {
+    return this.page(q, raw, '/v2/addons', async (w) => (await this.rooms.send(ListAddonsV1, { actor, ...w })).installations, toV2Addon);
   }
 
   @Get(':id')

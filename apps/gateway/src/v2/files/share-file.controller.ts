@@ -1,8 +1,8 @@
-import { createParamDecorator, ExecutionContext, HttpCode, Param, Post } from '@nestjs/common';
-import type { Actor } from '@app/contracts';
+import { createParamDecorator, ExecutionContext, HttpCode, Post } from '@nestjs/common';
+import type { Actor, RoomRef } from '@app/contracts';
 import { FloodControlled, RawBody, RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
-import { CurrentActor, V2HttpRequest } from '../http/v2-request';
+import { CurrentActor, RoomRefParam, V2HttpRequest } from '../http/v2-request';
 import { ShareFile, Upload } from './share-file.usecase';
 
 /** The body as bytes (read by V2BodyGuard under @RawBody, up to FILE_MAX_BYTES) and its Content-Type. */
@@ -22,7 +22,7 @@ export class ShareFileController {
   @RequireScopes('send_message')
   @FloodControlled()
   @RawBody()
-  async share(@CurrentActor() actor: Actor, @Param('room') room: string, @UploadedBody() upload: Upload): Promise<void> {
+  async share(@CurrentActor() actor: Actor, @RoomRefParam() room: RoomRef, @UploadedBody() upload: Upload): Promise<void> {
     await this.shareFile.execute(actor, room, upload);
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_LOGGER, AppLogger } from '@app/common';
-import { Actor, parseRoomRef, ShareFileV1 } from '@app/contracts';
+import { Actor, RoomRef, ShareFileV1 } from '@app/contracts';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { ApiError } from '../../shared/api-error';
 import { RoomsClient, RoomsOutage } from '../../shared/rooms-client';
@@ -35,7 +35,7 @@ export class ShareFile {
     this.base = config.PUBLIC_BASE_URL;
   }
 
-  async execute(actor: Actor, room: string, upload: Upload): Promise<void> {
+  async execute(actor: Actor, room: RoomRef, upload: Upload): Promise<void> {
     // The event names the uploader as a User object: room and add-on tokens have no user.
     if (actor.userId === undefined) {
       throw new ApiError(403, 'Sharing a file needs a token that belongs to a user (a personal token): the file is shared as that user.');
@@ -55,7 +55,7 @@ export class ShareFile {
       if (thumb && thumbKey) await this.storage.put(thumbKey, thumb.data, thumb.contentType);
       await this.rooms.send(ShareFileV1, {
         actor,
-        room: parseRoomRef(room),
+        room,
         file: { name, size: data.length, url: this.urlOf(key), ...(thumbKey ? { thumbUrl: this.urlOf(thumbKey) } : {}), contentType },
         ...(parsed.message !== undefined ? { message: parsed.message } : {}),
       });

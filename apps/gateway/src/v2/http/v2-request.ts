@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { Actor, AuthenticatedToken } from '@app/contracts';
+import { Actor, AuthenticatedToken, parseRoomRef, parseUserRef, RoomRef, UserRef } from '@app/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { RateLimitState } from '../../shared/rate-limit/rate-limit';
 
@@ -30,3 +30,16 @@ export function actorOf(token: AuthenticatedToken): Actor {
 
 export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext): Actor =>
   actorOf(ctx.switchToHttp().getRequest<V2HttpRequest>().v2!.token!));
+
+/** A parameter of the request's path, as text ('' when the route has none by that name). */
+export const pathParam = (ctx: ExecutionContext, name: string): string =>
+  String((ctx.switchToHttp().getRequest<V2HttpRequest>().params as Record<string, string | undefined>)[name] ?? '');
+
+/** `{room}` of the path, as the room it names: an id (all digits) or a name. */
+export const RoomRefParam = createParamDecorator((_: unknown, ctx: ExecutionContext): RoomRef => parseRoomRef(pathParam(ctx, 'room')));
+
+/** `{user}` of the path: an id, an e-mail address or an @mention name. */
+export const userRefOf = (raw: string): UserRef => parseUserRef(raw, { mentions: true });
+
+/** `{user}` of the path, as the user it names (see `userRefOf`). */
+export const UserRefParam = createParamDecorator((_: unknown, ctx: ExecutionContext): UserRef => userRefOf(pathParam(ctx, 'user')));

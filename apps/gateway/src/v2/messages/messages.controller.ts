@@ -1,15 +1,14 @@
-import { Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
-  Actor, GetHistoryV2, GetMessageV1, NotificationBody, notificationBodySchema, notificationCommand, parseRoomRef,
+  Actor, GetHistoryV2, GetMessageV1, NotificationBody, notificationBodySchema, notificationCommand, RoomRef,
   SendMessageV1, SendNotificationV1,
 } from '@app/contracts';
-import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { ApiError } from '../../shared/api-error';
-import { RoomsClient } from '../../shared/rooms-client';
 import { pageOf, pageResponse, probeLimit, splitProbe } from '../http/pagination';
 import { FloodControlled, RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
-import { CurrentActor } from '../http/v2-request';
+import { CurrentActor, RoomRefParam } from '../http/v2-request';
+import { V2Resource } from '../http/v2-resource';
 import { V2Body, V2Query } from '../http/validation';
 import {
   historyBounds, HistoryQuery, historyQuery, LatestHistoryQuery, latestHistoryQuery, MessageBody, messageBody,
@@ -18,21 +17,15 @@ import { formatMessageDate, toV2HistoryItem } from './messages.presenter';
 
 /** A room's messages: a user's message, a notification, the history and one message of it. */
 @V2Controller('room')
-export class MessagesController {
-  private readonly base: string;
-
-  constructor(private readonly rooms: RoomsClient, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
-    this.base = config.PUBLIC_BASE_URL;
-  }
-
+export class MessagesController extends V2Resource {
   /** Sent as the token's user. */
   @Post(':room/message')
   @Summary('Send a message as the user of the token (room_message)')
   @HttpCode(201)
   @RequireScopes('send_message')
   @FloodControlled()
-  async message(@Param('room') room: string, @V2Body(messageBody) body: MessageBody, @CurrentActor() actor: Actor) {
-    const sent = await this.rooms.send(SendMessageV1, { actor, room: parseRoomRef(room), message: body.message });
+  async message(@RoomRefParam() room: RoomRef, @V2Body(messageBody) body: MessageBody, @CurrentActor() actor: Actor) {
+    const sent = await this.rooms.send(SendMessageV1, { actor, room, message: body.message });
     return { id: sent.id, timestamp: formatMessageDate(sent.date, 'UTC') };
   }
 
@@ -41,20 +34,20 @@ export class MessagesController {
   @HttpCode(204)
   @RequireScopes('send_notification')
   @FloodControlled()
-  async notification(@Param('room') room: string, @V2Body(notificationBodySchema) body: NotificationBody, @CurrentActor() actor: Actor): Promise<void> {
-    await this.rooms.send(SendNotificationV1, notificationCommand(actor, parseRoomRef(room), body));
+  async notification(@RoomRefParam() room: RoomRef, @V2Body(notificationBodySchema) body: NotificationBody, @CurrentActor() actor: Actor): Promise<void> {
+    await this.rooms.send(SendNotificationV1, notificationCommand(actor, room, body));
   }
 
   /** Newest first from `date` back (reverse=true, the default, lists each page oldest first). */
   @Get(':room/history')
   @Summary('The history of a room')
   @RequireScopes('view_messages')
-  async history(@Param('room') room: string, @V2Query(historyQuery) q: HistoryQuery, @CurrentActor() actor: Actor, @Query() raw: Record<string, unknown>) {
+  async history(@RoomRefParam() ref: RoomRef, @Param('room') room: string, @V2Query(historyQuery) q: HistoryQuery, @CurrentActor() actor: Actor, @Query() raw: Record<string, unknown>) {
     const bounds = historyBounds(q);
     if ('param' in bounds) throw new ApiError(400, `${bounds.param}: ${bounds.problem}`);
     const page = pageOf(q);
     const { messages } = await this.rooms.send(GetHistoryV2, {
-      room: parseRoomRef(room), actor, ...bounds, offset: page.startIndex, limit: probeLimit(page), details: true,
+      room: ref, actor, ...bounds, offset: page.startIndex, limit: probeLimit(page), details: true,
     });
     const { items, hasMore } = splitProbe(messages.reverse(), page);
     if (q.reverse) items.reverse();
@@ -65,10 +58,10 @@ export class MessagesController {
   @Get(':room/history/latest')
   @Summary('The latest messages of a room')
   @RequireScopes('view_messages')
-  async latest(@Param('room') room: string, @V2Query(latestHistoryQuery) q: LatestHistoryQuery, @CurrentActor() actor: Actor) {
+  async latest(@RoomRefParam() ref: RoomRef, @Param('room') room: string, @V2Query(latestHistoryQuery) q: LatestHistoryQuery, @CurrentActor() actor: Actor) {
     const maxResults = q['max-results'];
     const { messages } = await this.rooms.send(GetHistoryV2, {
-      room: parseRoomRef(room), actor, recentOnly: false, offset: 0, limit: maxResults, details: true,
+      room: ref, actor, recentOnly: false, offset: 0, limit: maxResults, details: true,
       ...(q['not-before'] ? { notBefore: q['not-before'] } : {}),
     });
     const items = messages.map((m) => toV2HistoryItem(m, q.timezone, this.base));
@@ -78,8 +71,8 @@ export class MessagesController {
   @Get(':room/history/:message')
   @Summary('One message of the history of a room')
   @RequireScopes('view_messages')
-  async one(@Param('room') room: string, @Param('message') id: string, @V2Query(latestHistoryQuery.pick({ timezone: true })) q: Pick<LatestHistoryQuery, 'timezone'>, @CurrentActor() actor: Actor) {
-    const { message } = await this.rooms.send(GetMessageV1, { actor, room: parseRoomRef(room), messageId: id.slice(0, 100) });
+  async one(@RoomRefParam() room: RoomRef, @Param('message') id: string, @V2Query(latestHistoryQuery.pick({ timezone: true })) q: Pick<LatestHistoryQuery, 'timezone'>, @CurrentActor() actor: Actor) {
+    const { message } = await this.rooms.send(GetMessageV1, { actor, room, messageId: id.slice(0, 100) });
     return { message: toV2HistoryItem(message, q.timezone, this.base) };
   }
 

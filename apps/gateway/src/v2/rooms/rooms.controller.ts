@@ -1,13 +1,11 @@
-import { Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
+import { Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import {
-  Actor, CreateRoomV1, DeleteRoomV1, GetRoomV1, ListRoomsV1, parseRoomRef, SetTopicV1, UpdateRoomV1,
+  Actor, CreateRoomV1, DeleteRoomV1, GetRoomV1, ListRoomsV1, RoomRef, SetTopicV1, UpdateRoomV1,
 } from '@app/contracts';
-import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
-import { RoomsClient } from '../../shared/rooms-client';
-import { pageOf, pageResponse, probeLimit, splitProbe } from '../http/pagination';
 import { RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
-import { CurrentActor } from '../http/v2-request';
+import { CurrentActor, RoomRefParam } from '../http/v2-request';
+import { V2Resource } from '../http/v2-resource';
 import { V2Body, V2Query } from '../http/validation';
 import { toV2CreatedRoom, toV2Room, toV2RoomItem } from './rooms.presenter';
 import {
@@ -16,13 +14,7 @@ import {
 
 /** `/v2/room` and `/v2/room/{room}`: rooms themselves, and their topic. */
 @V2Controller('room')
-export class RoomsController {
-  private readonly base: string;
-
-  constructor(private readonly rooms: RoomsClient, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
-    this.base = config.PUBLIC_BASE_URL;
-  }
-
+export class RoomsController extends V2Resource {
   @Post()
   @Summary('Create a room (room_created)')
   @HttpCode(201)
@@ -38,37 +30,33 @@ export class RoomsController {
   @Get()
   @Summary('List rooms')
   @RequireScopes('view_group', 'view_room')
-  async list(@V2Query(listRoomsQuery) q: ListRoomsQuery, @Query() raw: Record<string, unknown>, @CurrentActor() actor: Actor) {
-    const page = pageOf(q);
-    const { rooms } = await this.rooms.send(ListRoomsV1, {
-      actor, includePrivate: q['include-private'], includeArchived: q['include-archived'], startIndex: page.startIndex, limit: probeLimit(page),
-    });
-    const { items, hasMore } = splitProbe(rooms, page);
-    return pageResponse(items.map((r) => toV2RoomItem(r, this.base)), page, hasMore, `${this.base}/v2/room`, raw);
+  list(@V2Query(listRoomsQuery) q: ListRoomsQuery, @Query() raw: Record<string, unknown>, @CurrentActor() actor: Actor) {
+    return this.page(q, raw, '/v2/room', async (w) => (await this.rooms.send(ListRoomsV1, {
+      actor, includePrivate: q['include-private'], includeArchived: q['include-archived'], ...w,
+    })).rooms, toV2RoomItem);
   }
 
   @Get(':room')
   @Summary('Get a room')
   @RequireScopes('view_group', 'view_room')
-  async get(@Param('room') room: string, @CurrentActor() actor: Actor) {
-    const reply = await this.rooms.send(GetRoomV1, { room: parseRoomRef(room), actor, withOwner: true });
-    return toV2Room(reply.room, this.base);
+  async get(@RoomRefParam() room: RoomRef, @CurrentActor() actor: Actor) {
+    return toV2Room((await this.rooms.send(GetRoomV1, { room, actor, withOwner: true })).room, this.base);
   }
 
   @Put(':room')
   @Summary('Update a room (room_archived, room_unarchived, room_topic_change)')
   @HttpCode(204)
   @RequireScopes('admin_room', 'manage_rooms')
-  async update(@Param('room') room: string, @V2Body(updateRoomBody) b: UpdateRoomBody, @CurrentActor() actor: Actor): Promise<void> {
-    await this.rooms.send(UpdateRoomV1, { actor, room: parseRoomRef(room), ...roomUpdateOf(b) });
+  async update(@RoomRefParam() room: RoomRef, @V2Body(updateRoomBody) b: UpdateRoomBody, @CurrentActor() actor: Actor): Promise<void> {
+    await this.rooms.send(UpdateRoomV1, { actor, room, ...roomUpdateOf(b) });
   }
 
   @Delete(':room')
   @Summary('Delete a room (room_deleted)')
   @HttpCode(204)
   @RequireScopes('admin_room', 'manage_rooms')
-  async delete(@Param('room') room: string, @CurrentActor() actor: Actor): Promise<void> {
-    await this.rooms.send(DeleteRoomV1, { actor, room: parseRoomRef(room) });
+  async delete(@RoomRefParam() room: RoomRef, @CurrentActor() actor: Actor): Promise<void> {
+    await this.rooms.send(DeleteRoomV1, { actor, room });
   }
 
   /** HipChat asked for admin_room; manage_rooms may change every attribute of a room anyway. */
@@ -76,7 +64,7 @@ export class RoomsController {
   @Summary('Set a room\'s topic (room_topic_change)')
   @HttpCode(204)
   @RequireScopes('admin_room', 'manage_rooms')
-  async topic(@Param('room') room: string, @V2Body(topicBody) b: TopicBody, @CurrentActor() actor: Actor): Promise<void> {
-    await this.rooms.send(SetTopicV1, { actor, room: parseRoomRef(room), topic: b.topic });
+  async topic(@RoomRefParam() room: RoomRef, @V2Body(topicBody) b: TopicBody, @CurrentActor() actor: Actor): Promise<void> {
+    await this.rooms.send(SetTopicV1, { actor, room, topic: b.topic });
   }
 }

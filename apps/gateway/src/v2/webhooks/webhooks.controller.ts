@@ -1,15 +1,13 @@
-import { Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { createParamDecorator, Delete, ExecutionContext, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import {
-  Actor, CreateWebhookV1, DeleteWebhookV1, GetWebhookV1, ListWebhooksV1, parseRoomRef, PutWebhookV1, WebhookRef,
+  Actor, CreateWebhookV1, DeleteWebhookV1, GetWebhookV1, ListWebhooksV1, PutWebhookV1, RoomRef, WebhookRef,
 } from '@app/contracts';
 import type { FastifyReply } from 'fastify';
-import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { ApiError } from '../../shared/api-error';
-import { RoomsClient } from '../../shared/rooms-client';
-import { pageOf, pageResponse, probeLimit, splitProbe } from '../http/pagination';
 import { RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
-import { CurrentActor } from '../http/v2-request';
+import { CurrentActor, pathParam, RoomRefParam } from '../http/v2-request';
+import { V2Resource } from '../http/v2-resource';
 import { describeIssue, V2Body, V2Query } from '../http/validation';
 import { toV2CreatedWebhook, toV2Webhook, toV2WebhookItem } from './webhooks.presenter';
 import {
@@ -31,26 +29,26 @@ function keyRef(raw: string): WebhookRef & { key: string } {
   return { key: parsed.data };
 }
 
+/** `{id}` of the path as the webhook it names (404 when it can name none). */
+const WebhookIdParam = createParamDecorator((_: unknown, ctx: ExecutionContext): WebhookRef => idRef(pathParam(ctx, 'id')));
+
+/** `{key}` of the path as the webhook it names (400 naming `key` when it breaks the key's rule). */
+const WebhookKeyParam = createParamDecorator((_: unknown, ctx: ExecutionContext): WebhookRef => keyRef(pathParam(ctx, 'key')));
+
 /**
  * A room's webhooks, in both forms add-on frameworks use: by id (`/webhook`) and by the
  * integration's key (`/extension/webhook/{key}`). Administering a room's webhooks takes
  * `admin_room`; room tokens (send_notification only) are refused by the scope check.
  */
 @V2Controller('room')
-export class WebhooksController {
-  private readonly base: string;
-
-  constructor(private readonly rooms: RoomsClient, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
-    this.base = config.PUBLIC_BASE_URL;
-  }
-
+export class WebhooksController extends V2Resource {
   @Post(':room/webhook')
   @Summary('Register a webhook of a room (its signing secret is answered this once)')
   @HttpCode(201)
   @RequireScopes('admin_room')
-  async create(@Param('room') room: string, @V2Body(createWebhookBody) b: CreateWebhookBody, @CurrentActor() actor: Actor) {
+  async create(@RoomRefParam() room: RoomRef, @V2Body(createWebhookBody) b: CreateWebhookBody, @CurrentActor() actor: Actor) {
     const { webhook, secret } = await this.rooms.send(CreateWebhookV1, {
-      actor, room: parseRoomRef(room), ...specOf(b), ...(b.key !== undefined ? { key: b.key } : {}),
+      actor, room, ...specOf(b), ...(b.key !== undefined ? { key: b.key } : {}),
     });
     return toV2CreatedWebhook(webhook, secret, this.base);
   }
@@ -58,27 +56,24 @@ export class WebhooksController {
   @Get(':room/webhook')
   @Summary('List the webhooks of a room')
   @RequireScopes('admin_room')
-  async list(@Param('room') room: string, @V2Query(webhookListQuery) q: WebhookListQuery, @Query() raw: Record<string, unknown>, @CurrentActor() actor: Actor) {
-    const page = pageOf(q);
-    const { webhooks } = await this.rooms.send(ListWebhooksV1, { actor, room: parseRoomRef(room), startIndex: page.startIndex, limit: probeLimit(page) });
-    const { items, hasMore } = splitProbe(webhooks, page);
-    return pageResponse(items.map((w) => toV2WebhookItem(w, this.base)), page, hasMore, `${this.base}/v2/room/${encodeURIComponent(room)}/webhook`, raw);
+  list(@RoomRefParam() room: RoomRef, @Param('room') name: string, @V2Query(webhookListQuery) q: WebhookListQuery, @Query() raw: Record<string, unknown>, @CurrentActor() actor: Actor) {
+    return this.page(q, raw, `/v2/room/${encodeURIComponent(name)}/webhook`,
+      async (w) => (await this.rooms.send(ListWebhooksV1, { actor, room, ...w })).webhooks, toV2WebhookItem);
   }
 
   @Get(':room/webhook/:id')
   @Summary('Get a webhook of a room')
   @RequireScopes('admin_room')
-  async get(@Param('room') room: string, @Param('id') id: string, @CurrentActor() actor: Actor) {
-    const { webhook } = await this.rooms.send(GetWebhookV1, { actor, room: parseRoomRef(room), webhook: idRef(id) });
-    return toV2Webhook(webhook, this.base);
+  get(@RoomRefParam() room: RoomRef, @WebhookIdParam() webhook: WebhookRef, @CurrentActor() actor: Actor) {
+    return this.getOne(actor, room, webhook);
   }
 
   @Delete(':room/webhook/:id')
   @Summary('Delete a webhook of a room')
   @HttpCode(204)
   @RequireScopes('admin_room')
-  async delete(@Param('room') room: string, @Param('id') id: string, @CurrentActor() actor: Actor): Promise<void> {
-    await this.rooms.send(DeleteWebhookV1, { actor, room: parseRoomRef(room), webhook: idRef(id) });
+  delete(@RoomRefParam() room: RoomRef, @WebhookIdParam() webhook: WebhookRef, @CurrentActor() actor: Actor): Promise<void> {
+    return this.deleteOne(actor, room, webhook);
   }
 
   /**
@@ -90,11 +85,12 @@ export class WebhooksController {
   @HttpCode(201)
   @RequireScopes('admin_room')
   async put(
-    @Param('room') room: string, @Param('key') key: string, @V2Body(webhookBody) b: WebhookBody,
+    @RoomRefParam() room: RoomRef, @Param('key') key: string, @V2Body(webhookBody) b: WebhookBody,
     @CurrentActor() actor: Actor, @Res() res: FastifyReply,
   ): Promise<void> {
+    // Read here, not by a parameter decorator: a broken body is reported before a broken key, as it always was.
     const ref = keyRef(key);
-    const reply = await this.rooms.send(PutWebhookV1, { actor, room: parseRoomRef(room), key: ref.key, ...specOf(b) });
+    const reply = await this.rooms.send(PutWebhookV1, { actor, room, key: ref.key, ...specOf(b) });
     // Nest would answer the decorator's status whatever the outcome: this route sends its own.
     if (reply.created && reply.secret !== undefined) {
       await res.status(201).send(toV2CreatedWebhook(reply.webhook, reply.secret, this.base));
@@ -106,16 +102,24 @@ export class WebhooksController {
   @Get(':room/extension/webhook/:key')
   @Summary('Get the webhook with this key')
   @RequireScopes('admin_room')
-  async getByKey(@Param('room') room: string, @Param('key') key: string, @CurrentActor() actor: Actor) {
-    const { webhook } = await this.rooms.send(GetWebhookV1, { actor, room: parseRoomRef(room), webhook: keyRef(key) });
-    return toV2Webhook(webhook, this.base);
+  getByKey(@RoomRefParam() room: RoomRef, @WebhookKeyParam() webhook: WebhookRef, @CurrentActor() actor: Actor) {
+    return this.getOne(actor, room, webhook);
   }
 
   @Delete(':room/extension/webhook/:key')
   @Summary('Delete the webhook with this key')
   @HttpCode(204)
   @RequireScopes('admin_room')
-  async deleteByKey(@Param('room') room: string, @Param('key') key: string, @CurrentActor() actor: Actor): Promise<void> {
-    await this.rooms.send(DeleteWebhookV1, { actor, room: parseRoomRef(room), webhook: keyRef(key) });
+  deleteByKey(@RoomRefParam() room: RoomRef, @WebhookKeyParam() webhook: WebhookRef, @CurrentActor() actor: Actor): Promise<void> {
+    return this.deleteOne(actor, room, webhook);
+  }
+
+  /** By id or by key alike. */
+  private async getOne(actor: Actor, room: RoomRef, webhook: WebhookRef) {
+    return toV2Webhook((await this.rooms.send(GetWebhookV1, { actor, room, webhook })).webhook, this.base);
+  }
+
+  private async deleteOne(actor: Actor, room: RoomRef, webhook: WebhookRef): Promise<void> {
+    await this.rooms.send(DeleteWebhookV1, { actor, room, webhook });
   }
 }

@@ -9,9 +9,9 @@ export const ListAddonsV1 = defineCommand<{ installations: AddonInstallationView
   actor: actorSchema,
   startIndex: z.number().int().min(0),
   limit: z.number().int().min(1).max(1001),
-}));
+}), { query: true });
 
 export const GetAddonV1 = defineCommand<{ installation: AddonInstallationView }>('addons.get-addon.v1', z.object({
   actor: actorSchema,
   id: addonField.installationId,
-}));
+}), { query: true });

@@ -28,4 +28,4 @@ export const GetHistoryV2 = defineCommand<{ messages: HistoryMessageView[] }>('r
   limit: z.number().int().nonnegative().max(1001).optional(),
   /** With senders' mention names, mentions, links, cards and replies' targets (what v2 shows). */
   details: z.boolean(),
-}));
+}), { query: true });

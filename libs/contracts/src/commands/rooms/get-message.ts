@@ -8,4 +8,4 @@ export const GetMessageV1 = defineCommand<{ message: HistoryMessageView }>('room
   actor: actorSchema,
   room: roomRefSchema,
   messageId: z.string().max(100),
-}));
+}), { query: true });

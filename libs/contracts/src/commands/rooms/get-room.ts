@@ -9,4 +9,4 @@ export const GetRoomV1 = defineCommand<{ room: RoomDetailView }>('rooms.get-room
   actor: actorSchema.optional(),
   /** v2: answer the owner as a user too (a User object needs their names and version). */
   withOwner: z.boolean().optional(),
-}));
+}), { query: true });

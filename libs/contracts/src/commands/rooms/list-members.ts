@@ -14,4 +14,4 @@ export const ListMembersV1 = defineCommand<{ users: UserView[] }>('rooms.list-me
   actor: actorSchema,
   room: roomRefSchema,
   ...userPageSchema,
-}));
+}), { query: true });

@@ -9,4 +9,4 @@ export const ListParticipantsV1 = defineCommand<{ users: UserView[] }>('rooms.li
   actor: actorSchema,
   room: roomRefSchema,
   ...userPageSchema,
-}));
+}), { query: true });

@@ -14,4 +14,4 @@ export const ListRoomsV1 = defineCommand<{ rooms: RoomView[] }>('rooms.list-room
   includeArchived: z.boolean().optional(),
   startIndex: z.number().int().min(0).max(2_147_483_647).optional(),
   limit: z.number().int().min(0).max(1001).optional(),
-}));
+}), { query: true });

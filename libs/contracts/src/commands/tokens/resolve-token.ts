@@ -31,4 +31,4 @@ export interface AuthenticatedToken {
  */
 export const ResolveTokenV1 = defineCommand<{ token: AuthenticatedToken | null }>('tokens.resolve-token.v1', z.object({
   tokenHash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hash in hex'),
-}));
+}), { query: true });

@@ -16,4 +16,4 @@ export const GetPrivateHistoryV1 = defineCommand<{ messages: PrivateMessageView[
   actor: actorSchema,
   user: userRefSchema,
   limit: z.number().int().min(0).max(1000),
-}));
+}), { query: true });

@@ -13,4 +13,4 @@ export const ListUsersV1 = defineCommand<{ users: UserView[] }>('users.list-user
   includeGuests: field.flag.optional(),
   offset: z.number().int().min(0).max(2_147_483_647).optional(),
   limit: z.number().int().min(0).max(10_001).optional(),
-}));
+}), { query: true });

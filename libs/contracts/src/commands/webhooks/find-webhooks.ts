@@ -17,13 +17,13 @@ export const ListWebhooksV1 = defineCommand<{ webhooks: WebhookView[] }>('webhoo
   room: roomRefSchema,
   startIndex: z.number().int().min(0),
   limit: z.number().int().min(1).max(1001),
-}));
+}), { query: true });
 
 export const GetWebhookV1 = defineCommand<{ webhook: WebhookView }>('webhooks.get-webhook.v1', z.object({
   actor: actorSchema,
   room: roomRefSchema,
   webhook: webhookRefSchema,
-}));
+}), { query: true });
 
 /** Deletes a webhook; those an installed add-on declared are refused (forbidden). */
 export const DeleteWebhookV1 = defineCommand<Record<string, never>>('webhooks.delete-webhook.v1', z.object({
@@ -36,4 +36,4 @@ export const DeleteWebhookV1 = defineCommand<Record<string, never>>('webhooks.de
  * Every registration with its secret: what a dispatcher replica loads at start and again
  * on each `webhook.registrations-changed.v1` notice. Never exposed through the API.
  */
-export const ListRegistrationsV1 = defineCommand<{ registrations: WebhookRegistration[] }>('webhooks.list-registrations.v1', z.object({}));
+export const ListRegistrationsV1 = defineCommand<{ registrations: WebhookRegistration[] }>('webhooks.list-registrations.v1', z.object({}), { query: true });
