@@ -26,6 +26,7 @@ import { ListParticipants } from './rooms/participants/list-participants/list-pa
 import { RoomRepository } from './rooms/room.repository';
 import { RoomsHandlers } from './rooms/rooms.handlers';
 import { MessagesHandlers } from './rooms/messages.handlers';
+import { RoomPost } from './rooms/room-post';
 import { SendMessage } from './rooms/send-message/send-message.usecase';
 import { GetMessage } from './rooms/get-message/get-message.usecase';
 import { SendNotification } from './rooms/send-notification/send-notification.usecase';
@@ -88,7 +89,7 @@ export class RoomsAppModule {
         RoomRepository, MessageRepository, UserRepository, ParticipantRepository, Actors,
         MemberRepository, AddMember, RemoveMember, ListMembers, InviteUser, EnterRoom, ExitRoom, ListParticipants,
         ShareFile,
-        SendMessage, GetMessage,
+        SendMessage, GetMessage, RoomPost,
         CreateRoom, DeleteRoom, GetRoom, ListRooms, GetHistory, SendNotification, SetTopic, UpdateRoom,
         CreateUser, UpdateUser, DeleteUser, GetUser, ListUsers,
         PrivateMessageRepository, SendPrivateMessage, GetPrivateHistory,

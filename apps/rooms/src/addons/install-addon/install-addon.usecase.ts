@@ -5,7 +5,6 @@ import { DataSource } from 'typeorm';
 import { ROOMS_CONFIG, RoomsConfig } from '../../config';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { RoomRepository } from '../../rooms/room.repository';
-import { assertActorMayUse } from '../../shared/actors';
 import { PRESENTATION, PresentationContext } from '../../shared/presentation';
 import { AddonCalls } from '../addon-calls';
 import { AddonRemoval } from '../addon-removal';
@@ -35,9 +34,8 @@ export class InstallAddon {
   ) {}
 
   async execute(cmd: RequestOf<typeof InstallAddonV1>, meta: CommandMeta): Promise<ReplyOf<typeof InstallAddonV1>> {
-    const room = cmd.room ? await this.rooms.findByRef(this.db.manager, cmd.room) : null;
-    if (room) assertActorMayUse(cmd.actor, room);
-    else if (cmd.actor.roomId !== undefined) {
+    const room = cmd.room ? await this.rooms.findForActor(this.db.manager, cmd.room, cmd.actor) : null;
+    if (!room && cmd.actor.roomId !== undefined) {
       throw commandFailure('forbidden', 'not_allowed', 'room', { message: 'A token confined to one room cannot install an add-on group-wide.' });
     }
 

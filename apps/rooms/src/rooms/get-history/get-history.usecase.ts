@@ -6,7 +6,7 @@ import { Actors } from '../../shared/actors';
 import { HistoryRow, MessageRepository } from '../message.repository';
 import { RoomRepository } from '../room.repository';
 import { dayBounds } from './history-date';
-import { assertMayUseRoom } from './room-access';
+import { assertMayUseRoom } from '../room-access';
 
 /**
  * v1: `recent` is the newest 75 messages, a date that calendar day in `timezone`; oldest

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { commandFailure, GetRoomV1, ReplyOf, RequestOf, RoomUserView } from '@app/contracts';
+import { GetRoomV1, ReplyOf, RequestOf, RoomUserView } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import type { UserEntity } from '../../database/entities';
 import { PRESENTATION, PresentationContext, toRoomView } from '../../shared/presentation';
@@ -22,11 +22,7 @@ export class GetRoom {
 
   async execute(cmd: RequestOf<typeof GetRoomV1>): Promise<ReplyOf<typeof GetRoomV1>> {
     const m = this.db.manager;
-    const room = await this.rooms.findByRef(m, cmd.room);
-    const viewer = cmd.actor?.userId;
-    if (viewer !== undefined && !(await this.rooms.mayView(m, room, viewer))) {
-      throw commandFailure('forbidden', 'not_allowed', 'room', { message: `Room ${room.name} is private: only its members and group admins may see it.` });
-    }
+    const room = await this.rooms.findForViewer(m, cmd.room, cmd.actor?.userId);
     const [lastActive, memberUserIds, inRoom, owner] = await Promise.all([
       this.rooms.lastActive(m, room.id),
       this.rooms.memberIds(m, room.id),

@@ -6,7 +6,7 @@ import {
 } from '@app/contracts';
 import type { RoomEntity } from '../../database/entities';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { Actors, assertActorMayUse } from '../../shared/actors';
+import { Actors } from '../../shared/actors';
 import { newVersion, PRESENTATION, PresentationContext, toRoomObject, toRoomView } from '../../shared/presentation';
 import { UserRepository } from '../../users/user.repository';
 import { RoomAttribute, RoomRepository } from '../room.repository';
@@ -29,8 +29,7 @@ export class UpdateRoom {
 
   execute(cmd: RequestOf<typeof UpdateRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof UpdateRoomV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
-      const room = await this.rooms.findByRef(m, cmd.room, 'update');
-      assertActorMayUse(cmd.actor, room);
+      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'update');
       const owner = cmd.owner ? await this.users.findByRef(m, cmd.owner, { live: true, field: 'owner' }) : null;
       const changes = roomChanges(room, {
         name: cmd.name,

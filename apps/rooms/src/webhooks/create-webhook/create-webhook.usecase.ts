@@ -4,7 +4,6 @@ import { CreateWebhookV1, ReplyOf, RequestOf, WebhookRegistrationsChangedV1 } fr
 import { ROOMS_CONFIG, RoomsConfig } from '../../config';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { RoomRepository } from '../../rooms/room.repository';
-import { assertActorMayUse } from '../../shared/actors';
 import { toWebhookView, WebhookRepository } from '../webhook.repository';
 import {
   assertPatternApplies, assertUrlReachable, assertUnderLimit, fieldsOf, newWebhookSecret, registrantOf, webhookKeyTaken,
@@ -23,8 +22,7 @@ export class CreateWebhook {
   execute(cmd: RequestOf<typeof CreateWebhookV1>, meta: CommandMeta): Promise<ReplyOf<typeof CreateWebhookV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
       // Shared: the room cannot be deleted under the registration (its deletion then lists this webhook).
-      const room = await this.rooms.findByRef(m, cmd.room, 'share');
-      assertActorMayUse(cmd.actor, room);
+      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'share');
       assertPatternApplies(cmd);
       assertUrlReachable(cmd.url, this.config.WEBHOOK_ALLOWED_NETWORKS);
       await this.webhooks.lockRoom(m, room.id);

@@ -3,7 +3,6 @@ import type { CommandMeta } from '@app/common';
 import { DeleteWebhookV1, ReplyOf, RequestOf, WebhookRegistrationsChangedV1 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { RoomRepository } from '../../rooms/room.repository';
-import { assertActorMayUse } from '../../shared/actors';
 import { WebhookRepository } from '../webhook.repository';
 import { assertNotAddOns, registrantOf, webhookNotFound } from '../webhook-rules';
 
@@ -18,8 +17,7 @@ export class DeleteWebhook {
 
   execute(cmd: RequestOf<typeof DeleteWebhookV1>, meta: CommandMeta): Promise<ReplyOf<typeof DeleteWebhookV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
-      const room = await this.rooms.findByRef(m, cmd.room, 'share');
-      assertActorMayUse(cmd.actor, room);
+      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'share');
       await this.webhooks.lockRoom(m, room.id);
       const webhook = 'id' in cmd.webhook
         ? await this.webhooks.findById(m, room.id, cmd.webhook.id)

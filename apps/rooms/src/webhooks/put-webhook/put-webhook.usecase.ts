@@ -4,7 +4,6 @@ import { PutWebhookV1, ReplyOf, RequestOf, WebhookRegistrationsChangedV1 } from 
 import { ROOMS_CONFIG, RoomsConfig } from '../../config';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { RoomRepository } from '../../rooms/room.repository';
-import { assertActorMayUse } from '../../shared/actors';
 import { toWebhookView, WebhookRepository } from '../webhook.repository';
 import { assertNotAddOns, assertPatternApplies, assertUrlReachable, assertUnderLimit, fieldsOf, newWebhookSecret, registrantOf } from '../webhook-rules';
 
@@ -23,8 +22,7 @@ export class PutWebhook {
 
   execute(cmd: RequestOf<typeof PutWebhookV1>, meta: CommandMeta): Promise<ReplyOf<typeof PutWebhookV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
-      const room = await this.rooms.findByRef(m, cmd.room, 'share');
-      assertActorMayUse(cmd.actor, room);
+      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'share');
       assertPatternApplies(cmd);
       assertUrlReachable(cmd.url, this.config.WEBHOOK_ALLOWED_NETWORKS);
       await this.webhooks.lockRoom(m, room.id);
