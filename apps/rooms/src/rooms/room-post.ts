@@ -45,7 +45,7 @@ export class RoomPost {
     const message: StoredMessage = Object.assign(new MessageEntity(), {
       id: randomUUID(), roomId: room.id, ...fields, mentionUserIds: mentioned.map((u) => u.id), createdAt: new Date(),
     });
-    tx.insertLater('messages', this.messages.row(message));
+    tx.insertLater(this.messages, message);
     return { message, mentioned };
   }
 }
