@@ -53,6 +53,7 @@ import { GetPrivateHistory } from './users/get-private-history/get-private-histo
 import { WebhookRepository } from './webhooks/webhook.repository';
 import { WebhooksHandlers } from './webhooks/webhooks.handlers';
 import { CreateWebhook } from './webhooks/create-webhook/create-webhook.usecase';
+import { RegisterWebhook } from './webhooks/register-webhook';
 import { PutWebhook } from './webhooks/put-webhook/put-webhook.usecase';
 import { ListWebhooks } from './webhooks/list-webhooks/list-webhooks.usecase';
 import { GetWebhook } from './webhooks/get-webhook/get-webhook.usecase';
@@ -93,7 +94,7 @@ export class RoomsAppModule {
         CreateRoom, DeleteRoom, GetRoom, ListRooms, GetHistory, SendNotification, SetTopic, UpdateRoom,
         CreateUser, UpdateUser, DeleteUser, GetUser, ListUsers,
         PrivateMessageRepository, SendPrivateMessage, GetPrivateHistory,
-        WebhookRepository, CreateWebhook, PutWebhook, ListWebhooks, GetWebhook, DeleteWebhook, ListRegistrations,
+        WebhookRepository, RegisterWebhook, CreateWebhook, PutWebhook, ListWebhooks, GetWebhook, DeleteWebhook, ListRegistrations,
         ...addonProviders(config),
         TokensService,
         RoomsLifecycle,
