@@ -40,7 +40,11 @@ import { UsersHandlers } from './users/users.handlers';
 import { AddonsHandlers } from './addons/addons.handlers';
 import { addonProviders } from './addons/addons.providers';
 import { TokensHandlers } from './tokens/tokens.handlers';
-import { TokensService } from './tokens/tokens.service';
+import { CreateToken } from './tokens/create-token/create-token.usecase';
+import { ListTokens } from './tokens/list-tokens/list-tokens.usecase';
+import { ResolveToken } from './tokens/resolve-token/resolve-token.usecase';
+import { RevokeToken } from './tokens/revoke-token/revoke-token.usecase';
+import { TokenRepository } from './tokens/token.repository';
 import { CreateUser } from './users/create-user/create-user.usecase';
 import { DeleteUser } from './users/delete-user/delete-user.usecase';
 import { GetUser } from './users/get-user/get-user.usecase';
@@ -96,7 +100,7 @@ export class RoomsAppModule {
         PrivateMessageRepository, SendPrivateMessage, GetPrivateHistory,
         WebhookRepository, RegisterWebhook, CreateWebhook, PutWebhook, ListWebhooks, GetWebhook, DeleteWebhook, ListRegistrations,
         ...addonProviders(config),
-        TokensService,
+        TokenRepository, ResolveToken, CreateToken, ListTokens, RevokeToken,
         RoomsLifecycle,
         { provide: APP_INTERCEPTOR, useClass: CommandLogInterceptor },
         // Errors reach the command server as thrown: it answers refusals with their CommandError.
