@@ -4,7 +4,7 @@ import { AmqpBroker, assertPostgresReachable, createLogger, loadConfigOrExit } f
 import { brokerNames, CommandFailure, parseRoomRef } from '@app/contracts';
 import { roomsConfigShape } from './config';
 import { openDatabase } from './database/database';
-import { createUnitOfWork, presentationContext } from './rooms-app.module';
+import { createUnitOfWork, presentationContext } from './shared/infrastructure.module';
 import { TokenCommands } from './cli/token-commands';
 import { AddonCalls, addonHttpClient } from './addons/addon-calls';
 import { AddonRemoval, LOCAL_META } from './addons/addon-removal';

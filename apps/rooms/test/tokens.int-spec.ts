@@ -1,8 +1,8 @@
 import { createLogger, hashApiToken } from '@app/common';
 import { ResolveTokenV1, TokenRevokedV1 } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { ROOMS_CONFIG, RoomsConfig } from '../src/config';
-import { createUnitOfWork } from '../src/rooms-app.module';
+import { RoomsConfig } from '../src/config';
+import { createUnitOfWork, ROOMS_CONFIG } from '../src/shared/infrastructure.module';
 import { TokenCommands } from '../src/cli/token-commands';
 import { eventually, EventCapture, RoomsRpc, RoomsStack, sleep, sql, startStack, tokensOf } from './support';
 

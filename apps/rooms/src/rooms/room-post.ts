@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Actor, commandFailure, RoomRef } from '@app/contracts';
 import { MessageEntity, RoomEntity, UserEntity } from '../database/entities';
 import { Tx } from '../outbox/unit-of-work';
-import { Actors } from '../shared/actors';
+import { Actors } from '../users/actors';
 import { UserRepository } from '../users/user.repository';
 import { MessageExtras, MessageRepository, StoredMessage } from './message.repository';
 import { RoomRepository } from './room.repository';

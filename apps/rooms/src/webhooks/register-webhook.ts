@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Actor, RoomRef, WebhookRegistrationsChangedV1, WebhookSpec } from '@app/contracts';
-import { ROOMS_CONFIG, RoomsConfig } from '../config';
+import { RoomsConfig } from '../config';
 import { Tx } from '../outbox/unit-of-work';
 import { RoomRepository } from '../rooms/room.repository';
 import { StoredWebhook, WebhookRepository } from './webhook.repository';
 import { assertPatternApplies, assertUnderLimit, assertUrlReachable, fieldsOf, newWebhookSecret, Registrant, registrantOf } from './webhook-rules';
+import { ROOMS_CONFIG } from '../shared/infrastructure.module';
 
 /** What a registration through the REST API names. */
 export interface Registration extends WebhookSpec {

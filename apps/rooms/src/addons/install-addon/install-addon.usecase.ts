@@ -2,15 +2,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_LOGGER, AppLogger, CommandMeta } from '@app/common';
 import { commandFailure, InstallAddonV1, ReplyOf, RequestOf, WebhookRegistrationsChangedV1 } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { ROOMS_CONFIG, RoomsConfig } from '../../config';
+import { RoomsConfig } from '../../config';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { RoomRepository } from '../../rooms/room.repository';
-import { PRESENTATION, PresentationContext } from '../../shared/presentation';
+import { PresentationContext } from '../../shared/presentation';
 import { AddonCalls } from '../addon-calls';
 import { AddonRemoval } from '../addon-removal';
 import { capabilitiesUrlOf, installationBody, newOAuthClient } from '../addon-rules';
 import { AddonRepository, AlreadyInstalled } from '../addon.repository';
 import { checkDescriptor } from '../descriptor';
+import { PRESENTATION, ROOMS_CONFIG } from '../../shared/infrastructure.module';
 
 /**
  * Installs an add-on: fetches its descriptor and checks it (no transaction open during

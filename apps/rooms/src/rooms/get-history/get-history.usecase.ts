@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { commandFailure, GetHistoryV1, HistoryMessageView, HistoryPage, LIMITS, ReplyOf, RequestOf } from '@app/contracts';
 import { DataSource, EntityManager } from 'typeorm';
 import type { RoomEntity } from '../../database/entities';
-import { Actors } from '../../shared/actors';
+import { Actors } from '../../users/actors';
 import { HistoryRow, MessageRepository } from '../message.repository';
 import { RoomRepository } from '../room.repository';
 import { dayBounds } from './history-date';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { commandFailure, GetMessageV1, ReplyOf, RequestOf } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { Actors } from '../../shared/actors';
+import { Actors } from '../../users/actors';
 import { toHistoryView } from '../get-history/get-history.usecase';
 import { MessageRepository } from '../message.repository';
 import { RoomRepository } from '../room.repository';

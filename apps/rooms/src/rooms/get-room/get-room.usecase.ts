@@ -2,10 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { GetRoomV1, ReplyOf, RequestOf, RoomUserView } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import type { UserEntity } from '../../database/entities';
-import { PRESENTATION, PresentationContext, toRoomView } from '../../shared/presentation';
+import { PresentationContext, toRoomView } from '../../shared/presentation';
 import { UserRepository } from '../../users/user.repository';
 import { ParticipantRepository } from '../participants/participant.repository';
 import { RoomRepository } from '../room.repository';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 const toRoomUser = (u: UserEntity): RoomUserView => ({ userId: u.id, name: u.name, mentionName: u.mentionName, version: u.version });
 

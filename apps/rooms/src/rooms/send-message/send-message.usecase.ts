@@ -4,9 +4,10 @@ import {
   commandFailure, extractMessageLink, MessageObject, ReplyOf, RequestOf, RoomMessageSentV1, SendMessageV1,
 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
+import { PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
 import { extractMentionNames } from '../message-rules';
 import { RoomPost } from '../room-post';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /**
  * A user's message, sent as the actor's user: plain text whose @mentions resolve to users

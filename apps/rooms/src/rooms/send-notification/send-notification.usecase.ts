@@ -4,11 +4,12 @@ import {
   commandFailure, NotificationMessageObject, ReplyOf, RequestOf, RoomNotificationSentV1, SendNotificationV1,
 } from '@app/contracts';
 import { Tx, UnitOfWork } from '../../outbox/unit-of-work';
-import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
+import { PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
 import { MessageRepository } from '../message.repository';
 import { extractMentionNames, sanitizeMessageHtml } from '../message-rules';
 import { RoomPost } from '../room-post';
 import { resolveColor } from './color';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /** from_label is varchar(64); a token label may be longer (100). */
 const FROM_LABEL_MAX = 64;

@@ -2,9 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { ReplyOf, RequestOf, RoomTopicChangedV1, SetTopicV1 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { Actors } from '../../shared/actors';
-import { newVersion, PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
+import { Actors } from '../../users/actors';
+import { newVersion, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
 import { RoomRepository } from '../room.repository';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /** A new topic gives the room a new version; messages in flight to the room commit first. */
 @Injectable()

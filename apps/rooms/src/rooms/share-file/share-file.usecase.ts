@@ -2,9 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { commandFailure, FileObject, ReplyOf, RequestOf, RoomFileUploadedV1, ShareFileV1 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
+import { PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
 import { extractMentionNames } from '../message-rules';
 import { RoomPost } from '../room-post';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /** The File object of events and history, as stored in `messages.file`. */
 export function fileObjectOf(file: RequestOf<typeof ShareFileV1>['file']): FileObject {

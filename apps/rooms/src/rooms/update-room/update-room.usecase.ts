@@ -6,11 +6,12 @@ import {
 } from '@app/contracts';
 import type { RoomEntity } from '../../database/entities';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { Actors } from '../../shared/actors';
-import { newVersion, PRESENTATION, PresentationContext, toRoomObject, toRoomView } from '../../shared/presentation';
+import { Actors } from '../../users/actors';
+import { newVersion, PresentationContext, toRoomObject, toRoomView } from '../../shared/presentation';
 import { UserRepository } from '../../users/user.repository';
 import { RoomAttribute, RoomRepository } from '../room.repository';
 import { roomChanges } from './room-changes';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /**
  * HipChat's PUT room: the fields given replace the room's, the others stay. Any change

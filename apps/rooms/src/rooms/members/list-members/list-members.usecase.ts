@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ListMembersV1, ReplyOf, RequestOf } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { PRESENTATION, PresentationContext, toUserView } from '../../../shared/presentation';
+import { PresentationContext, toUserView } from '../../../shared/presentation';
 import { RoomRepository } from '../../room.repository';
 import { MemberRepository } from '../member.repository';
 import { assertPrivate } from '../member-rules';
+import { PRESENTATION } from '../../../shared/infrastructure.module';
 
 /** A page of a private room's members; deleted users are left out (they may no longer enter). */
 @Injectable()

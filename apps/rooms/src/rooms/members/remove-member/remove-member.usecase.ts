@@ -2,12 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { RemoveMemberV1, ReplyOf, RequestOf, RoomMemberExitedV1 } from '@app/contracts';
 import { UnitOfWork } from '../../../outbox/unit-of-work';
-import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
+import { PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
 import { UserRepository } from '../../../users/user.repository';
 import { ParticipantRepository } from '../../participants/participant.repository';
 import { RoomRepository } from '../../room.repository';
 import { MemberRepository } from '../member.repository';
 import { assertPrivate } from '../member-rules';
+import { PRESENTATION } from '../../../shared/infrastructure.module';
 
 /** A user who is no longer a member may not stay in the private room: they exit it (room_exit). */
 @Injectable()

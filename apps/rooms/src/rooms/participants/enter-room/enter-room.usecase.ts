@@ -2,12 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { EnterRoomV1, ReplyOf, RequestOf, RoomMemberEnteredV1 } from '@app/contracts';
 import { UnitOfWork } from '../../../outbox/unit-of-work';
-import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
+import { PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
 import { UserRepository } from '../../../users/user.repository';
 import { MemberRepository } from '../../members/member.repository';
 import { RoomRepository } from '../../room.repository';
 import { ParticipantRepository } from '../participant.repository';
 import { assertMayEnter, assertMayMove } from '../presence-rules';
+import { PRESENTATION } from '../../../shared/infrastructure.module';
 
 /**
  * A user enters a room (room_enter), whoever drives it: the v2 API now, a live connection

@@ -2,11 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { ExitRoomV1, ReplyOf, RequestOf, RoomMemberExitedV1 } from '@app/contracts';
 import { UnitOfWork } from '../../../outbox/unit-of-work';
-import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
+import { PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
 import { UserRepository } from '../../../users/user.repository';
 import { RoomRepository } from '../../room.repository';
 import { ParticipantRepository } from '../participant.repository';
 import { assertMayMove } from '../presence-rules';
+import { PRESENTATION } from '../../../shared/infrastructure.module';
 
 /** A user exits a room (room_exit); one who is not in it changes nothing. Archived rooms may be left. */
 @Injectable()

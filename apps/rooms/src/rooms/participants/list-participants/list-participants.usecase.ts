@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ListParticipantsV1, ReplyOf, RequestOf } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { PRESENTATION, PresentationContext, toUserView } from '../../../shared/presentation';
+import { PresentationContext, toUserView } from '../../../shared/presentation';
 import { RoomRepository } from '../../room.repository';
 import { ParticipantRepository } from '../participant.repository';
+import { PRESENTATION } from '../../../shared/infrastructure.module';
 
 /** A page of who is in a room now, in the order they entered. */
 @Injectable()

@@ -2,8 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Actor, Sender } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import type { UserEntity } from '../database/entities';
-import { UserRepository } from '../users/user.repository';
-import { PRESENTATION, PresentationContext, toUserObject } from './presentation';
+import { UserRepository } from './user.repository';
+import { PresentationContext, toUserObject } from '../shared/presentation';
+import { PRESENTATION } from '../shared/infrastructure.module';
 
 /**
  * Who an event names as its sender: the acting user (v2 personal tokens) as a User
