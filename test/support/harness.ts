@@ -8,7 +8,7 @@ import { gatewayConfigShape } from '../../apps/gateway/src/config';
 import { startRoomsService } from '../../apps/rooms/src/bootstrap';
 import { roomsConfigShape } from '../../apps/rooms/src/config';
 import { UnitOfWork } from '../../apps/rooms/src/outbox/unit-of-work';
-import { TokenOwner, TokensService } from '../../apps/rooms/src/tokens/tokens.service';
+import { TokenCommands, TokenOwner } from '../../apps/rooms/src/cli/token-commands';
 import { startDispatcher } from '../../apps/webhook-dispatcher/src/bootstrap';
 import { dispatcherConfigShape } from '../../apps/webhook-dispatcher/src/config';
 import { databaseUrl, deleteBrokerNamespace, deleteRedisNamespace, dropDatabase, testInfra, uniqueName } from './common';
@@ -66,7 +66,7 @@ export async function startStack(options: StackOptions = { gateway: true, rooms:
     baseUrl: '',
     async createToken(kind, label = '', owner = {}) {
       if (!rooms) throw new Error('createToken needs the rooms service in the stack');
-      return (await new TokensService(rooms.get(DataSource), rooms.get(UnitOfWork)).create(kind, label, owner)).token;
+      return (await new TokenCommands(rooms.get(DataSource), rooms.get(UnitOfWork)).create(kind, label, owner)).token;
     },
     addGateway: (env) => startOneGateway(env),
     async stop() {

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { hashApiToken } from '@app/common';
 import { brokerNames, EventEnvelope, TokenRevokedV1, TokenRevokedV1Payload } from '@app/contracts';
 import { UnitOfWork } from '../../../apps/rooms/src/outbox/unit-of-work';
-import { TokensService } from '../../../apps/rooms/src/tokens/tokens.service';
+import { TokenCommands } from '../../../apps/rooms/src/cli/token-commands';
 import { eventually, Stack, startStack, v1 } from '../../../test/support/harness';
 import { expectError, expectJson } from './gateway-helpers';
 
@@ -81,7 +81,7 @@ describe('token revocation across gateway replicas (real rooms service, Postgres
   });
 
   it('stops a token revoked as the CLI revokes it on every replica within a second', async () => {
-    const tokens = new TokensService(db(), stack.rooms!.get(UnitOfWork));
+    const tokens = new TokenCommands(db(), stack.rooms!.get(UnitOfWork));
     const created = await tokens.create('notification', 'revoked by the CLI');
     for (const baseUrl of replicas) {
       expectJson(await v1(baseUrl, 'GET', 'rooms/message', { auth_token: created.token, auth_test: 'true' }), 202);

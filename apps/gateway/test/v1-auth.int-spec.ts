@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../../apps/rooms/src/outbox/unit-of-work';
-import { TokensService } from '../../../apps/rooms/src/tokens/tokens.service';
+import { TokenCommands } from '../../../apps/rooms/src/cli/token-commands';
 import { Stack, startStack } from '../../../test/support/harness';
 import {
   call, expectError, expectJson, expectRateLimitHeaders, expectXml, expectXmlError, v1, XML_DECLARATION,
@@ -60,7 +60,7 @@ describe('v1 token authentication (real rooms service, Postgres, RabbitMQ)', () 
     });
 
     it('answers 401 for a token that was revoked', async () => {
-      const tokens = new TokensService(stack.rooms!.get(DataSource), stack.rooms!.get(UnitOfWork));
+      const tokens = new TokenCommands(stack.rooms!.get(DataSource), stack.rooms!.get(UnitOfWork));
       const created = await tokens.create('admin', 'soon revoked');
       expectJson(await v1(stack.baseUrl, 'GET', 'rooms/list', { auth_token: created.token }), 200);
       expect(await tokens.revoke(created.id)).toBe(true);

@@ -4,8 +4,8 @@ import { AmqpBroker, assertPostgresReachable, createLogger, loadConfigOrExit } f
 import { brokerNames, CommandFailure, parseRoomRef } from '@app/contracts';
 import { roomsConfigShape } from './config';
 import { openDatabase } from './database/database';
-import { createUnitOfWork, presentationContext } from './rooms-app.module';
-import { TokensService } from './tokens/tokens.service';
+import { createUnitOfWork, presentationContext } from './shared/infrastructure.module';
+import { TokenCommands } from './cli/token-commands';
 import { AddonCalls, addonHttpClient } from './addons/addon-calls';
 import { AddonRemoval, LOCAL_META } from './addons/addon-removal';
 import { AddonRepository } from './addons/addon.repository';
@@ -68,7 +68,7 @@ async function run(argv: string[]): Promise<number> {
     : undefined;
   const work = createUnitOfWork(db, broker, logger, config);
   try {
-    const tokens = new TokensService(db, work.uow);
+    const tokens = new TokenCommands(db, work.uow);
     if (action === 'create') {
       const scopes = values.scopes?.split(/[\s,]+/).filter(Boolean);
       const created = await tokens.create(values.type!, values.label ?? '', { user: values.user, room: values.room, scopes });

@@ -47,5 +47,3 @@ export type RoomsConfig = z.infer<z.ZodObject<typeof roomsConfigShape>>;
 
 export const loadRoomsConfig = (e: NodeJS.ProcessEnv = process.env): RoomsConfig =>
   loadConfigOrExit('rooms', roomsConfigShape, e);
-
-export const ROOMS_CONFIG = Symbol('ROOMS_CONFIG');

@@ -11,7 +11,7 @@ import { DataSource } from 'typeorm';
 import { startRoomsService } from '../src/bootstrap';
 import { roomsConfigShape } from '../src/config';
 import { UnitOfWork } from '../src/outbox/unit-of-work';
-import { TokensService } from '../src/tokens/tokens.service';
+import { TokenCommands } from '../src/cli/token-commands';
 import { databaseUrl, deleteBrokerNamespace, dropDatabase, eventually, testInfra, uniqueName } from '../../../test/support/common';
 
 /*
@@ -221,7 +221,7 @@ export class RawCommands {
 }
 
 /** Tokens are made and revoked in-process (as the CLI does), never over the broker. */
-export const tokensOf = (app: INestMicroservice) => new TokensService(app.get(DataSource), app.get(UnitOfWork));
+export const tokensOf = (app: INestMicroservice) => new TokenCommands(app.get(DataSource), app.get(UnitOfWork));
 
 /** What a command received from the queue would carry, for a use case called in-process. */
 export const inProcess = (pattern: string): CommandMeta => ({ pattern, commandId: randomUUID(), deadline: 0, redelivered: false });

@@ -1,16 +1,16 @@
 import { createLogger, hashApiToken } from '@app/common';
 import { ResolveTokenV1, TokenRevokedV1 } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { ROOMS_CONFIG, RoomsConfig } from '../src/config';
-import { createUnitOfWork } from '../src/rooms-app.module';
-import { TokensService } from '../src/tokens/tokens.service';
+import { RoomsConfig } from '../src/config';
+import { createUnitOfWork, ROOMS_CONFIG } from '../src/shared/infrastructure.module';
+import { TokenCommands } from '../src/cli/token-commands';
 import { eventually, EventCapture, RoomsRpc, RoomsStack, sleep, sql, startStack, tokensOf } from './support';
 
 
 describe('tokens (real Postgres, RabbitMQ)', () => {
   let stack: RoomsStack;
   let rpc: RoomsRpc;
-  let tokens: TokensService;
+  let tokens: TokenCommands;
   let capture: EventCapture;
 
   beforeAll(async () => {
@@ -129,7 +129,7 @@ describe('tokens (real Postgres, RabbitMQ)', () => {
       const config = stack.rooms.get<typeof ROOMS_CONFIG, RoomsConfig>(ROOMS_CONFIG);
       const work = createUnitOfWork(stack.rooms.get(DataSource), undefined, createLogger('cli', 'silent'), config);
       try {
-        expect(await new TokensService(stack.rooms.get(DataSource), work.uow).revoke(created.id)).toBe(true);
+        expect(await new TokenCommands(stack.rooms.get(DataSource), work.uow).revoke(created.id)).toBe(true);
       } finally {
         await work.relay.stop();
       }

@@ -1,14 +1,12 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { GuardedHttpClient, OutboundFailure } from '@app/common';
 import type { RoomsConfig } from '../config';
 import { uninstallUrl } from './addon-rules';
 
-/** The outbound client of add-on calls (descriptor fetches, install and uninstall callbacks). */
-export const ADDON_HTTP = Symbol('ADDON_HTTP');
-
 /** Descriptors are small; a larger answer is not one. */
 export const DESCRIPTOR_MAX_BYTES = 256 * 1024;
 
+/** The outbound client of add-on calls (descriptor fetches, install and uninstall callbacks). */
 export const addonHttpClient = (config: RoomsConfig) => new GuardedHttpClient({
   allowedNetworks: config.WEBHOOK_ALLOWED_NETWORKS,
   timeoutMs: config.ADDON_HTTP_TIMEOUT_MS,
@@ -35,7 +33,7 @@ function failureText(err: unknown): string {
  */
 @Injectable()
 export class AddonCalls implements OnApplicationShutdown {
-  constructor(@Inject(ADDON_HTTP) private readonly http: GuardedHttpClient) {}
+  constructor(private readonly http: GuardedHttpClient) {}
 
   async fetchDescriptor(url: string): Promise<Fetched> {
     let res;

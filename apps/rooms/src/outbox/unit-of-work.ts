@@ -13,18 +13,20 @@ export interface Tx {
   /** A value loaded once per transaction (a batch shares it), e.g. a room locked FOR SHARE. */
   memo<T>(key: string, load: () => Promise<T>): Promise<T>;
   /**
-   * A row inserted with the commit: the rows of a whole batch go in one statement. The row
-   * names every column (by its SQL name); nothing of the work may read it back before.
+   * A row inserted with the commit by its repository: the rows of a whole batch go in one
+   * statement. Nothing of the work may read it back before.
    */
-  insertLater(table: StagedTable, row: Record<string, unknown>): void;
+  insertLater<R>(into: StagedRows<R>, row: R): void;
 }
 
-/** Tables whose rows may be staged (a fixed list: the name goes into SQL). */
-export type StagedTable = 'messages';
+/** A repository that writes rows staged with Tx.insertLater, all of a batch at once. */
+export interface StagedRows<R> {
+  insertMany(m: EntityManager, rows: R[]): Promise<void>;
+}
 
 interface Staged {
   events: StagedEvent[];
-  rows: Array<{ table: StagedTable; row: Record<string, unknown> }>;
+  rows: Array<{ into: StagedRows<unknown>; row: unknown }>;
 }
 
 export interface ApplyOptions<T> {
@@ -188,7 +190,7 @@ export class UnitOfWork {
     return {
       manager,
       emit: (definition, payload) => void staged.events.push(stageEvent(definition, payload)),
-      insertLater: (table, row) => void staged.rows.push({ table, row }),
+      insertLater: (into, row) => void staged.rows.push({ into: into as StagedRows<unknown>, row }),
       memo: <T>(key: string, load: () => Promise<T>) => {
         let value = memo.get(key) as Promise<T> | undefined;
         if (!value) {
@@ -216,9 +218,8 @@ export class UnitOfWork {
       );
     }
     const rows = results.flatMap((r) => (r.outcome.ok ? r.outcome.rows : []));
-    for (const table of new Set(rows.map((r) => r.table))) {
-      await manager.query(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)`,
-        [JSON.stringify(rows.filter((r) => r.table === table).map((r) => r.row))]);
+    for (const into of new Set(rows.map((r) => r.into))) {
+      await into.insertMany(manager, rows.filter((r) => r.into === into).map((r) => r.row));
     }
     await insertOutbox(manager, results.flatMap((r) => (r.outcome.ok ? r.outcome.events : [])));
   }

@@ -1,10 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import { commandFailure, describeRef, RoomRef } from '@app/contracts';
+import { Actor, commandFailure, describeRef, RoomRef } from '@app/contracts';
 import { EntityManager } from 'typeorm';
-import { RoomEntity, RoomMemberEntity } from '../database/entities';
+import { RoomEntity, RoomMemberEntity, UserEntity } from '../database/entities';
 import { isUniqueViolation } from '../shared/db-errors';
+import { assertActorMayUse, assertMayUseRoom, assertNotRefused, membershipDecides, privateRoomRefusal, RoomUse } from './room-access';
 
 export type RoomLock = 'none' | 'share' | 'update';
+
+/** A value loaded once per transaction (Tx.memo): a batch of sends shares its reads. */
+export type Memo = <T>(key: string, load: () => Promise<T>) => Promise<T>;
+
+const noMemo: Memo = (_key, load) => load();
+
+/** The key under which a batch shares a room read FOR SHARE (every send of the batch uses it). */
+export const roomRefKey = (ref: RoomRef) => ('id' in ref ? `room:id:${ref.id}` : `room:name:${ref.name.toLowerCase()}`);
+
+/** How a use the private-room rule governs reads what it needs. */
+export interface RoomUseOptions {
+  lock?: RoomLock;
+  /** Shares the room and member reads within a transaction (a batch of sends). */
+  memo?: Memo;
+}
 
 export type RoomAttribute = 'topic' | 'version' | 'isArchived' | 'name' | 'privacy' | 'ownerUserId' | 'guestAccessToken';
 
@@ -52,6 +68,46 @@ export class RoomRepository {
     return toEntity(rows[0]);
   }
 
+  /**
+   * The room a reference names, for an actor who acts on it: not_found, or forbidden to a
+   * room token outside its room (room-access.ts). The opening of most commands on a room.
+   */
+  async findForActor(m: EntityManager, ref: RoomRef, actor: Actor, lock: RoomLock = 'none'): Promise<RoomEntity> {
+    const room = await this.findByRef(m, ref, lock);
+    assertActorMayUse(actor, room);
+    return room;
+  }
+
+  /**
+   * As findForActor, for a use the private-room rule governs (reading history, sending):
+   * `user` reads the acting user after the room; members are read only when they decide.
+   * Answers the room and the acting user.
+   */
+  async findForUse(
+    m: EntityManager, ref: RoomRef, actor: Actor, use: RoomUse, user: () => Promise<UserEntity | null>, opts: RoomUseOptions = {},
+  ): Promise<{ room: RoomEntity; user: UserEntity | null }> {
+    const memo = opts.memo ?? noMemo;
+    const room = await memo(roomRefKey(ref), () => this.findByRef(m, ref, opts.lock));
+    const acting = await user();
+    await assertMayUseRoom(actor, acting, room, use, () => memo(`members:${room.id}`, () => this.memberIds(m, room.id)));
+    return { room, user: acting };
+  }
+
+  /**
+   * The room a reference names, for a viewer (a user id, or none): forbidden when the
+   * private-room rule keeps the user from seeing it. One query reads the user's standing
+   * in a private room; none is needed for a public one.
+   */
+  async findForViewer(m: EntityManager, ref: RoomRef, viewerId: number | undefined): Promise<RoomEntity> {
+    const room = await this.findByRef(m, ref);
+    if (viewerId === undefined || !membershipDecides(room, { isGroupAdmin: false })) return room;
+    const [standing]: Array<{ is_group_admin: boolean; is_member: boolean }> = await m.query(
+      `SELECT EXISTS (SELECT 1 FROM users WHERE id = $2 AND is_group_admin) AS is_group_admin,
+              EXISTS (SELECT 1 FROM room_members WHERE room_id = $1 AND user_id = $2) AS is_member`, [room.id, viewerId]);
+    assertNotRefused(privateRoomRefusal(room, { isGroupAdmin: standing.is_group_admin }, standing.is_member, 'see it'));
+    return room;
+  }
+
   /** A room's last activity: its newest message (an index lookup, no column to update). */
   async lastActive(m: EntityManager, roomId: number): Promise<Date | null> {
     const rows: Array<{ at: Date | null }> = await m.query('SELECT max(created_at) AS at FROM messages WHERE room_id = $1', [roomId]);
@@ -67,6 +123,8 @@ export class RoomRepository {
   /**
    * A page of rooms by id, filtered in SQL. `viewerId`: a user who sees only the private
    * rooms they are a member of (unless a group admin); null sees every private room.
+   * That is the private-room rule (room-access.ts) in its SQL form: the page is cut by
+   * OFFSET/LIMIT after the filter, so the rule cannot be applied to rows once loaded.
    */
   async listPage(m: EntityManager, q: RoomListQuery): Promise<RoomWithActivity[]> {
     const rows: RoomRow[] = await m.query(
@@ -80,15 +138,6 @@ export class RoomRepository {
         ORDER BY r.id OFFSET $4 LIMIT $5`,
       [q.includePrivate, q.includeArchived, q.viewerId, q.offset, q.limit, q.onlyRoomId]);
     return rows.map((r) => ({ room: toEntity(r), lastActive: r.last_active ?? null }));
-  }
-
-  /** Whether a user may see a private room: a member, or a group admin. */
-  async mayView(m: EntityManager, room: RoomEntity, userId: number): Promise<boolean> {
-    if (room.privacy === 'public') return true;
-    const rows: unknown[] = await m.query(
-      `SELECT 1 WHERE EXISTS (SELECT 1 FROM users WHERE id = $2 AND is_group_admin)
-         OR EXISTS (SELECT 1 FROM room_members WHERE room_id = $1 AND user_id = $2)`, [room.id, userId]);
-    return rows.length > 0;
   }
 
   /** Inserts a room, or conflict when the name is taken (case-insensitively). */

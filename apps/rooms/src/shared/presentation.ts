@@ -10,8 +10,6 @@ export interface PresentationContext {
   groupId: number;
 }
 
-export const PRESENTATION = Symbol('PRESENTATION');
-
 /** Etag-like random version string, renewed on every change of a room or user. */
 export function newVersion(): string {
   return randomBytes(4).toString('hex').toUpperCase();

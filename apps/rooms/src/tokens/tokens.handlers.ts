@@ -2,14 +2,13 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { RequestOf, ResolveTokenV1 } from '@app/contracts';
 import { CommandPipe } from '../shared/command-pipe';
-import { TokensService } from './tokens.service';
+import { ResolveToken } from './resolve-token/resolve-token.usecase';
 
+/** Transport edge of tokens: the gateways resolve them; the CLI makes and revokes them in-process. */
 @Controller()
 export class TokensHandlers {
-  constructor(private readonly tokens: TokensService) {}
+  constructor(private readonly resolveToken: ResolveToken) {}
 
   @MessagePattern(ResolveTokenV1.pattern)
-  async resolve(@Payload(new CommandPipe(ResolveTokenV1)) c: RequestOf<typeof ResolveTokenV1>) {
-    return { token: await this.tokens.resolve(c.tokenHash) };
-  }
+  resolve(@Payload(new CommandPipe(ResolveTokenV1)) c: RequestOf<typeof ResolveTokenV1>) { return this.resolveToken.execute(c); }
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { WebhookAuthentication, WebhookEventName, WebhookRegistration, WebhookView } from '@app/contracts';
+import { WebhookAuthentication, WebhookEventName, WebhookRef, WebhookRegistration, WebhookView } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../shared/db-errors';
-import { Registrant, WebhookFields, webhookKeyTaken } from './webhook-rules';
+import { Registrant, WebhookFields, webhookKeyTaken, webhookNotFound } from './webhook-rules';
 
 /** A webhook as stored: its view, its secret and who registered it. */
 export type StoredWebhook = WebhookRegistration;
@@ -93,6 +93,13 @@ export class WebhookRepository {
         ORDER BY (installation_id IS NOT NULL), id LIMIT 1`,
       [r.roomId, r.userId, key]);
     return rows[0] ? toStored(rows[0]) : null;
+  }
+
+  /** The webhook a reference names for this registrant (by id: any of the room's; by key: see findByKey), or not_found. */
+  async findByRef(m: EntityManager, r: Registrant, ref: WebhookRef): Promise<StoredWebhook> {
+    const webhook = 'id' in ref ? await this.findById(m, r.roomId, ref.id) : await this.findByKey(m, r, ref.key);
+    if (!webhook) throw webhookNotFound(ref);
+    return webhook;
   }
 
   /** A page of the room's webhooks (add-on ones included), by id. */

@@ -2,16 +2,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_LOGGER, AppLogger, CommandMeta } from '@app/common';
 import { commandFailure, InstallAddonV1, ReplyOf, RequestOf, WebhookRegistrationsChangedV1 } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { ROOMS_CONFIG, RoomsConfig } from '../../config';
+import { RoomsConfig } from '../../config';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { RoomRepository } from '../../rooms/room.repository';
-import { assertActorMayUse } from '../../shared/actors';
-import { PRESENTATION, PresentationContext } from '../../shared/presentation';
+import { PresentationContext } from '../../shared/presentation';
 import { AddonCalls } from '../addon-calls';
 import { AddonRemoval } from '../addon-removal';
 import { capabilitiesUrlOf, installationBody, newOAuthClient } from '../addon-rules';
 import { AddonRepository, AlreadyInstalled } from '../addon.repository';
 import { checkDescriptor } from '../descriptor';
+import { PRESENTATION, ROOMS_CONFIG } from '../../shared/infrastructure.module';
 
 /**
  * Installs an add-on: fetches its descriptor and checks it (no transaction open during
@@ -35,9 +35,8 @@ export class InstallAddon {
   ) {}
 
   async execute(cmd: RequestOf<typeof InstallAddonV1>, meta: CommandMeta): Promise<ReplyOf<typeof InstallAddonV1>> {
-    const room = cmd.room ? await this.rooms.findByRef(this.db.manager, cmd.room) : null;
-    if (room) assertActorMayUse(cmd.actor, room);
-    else if (cmd.actor.roomId !== undefined) {
+    const room = cmd.room ? await this.rooms.findForActor(this.db.manager, cmd.room, cmd.actor) : null;
+    if (!room && cmd.actor.roomId !== undefined) {
       throw commandFailure('forbidden', 'not_allowed', 'room', { message: 'A token confined to one room cannot install an add-on group-wide.' });
     }
 

@@ -2,9 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { generateApiToken, hashApiToken } from '@app/common';
 import { ADDON_TOKEN_TTL_SECONDS, commandFailure, IssueAddonTokenV1, ReplyOf, RequestOf } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { ROOMS_CONFIG, RoomsConfig } from '../../config';
+import { RoomsConfig } from '../../config';
 import { GROUP_ID, grantScopes, secretMatches } from '../addon-rules';
 import { AddonRepository } from '../addon.repository';
+import { ROOMS_CONFIG } from '../../shared/infrastructure.module';
 
 // Compared against when the client is unknown, so both failures take the same time.
 const NO_SECRET = 'no-such-client-no-such-secret-00000000000';

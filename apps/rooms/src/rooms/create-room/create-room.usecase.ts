@@ -4,10 +4,11 @@ import type { CommandMeta } from '@app/common';
 import { commandFailure, CreateRoomV1, ReplyOf, RequestOf, RoomCreatedV1 } from '@app/contracts';
 import { RoomEntity } from '../../database/entities';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { Actors } from '../../shared/actors';
-import { newVersion, PRESENTATION, PresentationContext, toRoomObject, toRoomView, toUserObject } from '../../shared/presentation';
+import { Actors } from '../../users/actors';
+import { newVersion, PresentationContext, toRoomObject, toRoomView, toUserObject } from '../../shared/presentation';
 import { UserRepository } from '../../users/user.repository';
 import { RoomRepository } from '../room.repository';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 @Injectable()
 export class CreateRoom {

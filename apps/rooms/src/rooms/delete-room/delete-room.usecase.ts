@@ -5,11 +5,12 @@ import { AddonCalls } from '../../addons/addon-calls';
 import { AddonRemoval } from '../../addons/addon-removal';
 import type { InstallationRef } from '../../addons/addon.repository';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { Actors } from '../../shared/actors';
-import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
+import { Actors } from '../../users/actors';
+import { PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
 import { WebhookRepository } from '../../webhooks/webhook.repository';
 import { ParticipantRepository } from '../participants/participant.repository';
 import { RoomRepository } from '../room.repository';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /**
  * Removes the room and its messages; everyone in it exits first (room_exit each, then

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { commandFailure, GetMessageV1, ReplyOf, RequestOf } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { Actors } from '../../shared/actors';
+import { Actors } from '../../users/actors';
 import { toHistoryView } from '../get-history/get-history.usecase';
-import { assertMayUseRoom } from '../get-history/room-access';
 import { MessageRepository } from '../message.repository';
 import { RoomRepository } from '../room.repository';
 
@@ -19,9 +18,7 @@ export class GetMessage {
 
   async execute(cmd: RequestOf<typeof GetMessageV1>): Promise<ReplyOf<typeof GetMessageV1>> {
     const m = this.db.manager;
-    const room = await this.rooms.findByRef(m, cmd.room);
-    const user = await this.actors.user(m, cmd.actor);
-    await assertMayUseRoom(cmd.actor, user, room, 'read its history', () => this.rooms.memberIds(m, room.id));
+    const { room } = await this.rooms.findForUse(m, cmd.room, cmd.actor, 'read its history', () => this.actors.user(m, cmd.actor));
     const row = await this.messages.findInRoom(m, room.id, cmd.messageId);
     if (!row) throw commandFailure('not_found', 'message_not_found', 'message', { ref: cmd.messageId });
     return { message: toHistoryView(row) };

@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { commandFailure, GetRoomV1, ReplyOf, RequestOf, RoomUserView } from '@app/contracts';
+import { GetRoomV1, ReplyOf, RequestOf, RoomUserView } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import type { UserEntity } from '../../database/entities';
-import { PRESENTATION, PresentationContext, toRoomView } from '../../shared/presentation';
+import { PresentationContext, toRoomView } from '../../shared/presentation';
 import { UserRepository } from '../../users/user.repository';
 import { ParticipantRepository } from '../participants/participant.repository';
 import { RoomRepository } from '../room.repository';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 const toRoomUser = (u: UserEntity): RoomUserView => ({ userId: u.id, name: u.name, mentionName: u.mentionName, version: u.version });
 
@@ -22,11 +23,7 @@ export class GetRoom {
 
   async execute(cmd: RequestOf<typeof GetRoomV1>): Promise<ReplyOf<typeof GetRoomV1>> {
     const m = this.db.manager;
-    const room = await this.rooms.findByRef(m, cmd.room);
-    const viewer = cmd.actor?.userId;
-    if (viewer !== undefined && !(await this.rooms.mayView(m, room, viewer))) {
-      throw commandFailure('forbidden', 'not_allowed', 'room', { message: `Room ${room.name} is private: only its members and group admins may see it.` });
-    }
+    const room = await this.rooms.findForViewer(m, cmd.room, cmd.actor?.userId);
     const [lastActive, memberUserIds, inRoom, owner] = await Promise.all([
       this.rooms.lastActive(m, room.id),
       this.rooms.memberIds(m, room.id),

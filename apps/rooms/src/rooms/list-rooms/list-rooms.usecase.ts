@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ListRoomsV1, ReplyOf, RequestOf } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { PRESENTATION, PresentationContext, toRoomView } from '../../shared/presentation';
+import { PresentationContext, toRoomView } from '../../shared/presentation';
 import { RoomRepository } from '../room.repository';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /** v1 asks for every room; v2 for a filtered page (paged in SQL, never in memory). */
 @Injectable()

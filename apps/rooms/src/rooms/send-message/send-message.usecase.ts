@@ -1,19 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import {
   commandFailure, extractMessageLink, MessageObject, ReplyOf, RequestOf, RoomMessageSentV1, SendMessageV1,
 } from '@app/contracts';
-import { MessageEntity } from '../../database/entities';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { Actors } from '../../shared/actors';
-import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
-import { UserRepository } from '../../users/user.repository';
-import { assertMayUseRoom } from '../get-history/room-access';
-import { MessageRepository, StoredMessage } from '../message.repository';
-import { RoomRepository } from '../room.repository';
-import { extractMentionNames } from '../send-notification/mentions';
-import { roomRefKey } from '../send-notification/send-notification.usecase';
+import { PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
+import { extractMentionNames } from '../message-rules';
+import { RoomPost } from '../room-post';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /**
  * A user's message, sent as the actor's user: plain text whose @mentions resolve to users
@@ -24,10 +18,7 @@ import { roomRefKey } from '../send-notification/send-notification.usecase';
 export class SendMessage {
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly rooms: RoomRepository,
-    private readonly users: UserRepository,
-    private readonly messages: MessageRepository,
-    private readonly actors: Actors,
+    private readonly post: RoomPost,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
   ) {}
 
@@ -43,22 +34,15 @@ export class SendMessage {
     const mentionNames = extractMentionNames(text);
     const link = extractMessageLink(text);
 
-    return this.uow.apply(meta, async ({ manager: m, emit, memo, insertLater }) => {
-      const room = await memo(roomRefKey(cmd.room), () => this.rooms.findByRef(m, cmd.room, 'share'));
-      const sender = (await memo(`actor:${cmd.actor.userId ?? ''}`, () => this.actors.user(m, cmd.actor)))!;
-      await assertMayUseRoom(cmd.actor, sender, room, 'send to it', () => memo(`members:${room.id}`, () => this.rooms.memberIds(m, room.id)));
-      if (room.isArchived) throw commandFailure('invalid', 'room_archived', 'room', { name: room.name });
-      const mentioned = await this.users.byMentionNames(m, mentionNames);
-      const now = new Date();
+    return this.uow.apply(meta, async (tx) => {
+      const { room, user } = await this.post.open(tx, cmd.room, cmd.actor);
+      const sender = user!;
       const links = link ? [{ type: link.type, url: link.url }] : null;
-      const message: StoredMessage = Object.assign(new MessageEntity(), {
-        id: randomUUID(), roomId: room.id, type: 'message' as const, fromLabel: sender.name, userId: sender.id,
-        body: text, messageFormat: 'text' as const, color: null, notify: false,
-        mentionUserIds: mentioned.map((u) => u.id), createdAt: now, messageLinks: links,
-      });
-      insertLater('messages', this.messages.row(message));
+      const { message, mentioned } = await this.post.store(tx, room, {
+        type: 'message', fromLabel: sender.name, userId: sender.id, body: text, messageFormat: 'text', color: null, notify: false, messageLinks: links,
+      }, mentionNames);
       const item: MessageObject = {
-        date: now.toISOString(),
+        date: message.createdAt.toISOString(),
         from: toUserObject(sender, this.ctx),
         id: message.id,
         mentions: mentioned.map((u) => toUserObject(u, this.ctx)),
@@ -66,7 +50,7 @@ export class SendMessage {
         ...(links ? { message_links: links } : {}),
         type: 'message',
       };
-      emit(RoomMessageSentV1, { room: toRoomObject(room, this.ctx), message: item });
+      tx.emit(RoomMessageSentV1, { room: toRoomObject(room, this.ctx), message: item });
       return { id: message.id, date: item.date };
     }, { batch: true });
   }

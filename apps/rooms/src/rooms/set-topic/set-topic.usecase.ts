@@ -2,9 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { ReplyOf, RequestOf, RoomTopicChangedV1, SetTopicV1 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { Actors, assertActorMayUse } from '../../shared/actors';
-import { newVersion, PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
+import { Actors } from '../../users/actors';
+import { newVersion, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
 import { RoomRepository } from '../room.repository';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /** A new topic gives the room a new version; messages in flight to the room commit first. */
 @Injectable()
@@ -18,8 +19,7 @@ export class SetTopic {
 
   execute(cmd: RequestOf<typeof SetTopicV1>, meta: CommandMeta): Promise<ReplyOf<typeof SetTopicV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
-      const room = await this.rooms.findByRef(m, cmd.room, 'update');
-      assertActorMayUse(cmd.actor, room);
+      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'update');
       room.topic = cmd.topic;
       room.version = newVersion();
       await this.rooms.update(m, room.id, { topic: room.topic, version: room.version });

@@ -1,16 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { commandFailure, FileObject, ReplyOf, RequestOf, RoomFileUploadedV1, ShareFileV1 } from '@app/contracts';
-import { MessageEntity } from '../../database/entities';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { Actors } from '../../shared/actors';
-import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
-import { UserRepository } from '../../users/user.repository';
-import { assertMayUseRoom } from '../get-history/room-access';
-import { MessageRepository, StoredMessage } from '../message.repository';
-import { RoomRepository } from '../room.repository';
-import { extractMentionNames } from '../send-notification/mentions';
+import { PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
+import { extractMentionNames } from '../message-rules';
+import { RoomPost } from '../room-post';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /** The File object of events and history, as stored in `messages.file`. */
 export function fileObjectOf(file: RequestOf<typeof ShareFileV1>['file']): FileObject {
@@ -25,33 +20,24 @@ export function fileObjectOf(file: RequestOf<typeof ShareFileV1>['file']): FileO
 export class ShareFile {
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly rooms: RoomRepository,
-    private readonly users: UserRepository,
-    private readonly messages: MessageRepository,
-    private readonly actors: Actors,
+    private readonly post: RoomPost,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
   ) {}
 
   execute(cmd: RequestOf<typeof ShareFileV1>, meta: CommandMeta): Promise<ReplyOf<typeof ShareFileV1>> {
-    return this.uow.apply(meta, async ({ manager: m, emit, insertLater }) => {
-      const user = await this.actors.user(m, cmd.actor);
-      // The event's sender is a User object: a file is always shared by a user.
+    return this.uow.apply(meta, async (tx) => {
+      // The user is checked before the room: the event's sender is a User object, a file is always shared by a user.
+      const user = await this.post.actingUser(tx, cmd.actor);
       if (!user) throw commandFailure('forbidden', 'not_allowed', 'actor', { message: 'Only a user can share a file: use a personal token.' });
-      // FOR SHARE, as sends do: a change of the room waits for the message.
-      const room = await this.rooms.findByRef(m, cmd.room, 'share');
-      await assertMayUseRoom(cmd.actor, user, room, 'send to it', () => this.rooms.memberIds(m, room.id));
-      if (room.isArchived) throw commandFailure('invalid', 'room_archived', 'room', { name: room.name });
+      // As sends do (the user read above is not read again).
+      const { room } = await this.post.open(tx, cmd.room, cmd.actor);
 
       const body = cmd.message ?? '';
-      const mentioned = await this.users.byMentionNames(m, extractMentionNames(body));
       const file = fileObjectOf(cmd.file);
-      const message: StoredMessage = Object.assign(new MessageEntity(), {
-        id: randomUUID(), roomId: room.id, type: 'message' as const, fromLabel: null, userId: user.id,
-        body, messageFormat: 'text' as const, color: null, notify: false,
-        mentionUserIds: mentioned.map((u) => u.id), createdAt: new Date(), file,
-      });
-      insertLater('messages', this.messages.row(message));
-      emit(RoomFileUploadedV1, { file, room: toRoomObject(room, this.ctx), sender: toUserObject(user, this.ctx) });
+      const { message } = await this.post.store(tx, room, {
+        type: 'message', fromLabel: null, userId: user.id, body, messageFormat: 'text', color: null, notify: false, file,
+      }, extractMentionNames(body));
+      tx.emit(RoomFileUploadedV1, { file, room: toRoomObject(room, this.ctx), sender: toUserObject(user, this.ctx) });
       return { messageId: message.id, date: message.createdAt.toISOString() };
     });
   }

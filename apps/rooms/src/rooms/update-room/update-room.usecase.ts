@@ -6,11 +6,12 @@ import {
 } from '@app/contracts';
 import type { RoomEntity } from '../../database/entities';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { Actors, assertActorMayUse } from '../../shared/actors';
-import { newVersion, PRESENTATION, PresentationContext, toRoomObject, toRoomView } from '../../shared/presentation';
+import { Actors } from '../../users/actors';
+import { newVersion, PresentationContext, toRoomObject, toRoomView } from '../../shared/presentation';
 import { UserRepository } from '../../users/user.repository';
 import { RoomAttribute, RoomRepository } from '../room.repository';
 import { roomChanges } from './room-changes';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /**
  * HipChat's PUT room: the fields given replace the room's, the others stay. Any change
@@ -29,8 +30,7 @@ export class UpdateRoom {
 
   execute(cmd: RequestOf<typeof UpdateRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof UpdateRoomV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
-      const room = await this.rooms.findByRef(m, cmd.room, 'update');
-      assertActorMayUse(cmd.actor, room);
+      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'update');
       const owner = cmd.owner ? await this.users.findByRef(m, cmd.owner, { live: true, field: 'owner' }) : null;
       const changes = roomChanges(room, {
         name: cmd.name,

@@ -3,9 +3,10 @@ import type { CommandMeta } from '@app/common';
 import { CreateUserV1, ReplyOf, RequestOf, UserCreatedV1 } from '@app/contracts';
 import { UserEntity } from '../../database/entities';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { defaultMentionName, newVersion, PRESENTATION, PresentationContext, toUserObject, toUserView } from '../../shared/presentation';
+import { defaultMentionName, newVersion, PresentationContext, toUserObject, toUserView } from '../../shared/presentation';
 import { generatePassword, hashPassword } from '../passwords';
 import { UserRepository } from '../user.repository';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /** The password, generated when absent, is answered once and never stored in clear. */
 @Injectable()

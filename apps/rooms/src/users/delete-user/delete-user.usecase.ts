@@ -6,8 +6,9 @@ import {
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { ParticipantRepository } from '../../rooms/participants/participant.repository';
 import { RoomRepository } from '../../rooms/room.repository';
-import { newVersion, PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
+import { newVersion, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
 import { UserRepository } from '../user.repository';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /**
  * Deleting keeps the user (messages still name them) and takes them out of every room they

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GetUserV1, ReplyOf, RequestOf } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { PRESENTATION, PresentationContext, toUserView } from '../../shared/presentation';
+import { PresentationContext, toUserView } from '../../shared/presentation';
 import { UserRepository } from '../user.repository';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /** A live user (deleted users are not found). */
 @Injectable()

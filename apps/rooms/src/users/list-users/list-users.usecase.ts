@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ListUsersV1, ReplyOf, RequestOf } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { PRESENTATION, PresentationContext, toUserView } from '../../shared/presentation';
+import { PresentationContext, toUserView } from '../../shared/presentation';
 import { UserRepository } from '../user.repository';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 @Injectable()
 export class ListUsers {

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { commandFailure, ReplyOf, RequestOf, SendPrivateMessageV1 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { sanitizeMessageHtml } from '../../rooms/send-notification/sanitize';
+import { sanitizeMessageHtml } from '../../rooms/message-rules';
 import { PrivateMessageRepository } from '../private-message.repository';
 import { UserRepository } from '../user.repository';
 

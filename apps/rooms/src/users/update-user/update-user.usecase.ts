@@ -2,9 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { commandFailure, ReplyOf, RequestOf, UpdateUserV1, UserUpdatedV1 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { defaultMentionName, newVersion, PRESENTATION, PresentationContext, toUserObject, toUserView } from '../../shared/presentation';
+import { defaultMentionName, newVersion, PresentationContext, toUserObject, toUserView } from '../../shared/presentation';
 import { hashPassword } from '../passwords';
 import { UserRepository } from '../user.repository';
+import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /** Changes the fields given, or (replace) sets them all; a deleted user cannot be updated. */
 @Injectable()

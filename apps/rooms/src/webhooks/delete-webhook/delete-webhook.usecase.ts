@@ -3,9 +3,8 @@ import type { CommandMeta } from '@app/common';
 import { DeleteWebhookV1, ReplyOf, RequestOf, WebhookRegistrationsChangedV1 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { RoomRepository } from '../../rooms/room.repository';
-import { assertActorMayUse } from '../../shared/actors';
 import { WebhookRepository } from '../webhook.repository';
-import { assertNotAddOns, registrantOf, webhookNotFound } from '../webhook-rules';
+import { assertNotAddOns, registrantOf } from '../webhook-rules';
 
 /** Deletes a webhook of a room; an add-on's are refused (they go with the add-on). */
 @Injectable()
@@ -18,13 +17,9 @@ export class DeleteWebhook {
 
   execute(cmd: RequestOf<typeof DeleteWebhookV1>, meta: CommandMeta): Promise<ReplyOf<typeof DeleteWebhookV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
-      const room = await this.rooms.findByRef(m, cmd.room, 'share');
-      assertActorMayUse(cmd.actor, room);
+      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'share');
       await this.webhooks.lockRoom(m, room.id);
-      const webhook = 'id' in cmd.webhook
-        ? await this.webhooks.findById(m, room.id, cmd.webhook.id)
-        : await this.webhooks.findByKey(m, registrantOf(room.id, cmd.actor), cmd.webhook.key);
-      if (!webhook) throw webhookNotFound(cmd.webhook);
+      const webhook = await this.webhooks.findByRef(m, registrantOf(room.id, cmd.actor), cmd.webhook);
       assertNotAddOns(webhook);
       await this.webhooks.delete(m, webhook.id);
       emit(WebhookRegistrationsChangedV1, { roomId: room.id, webhookIds: [webhook.id] });

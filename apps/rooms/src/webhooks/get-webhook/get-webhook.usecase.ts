@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { GetWebhookV1, ReplyOf, RequestOf } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { RoomRepository } from '../../rooms/room.repository';
-import { assertActorMayUse } from '../../shared/actors';
 import { toWebhookView, WebhookRepository } from '../webhook.repository';
-import { registrantOf, webhookNotFound } from '../webhook-rules';
+import { registrantOf } from '../webhook-rules';
 
 /** One webhook of a room, by id (any of the room's) or by key (the caller's own, else an add-on's). */
 @Injectable()
@@ -17,12 +16,8 @@ export class GetWebhook {
 
   async execute(cmd: RequestOf<typeof GetWebhookV1>): Promise<ReplyOf<typeof GetWebhookV1>> {
     const m = this.db.manager;
-    const room = await this.rooms.findByRef(m, cmd.room);
-    assertActorMayUse(cmd.actor, room);
-    const webhook = 'id' in cmd.webhook
-      ? await this.webhooks.findById(m, room.id, cmd.webhook.id)
-      : await this.webhooks.findByKey(m, registrantOf(room.id, cmd.actor), cmd.webhook.key);
-    if (!webhook) throw webhookNotFound(cmd.webhook);
+    const room = await this.rooms.findForActor(m, cmd.room, cmd.actor);
+    const webhook = await this.webhooks.findByRef(m, registrantOf(room.id, cmd.actor), cmd.webhook);
     return { webhook: toWebhookView(webhook) };
   }
 }

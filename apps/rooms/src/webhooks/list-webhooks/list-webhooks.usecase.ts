@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { ListWebhooksV1, ReplyOf, RequestOf } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { RoomRepository } from '../../rooms/room.repository';
-import { assertActorMayUse } from '../../shared/actors';
 import { toWebhookView, WebhookRepository } from '../webhook.repository';
 
 /** A page of a room's webhooks, whoever registered them (add-ons installed in the room included). */
@@ -16,8 +15,7 @@ export class ListWebhooks {
 
   async execute(cmd: RequestOf<typeof ListWebhooksV1>): Promise<ReplyOf<typeof ListWebhooksV1>> {
     const m = this.db.manager;
-    const room = await this.rooms.findByRef(m, cmd.room);
-    assertActorMayUse(cmd.actor, room);
+    const room = await this.rooms.findForActor(m, cmd.room, cmd.actor);
     const webhooks = await this.webhooks.listOfRoom(m, room.id, cmd.startIndex, cmd.limit);
     return { webhooks: webhooks.map(toWebhookView) };
   }

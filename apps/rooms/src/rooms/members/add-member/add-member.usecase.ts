@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { AddMemberV1, ReplyOf, RequestOf } from '@app/contracts';
 import { UnitOfWork } from '../../../outbox/unit-of-work';
-import { assertActorMayUse } from '../../../shared/actors';
 import { UserRepository } from '../../../users/user.repository';
 import { RoomRepository } from '../../room.repository';
 import { assertPrivate } from '../member-rules';
@@ -22,8 +21,7 @@ export class AddMember {
   execute(cmd: RequestOf<typeof AddMemberV1>, meta: CommandMeta): Promise<ReplyOf<typeof AddMemberV1>> {
     return this.uow.apply(meta, async ({ manager: m }) => {
       // FOR SHARE: a change of the room's privacy waits for the membership change, and the other way round.
-      const room = await this.rooms.findByRef(m, cmd.room, 'share');
-      assertActorMayUse(cmd.actor, room);
+      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'share');
       assertPrivate(room, cmd.room);
       const user = await this.users.findByRef(m, cmd.user, { live: true });
       await this.rooms.addMember(m, room.id, user.id);

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { InviteUserV1, ReplyOf, RequestOf } from '@app/contracts';
 import { UnitOfWork } from '../../../outbox/unit-of-work';
-import { assertActorMayUse } from '../../../shared/actors';
 import { UserRepository } from '../../../users/user.repository';
 import { RoomRepository } from '../../room.repository';
 
@@ -21,8 +20,7 @@ export class InviteUser {
 
   execute(cmd: RequestOf<typeof InviteUserV1>, meta: CommandMeta): Promise<ReplyOf<typeof InviteUserV1>> {
     return this.uow.apply(meta, async ({ manager: m }) => {
-      const room = await this.rooms.findByRef(m, cmd.room, 'share');
-      assertActorMayUse(cmd.actor, room);
+      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'share');
       const user = await this.users.findByRef(m, cmd.user, { live: true });
       if (room.privacy === 'private') await this.rooms.addMember(m, room.id, user.id);
       return {};

@@ -2,13 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { RemoveMemberV1, ReplyOf, RequestOf, RoomMemberExitedV1 } from '@app/contracts';
 import { UnitOfWork } from '../../../outbox/unit-of-work';
-import { assertActorMayUse } from '../../../shared/actors';
-import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
+import { PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
 import { UserRepository } from '../../../users/user.repository';
 import { ParticipantRepository } from '../../participants/participant.repository';
 import { RoomRepository } from '../../room.repository';
 import { MemberRepository } from '../member.repository';
 import { assertPrivate } from '../member-rules';
+import { PRESENTATION } from '../../../shared/infrastructure.module';
 
 /** A user who is no longer a member may not stay in the private room: they exit it (room_exit). */
 @Injectable()
@@ -24,8 +24,7 @@ export class RemoveMember {
 
   execute(cmd: RequestOf<typeof RemoveMemberV1>, meta: CommandMeta): Promise<ReplyOf<typeof RemoveMemberV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
-      const room = await this.rooms.findByRef(m, cmd.room, 'share');
-      assertActorMayUse(cmd.actor, room);
+      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'share');
       assertPrivate(room, cmd.room);
       const user = await this.users.findByRef(m, cmd.user, { live: true });
       await this.members.remove(m, room.id, user.id);

@@ -2,13 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { EnterRoomV1, ReplyOf, RequestOf, RoomMemberEnteredV1 } from '@app/contracts';
 import { UnitOfWork } from '../../../outbox/unit-of-work';
-import { assertActorMayUse } from '../../../shared/actors';
-import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
+import { PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
 import { UserRepository } from '../../../users/user.repository';
 import { MemberRepository } from '../../members/member.repository';
 import { RoomRepository } from '../../room.repository';
 import { ParticipantRepository } from '../participant.repository';
 import { assertMayEnter, assertMayMove } from '../presence-rules';
+import { PRESENTATION } from '../../../shared/infrastructure.module';
 
 /**
  * A user enters a room (room_enter), whoever drives it: the v2 API now, a live connection
@@ -28,8 +28,7 @@ export class EnterRoom {
   execute(cmd: RequestOf<typeof EnterRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof EnterRoomV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
       // FOR SHARE: archiving, a privacy change or the room's deletion waits for the entry (and then sees it).
-      const room = await this.rooms.findByRef(m, cmd.room, 'share');
-      assertActorMayUse(cmd.actor, room);
+      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'share');
       // Locked: a user being deleted (taken out of every room) is not let in meanwhile.
       const user = await this.users.findByRef(m, cmd.user, { live: true, lock: true });
       assertMayMove(cmd.actor, cmd.asAdmin, user);

@@ -2,12 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { ExitRoomV1, ReplyOf, RequestOf, RoomMemberExitedV1 } from '@app/contracts';
 import { UnitOfWork } from '../../../outbox/unit-of-work';
-import { assertActorMayUse } from '../../../shared/actors';
-import { PRESENTATION, PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
+import { PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
 import { UserRepository } from '../../../users/user.repository';
 import { RoomRepository } from '../../room.repository';
 import { ParticipantRepository } from '../participant.repository';
 import { assertMayMove } from '../presence-rules';
+import { PRESENTATION } from '../../../shared/infrastructure.module';
 
 /** A user exits a room (room_exit); one who is not in it changes nothing. Archived rooms may be left. */
 @Injectable()
@@ -22,8 +22,7 @@ export class ExitRoom {
 
   execute(cmd: RequestOf<typeof ExitRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof ExitRoomV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
-      const room = await this.rooms.findByRef(m, cmd.room, 'share');
-      assertActorMayUse(cmd.actor, room);
+      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'share');
       const user = await this.users.findByRef(m, cmd.user, { live: true });
       assertMayMove(cmd.actor, cmd.asAdmin, user);
       if (await this.participants.exit(m, room.id, user.id)) {

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ListParticipantsV1, ReplyOf, RequestOf } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { assertActorMayUse } from '../../../shared/actors';
-import { PRESENTATION, PresentationContext, toUserView } from '../../../shared/presentation';
+import { PresentationContext, toUserView } from '../../../shared/presentation';
 import { RoomRepository } from '../../room.repository';
 import { ParticipantRepository } from '../participant.repository';
+import { PRESENTATION } from '../../../shared/infrastructure.module';
 
 /** A page of who is in a room now, in the order they entered. */
 @Injectable()
@@ -18,8 +18,7 @@ export class ListParticipants {
 
   async execute(cmd: RequestOf<typeof ListParticipantsV1>): Promise<ReplyOf<typeof ListParticipantsV1>> {
     const m = this.db.manager;
-    const room = await this.rooms.findByRef(m, cmd.room);
-    assertActorMayUse(cmd.actor, room);
+    const room = await this.rooms.findForActor(m, cmd.room, cmd.actor);
     const users = await this.participants.listUsers(m, room.id, cmd.startIndex, cmd.limit);
     return { users: users.map((u) => toUserView(u, this.ctx)) };
   }

@@ -1,5 +1,5 @@
-import type { RoomEntity, UserEntity } from '../../database/entities';
-import { assertMayUseRoom, privateRoomRefusal } from './room-access';
+import type { RoomEntity, UserEntity } from '../database/entities';
+import { assertMayUseRoom, membershipDecides, privateRoomRefusal } from './room-access';
 
 const room = (privacy: 'public' | 'private', id = 5) => ({ id, name: 'Ops', privacy }) as RoomEntity;
 const user = (id: number, isGroupAdmin = false) => ({ id, isGroupAdmin }) as UserEntity;
@@ -34,5 +34,14 @@ describe('assertMayUseRoom', () => {
     await expect(assertMayUseRoom({ label: 't', userId: 1 }, user(1), room('private'), 'send to it', members))
       .rejects.toMatchObject({ error: { code: 'forbidden', reason: 'not_allowed', detail: { message: expect.stringMatching(/private/) } } });
     await assertMayUseRoom({ label: 't', userId: 2 }, user(2), room('private'), 'send to it', members);
+  });
+});
+
+describe('membershipDecides', () => {
+  it('holds only for a user who is not a group admin, in a private room', () => {
+    expect(membershipDecides(room('private'), user(1))).toBe(true);
+    expect(membershipDecides(room('private'), user(1, true))).toBe(false);
+    expect(membershipDecides(room('private'), null)).toBe(false);
+    expect(membershipDecides(room('public'), user(1))).toBe(false);
   });
 });

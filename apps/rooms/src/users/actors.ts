@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Actor, commandFailure, Sender } from '@app/contracts';
+import { Actor, Sender } from '@app/contracts';
 import { EntityManager } from 'typeorm';
-import type { RoomEntity, UserEntity } from '../database/entities';
-import { UserRepository } from '../users/user.repository';
-import { PRESENTATION, PresentationContext, toUserObject } from './presentation';
+import type { UserEntity } from '../database/entities';
+import { UserRepository } from './user.repository';
+import { PresentationContext, toUserObject } from '../shared/presentation';
+import { PRESENTATION } from '../shared/infrastructure.module';
 
 /**
  * Who an event names as its sender: the acting user (v2 personal tokens) as a User
@@ -22,12 +23,5 @@ export class Actors {
   async sender(m: EntityManager, actor: Actor): Promise<Sender> {
     const user = await this.user(m, actor);
     return user ? toUserObject(user, this.ctx) : actor.label || 'API';
-  }
-}
-
-/** A room token acts on its own room only. */
-export function assertActorMayUse(actor: Actor, room: RoomEntity): void {
-  if (actor.roomId !== undefined && actor.roomId !== room.id) {
-    throw commandFailure('forbidden', 'outside_token_room', 'room', { ref: room.id });
   }
 }

@@ -1,4 +1,4 @@
-import { sanitizeMessageHtml as clean } from './sanitize';
+import { extractMentionNames, sanitizeMessageHtml as clean } from './message-rules';
 
 describe('message HTML sanitizer', () => {
   it('keeps the allowed basic tags', () => {
@@ -48,5 +48,12 @@ describe('message HTML sanitizer', () => {
 
   it('leaves plain text alone', () => {
     expect(clean('Build #42 passed')).toBe('Build #42 passed');
+  });
+});
+
+describe('extractMentionNames', () => {
+  it('finds @names once each, ignoring e-mail addresses and trailing punctuation', () => {
+    expect(extractMentionNames('@Ada ping @bob. and @ada, mail x@y.com (@carol-1)')).toEqual(['ada', 'bob', 'carol-1']);
+    expect(extractMentionNames('no mentions here')).toEqual([]);
   });
 });

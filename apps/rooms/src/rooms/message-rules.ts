@@ -1,5 +1,8 @@
 import sanitizeHtml from 'sanitize-html';
 
+// The rules of a message's text, shared by every way of posting into a room (and by
+// private messages): what HTML survives, and which @names it mentions.
+
 /**
  * The tags rooms/message allows with message_format=html (a, b, i, strong, em, br, img,
  * pre, code, lists, tables); every other tag and attribute is removed. sanitize-html is a
@@ -24,4 +27,19 @@ const OPTIONS: sanitizeHtml.IOptions = {
 
 export function sanitizeMessageHtml(html: string): string {
   return sanitizeHtml(html, OPTIONS);
+}
+
+/**
+ * @mention names in a text message: `@` at the start or after a non-word character,
+ * followed by letters, digits, `_`, `.` or `-` (trailing punctuation dropped).
+ * Returns each name once, lower-cased, in order of appearance.
+ */
+export function extractMentionNames(text: string): string[] {
+  const seen = new Set<string>();
+  const re = /(^|[^\w@])@([\p{L}\p{N}_.-]+)/gu;
+  for (const match of text.matchAll(re)) {
+    const name = match[2].replace(/[.-]+$/, '').toLowerCase();
+    if (name) seen.add(name);
+  }
+  return [...seen];
 }

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { RoomsModule } from '../rooms/rooms.module';
+import { UsersModule } from '../users/users.module';
+import { CreateToken } from './create-token/create-token.usecase';
+import { ListTokens } from './list-tokens/list-tokens.usecase';
+import { ResolveToken } from './resolve-token/resolve-token.usecase';
+import { RevokeToken } from './revoke-token/revoke-token.usecase';
+import { TokenRepository } from './token.repository';
+import { TokensHandlers } from './tokens.handlers';
+
+/** API tokens: resolved for the gateways; created, listed and revoked by the CLI (cli/token-commands.ts). */
+@Module({
+  imports: [UsersModule, RoomsModule],
+  controllers: [TokensHandlers],
+  providers: [TokenRepository, ResolveToken, CreateToken, ListTokens, RevokeToken],
+})
+export class TokensModule {}

@@ -1,0 +1,25 @@
+import { forwardRef, Module } from '@nestjs/common';
+import { RoomsModule } from '../rooms/rooms.module';
+import { Actors } from './actors';
+import { CreateUser } from './create-user/create-user.usecase';
+import { DeleteUser } from './delete-user/delete-user.usecase';
+import { GetPrivateHistory } from './get-private-history/get-private-history.usecase';
+import { GetUser } from './get-user/get-user.usecase';
+import { ListUsers } from './list-users/list-users.usecase';
+import { PrivateMessageRepository } from './private-message.repository';
+import { SendPrivateMessage } from './send-private-message/send-private-message.usecase';
+import { UpdateUser } from './update-user/update-user.usecase';
+import { UserRepository } from './user.repository';
+import { UsersHandlers } from './users.handlers';
+
+/** Users and their one-to-one messages; Actors tells who acts. forwardRef: a deleted user exits their rooms. */
+@Module({
+  imports: [forwardRef(() => RoomsModule)],
+  controllers: [UsersHandlers],
+  providers: [
+    UserRepository, PrivateMessageRepository, Actors,
+    CreateUser, UpdateUser, DeleteUser, GetUser, ListUsers, SendPrivateMessage, GetPrivateHistory,
+  ],
+  exports: [UserRepository, Actors],
+})
+export class UsersModule {}

@@ -1,0 +1,51 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Actor, RoomRef, WebhookRegistrationsChangedV1, WebhookSpec } from '@app/contracts';
+import { RoomsConfig } from '../config';
+import { Tx } from '../outbox/unit-of-work';
+import { RoomRepository } from '../rooms/room.repository';
+import { StoredWebhook, WebhookRepository } from './webhook.repository';
+import { assertPatternApplies, assertUnderLimit, assertUrlReachable, fieldsOf, newWebhookSecret, Registrant, registrantOf } from './webhook-rules';
+import { ROOMS_CONFIG } from '../shared/infrastructure.module';
+
+/** What a registration through the REST API names. */
+export interface Registration extends WebhookSpec {
+  room: RoomRef;
+  actor: Actor;
+}
+
+/**
+ * What creating a webhook (POST) and putting one by key (PUT) share: the same checks,
+ * under the room's webhook lock, and the same insert of a new registration.
+ */
+@Injectable()
+export class RegisterWebhook {
+  constructor(
+    private readonly rooms: RoomRepository,
+    private readonly webhooks: WebhookRepository,
+    @Inject(ROOMS_CONFIG) private readonly config: RoomsConfig,
+  ) {}
+
+  /**
+   * The room and the registrant, once the request is checked and the room's webhook
+   * changes are serialized (until the commit). The room is read FOR SHARE: it cannot be
+   * deleted under the registration (its deletion then lists this webhook).
+   */
+  async open({ manager: m }: Tx, r: Registration): Promise<Registrant> {
+    const room = await this.rooms.findForActor(m, r.room, r.actor, 'share');
+    assertPatternApplies(r);
+    assertUrlReachable(r.url, this.config.WEBHOOK_ALLOWED_NETWORKS);
+    await this.webhooks.lockRoom(m, room.id);
+    return registrantOf(room.id, r.actor);
+  }
+
+  /** A new registration within the registrant's limit; its secret is answered this once. */
+  async insert(tx: Tx, registrant: Registrant, r: Registration, key: string | null): Promise<{ webhook: StoredWebhook; secret: string }> {
+    assertUnderLimit(await this.webhooks.countOf(tx.manager, registrant), this.config.WEBHOOKS_PER_ROOM_MAX);
+    const secret = newWebhookSecret();
+    const webhook = await this.webhooks.insert(tx.manager, registrant.roomId, {
+      ...fieldsOf(r), key, secret, userId: registrant.userId, tokenId: r.actor.tokenId ?? null,
+    });
+    tx.emit(WebhookRegistrationsChangedV1, { roomId: registrant.roomId, webhookIds: [webhook.id] });
+    return { webhook, secret };
+  }
+}

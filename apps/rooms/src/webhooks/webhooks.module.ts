@@ -1,0 +1,20 @@
+import { forwardRef, Module } from '@nestjs/common';
+import { RoomsModule } from '../rooms/rooms.module';
+import { CreateWebhook } from './create-webhook/create-webhook.usecase';
+import { DeleteWebhook } from './delete-webhook/delete-webhook.usecase';
+import { GetWebhook } from './get-webhook/get-webhook.usecase';
+import { ListRegistrations } from './list-registrations/list-registrations.usecase';
+import { ListWebhooks } from './list-webhooks/list-webhooks.usecase';
+import { PutWebhook } from './put-webhook/put-webhook.usecase';
+import { RegisterWebhook } from './register-webhook';
+import { WebhookRepository } from './webhook.repository';
+import { WebhooksHandlers } from './webhooks.handlers';
+
+/** Webhook registrations of rooms (REST API), and the dispatchers' snapshot of them all. */
+@Module({
+  imports: [forwardRef(() => RoomsModule)],
+  controllers: [WebhooksHandlers],
+  providers: [WebhookRepository, RegisterWebhook, CreateWebhook, PutWebhook, ListWebhooks, GetWebhook, DeleteWebhook, ListRegistrations],
+  exports: [WebhookRepository],
+})
+export class WebhooksModule {}
