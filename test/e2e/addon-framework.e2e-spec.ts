@@ -20,10 +20,13 @@ const SCOPES = 'admin_group,admin_room,manage_rooms,send_message,send_notificati
 /**
  * The CLI without blocking this process: the add-on answering the CLI's calls runs in it
  * (the support's `cli()` is spawnSync, under which the add-on could not answer).
+ * `without`: variables removed from the CLI's environment (also this process's own).
  */
-function cliAsync(args: string[], env: Record<string, string>): Promise<{ status: number; stdout: string; stderr: string }> {
+function cliAsync(args: string[], env: Record<string, string>, without: string[] = []): Promise<{ status: number; stdout: string; stderr: string }> {
+  const cliEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  for (const name of without) delete cliEnv[name];
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: cliEnv, encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
       resolve({ status: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
     });
   });
@@ -305,6 +308,49 @@ describe('an add-on built with ac-koa-hipchat, installed from its descriptor', (
       expect({ status: removed.status, stderr: removed.stderr }).toEqual({ status: 0, stderr: '' });
       await greeter.waitFor('the uninstall callback', () => greeter.lifecycle.find((l) => l.event === 'uninstall'));
       expect(await greeter.tenant(oauthId)).toBeUndefined();
+    });
+  });
+
+  describe('the CLI goes through the running rooms service', () => {
+    let greeter: GreeterAddon;
+
+    beforeAll(async () => {
+      greeter = await startGreeter({ key: 'greeter-cli-env', name: 'CLI Env Greeter' });
+    });
+
+    afterAll(async () => {
+      await greeter?.stop();
+    });
+
+    it('installs an add-on on loopback from a shell without WEBHOOK_ALLOWED_NETWORKS: the service\'s setting governs the calls', async () => {
+      expect(env.WEBHOOK_ALLOWED_NETWORKS).toBe('127.0.0.0/8');
+      const roomId = await createRoom('CLI Env Room');
+      const installed = await cliAsync(['addon', 'install', greeter.descriptorUrl, '--room', String(roomId)], env, ['WEBHOOK_ALLOWED_NETWORKS']);
+      expect({ status: installed.status, stderr: installed.stderr, addon: installed.status === 0 ? 'ok' : addonSaw(greeter) }).toEqual({ status: 0, stderr: '', addon: 'ok' });
+      const installation = JSON.parse(installed.stdout);
+      expect(installation).toEqual({ id: expect.any(Number), oauth_id: expect.any(String), key: 'greeter-cli-env', room_id: roomId });
+      await greeter.waitFor('the install callback', () => greeter.lifecycle.find((l) => l.event === 'install'));
+
+      const listed = await cliAsync(['addon', 'list'], env, ['WEBHOOK_ALLOWED_NETWORKS']);
+      expect({ status: listed.status, stderr: listed.stderr }).toEqual({ status: 0, stderr: '' });
+      expect(listed.stdout.split('\n')[0]).toBe('ID\tKEY\tROOM\tOAUTH_ID\tWEBHOOKS\tCREATED\tNAME');
+      expect(listed.stdout).toContain(`${installation.id}\tgreeter-cli-env\t${roomId}\t${installation.oauth_id}\t`);
+
+      const removed = await cliAsync(['addon', 'uninstall', String(installation.id)], env, ['WEBHOOK_ALLOWED_NETWORKS']);
+      expect({ status: removed.status, stderr: removed.stderr }).toEqual({ status: 0, stderr: '' });
+      await greeter.waitFor('the uninstall callback', () => greeter.lifecycle.find((l) => l.event === 'uninstall'));
+      const again = await cliAsync(['addon', 'uninstall', String(installation.id)], env);
+      expect(again).toEqual({ status: 1, stdout: '', stderr: `cli: no add-on installation ${installation.id}\n` });
+    });
+
+    it('says so, and exits 1, when no rooms service serves the namespace', async () => {
+      const namespace = `${env.BROKER_NAMESPACE}-nobody`;
+      const started = Date.now();
+      const result = await cliAsync(['addon', 'install', greeter.descriptorUrl], { ...env, BROKER_NAMESPACE: namespace });
+      expect(result).toEqual({
+        status: 1, stdout: '', stderr: `cli: the rooms service is not running (no answer on ${namespace}.rooms.commands); start it with npm start\n`,
+      });
+      expect(Date.now() - started).toBeLessThan(5_000);
     });
   });
 });

@@ -1,18 +1,12 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { AmqpBroker, assertPostgresReachable, createLogger, loadConfigOrExit } from '@app/common';
-import { brokerNames, CommandFailure, parseRoomRef } from '@app/contracts';
+import { brokerNames } from '@app/contracts';
 import { roomsConfigShape } from './config';
 import { openDatabase } from './database/database';
-import { createUnitOfWork, presentationContext } from './shared/infrastructure.module';
+import { createUnitOfWork } from './shared/infrastructure.module';
+import { AddonCommands, addonCliConfigShape } from './cli/addon-commands';
 import { TokenCommands } from './cli/token-commands';
-import { AddonCalls, addonHttpClient } from './addons/addon-calls';
-import { AddonRemoval, LOCAL_META } from './addons/addon-removal';
-import { AddonRepository } from './addons/addon.repository';
-import { InstallAddon } from './addons/install-addon/install-addon.usecase';
-import { ListAddons } from './addons/list-addons/list-addons.usecase';
-import { UninstallAddon } from './addons/uninstall-addon/uninstall-addon.usecase';
-import { RoomRepository } from './rooms/room.repository';
 
 const USAGE = `Usage:
   cli token create --type admin|notification [--label TEXT]   a v1 token, printed alone on stdout
@@ -26,9 +20,12 @@ const USAGE = `Usage:
   cli addon list [--json]                                     installed add-ons
   cli addon uninstall ID                                      uninstalls an add-on (webhooks and tokens go with it)
 
-Reads DATABASE_URL (default postgres://postgres@127.0.0.1:5432/chat); revoke also tells the
-gateways through AMQP_URL and BROKER_NAMESPACE (the rooms service does it if the broker is down).
-addon reads WEBHOOK_ALLOWED_NETWORKS and ADDON_HTTP_TIMEOUT_MS as the rooms service does.`;
+token reads DATABASE_URL (default postgres://postgres@127.0.0.1:5432/chat) and works with the
+services stopped; revoke also tells the gateways through AMQP_URL and BROKER_NAMESPACE (the
+rooms service does it if the broker is down).
+addon sends its command to the running rooms service through AMQP_URL and BROKER_NAMESPACE
+(waiting COMMAND_TIMEOUT_MS, default 10000, for its answer); the service makes the outbound
+requests to the add-on with its own settings (WEBHOOK_ALLOWED_NETWORKS, ADDON_HTTP_TIMEOUT_MS).`;
 
 class UsageError extends Error {}
 
@@ -108,9 +105,8 @@ async function run(argv: string[]): Promise<number> {
 }
 
 /**
- * `addon install|list|uninstall`: the rooms service's own use cases, run in this process
- * (events go through the outbox: published now when the broker is reachable, else by the
- * rooms service's sweeper).
+ * `addon install|list|uninstall`: the rooms service's own commands, sent to the running
+ * service over the broker (its settings govern the calls to the add-on).
  */
 async function runAddon(action: string | undefined, arg: string | undefined, values: { room?: string; json: boolean }): Promise<number> {
   if (!['install', 'list', 'uninstall'].includes(action ?? '')) throw new UsageError(`unknown addon action "${action ?? ''}"`);
@@ -118,62 +114,34 @@ async function runAddon(action: string | undefined, arg: string | undefined, val
   if (action === 'uninstall' && !/^\d{1,9}$/.test(arg ?? '')) throw new UsageError('addon uninstall needs the numeric installation id');
   if (action !== 'install' && values.room) throw new UsageError('--room is for addon install');
 
-  const config = loadConfigOrExit('cli', roomsConfigShape);
-  await assertPostgresReachable(config.DATABASE_URL, 2000);
-  const db = await openDatabase(config.DATABASE_URL, 2);
+  const config = loadConfigOrExit('cli', addonCliConfigShape);
+  const names = brokerNames(config.BROKER_NAMESPACE);
   const logger = createLogger('cli', 'warn', 2);
-  const broker = action === 'list'
-    ? undefined
-    : await AmqpBroker.connect(config.AMQP_URL, brokerNames(config.BROKER_NAMESPACE), logger, 2000).catch(() => undefined);
-  const work = createUnitOfWork(db, broker, logger, config);
-  const http = addonHttpClient(config);
+  const broker = await AmqpBroker.connect(config.AMQP_URL, names, logger, 2000).catch((err: Error) => {
+    throw new Error(`cannot reach RabbitMQ (AMQP_URL): ${err.message}; the rooms service takes add-on commands through it`);
+  });
   try {
-    const addons = new AddonRepository();
-    const calls = new AddonCalls(http);
-    const removal = new AddonRemoval(work.uow, addons);
-    const actor = { label: 'cli' };
-    if (action === 'list') {
-      const rows = await new ListAddons(db, addons).execute({ actor, startIndex: 0, limit: 1001 });
-      if (values.json) {
-        process.stdout.write(`${JSON.stringify(rows.installations, null, 2)}\n`);
-      } else {
-        process.stdout.write(`${['ID', 'KEY', 'ROOM', 'OAUTH_ID', 'WEBHOOKS', 'CREATED', 'NAME'].join('\t')}\n`);
-        for (const i of rows.installations) {
-          process.stdout.write(`${[i.id, i.key, i.roomId ?? 'group', i.oauthClientId, i.webhookIds.length, i.created, i.name].join('\t')}\n`);
-        }
-      }
-      return 0;
-    }
-    if (!broker) process.stderr.write('cannot reach RabbitMQ (AMQP_URL): the change reaches the gateways and dispatchers once the rooms service publishes it\n');
+    const addons = new AddonCommands(await broker.createRpcClient(names.roomsCommandQueue, config.COMMAND_TIMEOUT_MS), names.roomsCommandQueue);
     if (action === 'install') {
-      const install = new InstallAddon(db, work.uow, new RoomRepository(), addons, removal, calls, config, presentationContext(config), logger);
-      const { installation: i } = await install.execute({ actor, url: arg!, ...(values.room ? { room: parseRoomRef(values.room) } : {}) }, LOCAL_META);
-      process.stdout.write(`${JSON.stringify({ id: i.id, oauth_id: i.oauthClientId, key: i.key, room_id: i.roomId })}\n`);
+      process.stdout.write(`${JSON.stringify(await addons.install(arg!, values.room))}\n`);
       return 0;
     }
-    await new UninstallAddon(removal, calls, logger).execute({ actor, id: Number(arg) }, LOCAL_META);
+    if (action === 'uninstall') {
+      await addons.uninstall(Number(arg));
+      return 0;
+    }
+    const rows = await addons.list();
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    } else {
+      process.stdout.write(`${['ID', 'KEY', 'ROOM', 'OAUTH_ID', 'WEBHOOKS', 'CREATED', 'NAME'].join('\t')}\n`);
+      for (const i of rows) {
+        process.stdout.write(`${[i.id, i.key, i.roomId ?? 'group', i.oauthClientId, i.webhookIds.length, i.created, i.name].join('\t')}\n`);
+      }
+    }
     return 0;
-  } catch (err) {
-    if (err instanceof CommandFailure) throw new Error(describeFailure(err));
-    throw err;
   } finally {
-    http.close();
-    await work.relay.stop();
-    await broker?.close();
-    await db.destroy();
-  }
-}
-
-/** A refusal of an add-on use case, worded for the terminal. */
-function describeFailure(err: CommandFailure): string {
-  const { reason, field, detail = {} } = err.error;
-  switch (reason) {
-    case 'addon_not_found': return `no add-on installation ${detail.ref ?? ''}`;
-    case 'room_not_found': return `--room: no room ${detail.ref ?? ''}`;
-    case 'addon_descriptor_invalid': return `add-on descriptor ${detail.url ?? ''}: ${detail.problem ?? 'is invalid'}`;
-    case 'addon_not_installable': return `the add-on cannot be installed: ${detail.problem ?? 'refused'}`;
-    case 'addon_callback_failed': return `the add-on's installation callback ${detail.url ?? ''} failed (${detail.problem ?? 'no answer'}); nothing was installed`;
-    default: return `${field ? `${field}: ` : ''}${String(detail.problem ?? detail.message ?? reason)}`;
+    await broker.close();
   }
 }
 

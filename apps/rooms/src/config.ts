@@ -36,7 +36,7 @@ export const roomsConfigShape = {
   }),
   /**
    * Per call to an add-on (descriptor fetch, install callback). An install makes two in one
-   * command: keep twice this under the gateway's COMMAND_TIMEOUT_MS (10 s by default).
+   * command: keep twice this under the gateway's and the CLI's COMMAND_TIMEOUT_MS (10 s by default).
    */
   ADDON_HTTP_TIMEOUT_MS: env.positiveInt(4000),
   /** The group's name, as OAuth token answers give it (`group_name`). */

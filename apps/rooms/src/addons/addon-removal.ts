@@ -5,7 +5,7 @@ import { Tx, UnitOfWork } from '../outbox/unit-of-work';
 import { AddonRepository, InstallationRef } from './addon.repository';
 
 /** Not a broker command: nothing to apply once, no deadline (a cleanup must not be refused for lateness). */
-export const LOCAL_META: CommandMeta = { pattern: 'addons.local', commandId: '', deadline: 0, redelivered: false };
+const LOCAL_META: CommandMeta = { pattern: 'addons.local', commandId: '', deadline: 0, redelivered: false };
 
 /**
  * Removes an installation: its live tokens revoked (`token.revoked.v1` each, so every
