@@ -150,7 +150,7 @@ describe('v2 webhook registration (real services)', () => {
       expect(mine).toEqual({
         id, roomId: room, event: 'room_message', url, pattern: '^/deploy\\s+(\\w+)', name: 'Deploy bot', authentication: 'jwt', key: 'deploy',
         installationId: null, oauthClientId: null, created: expect.any(String), secret: res.json.secret, userId: s.adminId,
-        addonName: null,
+        addonName: null, createdVersion: expect.any(Number),
       });
     });
 

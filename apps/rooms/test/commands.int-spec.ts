@@ -69,7 +69,7 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
         id: UUID,
         type: 'user.created',
         version: 1,
-        occurredAt: ISO,
+        occurredAt: ISO, registrationsVersion: expect.any(Number),
         payload: { user: userObject(reply.user.id, 'Ada Lovelace', 'AdaLovelace') },
       });
 
@@ -223,7 +223,7 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
       const id = reply.room.id;
       const event = await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === id);
       expect(event).toEqual({
-        id: UUID, type: 'room.created', version: 1, occurredAt: ISO,
+        id: UUID, type: 'room.created', version: 1, occurredAt: ISO, registrationsVersion: expect.any(Number),
         payload: {
           room: {
             id,

@@ -108,6 +108,7 @@ describe('tokens (real Postgres, RabbitMQ)', () => {
       const event = await capture.waitFor(TokenRevokedV1.routingKey, (e) => e.payload.tokenId === created.id);
       expect(event).toEqual({
         id: expect.any(String), type: 'token.revoked', version: 1, occurredAt: expect.any(String), payload: { tokenId: created.id },
+        registrationsVersion: expect.any(Number),
       });
       expect(await resolve(created.token)).toEqual({ token: null });
       expect((await resolve(other.token)).token?.id).toBe(other.id);

@@ -51,7 +51,7 @@ export class DispatcherModule {
         },
         {
           provide: Registrations,
-          useFactory: (rpc: RpcClient) => new Registrations(async () => (await rpc.request(ListRegistrationsV1, {})).registrations, logger, {
+          useFactory: (rpc: RpcClient) => new Registrations(() => rpc.request(ListRegistrationsV1, {}), logger, {
             sourceReady: () => rpc.served(),
           }),
           inject: [REGISTRATIONS_RPC],

@@ -23,6 +23,9 @@ interface WebhookRow {
   oauth_client_id: string | null; created_by_user_id: number | null; created_at: Date;
   /** Only where the query joins the add-on (listAll). */
   addon_name?: string | null;
+  /** Only in listAll: the versions the row is in force for (bigint, as text). */
+  created_version?: string;
+  removed_version?: string | null;
 }
 
 const toStored = (r: WebhookRow): StoredWebhook => ({
@@ -40,6 +43,8 @@ const toStored = (r: WebhookRow): StoredWebhook => ({
   secret: r.secret,
   userId: r.created_by_user_id,
   ...(r.addon_name !== undefined ? { addonName: r.addon_name } : {}),
+  ...(r.created_version !== undefined ? { createdVersion: Number(r.created_version) } : {}),
+  ...(r.removed_version != null ? { removedVersion: Number(r.removed_version) } : {}),
 });
 
 /** The API's view: never the secret, nor who registered it. */
@@ -110,14 +115,35 @@ export class WebhookRepository {
   }
 
   /** Every registration, group-wide ones included, by id. */
-  async listAll(m: EntityManager): Promise<StoredWebhook[]> {
-    // The add-on: the one that declared it, or the one whose token registered it.
+  /** The registrations' version (advanced by insertOutbox with every registrations-changed event). */
+  async registrationsVersion(m: EntityManager): Promise<number> {
+    const rows: Array<{ value: string }> = await m.query('SELECT value FROM registrations_version');
+    return Number(rows[0].value);
+  }
+
+  /** Every registration in force, with the version it is in force from. */
+  listAll(m: EntityManager): Promise<StoredWebhook[]> {
+    return this.listVersioned(m, `SELECT ${COLUMNS}, created_by_token_id, created_version, NULL::bigint AS removed_version FROM webhooks`);
+  }
+
+  /**
+   * Every registration removed or replaced within the last days (webhooks_removed), as it
+   * was, with the versions it was in force for: an event caused before the change is still
+   * matched with it.
+   */
+  listRemoved(m: EntityManager): Promise<StoredWebhook[]> {
+    return this.listVersioned(m, `SELECT ${COLUMNS}, created_by_token_id, created_version, removed_version FROM webhooks_removed`);
+  }
+
+  private async listVersioned(m: EntityManager, from: string): Promise<StoredWebhook[]> {
+    const columns = COLUMNS.split(',').map((c) => `w.${c.trim()}`).join(', ');
+    // The add-on: the one that declared it, or the one whose token registered it (while it exists).
     const rows: WebhookRow[] = await m.query(
-      `SELECT ${COLUMNS.split(',').map((c) => `w.${c.trim()}`).join(', ')}, i.name AS addon_name
-         FROM webhooks w
+      `SELECT ${columns}, i.name AS addon_name, w.created_version, w.removed_version
+         FROM (${from}) w
          LEFT JOIN api_tokens t ON t.id = w.created_by_token_id
          LEFT JOIN addon_installations i ON i.id = coalesce(w.installation_id, t.addon_installation_id)
-        ORDER BY w.id`);
+        ORDER BY w.id, w.removed_version`);
     return rows.map(toStored);
   }
 

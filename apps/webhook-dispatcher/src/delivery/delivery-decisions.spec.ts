@@ -3,7 +3,7 @@ import { DeliveryJob, deliveryIdOf } from './delivery-job';
 
 const job = (attempt = 1): DeliveryJob => ({
   deliveryId: deliveryIdOf('event-1', 7), webhookId: 7, event: 'room_message', eventId: 'event-1', roomId: 3, attempt,
-  envelopeBody: '{"event":"room_message"}', createdAt: '2026-01-01T00:00:00.000Z', replyDepth: 1, actorUserId: null,
+  envelopeBody: '{"event":"room_message"}', createdAt: '2026-01-01T00:00:00.000Z', replyDepth: 1, actorUserId: null, registrationsVersion: null,
 });
 const now = new Date('2026-01-01T00:00:10.000Z');
 const startedAt = new Date('2026-01-01T00:00:09.000Z');

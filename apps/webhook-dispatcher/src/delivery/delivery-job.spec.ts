@@ -24,7 +24,7 @@ describe('deliveryJobSchema', () => {
   };
 
   it('reads a job, a reply depth of 1 by default', () => {
-    expect(deliveryJobSchema.parse(job)).toEqual({ ...job, replyDepth: 1, actorUserId: null });
+    expect(deliveryJobSchema.parse(job)).toEqual({ ...job, replyDepth: 1, actorUserId: null, registrationsVersion: null });
     expect(deliveryJobSchema.parse({ ...job, roomId: null, replyDepth: 2 })).toMatchObject({ roomId: null, replyDepth: 2 });
   });
 

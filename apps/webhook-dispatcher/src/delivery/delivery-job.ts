@@ -41,6 +41,11 @@ export const deliveryJobSchema = z.object({
   createdAt: z.string(),
   /** The user who caused the event (the JWT's `sub`), when the event names one. */
   actorUserId: z.number().int().positive().nullable().default(null),
+  /**
+   * The event's registrations version (its stamp): the first attempt goes to the webhook as
+   * it was in force then, even if it was removed or changed since. Null: an unstamped event.
+   */
+  registrationsVersion: z.number().int().nonnegative().nullable().default(null),
   /** The `causedBy.depth` of the notification a reply to this delivery becomes (see replyCausedBy). */
   replyDepth: z.number().int().min(1).default(1),
   /**

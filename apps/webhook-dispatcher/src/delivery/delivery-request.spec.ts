@@ -12,7 +12,7 @@ const registration = (over: Partial<WebhookRegistration> = {}): WebhookRegistrat
 });
 const job: DeliveryJob = {
   deliveryId: deliveryIdOf('event-1', 7), webhookId: 7, event: 'room_message', eventId: 'event-1', roomId: 3, attempt: 2,
-  envelopeBody: '{"event":"room_message","item":{},"webhook_id":7}', createdAt: '2026-01-01T00:00:00.000Z', replyDepth: 1, actorUserId: null,
+  envelopeBody: '{"event":"room_message","item":{},"webhook_id":7}', createdAt: '2026-01-01T00:00:00.000Z', replyDepth: 1, actorUserId: null, registrationsVersion: null,
 };
 const now = new Date();
 

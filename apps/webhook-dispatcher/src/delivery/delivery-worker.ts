@@ -186,8 +186,17 @@ export class DeliveryWorker {
     else this.slowAttempts.delete(webhookId);
   }
 
-  /** The registration; a replica whose index predates the job's event reloads it first. */
+  /**
+   * The registration; a replica whose index predates the job's event reloads it first. A
+   * first attempt goes to the webhook as it was when its event was caused (a webhook deleted
+   * or changed since still gets it); retries go to it as it is now (deleting it cancels them).
+   */
   private async registrationOf(job: DeliveryJob): Promise<WebhookRegistration | undefined> {
+    if (job.attempt === 1 && job.registrationsVersion !== null) {
+      await this.registrations.upTo(job.registrationsVersion);
+      const then = this.registrations.at(job.webhookId, job.registrationsVersion);
+      if (then) return then;
+    }
     const found = this.registrations.get(job.webhookId);
     if (found) return found;
     const created = Date.parse(job.createdAt);

@@ -36,7 +36,7 @@ describe('planDeliveries', () => {
     expect(jobs[1]).toEqual({
       deliveryId: deliveryIdOf(message.id, 2), webhookId: 2, event: 'room_message', eventId: message.id, roomId: 3, attempt: 1,
       envelopeBody: JSON.stringify({ event: 'room_message', item: message.payload, webhook_id: 2, oauth_client_id: 'client-2' }),
-      createdAt: '2026-01-02T00:00:00.000Z', replyDepth: 1, actorUserId: null,
+      createdAt: '2026-01-02T00:00:00.000Z', replyDepth: 1, actorUserId: null, registrationsVersion: null,
     });
   });
 

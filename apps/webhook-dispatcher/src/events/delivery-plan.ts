@@ -36,6 +36,7 @@ export function planDeliveries(o: {
       createdAt,
       replyDepth: replyCausedBy({ webhookId: registration.id, deliveryId, event, payload }).depth,
       actorUserId,
+      registrationsVersion: envelope.registrationsVersion ?? null,
     };
   });
 }

@@ -10,6 +10,9 @@ import { planDeliveries } from './delivery-plan';
 import { InlineAttempts } from './inline-attempts';
 import { classify } from './room-events';
 
+/** How long an event whose registrations could not be brought up to date waits before it is requeued. */
+const REQUEUE_PAUSE_MS = 1_000;
+
 /**
  * Turns each room event (from the dispatcher's durable queue, explicit acks) into delivery
  * jobs: one per matching registration, recorded as pending. Their first attempts are made
@@ -49,12 +52,21 @@ export class EventsConsumer {
       redelivered: message.fields.redelivered,
     }, 'event received');
 
+    // Registered before this event was caused: the index must have it before matching.
+    const stamp = event.envelope.registrationsVersion;
+    if (typeof stamp === 'number' && !(await this.registrations.upTo(stamp))) {
+      // Not matched against an index that may lack a registration: back to the queue, after
+      // a pause (the rooms service is not answering; an immediate requeue would spin).
+      await new Promise((r) => setTimeout(r, REQUEUE_PAUSE_MS).unref());
+      return 'requeue';
+    }
+
     let jobs: DeliveryJob[];
     try {
       jobs = planDeliveries({
         envelope: event.envelope,
         event: event.webhookEvent,
-        candidates: (roomId, name) => this.registrations.forEvent(roomId, name),
+        candidates: (roomId, name) => this.registrations.forEvent(roomId, name, stamp),
         patterns: this.registrations.patterns.lookup,
         now: new Date(),
       });

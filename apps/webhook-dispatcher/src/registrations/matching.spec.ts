@@ -1,5 +1,5 @@
 import { compileWebhookPattern, WebhookEventName, WebhookRegistration } from '@app/contracts';
-import { matchingRegistrations, MAX_REPLY_DEPTH, PatternCache, RegistrationIndex, roomIdOf } from './matching';
+import { inForce, matchingRegistrations, MAX_REPLY_DEPTH, PatternCache, RegistrationIndex, roomIdOf } from './matching';
 
 const registration = (over: Partial<WebhookRegistration> = {}): WebhookRegistration => ({
   id: 1, roomId: 7, event: 'room_message', url: 'https://r.example/hook', pattern: null, name: 'hook',
@@ -112,6 +112,40 @@ describe('RegistrationIndex', () => {
 
   it('is empty for no registrations', () => {
     expect(new RegistrationIndex([]).size).toBe(0);
+  });
+});
+
+describe('RegistrationIndex with versions', () => {
+  // Webhook 1: created at 3 with one URL, changed at 5 (PUT), deleted at 8. Webhook 2: created at 6.
+  const first = registration({ id: 1, url: 'https://a.example/old', createdVersion: 3, removedVersion: 5 });
+  const changed = registration({ id: 1, url: 'https://a.example/new', createdVersion: 5, removedVersion: 8 });
+  const later = registration({ id: 2, createdVersion: 6 });
+  const index = new RegistrationIndex([later], [first, changed]);
+  const ids = (version?: number) => index.forEvent(7, 'room_message', version).map((r) => `${r.id}:${r.url}`);
+
+  it('matches an event with the forms in force at its stamp', () => {
+    expect(ids(2)).toEqual([]);
+    expect(ids(3)).toEqual(['1:https://a.example/old']);
+    expect(ids(5)).toEqual(['1:https://a.example/new']);
+    expect(ids(6)).toEqual(['2:https://r.example/hook', '1:https://a.example/new']);
+    expect(ids(8)).toEqual(['2:https://r.example/hook']);
+  });
+
+  it('matches an unstamped event with what is in force now', () => {
+    expect(ids(undefined)).toEqual(['2:https://r.example/hook']);
+  });
+
+  it('finds the form of a webhook in force at a version', () => {
+    expect(index.at(1, 4)?.url).toBe('https://a.example/old');
+    expect(index.at(1, 7)?.url).toBe('https://a.example/new');
+    expect(index.at(1, 8)).toBeUndefined();
+    expect(index.size).toBe(1);
+  });
+
+  it('treats a registration without versions as in force for every stamp', () => {
+    expect(inForce(registration(), 1)).toBe(true);
+    expect(inForce(registration(), undefined)).toBe(true);
+    expect(inForce(registration({ removedVersion: 4 }), undefined)).toBe(false);
   });
 });
 

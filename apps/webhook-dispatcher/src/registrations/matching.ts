@@ -55,30 +55,56 @@ export function matchingRegistrations(o: {
  * The dispatcher's index (room, event) → registrations, rebuilt from each snapshot, so no
  * event needs the database.
  */
+/**
+ * Whether a form of a registration is in force for an event stamped `version` (see
+ * WebhookRegistration.createdVersion): an unstamped event sees only what is in force now.
+ */
+export function inForce(reg: WebhookRegistration, version: number | undefined): boolean {
+  if (version === undefined) return reg.removedVersion == null;
+  return (reg.createdVersion ?? 0) <= version && (reg.removedVersion == null || version < reg.removedVersion);
+}
+
 export class RegistrationIndex {
   private readonly byRoom = new Map<string, WebhookRegistration[]>();
   private readonly groupWide = new Map<WebhookEventName, WebhookRegistration[]>();
+  private readonly forms = new Map<number, WebhookRegistration[]>();
   private readonly count: number;
+  private readonly versioned: boolean;
 
-  constructor(regs: WebhookRegistration[]) {
+  /** `regs` in force now; `removed`, forms removed or replaced lately (each with its removedVersion). */
+  constructor(regs: WebhookRegistration[], removed: WebhookRegistration[] = []) {
     // One registration per id: a snapshot that lists one twice keeps the later.
     const unique = new Map<number, WebhookRegistration>();
     for (const reg of regs) {
       unique.delete(reg.id);
       unique.set(reg.id, reg);
     }
-    for (const reg of unique.values()) {
+    const all = [...unique.values(), ...removed.filter((r) => r.removedVersion != null)];
+    for (const reg of all) {
       if (reg.roomId === null) push(this.groupWide, reg.event, reg);
       else push(this.byRoom, key(reg.roomId, reg.event), reg);
+      const forms = this.forms.get(reg.id);
+      if (forms) forms.push(reg);
+      else this.forms.set(reg.id, [reg]);
     }
     this.count = unique.size;
+    this.versioned = all.some((r) => r.removedVersion != null || (r.createdVersion ?? 0) > 0);
   }
 
-  /** The room's registrations for the event, then the group-wide ones (roomId null). */
-  forEvent(roomId: number, event: WebhookEventName): WebhookRegistration[] {
+  /**
+   * The room's registrations for the event, then the group-wide ones (roomId null), as they
+   * were in force at `version` (an event's stamp; absent: now).
+   */
+  forEvent(roomId: number, event: WebhookEventName, version?: number): WebhookRegistration[] {
     const room = this.byRoom.get(key(roomId, event)) ?? [];
     const group = this.groupWide.get(event) ?? [];
-    return [...room, ...group];
+    const found = [...room, ...group];
+    return this.versioned ? found.filter((r) => inForce(r, version)) : found;
+  }
+
+  /** The form of a registration in force at `version`. */
+  at(webhookId: number, version: number): WebhookRegistration | undefined {
+    return this.forms.get(webhookId)?.find((r) => inForce(r, version));
   }
 
   get size(): number {

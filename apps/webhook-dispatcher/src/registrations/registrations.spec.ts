@@ -13,6 +13,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function source(initial: WebhookRegistration[] = []) {
   const s = {
     snapshot: initial,
+    version: 1,
     loads: 0,
     fail: 0,
     load: async () => {
@@ -22,7 +23,7 @@ function source(initial: WebhookRegistration[] = []) {
         s.fail--;
         throw new Error('rooms service unavailable');
       }
-      return s.snapshot;
+      return { registrations: s.snapshot, version: s.version };
     },
   };
   return s;
@@ -96,5 +97,43 @@ describe('Registrations', () => {
     await regs.freshSince(Date.now() + 1);
     expect(src.loads).toBe(2);
     expect(regs.get(2)).toBeDefined();
+  });
+
+  it('reloads for an event stamped with a newer registrations version, and only then', async () => {
+    const src = source([registration(1)]);
+    regs = new Registrations(src.load, logger);
+    await regs.loadFirst();
+    expect(regs.version).toBe(1);
+    expect(await regs.upTo(1)).toBe(true);
+    expect(src.loads).toBe(1);
+    src.snapshot = [registration(1), registration(2)];
+    src.version = 2;
+    expect(await regs.upTo(2)).toBe(true);
+    expect(src.loads).toBe(2);
+    expect(regs.version).toBe(2);
+    expect(regs.forEvent(3, 'room_message').map((r) => r.id)).toEqual([1, 2]);
+  });
+
+  it('answers false when the index cannot be brought up to the stamp', async () => {
+    const src = source([registration(1)]);
+    regs = new Registrations(src.load, logger);
+    await regs.loadFirst();
+    src.fail = 1;
+    expect(await regs.upTo(5)).toBe(false);
+    // The source answers again, but with an older version than the stamp: still not up to date.
+    expect(await regs.upTo(5)).toBe(false);
+    src.version = 5;
+    expect(await regs.upTo(5)).toBe(true);
+  });
+
+  it('serves concurrent stamps with the load that covers them', async () => {
+    const src = source([registration(1)]);
+    regs = new Registrations(src.load, logger);
+    await regs.loadFirst();
+    src.version = 3;
+    src.snapshot = [registration(1), registration(3)];
+    expect(await Promise.all([regs.upTo(2), regs.upTo(3), regs.upTo(3)])).toEqual([true, true, true]);
+    expect(src.loads).toBeLessThanOrEqual(3);
+    expect(regs.get(3)).toBeDefined();
   });
 });

@@ -2,8 +2,16 @@ import { AppLogger } from '@app/common';
 import { WebhookEventName, WebhookRegistration } from '@app/contracts';
 import { PatternCache, RegistrationIndex } from './matching';
 
+/** Every registration, and the registrations' version of that snapshot. */
+export interface RegistrationSnapshot {
+  registrations: WebhookRegistration[];
+  /** Forms removed or replaced lately, for events caused before (see WebhookRegistration.removedVersion). */
+  removed?: WebhookRegistration[];
+  version: number;
+}
+
 /** Where a snapshot of every registration comes from (the rooms service, over RPC). */
-export type RegistrationSource = () => Promise<WebhookRegistration[]>;
+export type RegistrationSource = () => Promise<RegistrationSnapshot>;
 
 export interface RegistrationsOptions {
   /** Notices arriving within this window cause one reload. */
@@ -16,12 +24,18 @@ export interface RegistrationsOptions {
 
 /**
  * This replica's index (room, event) → registrations: loaded whole at start, and again on
- * every `webhook.registrations-changed.v1` notice and every reconnection to the broker (a
- * notice published while disconnected is missed). Events never query the database.
+ * every `webhook.registrations-changed.v1` notice, every reconnection to the broker (a
+ * notice published while disconnected is missed), and before matching an event stamped
+ * with a newer registrations' version than the index's (upTo): a registration change is
+ * in force for every event caused after its call answered, on every replica, whenever the
+ * notice arrives. In the common case (no change since the last load) an event costs no
+ * query at all.
  */
 export class Registrations {
   private index = new RegistrationIndex([]);
   private byId = new Map<number, WebhookRegistration>();
+  /** The registrations' version of the loaded snapshot (0: nothing loaded yet). */
+  private snapshotVersion = 0;
   /** When the request behind the current snapshot was sent (0: nothing loaded yet). */
   private loadedFrom = 0;
   private running: Promise<void> | null = null;
@@ -44,17 +58,29 @@ export class Registrations {
     return this.loadedFrom > 0;
   }
 
+  /** The registrations' version the index holds. */
+  get version(): number {
+    return this.snapshotVersion;
+  }
+
   get size(): number {
     return this.byId.size;
   }
 
-  forEvent(roomId: number | null, event: WebhookEventName): WebhookRegistration[] {
+  /** The registrations for a room's event, as they were in force at `version` (an event's stamp; absent: now). */
+  forEvent(roomId: number | null, event: WebhookEventName, version?: number): WebhookRegistration[] {
     // An event without a room (none today) can only concern group-wide registrations.
-    return this.index.forEvent(roomId ?? 0, event);
+    return this.index.forEvent(roomId ?? 0, event, version);
   }
 
+  /** A registration in force now. */
   get(webhookId: number): WebhookRegistration | undefined {
     return this.byId.get(webhookId);
+  }
+
+  /** A registration as it was in force at `version`, removed or changed since or not. */
+  at(webhookId: number, version: number): WebhookRegistration | undefined {
+    return this.index.at(webhookId, version);
   }
 
   /** Loads until a load succeeds (the rooms service may still be starting). */
@@ -98,6 +124,23 @@ export class Registrations {
   }
 
   /**
+   * Makes sure the index holds every registration change up to `version` (an event's
+   * stamp): loads a new snapshot when it is older. False when it could not be brought up
+   * to date (the rooms service did not answer): the event must not be matched yet.
+   */
+  async upTo(version: number): Promise<boolean> {
+    if (this.snapshotVersion >= version) return true;
+    try {
+      // A load already running may have read its snapshot before the change: reload() runs one more after it.
+      await this.reload();
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message, version }, 'could not bring the webhook registrations up to date');
+      return false;
+    }
+    return this.snapshotVersion >= version;
+  }
+
+  /**
    * Makes sure the index is at least as recent as `time` (a job matched by another replica
    * whose index already had a registration this one has not seen yet): reloads once if not.
    */
@@ -124,11 +167,12 @@ export class Registrations {
     while (this.dirty && !this.stopped) {
       this.dirty = false;
       const startedAt = Date.now();
-      const registrations = await this.source();
-      this.index = new RegistrationIndex(registrations);
+      const { registrations, removed, version } = await this.source();
+      this.index = new RegistrationIndex(registrations, removed);
       this.byId = new Map(registrations.map((r) => [r.id, r]));
+      this.snapshotVersion = version;
       this.loadedFrom = startedAt;
-      this.logger.debug({ registrations: this.byId.size }, 'webhook registrations loaded');
+      this.logger.debug({ registrations: this.byId.size, version }, 'webhook registrations loaded');
     }
   }
 

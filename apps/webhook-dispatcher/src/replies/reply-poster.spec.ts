@@ -10,7 +10,7 @@ const registration = (over: Partial<WebhookRegistration> = {}): WebhookRegistrat
 });
 const job: DeliveryJob = {
   deliveryId: deliveryIdOf('event-1', 7), webhookId: 7, event: 'room_message', eventId: 'event-1', roomId: 3, attempt: 1,
-  envelopeBody: '{}', createdAt: '2026-01-01T00:00:00.000Z', replyDepth: 2, actorUserId: null,
+  envelopeBody: '{}', createdAt: '2026-01-01T00:00:00.000Z', replyDepth: 2, actorUserId: null, registrationsVersion: null,
 };
 
 describe('replyCommand', () => {

@@ -11,6 +11,12 @@ export interface EventEnvelope<TPayload = unknown> {
   /** ISO-8601 UTC. */
   occurredAt: string;
   payload: TPayload;
+  /**
+   * The webhook registrations' version when the event was written (rooms service events):
+   * every registration change that answered before the event was caused is at or below it.
+   * A dispatcher whose index is older reloads before matching the event.
+   */
+  registrationsVersion?: number;
 }
 
 export interface EventDefinition<TPayload> {

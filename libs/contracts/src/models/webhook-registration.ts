@@ -40,4 +40,12 @@ export interface WebhookRegistration extends WebhookView {
    * Absent or null for a user's registration.
    */
   addonName?: string | null;
+  /**
+   * The registrations' versions this form of the webhook is in force for: from
+   * `createdVersion` (its creation, or the change that gave it this form) up to, not
+   * including, `removedVersion` (null: in force now). An event stamped v is matched with the
+   * forms in force at v. Absent: in force now, for every version.
+   */
+  createdVersion?: number;
+  removedVersion?: number | null;
 }

@@ -4,14 +4,18 @@ import { DataSource } from 'typeorm';
 import { WebhookRepository } from '../webhook.repository';
 
 /**
- * Every registration with its secret: a dispatcher replica's snapshot, loaded at start and
- * on each `webhook.registrations-changed.v1`. Only the dispatchers send this command.
+ * Every registration with its secret, those removed lately, and the version of that
+ * snapshot: a dispatcher replica's index. Only the dispatchers send this command.
  */
 @Injectable()
 export class ListRegistrations {
   constructor(private readonly db: DataSource, private readonly webhooks: WebhookRepository) {}
 
   async execute(): Promise<ReplyOf<typeof ListRegistrationsV1>> {
-    return { registrations: await this.webhooks.listAll(this.db.manager) };
+    // One snapshot for both reads: the version must describe exactly these registrations.
+    return this.db.transaction('REPEATABLE READ', async (m) => {
+      const version = await this.webhooks.registrationsVersion(m);
+      return { registrations: await this.webhooks.listAll(m), removed: await this.webhooks.listRemoved(m), version };
+    });
   }
 }

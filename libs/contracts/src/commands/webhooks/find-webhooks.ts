@@ -33,7 +33,15 @@ export const DeleteWebhookV1 = defineCommand<Record<string, never>>('webhooks.de
 }));
 
 /**
- * Every registration with its secret: what a dispatcher replica loads at start and again
- * on each `webhook.registrations-changed.v1` notice. Never exposed through the API.
+ * Every registration with its secret: what a dispatcher replica loads at start, on each
+ * `webhook.registrations-changed.v1` notice, and when an event's `registrationsVersion` is
+ * newer than its index. `version` is the registrations' version of this very snapshot.
+ * Each registration carries the versions it is in force for (see WebhookRegistration).
+ * Never exposed through the API.
  */
-export const ListRegistrationsV1 = defineCommand<{ registrations: WebhookRegistration[] }>('webhooks.list-registrations.v1', z.object({}), { query: true });
+export const ListRegistrationsV1 = defineCommand<{
+  registrations: WebhookRegistration[];
+  /** Forms removed or replaced lately, each with its `removedVersion`: for events caused before. */
+  removed: WebhookRegistration[];
+  version: number;
+}>('webhooks.list-registrations.v1', z.object({}), { query: true });
