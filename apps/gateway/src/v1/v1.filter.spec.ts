@@ -4,7 +4,8 @@ import { CommandError, CommandErrorReason } from '@app/contracts';
 import { ParamProblem } from '../shared/request-params';
 import { RoomsOutage } from '../shared/rooms-client';
 import { V1Error } from './errors';
-import { MESSAGES, toV1Error, v1ErrorOfCommand, v1ParamOf } from './v1.filter';
+import { OUTAGE_MESSAGES as MESSAGES } from '../shared/command-errors';
+import { toV1Error, v1ErrorOfCommand, v1ParamOf } from './v1.filter';
 
 const worded = (error: CommandError) => {
   const e = v1ErrorOfCommand(error);

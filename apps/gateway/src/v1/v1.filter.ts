@@ -4,7 +4,7 @@ import type { CommandError } from '@app/contracts';
 import type { FastifyReply } from 'fastify';
 import { rateLimitHeaders } from '../shared/rate-limit/rate-limit';
 import { RequestRateLimiter } from '../shared/rate-limit/request-rate-limiter';
-import { ApiWording, commandErrorOf, fieldNamer, logFailure, OUTAGE_MESSAGES, SHARED_FIELD_NAMES, toApiError } from '../shared/command-errors';
+import { ApiWording, commandErrorOf, fieldNamer, logFailure, SHARED_FIELD_NAMES, toApiError } from '../shared/command-errors';
 import { V1Error } from './errors';
 import { render } from './render';
 import { requestedFormat, V1HttpRequest } from './v1-request';
@@ -16,9 +16,6 @@ export const v1ParamOf = fieldNamer({
   user: 'user_id',
   includeDeleted: 'include_deleted',
 });
-
-/** The texts of outages, as both APIs word them (kept under this name for v1's tests). */
-export const MESSAGES = OUTAGE_MESSAGES;
 
 /** v1's own wording: the texts v1 clients have always been answered with. */
 const V1_WORDING: ApiWording = {

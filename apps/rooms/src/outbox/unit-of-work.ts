@@ -5,13 +5,15 @@ import { isUniqueViolation } from '../shared/db-errors';
 import { insertOutbox, StagedEvent, stageEvent } from './outbox';
 import { OutboxRelay } from './outbox-relay';
 
+/** A value loaded once per transaction (a batch shares it), e.g. a room locked FOR SHARE. */
+export type Memo = <T>(key: string, load: () => Promise<T>) => Promise<T>;
+
 /** What a use case writes through: the transaction, plus events staged with it. */
 export interface Tx {
   manager: EntityManager;
   /** The event is written in the same transaction (one INSERT for the whole batch). */
   emit<P>(definition: EventDefinition<P>, payload: P): void;
-  /** A value loaded once per transaction (a batch shares it), e.g. a room locked FOR SHARE. */
-  memo<T>(key: string, load: () => Promise<T>): Promise<T>;
+  memo: Memo;
   /**
    * A row inserted with the commit by its repository: the rows of a whole batch go in one
    * statement. Nothing of the work may read it back before.

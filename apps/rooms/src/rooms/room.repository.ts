@@ -2,13 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { Actor, commandFailure, describeRef, RoomRef } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { RoomEntity, RoomMemberEntity, UserEntity } from '../database/entities';
+import type { Memo } from '../outbox/unit-of-work';
 import { isUniqueViolation } from '../shared/db-errors';
 import { assertActorMayUse, assertMayUseRoom, assertNotRefused, membershipDecides, privateRoomRefusal, RoomUse } from './room-access';
 
 export type RoomLock = 'none' | 'share' | 'update';
-
-/** A value loaded once per transaction (Tx.memo): a batch of sends shares its reads. */
-export type Memo = <T>(key: string, load: () => Promise<T>) => Promise<T>;
 
 const noMemo: Memo = (_key, load) => load();
 
