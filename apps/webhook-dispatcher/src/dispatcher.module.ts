@@ -45,8 +45,9 @@ export class DispatcherModule {
         { provide: DeliveryRepository, useFactory: () => new DeliveryRepository(db) },
         {
           provide: ATTEMPT_RECORDER,
-          // Nothing waits for an attempt's record (the slot is free before): 10 ms gather ~10 attempts per write at 1,000/s.
-          useFactory: (repository: DeliveryRepository) => new BatchWriter<AttemptToRecord>((items) => repository.recordAttempts(items), 200, 10),
+          // An attempt's slot is given back once its record is written (DeliveryWorker): 5 ms gather
+          // ~5 attempts per write at 1,000/s, and two writes at once keep the wait short under load.
+          useFactory: (repository: DeliveryRepository) => new BatchWriter<AttemptToRecord>((items) => repository.recordAttempts(items), 200, 5, 2),
           inject: [DeliveryRepository],
         },
         {
@@ -66,7 +67,7 @@ export class DispatcherModule {
           useFactory: (
             registrations: Registrations, http: GuardedHttpClient, repository: DeliveryRepository, recorder: BatchWriter<AttemptToRecord>,
             queues: DeliveryQueues, replies: ReplyPoster,
-          ) => new DeliveryWorker(registrations, http, repository, recorder, queues, decisions, replies, logger, {
+          ) => new DeliveryWorker(registrations, http, repository, recorder, new BatchWriter((ids) => repository.progressOf(ids)), queues, decisions, replies, logger, {
             timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxInFlightPerSlowWebhook: config.WEBHOOK_SLOW_RECEIVER_LIMIT,
           }),
           inject: [Registrations, GuardedHttpClient, DeliveryRepository, ATTEMPT_RECORDER, DeliveryQueues, ReplyPoster],

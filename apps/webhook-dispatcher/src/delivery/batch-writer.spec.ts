@@ -63,4 +63,28 @@ describe('BatchWriter', () => {
     expect(writes).toEqual([[1, 2]]);
     await writer.flushed();
   });
+
+  it('runs up to `concurrency` writes at once, each with the batch waiting when it starts', async () => {
+    const started: number[][] = [];
+    const releases: Array<() => void> = [];
+    const writer = new BatchWriter<number>(async (items) => {
+      started.push(items);
+      await new Promise<void>((r) => releases.push(r));
+    }, 10, 0, 2);
+    const all = [writer.add(1), writer.add(2)];
+    expect(started).toEqual([[1], [2]]);
+    all.push(writer.add(3), writer.add(4));
+    expect(started).toHaveLength(2);
+    releases[0]();
+    await all[0];
+    expect(started).toEqual([[1], [2], [3, 4]]);
+    releases[1]();
+    releases[2]();
+    await Promise.all(all);
+    await writer.flushed();
+    all.push(writer.add(5));
+    expect(started).toEqual([[1], [2], [3, 4], [5]]);
+    releases[3]();
+    await writer.flushed();
+  });
 });

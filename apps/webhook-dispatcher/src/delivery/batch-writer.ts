@@ -4,28 +4,38 @@
  * records rather than one each. A lone record is written at once, or after `lingerMs` when
  * set: for records nobody waits for, a short wait gathers a steady trickle (one attempt per
  * millisecond) into one write instead of one every round trip. Each `add` resolves with the
- * result of the write that carried it (or rejects with its error).
+ * result of the write that carried it (or rejects with its error). With `concurrency` above 1,
+ * that many writes may run at once (each takes the next batch): for records whose write
+ * time, not their count, is the wait (rows of different deliveries, no lock shared).
  */
 export class BatchWriter<T, R = void> {
   private readonly waiting: Array<{ item: T; resolve: (result: R) => void; reject: (err: unknown) => void }> = [];
-  private running: Promise<void> | null = null;
+  /** Writers at work: counted down in the same turn as the writer sees nothing left to take. */
+  private active = 0;
+  private readonly runs = new Set<Promise<void>>();
 
   constructor(
     private readonly write: (items: T[]) => Promise<R>,
     private readonly maxBatch = 200,
     private readonly lingerMs = 0,
+    private readonly concurrency = 1,
   ) {}
 
   add(item: T): Promise<R> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
-      this.running ??= this.drain();
+      if (this.active < this.concurrency) {
+        this.active++;
+        const run = this.drain();
+        this.runs.add(run);
+        void run.then(() => this.runs.delete(run));
+      }
     });
   }
 
   /** Resolves once everything handed in so far is written (or failed). */
   async flushed(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.runs.size) await Promise.all([...this.runs]);
   }
 
   private async drain(): Promise<void> {
@@ -39,6 +49,6 @@ export class BatchWriter<T, R = void> {
         for (const b of batch) b.reject(err);
       }
     }
-    this.running = null;
+    this.active--;
   }
 }

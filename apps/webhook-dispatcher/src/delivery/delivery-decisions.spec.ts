@@ -1,4 +1,4 @@
-import { AttemptResult, DeliveryDecisions, excerpt, RESPONSE_EXCERPT_BYTES } from './delivery-decisions';
+import { attemptAlreadyMade, AttemptResult, DeliveryDecisions, excerpt, RESPONSE_EXCERPT_BYTES } from './delivery-decisions';
 import { DeliveryJob, deliveryIdOf } from './delivery-job';
 
 const job = (attempt = 1): DeliveryJob => ({
@@ -105,5 +105,15 @@ describe('excerpt', () => {
     const straddling = `${'x'.repeat(RESPONSE_EXCERPT_BYTES - 4)}${secret}`;
     expect(excerpt(straddling, [secret])).not.toContain('abcd');
     expect(excerpt('a\u0000b', [])).toBe('ab');
+  });
+});
+
+describe('attemptAlreadyMade', () => {
+  it('drops a job once its delivery was delivered, or its recorded attempts reached the job\'s number', () => {
+    expect(attemptAlreadyMade({ attempt: 3 }, undefined)).toBe(false);
+    expect(attemptAlreadyMade({ attempt: 3 }, { status: 'retrying', attempts: 2 })).toBe(false);
+    expect(attemptAlreadyMade({ attempt: 3 }, { status: 'retrying', attempts: 3 })).toBe(true);
+    expect(attemptAlreadyMade({ attempt: 1 }, { status: 'pending', attempts: 0 })).toBe(false);
+    expect(attemptAlreadyMade({ attempt: 4 }, { status: 'delivered', attempts: 2 })).toBe(true);
   });
 });

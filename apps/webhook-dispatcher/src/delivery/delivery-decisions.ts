@@ -136,3 +136,13 @@ export function excerpt(body: string, secrets: readonly string[]): string | null
   // Cut at a character boundary: a split UTF-8 sequence decodes to U+FFFD, dropped.
   return bytes.subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8').replace(/\uFFFD+$/, '');
 }
+
+/**
+ * Whether a job's attempt is made already by the delivery's recorded state: it was delivered,
+ * or its attempts reached this job's number (the record of an attempt is written after its
+ * retry is parked, so the chain goes on from there).
+ */
+export function attemptAlreadyMade(job: Pick<DeliveryJob, 'attempt'>, progress: { status: string; attempts: number } | undefined): boolean {
+  if (!progress) return false;
+  return progress.status === 'delivered' || progress.attempts >= job.attempt;
+}

@@ -10,6 +10,11 @@ import { DeliveryJob, deliveryJobSchema } from './delivery-job';
  */
 export interface JobLease {
   release(): void;
+  /**
+   * The broker handed this message out before (its consumer died or gave it back): the
+   * attempt it asks for may have been made already.
+   */
+  redelivered?: boolean;
 }
 
 export type JobHandler = (job: DeliveryJob, lease: JobLease) => Promise<HandlerOutcome>;
@@ -158,7 +163,7 @@ export class DeliveryQueues {
         outcome = 'dead-letter';
       } else {
         try {
-          outcome = await handler(parsed.data, { release: () => settle('ack') });
+          outcome = await handler(parsed.data, { release: () => settle('ack'), redelivered: msg.fields.redelivered });
         } catch (err) {
           this.logger.error({ err, deliveryId: parsed.data.deliveryId }, 'delivery handler failed');
           outcome = msg.fields.redelivered ? 'dead-letter' : 'requeue';

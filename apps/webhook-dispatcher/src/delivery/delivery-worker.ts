@@ -2,11 +2,11 @@ import { AppLogger, GuardedHttpClient, HandlerOutcome, OutboundFailure, redactUr
 import { WebhookRegistration } from '@app/contracts';
 import { Registrations } from '../registrations/registrations';
 import { ReplyPoster } from '../replies/reply-poster';
-import { AttemptResult, Decision, DeliveryDecisions } from './delivery-decisions';
+import { attemptAlreadyMade, AttemptResult, Decision, DeliveryDecisions } from './delivery-decisions';
 import { DeliveryJob } from './delivery-job';
 import { DeliveryQueues, JobLease } from './delivery-queues';
 import { deliveryRequest } from './delivery-request';
-import { AttemptToRecord, DeliveryRepository } from './delivery.repository';
+import { AttemptToRecord, DeliveryProgress, DeliveryRepository } from './delivery.repository';
 import { BatchWriter } from './batch-writer';
 
 export interface DeliveryWorkerOptions {
@@ -61,6 +61,8 @@ export class DeliveryWorker {
     private readonly repository: DeliveryRepository,
     /** Attempts are written in batches (see BatchWriter): one commit for many under load. */
     private readonly recorder: BatchWriter<AttemptToRecord>,
+    /** Looks up recorded progress, many deliveries in one query (see BatchWriter). */
+    private readonly progress: BatchWriter<string, Map<string, DeliveryProgress>>,
     private readonly queues: DeliveryQueues,
     private readonly decisions: DeliveryDecisions,
     private readonly replies: ReplyPoster,
@@ -77,7 +79,7 @@ export class DeliveryWorker {
 
   async handle(received: DeliveryJob, lease: JobLease = { release: () => undefined }): Promise<HandlerOutcome> {
     const { guard, ...job } = received;
-    if (guard && await this.repository.attemptRecorded(job.deliveryId, job.attempt).catch(() => false)) return 'ack';
+    if (await this.madeElsewhere(received, lease)) return 'ack';
 
     const registration = await this.registrationOf(job);
     if (!registration) {
@@ -147,10 +149,12 @@ export class DeliveryWorker {
         outcome = 'requeue';
       }
     }
-    // Recording and replying need no slot: the next job can start meanwhile.
-    if (outcome === 'ack') lease.release();
+    // The job's message (or its event) is settled once the attempt is recorded: a replica that
+    // dies before leaves it to be made again, never a delivery whose log says `pending` for ever.
     // The attempt happened whatever the database says: an outage loses its record, not the delivery.
     await this.recorder.add({ job, record: decision.record, state: decision.state }).catch((err) => this.recordFailed(err, job));
+    // Replying needs no slot: the next job can start meanwhile.
+    if (outcome === 'ack') lease.release();
 
     const reply = decision.reply;
     if (reply.kind === 'notification') {
@@ -163,6 +167,22 @@ export class DeliveryWorker {
       await this.repository.recordReply(job.deliveryId, { error: reply.problem }).catch((err) => this.recordFailed(err, job));
     }
     return outcome;
+  }
+
+  /**
+   * Whether the attempt this job asks for was already made, as recorded: a guard copy whose
+   * attempt ended, a message the broker handed out again after its consumer died, or one of
+   * two retry chains of a delivery (an event redone after a crash starts a second one). A
+   * plain first attempt is not looked up (the events consumer filtered those). Without the
+   * database the attempt is made: a duplicate is better than a loss.
+   */
+  private async madeElsewhere(job: DeliveryJob, lease: JobLease): Promise<boolean> {
+    if (!job.guard && !lease.redelivered && job.attempt === 1) return false;
+    try {
+      return attemptAlreadyMade(job, (await this.progress.add(job.deliveryId)).get(job.deliveryId));
+    } catch {
+      return false;
+    }
   }
 
   /** Parks the guard copy, then gives the slot back; false when it could not (the slot is kept). */

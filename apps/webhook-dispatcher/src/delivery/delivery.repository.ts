@@ -2,6 +2,12 @@ import { DataSource } from 'typeorm';
 import { AttemptRecord, DeliveryState } from './delivery-decisions';
 import { DeliveryJob } from './delivery-job';
 
+/** A delivery's recorded state: what a job that may be stale is checked against. */
+export interface DeliveryProgress {
+  status: string;
+  attempts: number;
+}
+
 export interface AttemptToRecord {
   job: DeliveryJob;
   record: AttemptRecord;
@@ -52,7 +58,8 @@ export class DeliveryRepository {
       const seen = latest.get(item.job.deliveryId);
       if (!seen || seen.state.attempts <= item.state.attempts) latest.set(item.job.deliveryId, item);
     }
-    const d = [...latest.values()];
+    // In id order: two writes at once (see the recorder's concurrency) lock their rows in one order.
+    const d = [...latest.values()].sort((a, b) => (a.job.deliveryId < b.job.deliveryId ? -1 : 1));
     await this.db.query(
       `WITH delivery AS (
          INSERT INTO webhook_deliveries AS d
@@ -85,10 +92,12 @@ export class DeliveryRepository {
     );
   }
 
-  /** Whether this attempt of the delivery was made and recorded (a guard copy is then dropped). */
-  async attemptRecorded(deliveryId: string, attempt: number): Promise<boolean> {
-    const rows = await this.db.query('SELECT 1 FROM webhook_attempts WHERE delivery_id = $1 AND attempt = $2', [deliveryId, attempt]);
-    return rows.length > 0;
+  /** How far each of these deliveries has got, as recorded (absent: no row). */
+  async progressOf(ids: readonly string[]): Promise<Map<string, DeliveryProgress>> {
+    if (ids.length === 0) return new Map();
+    const rows: Array<{ id: string; status: string; attempts: number }> = await this.db.query(
+      'SELECT id, status, attempts FROM webhook_deliveries WHERE id = ANY($1::uuid[])', [ids]);
+    return new Map(rows.map((r) => [r.id, { status: r.status, attempts: r.attempts }]));
   }
 
   /** The registration is gone: nothing is sent any more. */
