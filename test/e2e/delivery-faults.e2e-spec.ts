@@ -1,0 +1,172 @@
+/**
+ * Deliveries under receiver faults and a dispatcher crash, end to end: the built system as
+ * `npm start` runs it plus a second dispatcher replica, ten webhooks on one room whose
+ * receivers fail half the time, hang past the attempt timeout, reset the connection or
+ * answer 410, and the second replica killed -9 halfway through the notifications.
+ *
+ * What a user may count on, checked against what each receiver saw: every delivery ends
+ * `delivered` or `failed` (none left pending, none lost), each one's requests carry one
+ * `webhook-id` and the same body, the log's outcome agrees with the receiver's answers, and
+ * a delivery is sent again after a 2xx only when the replica that got the 2xx died before
+ * recording it (a bounded few).
+ */
+import { spawn } from 'node:child_process';
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from 'pg';
+import { v2Call } from '../support/http';
+import { cli, Launched, startTestSystem, TestSystem } from '../support/processes';
+
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const { NODE_FLAGS, SERVICES } = require('../../scripts/services') as { NODE_FLAGS: string[]; SERVICES: Array<{ name: string; entry: string }> };
+
+const RECEIVERS = 10;
+const NOTIFICATIONS = 200;
+const PER_SECOND = 50;
+const TIMEOUT_MS = 1_500;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What one receiver saw of one delivery (its webhook-id). */
+interface Seen {
+  receiver: number;
+  bodies: Set<string>;
+  /** Each request's fate, in arrival order: `ok` once its 2xx was written. */
+  answers: Array<'2xx' | '500' | '410' | 'hang' | 'reset'>;
+  /** Requests that arrived after a 2xx had been written. */
+  afterOk: number;
+}
+
+/** A receiver that misbehaves as a seeded die says: 50% 500, 5% hang, 5% reset, 2% 410, else 204. */
+function faultyReceiver(index: number, seen: Map<string, Seen>, hangs: Set<unknown>): Promise<Server> {
+  let seed = 7919 * (index + 1);
+  const roll = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const id = String(req.headers['webhook-id']);
+      const s = seen.get(id) ?? { receiver: index, bodies: new Set<string>(), answers: [], afterOk: 0 };
+      seen.set(id, s);
+      s.bodies.add(Buffer.concat(chunks).toString('utf8'));
+      if (s.answers.includes('2xx')) s.afterOk++;
+      const r = roll();
+      if (r < 0.5) {
+        s.answers.push('500');
+        res.writeHead(500).end();
+      } else if (r < 0.55) {
+        s.answers.push('hang');
+        const timer = setTimeout(() => req.socket.destroy(), TIMEOUT_MS * 2);
+        hangs.add(timer);
+      } else if (r < 0.6) {
+        s.answers.push('reset');
+        req.socket.destroy();
+      } else if (r < 0.62) {
+        s.answers.push('410');
+        res.writeHead(410).end();
+      } else {
+        // Counted once the answer is on its way: the dispatcher may still die before reading it.
+        res.writeHead(204).end(() => s.answers.push('2xx'));
+      }
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.2', () => resolve(server)));
+}
+
+describe('deliveries under receiver faults and a dispatcher killed -9', () => {
+  let stack: TestSystem;
+  let db: Client;
+  let second: Launched;
+  const servers: Server[] = [];
+  const seen = new Map<string, Seen>();
+  const hangs = new Set<unknown>();
+
+  beforeAll(async () => {
+    stack = await startTestSystem('e2e_faults', {
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.2/32', WEBHOOK_RETRY_SCHEDULE: '1s,2s,3s', WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+      RATE_LIMIT_MAX: '100000',
+    });
+    db = new Client({ connectionString: stack.env.DATABASE_URL });
+    await db.connect();
+    const dispatcher = SERVICES.find((s) => s.name === 'webhook-dispatcher')!;
+    second = new Launched(spawn(process.execPath, [...NODE_FLAGS, dispatcher.entry], { env: { ...process.env, ...stack.env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+    await second.waitForLog((l) => l.msg === 'consuming room events');
+  }, 90_000);
+
+  afterAll(async () => {
+    second?.child.kill('SIGKILL');
+    for (const t of hangs) clearTimeout(t as NodeJS.Timeout);
+    for (const s of servers) s.closeAllConnections();
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+    await db?.end();
+    await stack?.stop();
+  }, 60_000);
+
+  it('ends every delivery delivered or failed as its receiver decided, with few duplicates and none lost', async () => {
+    const v1Admin = cli(['token', 'create', '--type', 'admin'], stack.env).stdout.trim();
+    const form = (body: Record<string, string>) => ({ method: 'POST', body: new URLSearchParams({ auth_token: v1Admin, ...body }) });
+    expect((await fetch(`${stack.baseUrl}/v1/users/create`, form({ email: 'ops@example.com', name: 'Ops Lead' }))).status).toBe(200);
+    expect((await fetch(`${stack.baseUrl}/v1/rooms/create`, form({ name: 'Faults', owner_user_id: '1' }))).status).toBe(200);
+    const personal = cli(['token', 'create', '--type', 'personal', '--user', 'ops@example.com'], stack.env).stdout.trim();
+    const notify = cli(['token', 'create', '--type', 'notification'], stack.env).stdout.trim();
+    const webhookOf = new Map<number, number>();
+    for (let i = 0; i < RECEIVERS; i++) {
+      const server = await faultyReceiver(i, seen, hangs);
+      servers.push(server);
+      const url = `http://127.0.0.2:${(server.address() as AddressInfo).port}/hook`;
+      const made = await v2Call(stack.baseUrl, personal, 'POST', '/room/Faults/webhook', { url, event: 'room_notification', name: `faulty ${i}` });
+      expect(made.status).toBe(201);
+      webhookOf.set(made.body.id, i);
+    }
+
+    const started = Date.now();
+    const posts: Array<Promise<number>> = [];
+    for (let k = 0; k < NOTIFICATIONS; k++) {
+      const wait = started + (k * 1000) / PER_SECOND - Date.now();
+      if (wait > 0) await pause(wait);
+      if (k === NOTIFICATIONS / 2) second.child.kill('SIGKILL');
+      posts.push(fetch(`${stack.baseUrl}/v1/rooms/message`, {
+        method: 'POST', body: new URLSearchParams({ auth_token: notify, room_id: 'Faults', from: 'CI', message: `notification ${k}` }),
+      }).then((r) => r.status));
+    }
+    expect(new Set(await Promise.all(posts))).toEqual(new Set([200]));
+
+    // Every delivery ends: the schedule's last retry is 6 s after the first attempt.
+    let rows: Array<{ id: string; webhook_id: number; status: string; attempts: number }> = [];
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      ({ rows } = await db.query('SELECT id, webhook_id, status, attempts FROM webhook_deliveries'));
+      const open = rows.filter((r) => r.status !== 'delivered' && r.status !== 'failed');
+      if (rows.length === NOTIFICATIONS * RECEIVERS && open.length === 0) break;
+      if (Date.now() > deadline) throw new Error(`after 60 s: ${rows.length} deliveries, ${open.length} not ended (${[...new Set(open.map((r) => r.status))]})`);
+      await pause(500);
+    }
+
+    // None lost: every delivery of the log reached its own receiver, and receivers saw nothing else.
+    expect(rows.filter((r) => !seen.has(r.id))).toEqual([]);
+    expect(seen.size).toBe(rows.length);
+    const mismatched = rows.filter((r) => seen.get(r.id)!.receiver !== webhookOf.get(r.webhook_id));
+    expect(mismatched).toEqual([]);
+    // One delivery, one body: every retry POSTs the same bytes under the same webhook-id.
+    expect([...seen.values()].filter((s) => s.bodies.size !== 1)).toEqual([]);
+
+    // The log agrees with the receivers: delivered ones got a 2xx, failed ones' last request did not.
+    const contradictions = rows.filter((r) => {
+      const answers = seen.get(r.id)!.answers;
+      return r.status === 'delivered' ? !answers.includes('2xx') : answers[answers.length - 1] === '2xx';
+    });
+    expect(contradictions).toEqual([]);
+    // A 410 ends a delivery at once: it is failed, and its receiver saw no request after it.
+    const gone = rows.filter((r) => seen.get(r.id)!.answers.includes('410'));
+    expect(gone.length).toBeGreaterThan(0);
+    expect(gone.filter((r) => seen.get(r.id)!.answers.at(-1) !== '410' && r.status !== 'delivered')).toEqual([]);
+
+    const again = [...seen.values()].filter((s) => s.afterOk > 0).length;
+    const requests = [...seen.values()].reduce((n, s) => n + s.answers.length, 0);
+    // Printed for the issue's figures; bounded at 3% on this shared 2-core machine (about 1% when it is quiet).
+    process.stdout.write(`delivery faults: ${rows.length} deliveries, ${requests} requests, ${again} sent again after a 2xx\n`);
+    expect(again).toBeLessThanOrEqual(rows.length * 0.03);
+  }, 150_000);
+});
