@@ -4,7 +4,7 @@
 const http = require('node:http');
 const { performance } = require('node:perf_hooks');
 
-/** Starts a receiver; onDelivery(envelope, arrivedAtMs, path) for each POST. */
+/** Starts a receiver; onDelivery(envelope, arrivedAtMs, path, headers) for each POST. */
 async function startReceiver({ onDelivery = () => undefined, hangMs = {} } = {}) {
   const server = http.createServer((req, res) => {
     const chunks = [];
@@ -18,7 +18,7 @@ async function startReceiver({ onDelivery = () => undefined, hangMs = {} } = {})
         // counted by the caller as an unreadable delivery
       }
       const path = req.url.split('?')[0];
-      onDelivery(envelope, at, path);
+      onDelivery(envelope, at, path, req.headers);
       const wait = hangMs[path] || 0;
       setTimeout(() => {
         res.writeHead(204);
