@@ -71,8 +71,8 @@ const JOB_COLUMNS = 'id, webhook_id, event, event_id, room_id, envelope, created
 
 /**
  * The delivery log's SQL over the dispatcher's tables. Pages are read newest first by
- * (created_at, id) in the order of the indexes (webhook_id, created_at DESC, id DESC) and
- * (webhook_id, status, created_at DESC, id DESC): see docs/decisions.md.
+ * (created_at, id) in the order of the indexes (webhook_id, created_at DESC, id DESC),
+ * (webhook_id, status, ...) and (webhook_id, event, ...): see docs/decisions.md.
  */
 export class DeliveryLogRepository {
   constructor(private readonly db: DataSource) {}
@@ -85,13 +85,16 @@ export class DeliveryLogRepository {
     if (f.since !== undefined) where.push(`d.created_at >= $${params.push(f.since)}::timestamptz`);
     const offset = params.push(f.startIndex);
     const limit = params.push(f.limit);
+    // The page is cut first, then joined to its last attempts: a deep page costs no attempt lookups for the rows it skips.
     return this.db.query(
       `SELECT ${WITH_LAST_ATTEMPT}
-         FROM webhook_deliveries d
+         FROM (SELECT d.id, d.webhook_id, d.event, d.status, d.created_at, d.attempts, d.next_attempt_at
+                 FROM webhook_deliveries d
+                WHERE ${where.join(' AND ')}
+                ORDER BY d.created_at DESC, d.id DESC
+               OFFSET $${offset} LIMIT $${limit}) d
          LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = d.attempts
-        WHERE ${where.join(' AND ')}
-        ORDER BY d.created_at DESC, d.id DESC
-        OFFSET $${offset} LIMIT $${limit}`,
+        ORDER BY d.created_at DESC, d.id DESC`,
       params,
     );
   }
