@@ -52,7 +52,7 @@ export async function deleteBrokerNamespace(amqpUrl: string, namespace: string, 
   const conn = await connect(amqpUrl);
   try {
     for (const queue of [
-      names.roomsCommandQueue, names.dispatcherEventsQueue, names.dispatcherDeadLetterQueue,
+      names.roomsCommandQueue, names.dispatcherCommandQueue, names.dispatcherEventsQueue, names.dispatcherDeadLetterQueue,
       names.deliveriesQueue, names.deliveriesDeadLetterQueue, names.deliveryInFlightQueue, ...delayQueues,
     ]) {
       const ch = await conn.createChannel();

@@ -6,6 +6,7 @@ import { roomsConfigShape } from './config';
 import { openDatabase } from './database/database';
 import { createUnitOfWork } from './shared/infrastructure.module';
 import { AddonCommands, addonCliConfigShape } from './cli/addon-commands';
+import { DELIVERY_ACTIONS, DELIVERY_NOTE, DELIVERY_USAGE, DeliveryAction, DeliveryUsageError, runDeliveryCommand } from './cli/delivery-commands';
 import { TokenCommands } from './cli/token-commands';
 
 const USAGE = `Usage:
@@ -19,13 +20,15 @@ const USAGE = `Usage:
                                                               prints {id, oauth_id, key, room_id} as one JSON line
   cli addon list [--json]                                     installed add-ons
   cli addon uninstall ID                                      uninstalls an add-on (webhooks and tokens go with it)
+${DELIVERY_USAGE}
 
 token reads DATABASE_URL (default postgres://postgres@127.0.0.1:5432/chat) and works with the
 services stopped; revoke also tells the gateways through AMQP_URL and BROKER_NAMESPACE (the
 rooms service does it if the broker is down).
 addon sends its command to the running rooms service through AMQP_URL and BROKER_NAMESPACE
 (waiting COMMAND_TIMEOUT_MS, default 10000, for its answer); the service makes the outbound
-requests to the add-on with its own settings (WEBHOOK_ALLOWED_NETWORKS, ADDON_HTTP_TIMEOUT_MS).`;
+requests to the add-on with its own settings (WEBHOOK_ALLOWED_NETWORKS, ADDON_HTTP_TIMEOUT_MS).
+${DELIVERY_NOTE}`;
 
 class UsageError extends Error {}
 
@@ -39,6 +42,9 @@ async function run(argv: string[]): Promise<number> {
       user: { type: 'string' },
       room: { type: 'string' },
       scopes: { type: 'string' },
+      status: { type: 'string' },
+      limit: { type: 'string' },
+      since: { type: 'string' },
       all: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -50,6 +56,9 @@ async function run(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   if (resource === 'addon') return runAddon(action, arg, values);
+  if (resource === 'webhook' && (DELIVERY_ACTIONS as readonly string[]).includes(action ?? '')) {
+    return runDeliveryCommand(action as DeliveryAction, arg, values, (text) => process.stdout.write(`${text}\n`));
+  }
   if (resource !== 'token') throw new UsageError(`unknown command "${resource}"`);
   if (!['create', 'list', 'revoke'].includes(action ?? '')) throw new UsageError(`unknown token action "${action ?? ''}"`);
   if (action === 'create' && !values.type) throw new UsageError('token create needs --type admin, notification, personal or room');
@@ -150,7 +159,7 @@ run(process.argv.slice(2)).then(
   (err: unknown) => {
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`cli: ${message}\n`);
-    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (err instanceof UsageError || err instanceof DeliveryUsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`${USAGE}\n`);
       process.exit(2);
     }

@@ -12,6 +12,7 @@ describe('dispatcher configuration', () => {
       WEBHOOK_CONCURRENCY: 64,
       WEBHOOK_SLOW_RECEIVER_LIMIT: 100,
       WEBHOOK_RECORD_RETENTION_DAYS: 30,
+      WEBHOOK_FAILED_RETENTION_DAYS: 90,
       WEBHOOK_MAX_RESPONSE_BYTES: 65_536,
     });
   });
@@ -26,5 +27,6 @@ describe('dispatcher configuration', () => {
     expect(() => parseConfig(dispatcherConfigShape, { WEBHOOK_ALLOWED_NETWORKS: 'localhost' })).toThrow(/WEBHOOK_ALLOWED_NETWORKS: /);
     expect(() => parseConfig(dispatcherConfigShape, { WEBHOOK_CONCURRENCY: '0' })).toThrow(/WEBHOOK_CONCURRENCY: must be greater than 0/);
     expect(() => parseConfig(dispatcherConfigShape, { DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a URL/);
+    expect(() => parseConfig(dispatcherConfigShape, { WEBHOOK_FAILED_RETENTION_DAYS: 'ninety' })).toThrow(/WEBHOOK_FAILED_RETENTION_DAYS: /);
   });
 });

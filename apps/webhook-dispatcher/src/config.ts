@@ -35,8 +35,10 @@ export const dispatcherConfigShape = {
    * 250 ms); past it, an attempt fails at once as `busy` and is retried on the schedule.
    */
   WEBHOOK_SLOW_RECEIVER_LIMIT: env.positiveInt(100),
-  /** Finished deliveries (and their attempts) older than this many days are deleted, hourly. */
+  /** Delivered and cancelled deliveries (and their attempts) older than this many days are deleted, hourly. */
   WEBHOOK_RECORD_RETENTION_DAYS: env.positiveInt(30),
+  /** Failed deliveries are kept this many days: long enough to be recovered (the delivery log's recover). */
+  WEBHOOK_FAILED_RETENTION_DAYS: env.positiveInt(90),
   /** How much of a receiver's answer is read (a reply longer than this is not posted). */
   WEBHOOK_MAX_RESPONSE_BYTES: env.positiveInt(65_536),
 };

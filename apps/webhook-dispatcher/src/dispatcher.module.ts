@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_LOGGER, AmqpBroker, AppLogger, GuardedHttpClient, RpcClient } from '@app/common';
+import { APP_FILTER } from '@nestjs/core';
+import { APP_LOGGER, AmqpBroker, AppLogger, CommandErrorPassthrough, GuardedHttpClient, RpcClient } from '@app/common';
 import { brokerNames, ListRegistrationsV1, SendNotificationV1 } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { DISPATCHER_CONFIG, DispatcherConfig } from './config';
@@ -10,6 +11,12 @@ import { DeliveryWorker } from './delivery/delivery-worker';
 import { AttemptToRecord, DeliveryRepository } from './delivery/delivery.repository';
 import { BatchWriter } from './delivery/batch-writer';
 import { RecordPruner } from './delivery/record-pruner';
+import { DeliveryLogHandlers } from './delivery-log/delivery-log.handlers';
+import { DeliveryLogRepository } from './delivery-log/delivery-log.repository';
+import { GetDelivery } from './delivery-log/get-delivery.usecase';
+import { ListDeliveries } from './delivery-log/list-deliveries.usecase';
+import { RecoverDeliveries } from './delivery-log/recover-deliveries.usecase';
+import { Redeliver } from './delivery-log/redeliver.usecase';
 import { DispatcherLifecycle } from './dispatcher.lifecycle';
 import { EventsConsumer } from './events/events.consumer';
 import { InlineAttempts } from './events/inline-attempts';
@@ -18,19 +25,20 @@ import { ReplyPoster } from './replies/reply-poster';
 
 @Module({})
 export class DispatcherModule {
-  /** The database is opened (and migrated) by bootstrap. */
-  static forRoot(config: DispatcherConfig, logger: AppLogger, db: DataSource): DynamicModule {
+  /** The database is opened (and migrated) by bootstrap, and the broker connected (it also carries the commands). */
+  static forRoot(config: DispatcherConfig, logger: AppLogger, db: DataSource, broker: AmqpBroker): DynamicModule {
     const names = brokerNames(config.BROKER_NAMESPACE);
     const startupMs = config.STARTUP_TIMEOUT_SECONDS * 1000;
     const decisions = new DeliveryDecisions(config.WEBHOOK_RETRY_SCHEDULE);
     return {
       module: DispatcherModule,
+      controllers: [DeliveryLogHandlers],
       providers: [
         { provide: DISPATCHER_CONFIG, useValue: config },
         { provide: APP_LOGGER, useValue: logger },
         { provide: DataSource, useValue: db },
         { provide: DeliveryDecisions, useValue: decisions },
-        { provide: AmqpBroker, useFactory: () => AmqpBroker.connect(config.AMQP_URL, names, logger, startupMs) },
+        { provide: AmqpBroker, useValue: broker },
         { provide: DeliveryQueues, useFactory: () => DeliveryQueues.connect(config.AMQP_URL, names, decisions.tiers, logger, startupMs) },
         { provide: ROOMS_RPC, useFactory: (broker: AmqpBroker) => broker.createRpcClient(names.roomsCommandQueue, 10_000), inject: [AmqpBroker] },
         { provide: REGISTRATIONS_RPC, useFactory: (broker: AmqpBroker) => broker.createRpcClient(names.roomsCommandQueue, 5_000), inject: [AmqpBroker] },
@@ -81,7 +89,28 @@ export class DispatcherModule {
             ),
           inject: [Registrations, DeliveryRepository, DeliveryQueues, DeliveryWorker],
         },
-        { provide: RecordPruner, useFactory: () => new RecordPruner(db, logger, { retentionDays: config.WEBHOOK_RECORD_RETENTION_DAYS }) },
+        { provide: RecordPruner, useFactory: () => new RecordPruner(db, logger, {
+          retentionDays: config.WEBHOOK_RECORD_RETENTION_DAYS, failedRetentionDays: config.WEBHOOK_FAILED_RETENTION_DAYS,
+        }) },
+        { provide: DeliveryLogRepository, useFactory: () => new DeliveryLogRepository(db) },
+        { provide: ListDeliveries, useFactory: (log: DeliveryLogRepository) => new ListDeliveries(log), inject: [DeliveryLogRepository] },
+        {
+          provide: GetDelivery,
+          useFactory: (log: DeliveryLogRepository, registrations: Registrations) => new GetDelivery(log, registrations),
+          inject: [DeliveryLogRepository, Registrations],
+        },
+        {
+          provide: Redeliver,
+          useFactory: (log: DeliveryLogRepository, queues: DeliveryQueues) => new Redeliver(log, queues, logger),
+          inject: [DeliveryLogRepository, DeliveryQueues],
+        },
+        {
+          provide: RecoverDeliveries,
+          useFactory: (log: DeliveryLogRepository, queues: DeliveryQueues) => new RecoverDeliveries(log, queues, logger),
+          inject: [DeliveryLogRepository, DeliveryQueues],
+        },
+        // Errors reach the command server as thrown: it answers refusals with their CommandError.
+        { provide: APP_FILTER, useClass: CommandErrorPassthrough },
         DispatcherLifecycle,
       ],
     };

@@ -39,11 +39,29 @@ describe('pruning old delivery records (real PostgreSQL)', () => {
       await delivery(40, 'pending'), await delivery(40, 'retrying'), // unfinished, whatever their age
       await delivery(29, 'delivered'), await delivery(0, 'failed'), // within the retention
     ];
+    // Without a retention of their own, failed deliveries are kept as long as the others.
     const pruner = new RecordPruner(db, logger, { retentionDays: 30, batch: 3 });
     expect(await pruner.runOnce()).toBe(old.length);
     expect(await remaining()).toEqual([...kept].sort());
     expect(await attempts()).toBe(kept.length);
     expect(await pruner.runOnce()).toBe(0);
+    await db.query('DELETE FROM webhook_deliveries');
+  });
+
+  it('keeps failed deliveries for their own, longer retention (WEBHOOK_FAILED_RETENTION_DAYS)', async () => {
+    const old = [
+      await delivery(31, 'delivered'), await delivery(31, 'cancelled'), // past the 30 days of the finished ones
+      await delivery(91, 'failed'), await delivery(200, 'failed'), // past the 90 days of the failed ones
+    ];
+    const kept = [
+      await delivery(31, 'failed'), await delivery(89, 'failed'), // failed, within their 90 days
+      await delivery(29, 'delivered'), await delivery(100, 'retrying'),
+    ];
+    const pruner = new RecordPruner(db, logger, { retentionDays: 30, failedRetentionDays: 90, batch: 1 });
+    expect(await pruner.runOnce()).toBe(old.length);
+    expect(await remaining()).toEqual([...kept].sort());
+    expect(await attempts()).toBe(kept.length);
+    await db.query('DELETE FROM webhook_deliveries');
   });
 
   it('lets one replica at a time prune: another holding the lock makes this one skip', async () => {

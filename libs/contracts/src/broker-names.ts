@@ -9,6 +9,8 @@ export interface BrokerNames {
   deadLetterExchange: string;
   /** Durable queue the rooms service serves commands from. */
   roomsCommandQueue: string;
+  /** Durable queue the webhook dispatchers serve their commands from (the delivery log). */
+  dispatcherCommandQueue: string;
   /** Durable queue the webhook dispatcher consumes events from. */
   dispatcherEventsQueue: string;
   /** Where the dispatcher's rejected events end up. */
@@ -30,6 +32,7 @@ export function brokerNames(namespace: string): BrokerNames {
     eventsExchange: `${namespace}.events`,
     deadLetterExchange: `${namespace}.events.dead-letter`,
     roomsCommandQueue: `${namespace}.rooms.commands`,
+    dispatcherCommandQueue: `${namespace}.webhook-dispatcher.commands`,
     dispatcherEventsQueue: `${namespace}.webhook-dispatcher.events`,
     dispatcherDeadLetterQueue: `${namespace}.webhook-dispatcher.events.dead-letter`,
     deliveriesExchange: `${namespace}.webhook-deliveries`,

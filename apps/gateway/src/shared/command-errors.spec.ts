@@ -2,7 +2,8 @@ import { BadRequestException, HttpException, NotFoundException } from '@nestjs/c
 import { RpcCommandError, RpcFailure } from '@app/common';
 import type { CommandError, CommandErrorReason } from '@app/contracts';
 import { ApiError } from './api-error';
-import { ApiWording, commandErrorOf, fieldNamer, logFailure, OUTAGE_MESSAGES, outageOf, SHARED_FIELD_NAMES, toApiError } from './command-errors';
+import { ApiWording, commandErrorOf, fieldNamer, logFailure, OUTAGE_MESSAGES, outageMessages, outageOf, SHARED_FIELD_NAMES, toApiError } from './command-errors';
+import { DispatcherOutage } from './dispatcher-client';
 import { ParamProblem } from './request-params';
 import { RoomsOutage } from './rooms-client';
 
@@ -81,6 +82,20 @@ describe('command errors (the core both APIs word)', () => {
     ])('%s', (_what, outage, status, message) => {
       expect(answer(outageOf(outage))).toEqual([status, message]);
       expect(answer(toApiError(outage, plain))).toEqual([status, message]);
+    });
+
+    it('names the webhook dispatcher when it is the one that did not answer', () => {
+      const dispatcher = outageMessages('webhook dispatcher');
+      expect(dispatcher.unavailable).toBe('The webhook dispatcher is unavailable; nothing was done. Try again shortly.');
+      const list = new DispatcherOutage('no_answer', 'deliveries.list-deliveries.v1', false, failure('no_answer'));
+      expect(answer(toApiError(list, plain))).toEqual([503, dispatcher.queryTimedOut]);
+      const redeliver = new DispatcherOutage('no_answer', 'deliveries.redeliver.v1', true, failure('no_answer'));
+      expect(answer(toApiError(redeliver, plain))).toEqual([504, dispatcher.outcomeUnknown]);
+      expect(answer(toApiError(new DispatcherOutage('not_sent', 'deliveries.redeliver.v1', true, failure('not_sent')), plain)))
+        .toEqual([503, dispatcher.unavailable]);
+      const log = { warn: jest.fn(), error: jest.fn() };
+      logFailure(log as never, redeliver, outageOf(redeliver));
+      expect(log.warn).toHaveBeenCalledWith(expect.objectContaining({ command: 'deliveries.redeliver.v1' }), 'webhook dispatcher did not answer');
     });
   });
 

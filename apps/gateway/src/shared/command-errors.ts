@@ -12,16 +12,19 @@ import { RoomsOutage } from './rooms-client';
  * (v1.filter.ts, v2.filter.ts). Plain functions: no I/O (the logger is handed in).
  */
 
-/** What the client is told about the rooms service not answering (the same in both APIs). */
-export const OUTAGE_MESSAGES = {
+/** What the client is told about a service (the rooms service, the webhook dispatcher) not answering (the same in both APIs). */
+export const outageMessages = (service: string) => ({
   /** The command certainly did not run: the client may retry. */
-  unavailable: 'The rooms service is unavailable; nothing was done. Try again shortly.',
+  unavailable: `The ${service} is unavailable; nothing was done. Try again shortly.`,
   /** A query went unanswered: nothing to undo either way. */
-  queryTimedOut: 'The rooms service did not answer in time; try again shortly.',
+  queryTimedOut: `The ${service} did not answer in time; try again shortly.`,
   /** A change went unanswered: it may have been applied, and a blind retry could apply it twice. */
-  outcomeUnknown: 'The rooms service did not answer in time; the request may or may not have been applied. Check before trying again.',
+  outcomeUnknown: `The ${service} did not answer in time; the request may or may not have been applied. Check before trying again.`,
   failed: 'The request could not be completed.',
-} as const;
+});
+
+/** The rooms service's: what most commands go to. */
+export const OUTAGE_MESSAGES = outageMessages('rooms service');
 
 /** The names both APIs give these command fields; each API adds its own (others keep the command's name). */
 export const SHARED_FIELD_NAMES: Readonly<Record<string, string>> = {
@@ -97,13 +100,14 @@ export function commandErrorOf(error: CommandError, wording: ApiWording): ApiErr
 }
 
 /**
- * The rooms service did not answer: 503 when nothing was applied (not sent, or a query),
- * 504 when a change may or may not have been.
+ * The rooms service (or the webhook dispatcher) did not answer: 503 when nothing was applied
+ * (not sent, or a query), 504 when a change may or may not have been.
  */
 export function outageOf(err: RoomsOutage | RpcFailure): ApiError {
-  if (err.kind === 'not_sent') return new ApiError(503, OUTAGE_MESSAGES.unavailable);
+  const messages = err instanceof RoomsOutage ? outageMessages(err.service) : OUTAGE_MESSAGES;
+  if (err.kind === 'not_sent') return new ApiError(503, messages.unavailable);
   const changesState = err instanceof RoomsOutage ? err.changesState : true;
-  return changesState ? new ApiError(504, OUTAGE_MESSAGES.outcomeUnknown) : new ApiError(503, OUTAGE_MESSAGES.queryTimedOut);
+  return changesState ? new ApiError(504, messages.outcomeUnknown) : new ApiError(503, messages.queryTimedOut);
 }
 
 /** Anything thrown while serving a request, as the error it is answered with. */
@@ -132,7 +136,7 @@ export function toApiError(err: unknown, wording: ApiWording): ApiError {
  */
 export function logFailure(logger: AppLogger, err: unknown, answer: ApiError): void {
   if (err instanceof RoomsOutage) {
-    logger.warn({ command: err.command, kind: err.kind, err: err.failure.message, status: answer.status }, 'rooms service did not answer');
+    logger.warn({ command: err.command, kind: err.kind, err: err.failure.message, status: answer.status }, `${err.service} did not answer`);
   } else if (answer.status >= 500 && !(err instanceof ApiError)) {
     logger.error({ err }, 'request failed');
   }

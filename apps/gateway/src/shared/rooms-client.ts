@@ -23,6 +23,11 @@ export class RoomsOutage extends Error {
   get nothingApplied(): boolean {
     return this.kind === 'not_sent' || !this.changesState;
   }
+
+  /** Which service did not answer, as the client is told (the dispatcher's outage extends this one). */
+  get service(): string {
+    return 'rooms service';
+  }
 }
 
 /**

@@ -4,7 +4,8 @@ import { brokerNames } from '@app/contracts';
 import type Redis from 'ioredis';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { TokenAuthenticator } from './auth/token-authenticator';
-import { AMQP_BROKER, REDIS_CLIENT, ROOMS_RPC } from './di-tokens';
+import { AMQP_BROKER, DISPATCHER_RPC, REDIS_CLIENT, ROOMS_RPC } from './di-tokens';
+import { DispatcherClient } from './dispatcher-client';
 import { connectRedis } from './rate-limit/redis-client';
 import { RequestRateLimiter } from './rate-limit/request-rate-limiter';
 import { RoomsClient } from './rooms-client';
@@ -25,7 +26,7 @@ class SharedConnections implements OnApplicationShutdown {
 
 /**
  * What every API of the gateway uses, and none owns: configuration and logger, the broker
- * and the rooms client over it, token authentication with its cache and the rate limiter
+ * and the rooms and dispatcher clients over it, token authentication with its cache and the rate limiter
  * (the access log is a hook of the HTTP server: see bootstrap.ts). Nothing here knows an API version.
  */
 @Global()
@@ -46,6 +47,11 @@ export class SharedModule {
           inject: [AMQP_BROKER],
           useFactory: (broker: AmqpBroker) => broker.createRpcClient(broker.names.roomsCommandQueue, config.COMMAND_TIMEOUT_MS),
         },
+        {
+          provide: DISPATCHER_RPC,
+          inject: [AMQP_BROKER],
+          useFactory: (broker: AmqpBroker) => broker.createRpcClient(broker.names.dispatcherCommandQueue, config.COMMAND_TIMEOUT_MS),
+        },
         { provide: REDIS_CLIENT, useFactory: () => connectRedis(config.REDIS_URL, logger) },
         {
           provide: RequestRateLimiter,
@@ -58,10 +64,11 @@ export class SharedModule {
           }, logger),
         },
         RoomsClient,
+        DispatcherClient,
         TokenAuthenticator,
         SharedConnections,
       ],
-      exports: [GATEWAY_CONFIG, APP_LOGGER, REDIS_CLIENT, RoomsClient, TokenAuthenticator, RequestRateLimiter],
+      exports: [GATEWAY_CONFIG, APP_LOGGER, REDIS_CLIENT, RoomsClient, DispatcherClient, TokenAuthenticator, RequestRateLimiter],
     };
   }
 }

@@ -1,4 +1,4 @@
-import { attemptAlreadyMade, AttemptResult, DeliveryDecisions, excerpt, RESPONSE_EXCERPT_BYTES } from './delivery-decisions';
+import { attemptAlreadyMade, AttemptResult, DeliveryDecisions, excerpt, keptHeaders, RESPONSE_EXCERPT_BYTES, RESPONSE_HEADERS_MAX } from './delivery-decisions';
 import { DeliveryJob, deliveryIdOf } from './delivery-job';
 
 const job = (attempt = 1): DeliveryJob => ({
@@ -25,7 +25,7 @@ describe('DeliveryDecisions', () => {
   it('records a 2xx as delivered, with nothing to retry', () => {
     const d = decide(answer(204));
     expect(d.record).toEqual({
-      deliveryId: job().deliveryId, attempt: 1, startedAt, durationMs: 12, status: 204, error: null, responseExcerpt: null,
+      deliveryId: job().deliveryId, attempt: 1, startedAt, durationMs: 12, status: 204, error: null, responseExcerpt: null, responseHeaders: {},
     });
     expect(d.state).toEqual({ status: 'delivered', attempts: 1, lastStatus: 204, lastError: null, nextAttemptAt: null });
     expect(d.retry).toBeNull();
@@ -92,6 +92,67 @@ describe('DeliveryDecisions', () => {
     expect(d.record.responseExcerpt).toBe('you sent Authorization: JWT [REDACTED] and [REDACTED]');
     expect(decide(failure('connection', `failed for ${secret}`), 1, [secret]).record.error).toBe('connection: failed for [REDACTED]');
   });
+
+  it('keeps the answer\'s headers for the delivery log, none without an answer', () => {
+    expect(decide(answer(500, '', { 'content-type': 'text/plain', 'x-request-id': 'r-1' })).record.responseHeaders)
+      .toEqual({ 'content-type': 'text/plain', 'x-request-id': 'r-1' });
+    expect(decide(failure('timeout')).record.responseHeaders).toBeNull();
+  });
+
+  describe('a redelivery (one attempt an operator asked for)', () => {
+    const redelivery = (attempt: number): DeliveryJob => ({ ...job(attempt), redelivery: true });
+    const decideOne = (result: AttemptResult, attempt = 4) => decisions.decide({ job: redelivery(attempt), result, startedAt, secrets: [], now });
+
+    it('is delivered when it succeeds, with its reply', () => {
+      const d = decideOne(answer(200, '{"message":"pong"}', { 'content-type': 'application/json' }));
+      expect(d.state).toEqual({ status: 'delivered', attempts: 4, lastStatus: 200, lastError: null, nextAttemptAt: null });
+      expect(d.reply.kind).toBe('notification');
+    });
+
+    it('is not retried when it fails, even where a first attempt would be: the delivery has failed', () => {
+      for (const result of [answer(503), answer(429, '', { 'retry-after': '1' }), failure('timeout'), answer(404)]) {
+        const d = decideOne(result, 1);
+        expect({ retry: d.retry, status: d.state.status, next: d.state.nextAttemptAt }).toEqual({ retry: null, status: 'failed', next: null });
+      }
+      expect(decideOne(answer(500), 9).record).toMatchObject({ attempt: 9, status: 500 });
+    });
+  });
+
+  describe('a recovered delivery (the schedule started afresh after its attempts)', () => {
+    const recovered = (attempt: number, scheduleOffset: number): DeliveryJob => ({ ...job(attempt), scheduleOffset });
+    const decideAfter = (attempt: number, offset: number) =>
+      decisions.decide({ job: recovered(attempt, offset), result: answer(500), startedAt, secrets: [], now });
+
+    it('waits as a first attempt would, numbering its attempts on from the ones it had', () => {
+      // Five attempts spent the schedule [200, 400, 400, 60000]; recovered, the sixth waits 200 ms again.
+      expect(decide(answer(500), 5).retry).toBeNull();
+      const d = decideAfter(6, 5);
+      expect(d.record.attempt).toBe(6);
+      expect(d.retry).toEqual({ job: { ...recovered(7, 5) }, delayMs: 200, tierMs: 200 });
+      expect(decideAfter(7, 5).retry).toMatchObject({ job: { attempt: 8, scheduleOffset: 5 }, delayMs: 400 });
+      expect(decideAfter(9, 5).retry).toMatchObject({ delayMs: 60_000 });
+    });
+
+    it('fails for good once the fresh schedule is spent', () => {
+      const d = decideAfter(10, 5);
+      expect({ retry: d.retry, status: d.state.status, attempts: d.state.attempts }).toEqual({ retry: null, status: 'failed', attempts: 10 });
+    });
+  });
+});
+
+describe('keptHeaders', () => {
+  it('keeps at most 50 headers, values cut, names lower-cased', () => {
+    const many = Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`X-H${i}`, 'v'.repeat(600)]));
+    const kept = keptHeaders(many, []);
+    expect(Object.keys(kept)).toHaveLength(RESPONSE_HEADERS_MAX);
+    expect(kept['x-h0']).toBe('v'.repeat(500));
+  });
+
+  it('redacts our secrets wherever a receiver echoes them, and hides the receiver\'s own credentials', () => {
+    const secret = 'jwt-or-signing-secret-1234';
+    expect(keptHeaders({ 'x-echo': `got ${secret}`, 'set-cookie': 'session=abc', 'x-api-token': 't0k3n', 'content-length': '2' }, [secret]))
+      .toEqual({ 'x-echo': 'got [REDACTED]', 'set-cookie': '[REDACTED]', 'x-api-token': '[REDACTED]', 'content-length': '2' });
+  });
 });
 
 describe('excerpt', () => {
@@ -115,5 +176,8 @@ describe('attemptAlreadyMade', () => {
     expect(attemptAlreadyMade({ attempt: 3 }, { status: 'retrying', attempts: 3 })).toBe(true);
     expect(attemptAlreadyMade({ attempt: 1 }, { status: 'pending', attempts: 0 })).toBe(false);
     expect(attemptAlreadyMade({ attempt: 4 }, { status: 'delivered', attempts: 2 })).toBe(true);
+    // An operator's redelivery of a delivered delivery goes, once.
+    expect(attemptAlreadyMade({ attempt: 3, redelivery: true }, { status: 'delivered', attempts: 2 })).toBe(false);
+    expect(attemptAlreadyMade({ attempt: 3, redelivery: true }, { status: 'delivered', attempts: 3 })).toBe(true);
   });
 });

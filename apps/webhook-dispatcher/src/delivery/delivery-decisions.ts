@@ -1,4 +1,4 @@
-import { redactText } from '@app/common';
+import { isSecretName, REDACTED, redactText } from '@app/common';
 import { parseReply } from '../replies/reply';
 import { DeliveryJob } from './delivery-job';
 import { delayTier, isRetryable, nextAttemptDelay, parseRetryAfter } from './retry-policy';
@@ -17,6 +17,8 @@ export interface AttemptRecord {
   status: number | null;
   error: string | null;
   responseExcerpt: string | null;
+  /** The answer's headers, bounded and redacted (see keptHeaders); null without an answer. */
+  responseHeaders: Record<string, string> | null;
 }
 
 export type DeliveryStatus = 'delivered' | 'retrying' | 'failed';
@@ -89,6 +91,7 @@ export class DeliveryDecisions {
       status,
       error,
       responseExcerpt: response ? excerpt(response.body, secrets) : null,
+      responseHeaders: response ? keptHeaders(response.headers, secrets) : null,
     };
     const state = (s: DeliveryStatus, nextAttemptAt: Date | null = null): DeliveryState => ({
       status: s, attempts: job.attempt, lastStatus: status, lastError: error, nextAttemptAt,
@@ -102,10 +105,13 @@ export class DeliveryDecisions {
     }
     const none: ReplyOutcome = { kind: 'none' };
     const retryable = result.kind === 'failure' ? !PERMANENT_FAILURES.has(result.failure) : isRetryable(status);
-    if (!retryable) return { record, state: state('failed'), retry: null, reply: none };
+    // A redelivery is the one attempt an operator asked for: its failure is the delivery's outcome.
+    if (!retryable || job.redelivery) return { record, state: state('failed'), retry: null, reply: none };
 
     const retryAfterMs = response ? parseRetryAfter(response.headers['retry-after'], o.now) : null;
-    const delay = nextAttemptDelay({ attempt: job.attempt, schedule: this.schedule, retryAfterMs, random: this.random });
+    // After a recover the schedule starts again: its waits count from the first attempt after `scheduleOffset`.
+    const sinceScheduleStart = job.attempt - Math.min(job.scheduleOffset ?? 0, job.attempt - 1);
+    const delay = nextAttemptDelay({ attempt: sinceScheduleStart, schedule: this.schedule, retryAfterMs, random: this.random });
     if (delay === null) return { record, state: state('failed'), retry: null, reply: none };
     const tierMs = this.tiers[delayTier(delay, this.tiers)];
     // A queue expires only its head: a wait longer than its tier would hold up the shorter ones behind it.
@@ -117,6 +123,26 @@ export class DeliveryDecisions {
       reply: none,
     };
   }
+}
+
+/** At most this many of an answer's headers are kept, each value cut to HEADER_VALUE_MAX characters. */
+export const RESPONSE_HEADERS_MAX = 50;
+const HEADER_VALUE_MAX = 500;
+
+/**
+ * An answer's headers as the delivery log shows them: bounded (a receiver may send many or
+ * long ones), our secrets redacted wherever a receiver echoed them, and the values of
+ * headers that carry credentials (cookies, tokens) hidden: they are the receiver's, not ours to show.
+ */
+export function keptHeaders(headers: Record<string, string>, secrets: readonly string[]): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers).slice(0, RESPONSE_HEADERS_MAX)) {
+    const key = clean(name.toLowerCase()).slice(0, 100);
+    kept[key] = key === 'set-cookie' || key === 'cookie' || isSecretName(key)
+      ? REDACTED
+      : clean(redactText(String(value), secrets)).slice(0, HEADER_VALUE_MAX);
+  }
+  return kept;
 }
 
 /** PostgreSQL text holds no NUL. */
@@ -138,11 +164,12 @@ export function excerpt(body: string, secrets: readonly string[]): string | null
 }
 
 /**
- * Whether a job's attempt is made already by the delivery's recorded state: it was delivered,
- * or its attempts reached this job's number (the record of an attempt is written after its
+ * Whether a job's attempt is made already by the delivery's recorded state: it was delivered
+ * (unless the job is an operator's redelivery), or its attempts reached this job's number (the record of an attempt is written after its
  * retry is parked, so the chain goes on from there).
  */
-export function attemptAlreadyMade(job: Pick<DeliveryJob, 'attempt'>, progress: { status: string; attempts: number } | undefined): boolean {
+export function attemptAlreadyMade(job: Pick<DeliveryJob, 'attempt' | 'redelivery'>, progress: { status: string; attempts: number } | undefined): boolean {
   if (!progress) return false;
-  return progress.status === 'delivered' || progress.attempts >= job.attempt;
+  // A redelivery is asked for whatever the status: only its own attempt, once made, stops it.
+  return (progress.status === 'delivered' && !job.redelivery) || progress.attempts >= job.attempt;
 }

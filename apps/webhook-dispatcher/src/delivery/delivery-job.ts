@@ -53,5 +53,15 @@ export const deliveryJobSchema = z.object({
    * deadline, and is dropped if the attempt was recorded (the process making it did not die).
    */
   guard: z.boolean().optional(),
+  /**
+   * One attempt asked for by an operator (the delivery log's redeliver): not retried when it
+   * fails, and its outcome is the delivery's status, even over `delivered`.
+   */
+  redelivery: z.boolean().optional(),
+  /**
+   * Attempts made before the retry schedule began again (the delivery log's recover): the
+   * schedule's waits are counted from the attempt after them. Absent: 0.
+   */
+  scheduleOffset: z.number().int().min(0).optional(),
 });
 export type DeliveryJob = z.output<typeof deliveryJobSchema>;

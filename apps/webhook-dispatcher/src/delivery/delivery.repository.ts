@@ -25,13 +25,14 @@ export class DeliveryRepository {
   async insertPending(jobs: readonly DeliveryJob[]): Promise<Set<string>> {
     if (jobs.length === 0) return new Set();
     const rows: Array<{ id: string }> = await this.db.query(
-      `INSERT INTO webhook_deliveries (id, webhook_id, event, event_id, room_id, envelope, created_at)
-       SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::text[], $7::timestamptz[])
+      `INSERT INTO webhook_deliveries (id, webhook_id, event, event_id, room_id, envelope, created_at, actor_user_id, reply_depth)
+       SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::text[], $7::timestamptz[], $8::int[], $9::int[])
        ON CONFLICT (id) DO NOTHING
        RETURNING id`,
       [
         jobs.map((j) => j.deliveryId), jobs.map((j) => j.webhookId), jobs.map((j) => j.event), jobs.map((j) => j.eventId),
         jobs.map((j) => j.roomId), jobs.map((j) => j.envelopeBody), jobs.map((j) => j.createdAt),
+        jobs.map((j) => j.actorUserId), jobs.map((j) => j.replyDepth),
       ],
     );
     return new Set(rows.map((r) => r.id));
@@ -63,9 +64,10 @@ export class DeliveryRepository {
     await this.db.query(
       `WITH delivery AS (
          INSERT INTO webhook_deliveries AS d
-           (id, webhook_id, event, event_id, room_id, envelope, created_at, status, attempts, last_status, last_error, next_attempt_at)
+           (id, webhook_id, event, event_id, room_id, envelope, created_at, status, attempts, last_status, last_error, next_attempt_at,
+            actor_user_id, reply_depth)
          SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::text[], $7::timestamptz[],
-                              $8::varchar[], $9::int[], $10::int[], $11::text[], $12::timestamptz[])
+                              $8::varchar[], $9::int[], $10::int[], $11::text[], $12::timestamptz[], $20::int[], $21::int[])
          ON CONFLICT (id) DO UPDATE SET
            status = CASE WHEN d.status = 'delivered' THEN d.status ELSE EXCLUDED.status END,
            attempts = GREATEST(d.attempts, EXCLUDED.attempts),
@@ -75,9 +77,9 @@ export class DeliveryRepository {
            updated_at = now()
          RETURNING id
        )
-       INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt)
-       SELECT a.* FROM unnest($13::uuid[], $14::int[], $15::timestamptz[], $16::int[], $17::int[], $18::text[], $19::text[])
-         AS a (delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt)
+       INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt, response_headers)
+       SELECT a.* FROM unnest($13::uuid[], $14::int[], $15::timestamptz[], $16::int[], $17::int[], $18::text[], $19::text[], $22::jsonb[])
+         AS a (delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt, response_headers)
        WHERE a.delivery_id IN (SELECT id FROM delivery)
        ON CONFLICT (delivery_id, attempt) DO NOTHING`,
       [
@@ -88,8 +90,21 @@ export class DeliveryRepository {
         items.map((i) => i.record.deliveryId), items.map((i) => i.record.attempt), items.map((i) => i.record.startedAt),
         items.map((i) => i.record.durationMs), items.map((i) => i.record.status), items.map((i) => i.record.error),
         items.map((i) => i.record.responseExcerpt),
+        d.map((i) => i.job.actorUserId), d.map((i) => i.job.replyDepth),
+        items.map((i) => (i.record.responseHeaders ? JSON.stringify(i.record.responseHeaders) : null)),
       ],
     );
+    // A redelivery's outcome is the delivery's status even over `delivered` (which the upsert keeps
+    // against duplicated jobs), while it is still the latest attempt. Redeliveries are rare: no cost otherwise.
+    const redelivered = d.filter((i) => i.job.redelivery);
+    if (redelivered.length > 0) {
+      await this.db.query(
+        `UPDATE webhook_deliveries d SET status = u.status, updated_at = now()
+           FROM unnest($1::uuid[], $2::varchar[], $3::int[]) AS u (id, status, attempt)
+          WHERE d.id = u.id AND d.attempts = u.attempt`,
+        [redelivered.map((i) => i.job.deliveryId), redelivered.map((i) => i.state.status), redelivered.map((i) => i.state.attempts)],
+      );
+    }
   }
 
   /** How far each of these deliveries has got, as recorded (absent: no row). */
@@ -103,13 +118,13 @@ export class DeliveryRepository {
   /** The registration is gone: nothing is sent any more. */
   async markCancelled(job: DeliveryJob): Promise<void> {
     await this.db.query(
-      `INSERT INTO webhook_deliveries AS d (id, webhook_id, event, event_id, room_id, envelope, created_at, status)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'cancelled')
+      `INSERT INTO webhook_deliveries AS d (id, webhook_id, event, event_id, room_id, envelope, created_at, status, actor_user_id, reply_depth)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'cancelled', $8, $9)
        ON CONFLICT (id) DO UPDATE SET
          status = CASE WHEN d.status = 'delivered' THEN d.status ELSE 'cancelled' END,
          next_attempt_at = NULL,
          updated_at = now()`,
-      [job.deliveryId, job.webhookId, job.event, job.eventId, job.roomId, job.envelopeBody, job.createdAt],
+      [job.deliveryId, job.webhookId, job.event, job.eventId, job.roomId, job.envelopeBody, job.createdAt, job.actorUserId, job.replyDepth],
     );
   }
 

@@ -1,12 +1,14 @@
 import type { AppLogger } from '@app/common';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
 
 /** The advisory lock that lets one replica at a time prune (a fixed key of the dispatcher's own). */
 const PRUNE_LOCK_KEY = 7_411_904;
 
 export interface PrunerOptions {
-  /** Finished deliveries older than this are deleted with their attempts (WEBHOOK_RECORD_RETENTION_DAYS). */
+  /** Delivered and cancelled deliveries older than this are deleted with their attempts (WEBHOOK_RECORD_RETENTION_DAYS). */
   retentionDays: number;
+  /** Failed deliveries older than this are (WEBHOOK_FAILED_RETENTION_DAYS): kept longer, to be recovered. Default: retentionDays. */
+  failedRetentionDays?: number;
   /** Time between runs. */
   intervalMs?: number;
   /** Rows per DELETE: a long delete would hold locks and bloat one transaction. */
@@ -14,10 +16,12 @@ export interface PrunerOptions {
 }
 
 /**
- * Keeps the dispatcher's records from growing without end: deliveries that are finished
- * (delivered, failed or cancelled) and older than the retention go, their attempts with them
- * (ON DELETE CASCADE). A delivery still pending or retrying is kept whatever its age. Every
- * replica runs it; an advisory lock lets one at a time do the work.
+ * Keeps the dispatcher's records from growing without end: deliveries that are finished and
+ * older than their retention go, their attempts with them (ON DELETE CASCADE). Delivered and
+ * cancelled ones are kept `retentionDays`; failed ones `failedRetentionDays`, longer, so that
+ * an owner back from a long outage can still recover them. A delivery still pending or
+ * retrying is kept whatever its age. Every replica runs it; an advisory lock lets one at a
+ * time do the work.
  */
 export class RecordPruner {
   private readonly intervalMs: number;
@@ -62,26 +66,36 @@ export class RecordPruner {
       const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [PRUNE_LOCK_KEY]);
       if (!locked) return 0;
       try {
-        let total = 0;
-        for (;;) {
-          const result: unknown = await runner.query(
-            `DELETE FROM webhook_deliveries WHERE id IN (
-               SELECT id FROM webhook_deliveries
-                WHERE created_at < now() - make_interval(days => $1) AND status IN ('delivered', 'failed', 'cancelled')
-                ORDER BY created_at LIMIT $2)
-             RETURNING id`, [this.options.retentionDays, this.batch]);
-          // TypeORM answers a DELETE ... RETURNING as [rows, count].
-          const deleted = (Array.isArray((result as unknown[])[0]) ? (result as unknown[][])[0] : result) as unknown[];
-          total += deleted.length;
-          if (deleted.length < this.batch) break;
+        const failedDays = this.options.failedRetentionDays ?? this.options.retentionDays;
+        // Each pass reads its candidates oldest first by an index of its own: created_at, and the partial failed one.
+        const total = await this.prune(runner, `status IN ('delivered', 'cancelled')`, this.options.retentionDays)
+          + await this.prune(runner, `status = 'failed'`, failedDays);
+        if (total > 0) {
+          this.logger.info({ deliveries: total, retentionDays: this.options.retentionDays, failedRetentionDays: failedDays }, 'old webhook deliveries pruned');
         }
-        if (total > 0) this.logger.info({ deliveries: total, retentionDays: this.options.retentionDays }, 'old webhook deliveries pruned');
         return total;
       } finally {
         await runner.query('SELECT pg_advisory_unlock($1)', [PRUNE_LOCK_KEY]);
       }
     } finally {
       await runner.release();
+    }
+  }
+
+  /** Deletes, a batch at a time, the deliveries in `statuses` (an SQL condition of ours) older than `days`. */
+  private async prune(runner: QueryRunner, statuses: string, days: number): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const result: unknown = await runner.query(
+        `DELETE FROM webhook_deliveries WHERE id IN (
+           SELECT id FROM webhook_deliveries
+            WHERE created_at < now() - make_interval(days => $1) AND ${statuses}
+            ORDER BY created_at LIMIT $2)
+         RETURNING id`, [days, this.batch]);
+      // TypeORM answers a DELETE ... RETURNING as [rows, count].
+      const deleted = (Array.isArray((result as unknown[])[0]) ? (result as unknown[][])[0] : result) as unknown[];
+      total += deleted.length;
+      if (deleted.length < this.batch) return total;
     }
   }
 }

@@ -4,3 +4,4 @@ export * from './topology';
 export * from './rpc';
 export * from './command-server';
 export * from './coalesce-writes';
+export * from './command-pipe';

@@ -8,6 +8,7 @@ describe('defineCommand', () => {
   it('marks exactly the commands that only read as queries (a caller may retry them blindly)', () => {
     expect(definitions.filter((c) => c.query).map((c) => c.pattern).sort()).toEqual([
       'addons.get-addon.v1', 'addons.list-addons.v1',
+      'deliveries.get-delivery.v1', 'deliveries.list-deliveries.v1',
       'rooms.get-history.v2', 'rooms.get-message.v1', 'rooms.get-room.v1', 'rooms.list-members.v1', 'rooms.list-participants.v1', 'rooms.list-rooms.v1',
       'tokens.resolve-token.v1',
       'users.get-private-history.v1', 'users.get-user.v1', 'users.list-users.v1',
@@ -17,7 +18,9 @@ describe('defineCommand', () => {
 
   it('takes every other command to change state', () => {
     const changes = definitions.filter((c) => !c.query);
-    expect(changes.map((c) => c.pattern)).toEqual(expect.arrayContaining(['rooms.send-notification.v1', 'rooms.set-topic.v1', 'users.create-user.v1']));
+    expect(changes.map((c) => c.pattern)).toEqual(expect.arrayContaining([
+      'rooms.send-notification.v1', 'rooms.set-topic.v1', 'users.create-user.v1', 'deliveries.redeliver.v1', 'deliveries.recover-deliveries.v1',
+    ]));
     for (const c of changes) expect(c.query).toBe(false);
   });
 });

@@ -6,3 +6,4 @@ export * from './users';
 export * from './tokens';
 export * from './webhooks';
 export * from './addons';
+export * from './deliveries';

@@ -29,8 +29,8 @@ function keyRef(raw: string): WebhookRef & { key: string } {
   return { key: parsed.data };
 }
 
-/** `{id}` of the path as the webhook it names (404 when it can name none). */
-const WebhookIdParam = createParamDecorator((_: unknown, ctx: ExecutionContext): WebhookRef => idRef(pathParam(ctx, 'id')));
+/** `{id}` of the path as the webhook it names (404 when it can name none). Its deliveries' routes take it too. */
+export const WebhookIdParam = createParamDecorator((_: unknown, ctx: ExecutionContext): WebhookRef => idRef(pathParam(ctx, 'id')));
 
 /** `{key}` of the path as the webhook it names (400 naming `key` when it breaks the key's rule). */
 const WebhookKeyParam = createParamDecorator((_: unknown, ctx: ExecutionContext): WebhookRef => keyRef(pathParam(ctx, 'key')));

@@ -1,0 +1,85 @@
+import { createParamDecorator, ExecutionContext, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import {
+  Actor, deliveryField, GetDeliveryV1, GetWebhookV1, ListDeliveriesV1, RecoverDeliveriesV1, RedeliverV1, RoomRef, WebhookRef, WebhookView,
+} from '@app/contracts';
+import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
+import { ApiError } from '../../shared/api-error';
+import { DispatcherClient } from '../../shared/dispatcher-client';
+import { RoomsClient } from '../../shared/rooms-client';
+import { RequireScopes, Summary } from '../http/route-options';
+import { V2Controller } from '../http/v2-controller';
+import { CurrentActor, pathParam, RoomRefParam } from '../http/v2-request';
+import { V2Resource } from '../http/v2-resource';
+import { V2Body, V2Query } from '../http/validation';
+import { DeliveryListQuery, deliveryListQuery, filtersOf, RecoverBody, recoverBody } from './webhook-deliveries.schemas';
+import { toV2Delivery, toV2DeliveryItem } from './webhook-deliveries.presenter';
+import { WebhookIdParam } from './webhooks.controller';
+import { webhookUrl } from './webhooks.presenter';
+
+/** `{delivery}` of the path: a delivery id (a UUID); anything else names no delivery. */
+export function deliveryIdOf(raw: string): string {
+  if (!deliveryField.deliveryId.safeParse(raw).success) throw new ApiError(404, `Delivery ${raw.slice(0, 100)} not found`);
+  return raw.toLowerCase();
+}
+
+const DeliveryIdParam = createParamDecorator((_: unknown, ctx: ExecutionContext): string => deliveryIdOf(pathParam(ctx, 'delivery')));
+
+/**
+ * A webhook's delivery log (our extension of the v2 API), under the webhook's own URL: what
+ * was sent, when, what the receiver answered; one more attempt of a delivery; failed ones
+ * sent again. Access is the webhook's own (`admin_room`, and GET of the webhook: the rooms
+ * service answers 404 to whoever may not see it); then the webhook dispatchers answer.
+ */
+@V2Controller('room')
+export class WebhookDeliveriesController extends V2Resource {
+  constructor(rooms: RoomsClient, @Inject(GATEWAY_CONFIG) config: GatewayConfig, private readonly dispatcher: DispatcherClient) {
+    super(rooms, config);
+  }
+
+  @Get(':room/webhook/:id/delivery')
+  @Summary('List the deliveries of a webhook, newest first (filters: status, event, since)')
+  @RequireScopes('admin_room')
+  async list(
+    @RoomRefParam() room: RoomRef, @WebhookIdParam() ref: WebhookRef, @Param('room') name: string,
+    @V2Query(deliveryListQuery) q: DeliveryListQuery, @Query() raw: Record<string, unknown>, @CurrentActor() actor: Actor,
+  ) {
+    const webhook = await this.visibleWebhook(actor, room, ref);
+    const self = webhookUrl(webhook, this.base);
+    return this.page(q, raw, `/v2/room/${encodeURIComponent(name)}/webhook/${webhook.id}/delivery`,
+      async (w) => (await this.dispatcher.send(ListDeliveriesV1, { webhookId: webhook.id, ...filtersOf(q), ...w })).deliveries,
+      (d) => toV2DeliveryItem(d, self));
+  }
+
+  @Get(':room/webhook/:id/delivery/:delivery')
+  @Summary('Get a delivery of a webhook: the request as sent, every attempt, the reply')
+  @RequireScopes('admin_room')
+  async get(@RoomRefParam() room: RoomRef, @WebhookIdParam() ref: WebhookRef, @DeliveryIdParam() id: string, @CurrentActor() actor: Actor) {
+    const webhook = await this.visibleWebhook(actor, room, ref);
+    const { delivery } = await this.dispatcher.send(GetDeliveryV1, { delivery: id, webhookId: webhook.id });
+    return toV2Delivery(delivery, webhookUrl(webhook, this.base));
+  }
+
+  @Post(':room/webhook/:id/delivery/:delivery/redeliver')
+  @Summary('Make one more attempt of a delivery now (not retried if it fails)')
+  @HttpCode(202)
+  @RequireScopes('admin_room')
+  async redeliver(@RoomRefParam() room: RoomRef, @WebhookIdParam() ref: WebhookRef, @DeliveryIdParam() id: string, @CurrentActor() actor: Actor) {
+    const webhook = await this.visibleWebhook(actor, room, ref);
+    await this.dispatcher.send(RedeliverV1, { delivery: id, webhookId: webhook.id });
+    return {};
+  }
+
+  @Post(':room/webhook/:id/recover')
+  @Summary('Send again every failed delivery of a webhook created since a time, oldest first')
+  @HttpCode(202)
+  @RequireScopes('admin_room')
+  async recover(@RoomRefParam() room: RoomRef, @WebhookIdParam() ref: WebhookRef, @V2Body(recoverBody) b: RecoverBody, @CurrentActor() actor: Actor) {
+    const webhook = await this.visibleWebhook(actor, room, ref);
+    return this.dispatcher.send(RecoverDeliveriesV1, { webhookId: webhook.id, since: b.since });
+  }
+
+  /** The webhook, when the actor may see it: the access rules of GET .../webhook/{id}, asked of the rooms service. */
+  private async visibleWebhook(actor: Actor, room: RoomRef, webhook: WebhookRef): Promise<WebhookView> {
+    return (await this.rooms.send(GetWebhookV1, { actor, room, webhook })).webhook;
+  }
+}

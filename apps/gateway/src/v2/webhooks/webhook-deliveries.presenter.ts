@@ -1,0 +1,52 @@
+import type { DeliveryAttemptView, DeliveryDetailView, DeliveryView } from '@app/contracts';
+
+/**
+ * v2 shapes of the dispatcher's delivery views. `webhookSelf` is the webhook's own URL (its
+ * `links.self`); a delivery's URL is under it.
+ */
+
+export const deliveryUrl = (webhookSelf: string, id: string) => `${webhookSelf}/delivery/${id}`;
+
+/** `last_attempt`: no status without an answer, no error with one. */
+function lastAttemptOf(a: DeliveryAttemptView) {
+  return {
+    at: a.at,
+    ...(a.statusCode !== null ? { status_code: a.statusCode } : {}),
+    duration_ms: a.durationMs,
+    ...(a.error !== null ? { error: a.error } : {}),
+  };
+}
+
+/** An item of GET .../delivery; `id` is the `webhook-id` header the receiver saw. */
+export function toV2DeliveryItem(d: DeliveryView, webhookSelf: string) {
+  return {
+    id: d.id,
+    event: d.event,
+    status: d.status,
+    created: d.created,
+    attempts: d.attempts,
+    ...(d.nextAttemptAt !== null ? { next_attempt_at: d.nextAttemptAt } : {}),
+    ...(d.lastAttempt !== null ? { last_attempt: lastAttemptOf(d.lastAttempt) } : {}),
+    links: { self: deliveryUrl(webhookSelf, d.id) },
+  };
+}
+
+/** GET .../delivery/{id}: the item, the request as sent, every attempt (replacing the count), the reply. */
+export function toV2Delivery(d: DeliveryDetailView, webhookSelf: string) {
+  return {
+    ...toV2DeliveryItem(d, webhookSelf),
+    request: d.request,
+    attempts: d.attemptLog.map((a) => ({
+      attempt: a.attempt,
+      at: a.at,
+      status_code: a.statusCode,
+      duration_ms: a.durationMs,
+      error: a.error,
+      response_headers: a.responseHeaders,
+      response_body: a.responseBody,
+    })),
+    reply: d.reply.messageId !== null || d.reply.error !== null
+      ? { message_id: d.reply.messageId, error: d.reply.error }
+      : null,
+  };
+}

@@ -1,0 +1,97 @@
+import jwt from 'jsonwebtoken';
+import { WebhookRegistration } from '@app/contracts';
+import { deliveryIdOf } from '../delivery/delivery-job';
+import { deliveryRequest } from '../delivery/delivery-request';
+import { shortened, shownRequest, toDeliveryDetail, toDeliveryView } from './delivery-log-views';
+import type { DeliveryRow, DetailRow } from './delivery-log.repository';
+
+const id = deliveryIdOf('event-1', 7);
+const created = new Date('2026-01-01T00:00:00.000Z');
+const lastAt = new Date('2026-01-01T00:00:05.000Z');
+const base: DeliveryRow = {
+  id, webhook_id: 7, event: 'room_message', status: 'failed', created_at: created, attempts: 3, next_attempt_at: null,
+  last_attempt: 3, last_at: lastAt, last_status: 500, last_duration_ms: 41, last_error: null,
+};
+const registration = (over: Partial<WebhookRegistration> = {}): WebhookRegistration => ({
+  id: 7, roomId: 3, event: 'room_message', url: 'https://receiver.example/hook?team=ops', pattern: null, name: 'Echo',
+  authentication: 'jwt', key: null, installationId: null, oauthClientId: null, created: '2026-01-01T00:00:00Z',
+  secret: 'registration-secret-1', userId: 5, ...over,
+});
+const detailRow = (over: Partial<DetailRow> = {}): DetailRow => ({
+  ...base, event_id: 'event-1', room_id: 3, envelope: '{"event":"room_message","item":{"n":1},"webhook_id":7}', actor_user_id: 9,
+  reply_depth: 1, reply_message_id: null, reply_error: null, ...over,
+});
+
+describe('delivery log views', () => {
+  it('shows an item with its latest attempt, and no attempt before the first', () => {
+    expect(toDeliveryView(base)).toEqual({
+      id, webhookId: 7, event: 'room_message', status: 'failed', created: '2026-01-01T00:00:00.000Z', attempts: 3, nextAttemptAt: null,
+      lastAttempt: { attempt: 3, at: '2026-01-01T00:00:05.000Z', statusCode: 500, durationMs: 41, error: null },
+    });
+    const pending = { ...base, status: 'pending' as const, attempts: 0, last_attempt: null, last_at: null, last_status: null, last_duration_ms: null };
+    expect(toDeliveryView(pending).lastAttempt).toBeNull();
+  });
+
+  it('shows when the next attempt is due only while one is', () => {
+    const due = new Date('2026-01-01T00:05:00.000Z');
+    expect(toDeliveryView({ ...base, status: 'retrying', next_attempt_at: due }).nextAttemptAt).toBe('2026-01-01T00:05:00.000Z');
+    expect(toDeliveryView({ ...base, status: 'cancelled', next_attempt_at: due }).nextAttemptAt).toBeNull();
+  });
+
+  it('cuts credentials to their first eight characters', () => {
+    expect(shortened('eyJhbGciOiJIUzI1NiJ9.payload.sig')).toBe('eyJhbGci…');
+    expect(shortened('short')).toBe('…');
+  });
+
+  describe('the request as sent', () => {
+    const job = { deliveryId: id, webhookId: 7, event: 'room_message', eventId: 'event-1', roomId: 3, attempt: 3,
+      envelopeBody: '{"event":"room_message"}', createdAt: created.toISOString(), actorUserId: 9, registrationsVersion: null, replyDepth: 1 };
+
+    it('is the request the sending code builds at that time, with the JWT and signature cut short everywhere', () => {
+      const sent = deliveryRequest({ job, registration: registration(), now: lastAt });
+      const shown = shownRequest(job, registration(), lastAt);
+      const token = sent.headers.Authorization.replace('JWT ', '');
+      expect(shown).toEqual({
+        url: `https://receiver.example/hook?team=ops&signed_request=${token.slice(0, 8)}…`,
+        headers: {
+          'Content-Type': 'application/json',
+          'webhook-id': id,
+          'webhook-timestamp': String(lastAt.getTime() / 1000),
+          'webhook-signature': `${sent.headers['webhook-signature'].slice(0, 11)}…`,
+          Authorization: `JWT ${token.slice(0, 8)}…`,
+        },
+        body: '{"event":"room_message"}',
+      });
+      const all = JSON.stringify(shown);
+      for (const secret of ['registration-secret-1', token, sent.headers['webhook-signature'].slice(3)]) expect(all).not.toContain(secret);
+      // The subject is the user who caused the event, as on the real attempt.
+      expect(jwt.decode(token)).toMatchObject({ sub: '9', iss: '7' });
+    });
+
+    it('has no JWT without authentication: jwt', () => {
+      const shown = shownRequest(job, registration({ authentication: 'none' }), lastAt);
+      expect(shown.url).toBe('https://receiver.example/hook?team=ops');
+      expect(Object.keys(shown.headers)).toEqual(['Content-Type', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    });
+  });
+
+  it('shows a delivery in full: every attempt with its answer, the reply; the stored body when the webhook is gone', () => {
+    const attempts = [1, 2, 3].map((n) => ({
+      attempt: n, started_at: new Date(created.getTime() + n * 1000), duration_ms: 10 * n, status: n === 3 ? 500 : null,
+      error: n === 3 ? null : 'timeout: no answer within 10000 ms', response_excerpt: n === 3 ? 'boom' : null,
+      response_headers: n === 3 ? { 'content-type': 'text/plain' } : null,
+    }));
+    const d = toDeliveryDetail(detailRow({ reply_error: 'The reply could not be posted: room archived' }), attempts, registration(), new Date());
+    expect(d.attemptLog).toEqual([
+      { attempt: 1, at: '2026-01-01T00:00:01.000Z', statusCode: null, durationMs: 10, error: 'timeout: no answer within 10000 ms', responseHeaders: null, responseBody: null },
+      { attempt: 2, at: '2026-01-01T00:00:02.000Z', statusCode: null, durationMs: 20, error: 'timeout: no answer within 10000 ms', responseHeaders: null, responseBody: null },
+      { attempt: 3, at: '2026-01-01T00:00:03.000Z', statusCode: 500, durationMs: 30, error: null, responseHeaders: { 'content-type': 'text/plain' }, responseBody: 'boom' },
+    ]);
+    expect(d.reply).toEqual({ messageId: null, error: 'The reply could not be posted: room archived' });
+    expect(d.request.headers!['webhook-timestamp']).toBe(String(lastAt.getTime() / 1000));
+    expect(d.request.body).toBe('{"event":"room_message","item":{"n":1},"webhook_id":7}');
+
+    expect(toDeliveryDetail(detailRow(), [], undefined, new Date()).request)
+      .toEqual({ url: null, headers: null, body: '{"event":"room_message","item":{"n":1},"webhook_id":7}' });
+  });
+});

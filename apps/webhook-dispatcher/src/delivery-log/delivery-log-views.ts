@@ -1,0 +1,79 @@
+import type { DeliveryAttemptDetail, DeliveryAttemptView, DeliveryDetailView, DeliveryView, WebhookRegistration } from '@app/contracts';
+import { DeliveryJob } from '../delivery/delivery-job';
+import { deliveryRequest } from '../delivery/delivery-request';
+import type { AttemptRow, DeliveryRow, DetailRow } from './delivery-log.repository';
+
+/** How much of a credential the log shows. */
+export const SHOWN_PREFIX = 8;
+
+/** A credential cut to its first characters: enough to tell two apart, not to use one. */
+export const shortened = (value: string): string => (value.length <= SHOWN_PREFIX ? '…' : `${value.slice(0, SHOWN_PREFIX)}…`);
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** An item of the log. */
+export function toDeliveryView(row: DeliveryRow): DeliveryView {
+  const lastAttempt: DeliveryAttemptView | null = row.last_attempt !== null && row.last_at !== null
+    ? { attempt: row.last_attempt, at: row.last_at.toISOString(), statusCode: row.last_status, durationMs: row.last_duration_ms ?? 0, error: row.last_error }
+    : null;
+  return {
+    id: row.id,
+    webhookId: row.webhook_id,
+    event: row.event,
+    status: row.status,
+    created: row.created_at.toISOString(),
+    attempts: row.attempts,
+    nextAttemptAt: row.status === 'retrying' || row.status === 'pending' ? iso(row.next_attempt_at) : null,
+    lastAttempt,
+  };
+}
+
+export function toAttemptDetail(a: AttemptRow): DeliveryAttemptDetail {
+  return {
+    attempt: a.attempt,
+    at: a.started_at.toISOString(),
+    statusCode: a.status,
+    durationMs: a.duration_ms,
+    error: a.error,
+    responseHeaders: a.response_headers,
+    responseBody: a.response_excerpt,
+  };
+}
+
+/**
+ * The request as an attempt at `at` sent it, built by the code that sends it
+ * (deliveryRequest), with the credentials it carries cut short: the JWT (header and
+ * `signed_request` parameter) and the Standard Webhooks signature.
+ */
+export function shownRequest(job: DeliveryJob, registration: WebhookRegistration, at: Date): { url: string; headers: Record<string, string>; body: string } {
+  const request = deliveryRequest({ job, registration, now: at });
+  const jwt = request.headers.Authorization?.replace(/^JWT /, '');
+  const hide = (text: string) => (jwt ? text.split(jwt).join(shortened(jwt)) : text);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    headers[name] = name === 'webhook-signature'
+      ? value.split(' ').map((sig) => sig.replace(/^(v1,)(.*)$/, (_, v: string, mac: string) => `${v}${shortened(mac)}`)).join(' ')
+      : hide(value);
+  }
+  // Nothing else of the request may carry the secret: it signs, it is never sent.
+  return { url: hide(request.url), headers, body: request.body };
+}
+
+/** One delivery in full; `registration` is the webhook as it is now (undefined: gone). */
+export function toDeliveryDetail(row: DetailRow, attempts: AttemptRow[], registration: WebhookRegistration | undefined, now: Date): DeliveryDetailView {
+  const job: DeliveryJob = {
+    deliveryId: row.id, webhookId: row.webhook_id, event: row.event, eventId: row.event_id, roomId: row.room_id,
+    attempt: Math.max(1, row.attempts), envelopeBody: row.envelope, createdAt: row.created_at.toISOString(),
+    actorUserId: row.actor_user_id, registrationsVersion: null, replyDepth: row.reply_depth,
+  };
+  const at = row.last_at ?? attempts[attempts.length - 1]?.started_at ?? now;
+  const request = registration
+    ? shownRequest(job, registration, at)
+    : { url: null, headers: null, body: row.envelope };
+  return {
+    ...toDeliveryView(row),
+    request,
+    attemptLog: attempts.map(toAttemptDetail),
+    reply: { messageId: row.reply_message_id, error: row.reply_error },
+  };
+}

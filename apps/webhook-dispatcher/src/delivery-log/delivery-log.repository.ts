@@ -1,0 +1,157 @@
+import { DataSource } from 'typeorm';
+import type { DeliveryStatusName } from '@app/contracts';
+
+/** A delivery as the log reads it, with its latest attempt (null columns before the first). */
+export interface DeliveryRow {
+  id: string;
+  webhook_id: number;
+  event: string;
+  status: DeliveryStatusName;
+  created_at: Date;
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_attempt: number | null;
+  last_at: Date | null;
+  last_status: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+}
+
+/** What a delivery is sent again from: its record alone. */
+export interface JobRow {
+  id: string;
+  webhook_id: number;
+  event: string;
+  event_id: string;
+  room_id: number | null;
+  envelope: string;
+  created_at: Date;
+  attempts: number;
+  actor_user_id: number | null;
+  reply_depth: number;
+}
+
+export interface DetailRow extends JobRow, DeliveryRow {
+  reply_message_id: string | null;
+  reply_error: string | null;
+}
+
+export interface AttemptRow {
+  attempt: number;
+  started_at: Date;
+  duration_ms: number;
+  status: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+  response_headers: Record<string, string> | null;
+}
+
+export interface DeliveryFilter {
+  webhookId: number;
+  status?: DeliveryStatusName;
+  event?: string;
+  since?: string;
+  startIndex: number;
+  limit: number;
+}
+
+/** A delivery a recover took from `failed`: what it had when taken. */
+export interface ClaimedDelivery {
+  id: string;
+  created_at: Date;
+  attempts: number;
+}
+
+/** The delivery's columns and its latest attempt's (the attempt numbered `attempts`: one primary-key probe). */
+const WITH_LAST_ATTEMPT = `
+  d.id, d.webhook_id, d.event, d.status, d.created_at, d.attempts, d.next_attempt_at,
+  a.attempt AS last_attempt, a.started_at AS last_at, a.status AS last_status, a.duration_ms AS last_duration_ms, a.error AS last_error`;
+
+const JOB_COLUMNS = 'id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth';
+
+/**
+ * The delivery log's SQL over the dispatcher's tables. Pages are read newest first by
+ * (created_at, id) in the order of the indexes (webhook_id, created_at DESC, id DESC),
+ * (webhook_id, status, ...) and (webhook_id, event, ...): see docs/decisions.md.
+ */
+export class DeliveryLogRepository {
+  constructor(private readonly db: DataSource) {}
+
+  async list(f: DeliveryFilter): Promise<DeliveryRow[]> {
+    const params: unknown[] = [f.webhookId];
+    const where = ['d.webhook_id = $1'];
+    if (f.status !== undefined) where.push(`d.status = $${params.push(f.status)}`);
+    if (f.event !== undefined) where.push(`d.event = $${params.push(f.event)}`);
+    if (f.since !== undefined) where.push(`d.created_at >= $${params.push(f.since)}::timestamptz`);
+    const offset = params.push(f.startIndex);
+    const limit = params.push(f.limit);
+    // The page is cut first, then joined to its last attempts: a deep page costs no attempt lookups for the rows it skips.
+    return this.db.query(
+      `SELECT ${WITH_LAST_ATTEMPT}
+         FROM (SELECT d.id, d.webhook_id, d.event, d.status, d.created_at, d.attempts, d.next_attempt_at
+                 FROM webhook_deliveries d
+                WHERE ${where.join(' AND ')}
+                ORDER BY d.created_at DESC, d.id DESC
+               OFFSET $${offset} LIMIT $${limit}) d
+         LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = d.attempts
+        ORDER BY d.created_at DESC, d.id DESC`,
+      params,
+    );
+  }
+
+  /** One delivery with what sending it again needs, and its reply; undefined when unknown. */
+  async find(id: string): Promise<DetailRow | undefined> {
+    const rows: DetailRow[] = await this.db.query(
+      `SELECT ${WITH_LAST_ATTEMPT}, d.event_id, d.room_id, d.envelope, d.actor_user_id, d.reply_depth, d.reply_message_id, d.reply_error
+         FROM webhook_deliveries d
+         LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = d.attempts
+        WHERE d.id = $1`,
+      [id],
+    );
+    return rows[0];
+  }
+
+  async attempts(id: string): Promise<AttemptRow[]> {
+    return this.db.query(
+      `SELECT attempt, started_at, duration_ms, status, error, response_excerpt, response_headers
+         FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt`,
+      [id],
+    );
+  }
+
+  /**
+   * Takes every failed delivery of the webhook created since `since` out of `failed`, in one
+   * statement (row locks: two recovers at once never take the same delivery). `retrying`, due now.
+   */
+  async claimFailed(webhookId: number, since: string): Promise<ClaimedDelivery[]> {
+    const result: unknown = await this.db.query(
+      `UPDATE webhook_deliveries SET status = 'retrying', next_attempt_at = now(), updated_at = now()
+        WHERE webhook_id = $1 AND status = 'failed' AND created_at >= $2::timestamptz
+        RETURNING id, created_at, attempts`,
+      [webhookId, since],
+    );
+    return rowsOf<ClaimedDelivery>(result);
+  }
+
+  /** What sending these deliveries again needs. */
+  async jobRows(ids: readonly string[]): Promise<JobRow[]> {
+    return this.db.query(`SELECT ${JOB_COLUMNS} FROM webhook_deliveries WHERE id = ANY($1::uuid[])`, [ids]);
+  }
+
+  /** Puts claimed deliveries whose jobs were not queued back to `failed` (unless an attempt moved them on). */
+  async unclaim(claimed: readonly ClaimedDelivery[]): Promise<void> {
+    if (claimed.length === 0) return;
+    await this.db.query(
+      `UPDATE webhook_deliveries d SET status = 'failed', next_attempt_at = NULL, updated_at = now()
+         FROM unnest($1::uuid[], $2::int[]) AS c (id, attempts)
+        WHERE d.id = c.id AND d.status = 'retrying' AND d.attempts = c.attempts`,
+      [claimed.map((c) => c.id), claimed.map((c) => c.attempts)],
+    );
+  }
+}
+
+/** TypeORM answers an UPDATE ... RETURNING as [rows, count]. */
+function rowsOf<T>(result: unknown): T[] {
+  const r = result as unknown[];
+  return (Array.isArray(r[0]) ? r[0] : r) as T[];
+}

@@ -1,0 +1,29 @@
+import type { AppLogger, CommandMeta } from '@app/common';
+import { commandFailure, RedeliverV1, ReplyOf, RequestOf } from '@app/contracts';
+import { DeliveryQueues } from '../delivery/delivery-queues';
+import { refuseIfLate } from './deadline';
+import { DeliveryLogRepository } from './delivery-log.repository';
+import { ofWebhook } from './not-found';
+import { redeliveryJob } from './resend-jobs';
+
+/**
+ * One more attempt of a delivery, whatever its status, through the deliveries queue: the
+ * DeliveryWorker sends it (outbound guard, signing, recording) like any other attempt.
+ */
+export class Redeliver {
+  constructor(private readonly log: DeliveryLogRepository, private readonly queues: DeliveryQueues, private readonly logger: AppLogger) {}
+
+  async execute(c: RequestOf<typeof RedeliverV1>, meta: CommandMeta): Promise<ReplyOf<typeof RedeliverV1>> {
+    refuseIfLate(meta);
+    const row = ofWebhook(await this.log.find(c.delivery), c.delivery, c.webhookId);
+    const job = redeliveryJob(row);
+    try {
+      await this.queues.publishJobs([job]);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message, deliveryId: row.id }, 'redelivery not queued');
+      throw commandFailure('unavailable', 'dependency_failed');
+    }
+    this.logger.info({ deliveryId: row.id, webhookId: row.webhook_id, attempt: job.attempt }, 'redelivery queued');
+    return { deliveryId: row.id, attempt: job.attempt };
+  }
+}

@@ -1,0 +1,41 @@
+import { deliveryJobSchema } from '../delivery/delivery-job';
+import type { JobRow } from './delivery-log.repository';
+import { inBatches, oldestFirst, recoveryJob, redeliveryJob } from './resend-jobs';
+
+const row = (over: Partial<JobRow> = {}): JobRow => ({
+  id: '6f1c2a4e-3b5d-5e7f-8a9b-0c1d2e3f4a5b', webhook_id: 7, event: 'room_message', event_id: 'event-1', room_id: 3,
+  envelope: '{"event":"room_message","item":{},"webhook_id":7}', created_at: new Date('2026-01-01T00:00:00Z'),
+  attempts: 7, actor_user_id: 5, reply_depth: 2, ...over,
+});
+
+describe('sending a recorded delivery again', () => {
+  it('redeliver: the same id and envelope, the next attempt number, one attempt only, to the webhook as it is now', () => {
+    const job = redeliveryJob(row());
+    expect(job).toEqual({
+      deliveryId: '6f1c2a4e-3b5d-5e7f-8a9b-0c1d2e3f4a5b', webhookId: 7, event: 'room_message', eventId: 'event-1', roomId: 3,
+      attempt: 8, envelopeBody: '{"event":"room_message","item":{},"webhook_id":7}', createdAt: '2026-01-01T00:00:00.000Z',
+      actorUserId: 5, registrationsVersion: null, replyDepth: 2, redelivery: true,
+    });
+    // What the deliveries queue's consumer reads back.
+    expect(deliveryJobSchema.parse(JSON.parse(JSON.stringify(job)))).toEqual(job);
+    // A delivery never attempted yet (still pending) gets its first attempt.
+    expect(redeliveryJob(row({ attempts: 0 })).attempt).toBe(1);
+  });
+
+  it('recover: attempts numbered on, the retry schedule counted from them', () => {
+    const job = recoveryJob(row());
+    expect(job).toMatchObject({ attempt: 8, scheduleOffset: 7 });
+    expect(job.redelivery).toBeUndefined();
+    expect(deliveryJobSchema.parse(JSON.parse(JSON.stringify(job)))).toEqual(job);
+  });
+
+  it('queues a recover oldest first, ties by id, in batches', () => {
+    const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
+    const claimed = [
+      { id: 'c', created_at: at(3), attempts: 3 }, { id: 'b', created_at: at(1), attempts: 3 }, { id: 'a', created_at: at(1), attempts: 1 },
+    ];
+    expect(oldestFirst(claimed).map((c) => c.id)).toEqual(['a', 'b', 'c']);
+    expect(inBatches([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
+    expect(inBatches([], 500)).toEqual([]);
+  });
+});

@@ -1,0 +1,41 @@
+import { DeliveryJob } from '../delivery/delivery-job';
+import type { ClaimedDelivery, JobRow } from './delivery-log.repository';
+
+/**
+ * The job that sends a recorded delivery again, built from its record alone: the envelope
+ * as first built (the same body and `webhook-id`), numbered after the attempts it had.
+ * Signed afresh when it is sent (a new timestamp and JWT), to the webhook as it is now.
+ */
+function jobOf(row: JobRow): DeliveryJob {
+  return {
+    deliveryId: row.id,
+    webhookId: row.webhook_id,
+    event: row.event,
+    eventId: row.event_id,
+    roomId: row.room_id,
+    attempt: row.attempts + 1,
+    envelopeBody: row.envelope,
+    createdAt: row.created_at.toISOString(),
+    actorUserId: row.actor_user_id,
+    // Not the registration as it was when the event was caused: the webhook as it is now.
+    registrationsVersion: null,
+    replyDepth: row.reply_depth,
+  };
+}
+
+/** Redeliver: one attempt, not retried (see DeliveryDecisions). */
+export const redeliveryJob = (row: JobRow): DeliveryJob => ({ ...jobOf(row), redelivery: true });
+
+/** Recover: attempts go on from what the delivery had, on a retry schedule started afresh. */
+export const recoveryJob = (row: JobRow): DeliveryJob => ({ ...jobOf(row), scheduleOffset: row.attempts });
+
+/** Oldest first (as they were created), then by id: the order a recover queues them in. */
+export const oldestFirst = (claimed: readonly ClaimedDelivery[]): ClaimedDelivery[] =>
+  [...claimed].sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+/** Consecutive slices of at most `size`. */
+export function inBatches<T>(items: readonly T[], size: number): T[][] {
+  const batches: T[][] = [];
+  for (let i = 0; i < items.length; i += size) batches.push(items.slice(i, i + size));
+  return batches;
+}

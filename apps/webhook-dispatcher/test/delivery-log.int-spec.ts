@@ -1,0 +1,266 @@
+import { randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { Client } from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { AmqpBroker, createLogger, RpcClient, RpcCommandError } from '@app/common';
+import {
+  brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, GetDeliveryV1, ListDeliveriesV1, RecoverDeliveriesV1, RedeliverV1,
+  RequestOf, RoomNotificationSentV1, SendNotificationV1,
+} from '@app/contracts';
+import { deleteBrokerNamespace, EventCapture, eventually, Stack, startStack } from '../../../test/support/harness';
+import { deliveryIdOf } from '../src/delivery/delivery-job';
+import { Registrations } from '../src/registrations/registrations';
+import { standardWebhookKey } from '../src/signing/standard-webhooks';
+import { Answer, Receiver } from './receiver';
+
+/** Three attempts, 200 ms and 400 ms apart, then a delivery has failed. */
+const SCHEDULE_MS = [200, 400];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The delivery log's commands, served by the dispatcher on its own command queue, against the
+ * real PostgreSQL, RabbitMQ and an HTTP receiver: what a receiver got is what the log shows.
+ */
+describe('the delivery log (dispatcher commands; real RabbitMQ, PostgreSQL and HTTP receiver)', () => {
+  let stack: Stack;
+  let receiver: Receiver;
+  let broker: AmqpBroker;
+  let rooms: RpcClient;
+  let log: RpcClient;
+  let db: Client;
+  let capture: EventCapture;
+  let ownerId: number;
+
+  const newRoom = async () => (await rooms.request(CreateRoomV1, {
+    actor: { label: 't' }, name: `Log ${randomUUID().slice(0, 8)}`, owner: { id: ownerId }, privacy: 'public', topic: '', guestAccess: false,
+  })).room;
+
+  const register = async (roomId: number, spec: Omit<RequestOf<typeof CreateWebhookV1>, 'actor' | 'room'>) => {
+    const created = await rooms.request(CreateWebhookV1, { actor: { label: 'admin', userId: ownerId }, room: { id: roomId }, ...spec });
+    await eventually(() => expect(stack.dispatcher!.get(Registrations).get(created.webhook.id)).toBeDefined(), 2_000);
+    return created;
+  };
+
+  /** A notification in the room; answers the delivery id of its event to `webhookId`. */
+  const notify = async (roomId: number, webhookId: number, message: string) => {
+    const sent = await rooms.request(SendNotificationV1, {
+      actor: { label: 'ci', userId: ownerId }, room: { id: roomId }, message, messageFormat: 'text', notify: false, color: 'yellow',
+    });
+    const event = await capture.waitFor(RoomNotificationSentV1.routingKey, (e) => e.payload.message.id === sent.messageId);
+    return deliveryIdOf(event.id, webhookId);
+  };
+
+  const list = (webhookId: number, filter: Partial<RequestOf<typeof ListDeliveriesV1>> = {}) =>
+    log.request(ListDeliveriesV1, { webhookId, startIndex: 0, limit: 101, ...filter }).then((r) => r.deliveries);
+  const detail = (delivery: string, webhookId?: number) =>
+    log.request(GetDeliveryV1, { delivery, ...(webhookId !== undefined ? { webhookId } : {}) }).then((r) => r.delivery);
+  /** The command's refusal, as the caller gets it. */
+  const refusal = (p: Promise<unknown>) => p.then(() => null, (err) => (err instanceof RpcCommandError ? err.error : err));
+
+  beforeAll(async () => {
+    receiver = await Receiver.start();
+    stack = await startStack({
+      rooms: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' },
+      dispatcher: { WEBHOOK_RETRY_SCHEDULE: '200ms,400ms', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_CONCURRENCY: '16' },
+    });
+    const names = brokerNames(stack.namespace);
+    broker = await AmqpBroker.connect(stack.amqpUrl, names, createLogger('test', 'silent'));
+    rooms = await broker.createRpcClient(names.roomsCommandQueue, 10_000);
+    log = await broker.createRpcClient(names.dispatcherCommandQueue, 10_000);
+    db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    capture = await EventCapture.start(stack.amqpUrl, stack.namespace);
+    ownerId = (await rooms.request(CreateUserV1, { email: 'log-owner@example.com', name: 'Owner' })).user.id;
+  });
+
+  afterAll(async () => {
+    await receiver?.stop();
+    await capture?.stop();
+    await broker?.close();
+    await db?.end().catch(() => undefined);
+    await stack?.stop();
+    if (stack) await deleteBrokerNamespace(stack.amqpUrl, stack.namespace, [...SCHEDULE_MS, 220, 440, 800]);
+  });
+
+  it('serves the commands on the dispatcher\'s own queue', async () => {
+    expect(await log.served()).toBe(true);
+    expect(brokerNames(stack.namespace).dispatcherCommandQueue).toBe(`${stack.namespace}.webhook-dispatcher.commands`);
+  });
+
+  describe('a receiver that fails, then succeeds', () => {
+    let healthy = false;
+    let roomId: number;
+    let webhookId: number;
+    let secret: string;
+    let deliveryId: string;
+    const started = new Date();
+    const hits = () => receiver.to('/flaky');
+
+    beforeAll(async () => {
+      roomId = (await newRoom()).id;
+      const url = receiver.route('/flaky', (): Answer => (healthy
+        ? { status: 200, body: JSON.stringify({ message: 'thanks', message_format: 'text' }), headers: { 'content-type': 'application/json' } }
+        : { status: 500, body: 'down for maintenance', headers: { 'content-type': 'text/plain', 'x-trace': 'abc' } }));
+      ({ webhook: { id: webhookId }, secret } = await register(roomId, { url, event: 'room_notification', authentication: 'jwt', name: 'Flaky' }));
+      deliveryId = await notify(roomId, webhookId, 'will it arrive?');
+      await eventually(async () => expect((await list(webhookId))[0]).toMatchObject({ status: 'failed', attempts: 3 }), 5_000);
+    });
+
+    it('lists the failed delivery, newest first, with its last attempt; filters by status, event and since', async () => {
+      const [item, ...others] = await list(webhookId);
+      expect(others).toEqual([]);
+      expect(item).toEqual({
+        id: deliveryId, webhookId, event: 'room_notification', status: 'failed', created: expect.any(String), attempts: 3, nextAttemptAt: null,
+        lastAttempt: { attempt: 3, at: expect.any(String), statusCode: 500, durationMs: expect.any(Number), error: null },
+      });
+      // The id is the webhook-id header the receiver saw, on every attempt.
+      expect(hits().map((h) => h.headers['webhook-id'])).toEqual([deliveryId, deliveryId, deliveryId]);
+
+      expect(await list(webhookId, { status: 'failed' })).toHaveLength(1);
+      expect(await list(webhookId, { status: 'delivered' })).toEqual([]);
+      expect(await list(webhookId, { event: 'room_message' })).toEqual([]);
+      expect(await list(webhookId, { since: started.toISOString() })).toHaveLength(1);
+      expect(await list(webhookId, { since: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
+      expect(await list(webhookId, { startIndex: 1 })).toEqual([]);
+    });
+
+    it('shows the delivery in full: the request as sent with its credentials cut short, every attempt, what the receiver answered', async () => {
+      const d = await detail(deliveryId, webhookId);
+      const last = hits()[2];
+      expect(d.request.body).toBe(last.body);
+      expect(d.request.headers).toEqual({
+        'Content-Type': 'application/json',
+        'webhook-id': deliveryId,
+        'webhook-timestamp': last.headers['webhook-timestamp'],
+        'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{8}…$/),
+        Authorization: expect.stringMatching(/^JWT [\w-]{8}…$/),
+      });
+      // The request rebuilt at the last attempt's time is the one sent: the same signature, shown cut.
+      expect(d.request.headers!['webhook-signature']).toBe(`${String(last.headers['webhook-signature']).slice(0, 11)}…`);
+      expect(d.request.url).toBe(`${receiver.base}/flaky?signed_request=${String(last.headers.authorization).slice(4, 12)}…`);
+      expect(JSON.stringify(d)).not.toContain(secret);
+      expect(JSON.stringify(d)).not.toContain(String(last.headers.authorization).slice(4));
+
+      expect(d.attemptLog.map((a) => [a.attempt, a.statusCode, a.error])).toEqual([[1, 500, null], [2, 500, null], [3, 500, null]]);
+      expect(d.attemptLog[0]).toMatchObject({
+        responseBody: 'down for maintenance', responseHeaders: expect.objectContaining({ 'content-type': 'text/plain', 'x-trace': 'abc' }),
+      });
+      expect(d.reply).toEqual({ messageId: null, error: null });
+    });
+
+    it('answers not_found for an unknown delivery and for another webhook\'s', async () => {
+      expect(await refusal(detail(randomUUID(), webhookId))).toMatchObject({ code: 'not_found', reason: 'delivery_not_found' });
+      expect(await refusal(detail(deliveryId, webhookId + 1000))).toMatchObject({ code: 'not_found', reason: 'delivery_not_found', detail: { ref: deliveryId } });
+      expect(await refusal(log.request(RedeliverV1, { delivery: deliveryId, webhookId: webhookId + 1000 }))).toMatchObject({ code: 'not_found' });
+      // The operator's CLI names the delivery alone.
+      expect((await detail(deliveryId)).id).toBe(deliveryId);
+      expect(await refusal(log.request(GetDeliveryV1, { delivery: 'not-a-uuid' } as never))).toMatchObject({ code: 'invalid', field: 'delivery' });
+    });
+
+    it('redeliver makes exactly one more attempt, with the same webhook-id and a fresh signature, not retried when it fails', async () => {
+      const before = hits().length;
+      expect(await log.request(RedeliverV1, { delivery: deliveryId, webhookId })).toEqual({ deliveryId, attempt: 4 });
+      await eventually(() => expect(hits()).toHaveLength(before + 1), 3_000);
+      await eventually(async () => expect(await detail(deliveryId)).toMatchObject({ status: 'failed', attempts: 4 }));
+      // The schedule would have retried within 200 ms: nothing more comes.
+      await sleep(800);
+      expect(hits()).toHaveLength(before + 1);
+      const again = hits()[before];
+      expect(again.headers['webhook-id']).toBe(deliveryId);
+      expect(again.body).toBe(hits()[0].body);
+      expect(new Webhook(standardWebhookKey(secret)).verify(again.body, {
+        'webhook-id': String(again.headers['webhook-id']),
+        'webhook-timestamp': String(again.headers['webhook-timestamp']),
+        'webhook-signature': String(again.headers['webhook-signature']),
+      })).toEqual(JSON.parse(again.body));
+      const claims = jwt.verify(String(again.headers.authorization).replace(/^JWT /, ''), secret) as jwt.JwtPayload;
+      // The JWT names the user who caused the event, as the first attempt's did (kept with the delivery).
+      expect(claims).toMatchObject({ iss: String(webhookId), sub: String(ownerId) });
+      expect((await detail(deliveryId)).attemptLog.map((a) => a.attempt)).toEqual([1, 2, 3, 4]);
+    });
+
+    it('recover sends the failed delivery again once the receiver is back: delivered, the same webhook-id, its reply posted', async () => {
+      healthy = true;
+      const before = hits().length;
+      expect(await log.request(RecoverDeliveriesV1, { webhookId, since: started.toISOString() })).toEqual({ count: 1 });
+      await eventually(async () => expect((await list(webhookId))[0]).toMatchObject({ status: 'delivered', attempts: 5 }), 5_000);
+      expect(hits()).toHaveLength(before + 1);
+      expect(hits()[before].headers['webhook-id']).toBe(deliveryId);
+      await eventually(async () => expect((await detail(deliveryId)).reply).toEqual({ messageId: expect.any(String), error: null }));
+      // Nothing failed is left to recover.
+      expect(await log.request(RecoverDeliveriesV1, { webhookId, since: started.toISOString() })).toEqual({ count: 0 });
+    });
+
+    it('redeliver of a delivered delivery makes one more attempt, and its outcome is the status', async () => {
+      healthy = false;
+      expect(await log.request(RedeliverV1, { delivery: deliveryId })).toEqual({ deliveryId, attempt: 6 });
+      await eventually(async () => expect(await detail(deliveryId)).toMatchObject({ status: 'failed', attempts: 6 }), 3_000);
+      healthy = true;
+    });
+  });
+
+  it('recover starts the retry schedule afresh, numbering attempts on, and takes only failed deliveries since the time given', async () => {
+    const roomId = (await newRoom()).id;
+    const { webhook } = await register(roomId, { url: receiver.route('/down', { status: 503 }), event: 'room_notification' });
+    const older = await notify(roomId, webhook.id, 'first');
+    await eventually(async () => expect((await detail(older)).status).toBe('failed'), 5_000);
+    const cut = new Date();
+    const newer = await notify(roomId, webhook.id, 'second');
+    await eventually(async () => expect((await detail(newer)).status).toBe('failed'), 5_000);
+    const sent = receiver.to('/down').length;
+
+    expect(await log.request(RecoverDeliveriesV1, { webhookId: webhook.id, since: cut.toISOString() })).toEqual({ count: 1 });
+    expect((await detail(newer)).status).toBe('retrying');
+    // Three more attempts (the whole schedule again), then failed once more.
+    await eventually(async () => expect(await detail(newer)).toMatchObject({ status: 'failed', attempts: 6 }), 5_000);
+    const attempts = receiver.to('/down').slice(sent);
+    expect(attempts.map((h) => h.headers['webhook-id'])).toEqual([newer, newer, newer]);
+    expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(170);
+    expect(attempts[2].at - attempts[1].at).toBeGreaterThanOrEqual(350);
+    expect(await detail(older)).toMatchObject({ status: 'failed', attempts: 3 });
+  });
+
+  it('refuses a recover from a time in the future, naming since', async () => {
+    expect(await refusal(log.request(RecoverDeliveriesV1, { webhookId: 1, since: new Date(Date.now() + 3_600_000).toISOString() })))
+      .toMatchObject({ code: 'invalid', reason: 'rule', field: 'since', detail: { problem: 'must not be in the future' } });
+    expect(await refusal(log.request(RecoverDeliveriesV1, { webhookId: 1, since: 'yesterday' }))).toMatchObject({ code: 'invalid', field: 'since' });
+  });
+
+  it('recovers ten thousand failed deliveries without holding up the log: one statement, queued in batches, all delivered', async () => {
+    const roomId = (await newRoom()).id;
+    const { webhook } = await register(roomId, { url: receiver.route('/bulk', { status: 204 }), event: 'room_notification' });
+    const total = 10_000;
+    // Failed deliveries as the worker leaves them, created a second apart, oldest first.
+    await db.query(
+      `INSERT INTO webhook_deliveries (id, webhook_id, event, event_id, room_id, status, attempts, last_status, envelope, created_at)
+       SELECT gen_random_uuid(), $1::int, 'room_notification', 'bulk-' || i, $2::int, 'failed', 3, 503,
+              json_build_object('event', 'room_notification', 'item', json_build_object('n', i), 'webhook_id', $1::int)::text,
+              now() - make_interval(secs => $3::int - i)
+         FROM generate_series(1, $3::int) AS i`,
+      [webhook.id, roomId, total],
+    );
+    const startedAt = Date.now();
+    const recovering = log.request(RecoverDeliveriesV1, { webhookId: webhook.id, since: new Date(Date.now() - 86_400_000).toISOString() });
+    // The queue is served meanwhile.
+    const listed = await list(webhook.id, { limit: 5 });
+    expect(listed).toHaveLength(5);
+    expect(await recovering).toEqual({ count: total });
+    const tookMs = Date.now() - startedAt;
+    expect(tookMs).toBeLessThan(8_000);
+    const { rows: [left] } = await db.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND status = 'failed'`, [webhook.id]);
+    expect(left.n).toBe(0);
+
+    await eventually(async () => {
+      const { rows } = await db.query(`SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 GROUP BY status`, [webhook.id]);
+      expect(rows).toEqual([{ status: 'delivered', n: total }]);
+    }, 60_000);
+    const bodies = receiver.to('/bulk').map((h) => JSON.parse(h.body).item.n as number);
+    expect(new Set(bodies).size).toBe(total);
+    // Oldest first: queued in creation order (a few workers at once may swap neighbours).
+    expect(bodies[0]).toBeLessThanOrEqual(16);
+    expect(bodies[total - 1]).toBeGreaterThan(total - 16);
+    const attempts = await db.query(`SELECT min(a.attempt)::int AS lo, max(a.attempt)::int AS hi FROM webhook_attempts a
+      JOIN webhook_deliveries d ON d.id = a.delivery_id WHERE d.webhook_id = $1`, [webhook.id]);
+    expect(attempts.rows[0]).toEqual({ lo: 4, hi: 4 });
+  }, 90_000);
+});

@@ -1,0 +1,4 @@
+export * from './delivery-fields';
+export * from './delivery-view';
+export * from './find-deliveries';
+export * from './redeliver';
