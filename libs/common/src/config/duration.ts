@@ -33,7 +33,8 @@ export function parseDuration(text: string, limits: DurationLimits = {}): number
 export function formatDuration(ms: number): string {
   if (ms < SECOND) return `${Math.max(0, Math.round(ms))}ms`;
   const parts: string[] = [];
-  let rest = Math.round(ms / SECOND) * SECOND;
+  // Down: a duration is not overstated.
+  let rest = Math.floor(ms / SECOND) * SECOND;
   for (const [unit, size] of [['d', DAY], ['h', HOUR], ['m', MINUTE], ['s', SECOND]] as const) {
     const n = Math.floor(rest / size);
     rest -= n * size;
