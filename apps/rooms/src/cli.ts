@@ -7,6 +7,7 @@ import { openDatabase } from './database/database';
 import { createUnitOfWork } from './shared/infrastructure.module';
 import { AddonCommands, addonCliConfigShape } from './cli/addon-commands';
 import { TokenCommands } from './cli/token-commands';
+import { WebhookCommands, webhookTable } from './cli/webhook-commands';
 
 const USAGE = `Usage:
   cli token create --type admin|notification [--label TEXT]   a v1 token, printed alone on stdout
@@ -19,13 +20,16 @@ const USAGE = `Usage:
                                                               prints {id, oauth_id, key, room_id} as one JSON line
   cli addon list [--json]                                     installed add-ons
   cli addon uninstall ID                                      uninstalls an add-on (webhooks and tokens go with it)
+  cli webhook list [--room ID|NAME] [--json]                  webhooks with their health (every room's, and group-wide ones)
+  cli webhook enable ID                                       enables a webhook disabled for failing, and resets its health
 
 token reads DATABASE_URL (default postgres://postgres@127.0.0.1:5432/chat) and works with the
 services stopped; revoke also tells the gateways through AMQP_URL and BROKER_NAMESPACE (the
 rooms service does it if the broker is down).
 addon sends its command to the running rooms service through AMQP_URL and BROKER_NAMESPACE
 (waiting COMMAND_TIMEOUT_MS, default 10000, for its answer); the service makes the outbound
-requests to the add-on with its own settings (WEBHOOK_ALLOWED_NETWORKS, ADDON_HTTP_TIMEOUT_MS).`;
+requests to the add-on with its own settings (WEBHOOK_ALLOWED_NETWORKS, ADDON_HTTP_TIMEOUT_MS).
+webhook list and enable go to the running rooms service the same way.`;
 
 class UsageError extends Error {}
 
@@ -50,6 +54,7 @@ async function run(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   if (resource === 'addon') return runAddon(action, arg, values);
+  if (resource === 'webhook' && (action === 'list' || action === 'enable')) return runWebhook(action, arg, values);
   if (resource !== 'token') throw new UsageError(`unknown command "${resource}"`);
   if (!['create', 'list', 'revoke'].includes(action ?? '')) throw new UsageError(`unknown token action "${action ?? ''}"`);
   if (action === 'create' && !values.type) throw new UsageError('token create needs --type admin, notification, personal or room');
@@ -139,6 +144,32 @@ async function runAddon(action: string | undefined, arg: string | undefined, val
         process.stdout.write(`${[i.id, i.key, i.roomId ?? 'group', i.oauthClientId, i.webhookIds.length, i.created, i.name].join('\t')}\n`);
       }
     }
+    return 0;
+  } finally {
+    await broker.close();
+  }
+}
+
+/** `webhook list|enable`: operator commands, sent to the running rooms service over the broker. */
+async function runWebhook(action: 'list' | 'enable', arg: string | undefined, values: { room?: string; json: boolean }): Promise<number> {
+  if (action === 'enable' && !/^\d{1,9}$/.test(arg ?? '')) throw new UsageError('webhook enable needs the numeric webhook id');
+  if (action === 'enable' && values.room) throw new UsageError('--room is for webhook list');
+
+  const config = loadConfigOrExit('cli', addonCliConfigShape);
+  const names = brokerNames(config.BROKER_NAMESPACE);
+  const logger = createLogger('cli', 'warn', 2);
+  const broker = await AmqpBroker.connect(config.AMQP_URL, names, logger, 2000).catch((err: Error) => {
+    throw new Error(`cannot reach RabbitMQ (AMQP_URL): ${err.message}; the rooms service takes webhook commands through it`);
+  });
+  try {
+    const webhooks = new WebhookCommands(await broker.createRpcClient(names.roomsCommandQueue, config.COMMAND_TIMEOUT_MS), names.roomsCommandQueue);
+    if (action === 'enable') {
+      const enabled = await webhooks.enable(Number(arg));
+      process.stderr.write(`webhook ${enabled.id} is enabled; its health is reset\n`);
+      return 0;
+    }
+    const lines = await webhooks.list(values.room);
+    process.stdout.write(values.json ? `${JSON.stringify(lines, null, 2)}\n` : webhookTable(lines));
     return 0;
   } finally {
     await broker.close();
