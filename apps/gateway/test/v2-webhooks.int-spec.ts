@@ -11,6 +11,8 @@ const SECRET = /^[A-Za-z0-9_-]{43}$/;
 const errorOf = (res: V1Response) => ({ status: res.status, code: res.json.error.code, type: res.json.error.type, message: res.json.error.message });
 const bad = (message: string | RegExp) => ({ status: 400, code: 400, type: 'Bad Request', message: typeof message === 'string' ? message : expect.stringMatching(message) });
 const notFound = (message: string) => ({ status: 404, code: 404, type: 'Not Found', message });
+/** What a webhook never attempted shows of its health. */
+const HEALTHY = { enabled: true, last_success_at: null, failing_since: null, consecutive_failures: 0, disabled_reason: null };
 
 describe('v2 webhook registration (real services)', () => {
   let stack: Stack;
@@ -72,6 +74,7 @@ describe('v2 webhook registration (real services)', () => {
       ['GET', `room/${room}/webhook`, undefined],
       ['GET', `room/${room}/webhook/${id}`, undefined],
       ['DELETE', `room/${room}/webhook/${id}`, undefined],
+      ['POST', `room/${room}/webhook/${id}/enable`, undefined],
       ['PUT', `room/${room}/extension/webhook/guarded`, hook()],
       ['GET', `room/${room}/extension/webhook/guarded`, undefined],
       ['DELETE', `room/${room}/extension/webhook/guarded`, undefined],
@@ -133,7 +136,7 @@ describe('v2 webhook registration (real services)', () => {
       const got = await call('GET', `room/${room}/webhook/${id}`);
       expect(got.status).toBe(200);
       expect(got.json).toEqual({
-        id, name: 'Deploy bot', url, event: 'room_message', pattern: '^/deploy\\s+(\\w+)', authentication: 'jwt', key: 'deploy',
+        id, name: 'Deploy bot', url, event: 'room_message', pattern: '^/deploy\\s+(\\w+)', authentication: 'jwt', key: 'deploy', ...HEALTHY,
         links: { self: `${BASE}/v2/room/${room}/webhook/${id}`, room: `${BASE}/v2/room/${room}` },
       });
       // The secret is shown once: in no read.
@@ -150,7 +153,7 @@ describe('v2 webhook registration (real services)', () => {
       expect(mine).toEqual({
         id, roomId: room, event: 'room_message', url, pattern: '^/deploy\\s+(\\w+)', name: 'Deploy bot', authentication: 'jwt', key: 'deploy',
         installationId: null, oauthClientId: null, created: expect.any(String), secret: res.json.secret, userId: s.adminId,
-        addonName: null, createdVersion: expect.any(Number),
+        addonName: null, createdVersion: expect.any(Number), enabled: true, disabledReason: null, disabledAt: null,
       });
     });
 
@@ -164,7 +167,7 @@ describe('v2 webhook registration (real services)', () => {
       expect(res.json.links.self).toBe(`${BASE}/v2/room/${room}/webhook/${res.json.id}`);
       const got = await call('GET', `room/${room}/webhook/${res.json.id}`);
       expect(got.json).toEqual({
-        id: res.json.id, name: '', url: 'http://receiver.example.com/enter', event: 'room_enter', pattern: null, authentication: 'none',
+        id: res.json.id, name: '', url: 'http://receiver.example.com/enter', event: 'room_enter', pattern: null, authentication: 'none', ...HEALTHY,
         links: { self: `${BASE}/v2/room/${room}/webhook/${res.json.id}`, room: `${BASE}/v2/room/${room}` },
       });
       // Each registration gets a secret of its own.
@@ -182,7 +185,7 @@ describe('v2 webhook registration (real services)', () => {
       expect(first.json).toEqual({
         items: [0, 1].map((i) => ({
           id: ids[i], name: '', url: expect.stringMatching(/^https:\/\/receiver\.example\.com\/hooks\//), event: 'room_message',
-          pattern: null, authentication: 'none', key: `page-${i}`, links: { self: `${BASE}/v2/room/${room}/webhook/${ids[i]}` },
+          pattern: null, authentication: 'none', key: `page-${i}`, ...HEALTHY, links: { self: `${BASE}/v2/room/${room}/webhook/${ids[i]}` },
         })),
         startIndex: 0,
         maxResults: 2,
@@ -266,10 +269,62 @@ describe('v2 webhook registration (real services)', () => {
       expect(errorOf(await call('DELETE', `room/${room}/webhook/999999`))).toEqual(notFound('Webhook 999999 not found'));
       expect(errorOf(await call('GET', `room/${room}/webhook/${elsewhere.id}`))).toEqual(notFound(`Webhook ${elsewhere.id} not found`));
       expect(errorOf(await call('DELETE', `room/${room}/webhook/${elsewhere.id}`))).toEqual(notFound(`Webhook ${elsewhere.id} not found`));
+      expect(errorOf(await call('POST', `room/${room}/webhook/${elsewhere.id}/enable`))).toEqual(notFound(`Webhook ${elsewhere.id} not found`));
+      expect(errorOf(await call('POST', `room/${room}/webhook/0/enable`))).toEqual(notFound('Webhook 0 not found'));
       expect(errorOf(await call('GET', `room/${room}/webhook/abc`))).toEqual(notFound('Webhook abc not found'));
       expect(errorOf(await call('GET', `room/${room}/extension/webhook/elsewhere`))).toEqual(notFound('Webhook elsewhere not found'));
       expect(errorOf(await call('DELETE', `room/${room}/extension/webhook/nothing`))).toEqual(notFound('Webhook nothing not found'));
       expect((await call('GET', `room/${other}/webhook/${elsewhere.id}`)).status).toBe(200);
+    });
+  });
+
+  describe('POST /v2/room/{room}/webhook/{id}/enable', () => {
+    /** Disabled for failing, as the rooms service leaves it (its own suite disables through reports). */
+    const disable = async (id: number) => {
+      await db.query(`UPDATE webhooks SET enabled = false, disabled_reason = 'every delivery attempt failed', disabled_at = now() WHERE id = $1`, [id]);
+      await db.query(`INSERT INTO webhook_health (webhook_id, last_success_at, failing_since, consecutive_failures, last_failure_at, last_error)
+        VALUES ($1, '2025-01-01T00:00:00Z', '2025-01-01T01:00:00Z', 25, '2025-01-06T01:00:00Z', 'HTTP 500')`, [id]);
+    };
+
+    it('shows a disabled webhook\'s health, then enables it: 204, health reset, the dispatchers told', async () => {
+      const room = await createRoom();
+      const { id } = await register(room, { ...hook(), key: 'flaky' });
+      await disable(id);
+      const disabled = await call('GET', `room/${room}/webhook/${id}`);
+      expect(disabled.json).toMatchObject({
+        enabled: false, last_success_at: '2025-01-01T00:00:00.000Z', failing_since: '2025-01-01T01:00:00.000Z', consecutive_failures: 25,
+        disabled_reason: 'every delivery attempt failed',
+      });
+      expect((await call('GET', `room/${room}/extension/webhook/flaky`)).json).toEqual(disabled.json);
+      expect((await call('GET', `room/${room}/webhook`)).json.items).toEqual([expect.objectContaining({ id, enabled: false, consecutive_failures: 25 })]);
+      expect((await registrations()).find((r) => r.id === id)).toMatchObject({ enabled: false });
+
+      const before = capture.of(CHANGED, (e) => e.payload.roomId === room).length;
+      const enabled = await call('POST', `room/${room}/webhook/${id}/enable`);
+      expect({ status: enabled.status, text: enabled.text }).toEqual({ status: 204, text: '' });
+      expect((await call('GET', `room/${room}/webhook/${id}`)).json).toMatchObject({ ...HEALTHY, last_success_at: '2025-01-01T00:00:00.000Z' });
+      // In force on every dispatcher when it answered: the snapshot says so, and the notice follows.
+      expect((await registrations()).find((r) => r.id === id)).toMatchObject({ enabled: true });
+      await eventuallyCount(() => capture.of(CHANGED, (e) => e.payload.roomId === room).length, before + 1);
+
+      // Enabling an enabled webhook is fine: 204, nothing to tell the dispatchers.
+      expect((await call('POST', `room/${room}/webhook/${id}/enable`)).status).toBe(204);
+    });
+
+    it('is in the OpenAPI document the gateway serves, as are the health fields of a webhook record', async () => {
+      const doc = await (await fetch(`${stack.baseUrl}/docs/api/v2/openapi.json`)).json() as any;
+      expect(Object.keys(doc.paths['/v2/room/{room}/webhook/{id}/enable'].post.responses)).toContain('204');
+      const record = doc.paths['/v2/room/{room}/webhook/{id}'].get.responses['200'].content['application/json'].schema;
+      expect(Object.keys(record.properties)).toEqual(expect.arrayContaining(Object.keys(HEALTHY)));
+    });
+
+    it('enables an add-on\'s webhook too (enabling changes nothing it declared), by room name as well', async () => {
+      const name = `Enable Hooks ${n++}`;
+      const room = await createRoom(name);
+      const id = await addOnWebhook(room, 'declared');
+      await disable(id);
+      expect((await call('POST', `room/${encodeURIComponent(name)}/webhook/${id}/enable`)).status).toBe(204);
+      expect((await call('GET', `room/${room}/webhook/${id}`)).json).toMatchObject({ ...HEALTHY, last_success_at: '2025-01-01T00:00:00.000Z' });
     });
   });
 
@@ -347,7 +402,7 @@ describe('v2 webhook registration (real services)', () => {
       const got = await call('GET', `room/${room}/extension/webhook/my-key`);
       expect(got.json).toEqual({
         id, name: '', url: 'https://addon.example.com/v2?jwt=2', event: 'room_notification', pattern: null, authentication: 'none', key: 'my-key',
-        links: { self: `${BASE}/v2/room/${room}/webhook/${id}`, room: `${BASE}/v2/room/${room}` },
+        ...HEALTHY, links: { self: `${BASE}/v2/room/${room}/webhook/${id}`, room: `${BASE}/v2/room/${room}` },
       });
       expect((await registrations()).find((r) => r.id === id)?.secret).toBe(created.json.secret);
       expect(await countOf(room)).toBe(1);

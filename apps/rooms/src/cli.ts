@@ -8,6 +8,7 @@ import { createUnitOfWork } from './shared/infrastructure.module';
 import { AddonCommands, addonCliConfigShape } from './cli/addon-commands';
 import { DELIVERY_ACTIONS, DELIVERY_NOTE, DELIVERY_USAGE, DeliveryAction, DeliveryUsageError, runDeliveryCommand } from './cli/delivery-commands';
 import { TokenCommands } from './cli/token-commands';
+import { WebhookCommands, webhookTable } from './cli/webhook-commands';
 
 const USAGE = `Usage:
   cli token create --type admin|notification [--label TEXT]   a v1 token, printed alone on stdout
@@ -21,6 +22,8 @@ const USAGE = `Usage:
   cli addon list [--json]                                     installed add-ons
   cli addon uninstall ID                                      uninstalls an add-on (webhooks and tokens go with it)
 ${DELIVERY_USAGE}
+  cli webhook list [--room ID|NAME] [--json]                  webhooks with their health (every room's, and group-wide ones)
+  cli webhook enable ID                                       enables a webhook disabled for failing, and resets its health
 
 token reads DATABASE_URL (default postgres://postgres@127.0.0.1:5432/chat) and works with the
 services stopped; revoke also tells the gateways through AMQP_URL and BROKER_NAMESPACE (the
@@ -28,6 +31,7 @@ rooms service does it if the broker is down).
 addon sends its command to the running rooms service through AMQP_URL and BROKER_NAMESPACE
 (waiting COMMAND_TIMEOUT_MS, default 10000, for its answer); the service makes the outbound
 requests to the add-on with its own settings (WEBHOOK_ALLOWED_NETWORKS, ADDON_HTTP_TIMEOUT_MS).
+webhook list and enable go to the running rooms service the same way.
 ${DELIVERY_NOTE}`;
 
 class UsageError extends Error {}
@@ -59,6 +63,7 @@ async function run(argv: string[]): Promise<number> {
   if (resource === 'webhook' && (DELIVERY_ACTIONS as readonly string[]).includes(action ?? '')) {
     return runDeliveryCommand(action as DeliveryAction, arg, values, (text) => process.stdout.write(`${text}\n`));
   }
+  if (resource === 'webhook' && (action === 'list' || action === 'enable')) return runWebhook(action, arg, values);
   if (resource !== 'token') throw new UsageError(`unknown command "${resource}"`);
   if (!['create', 'list', 'revoke'].includes(action ?? '')) throw new UsageError(`unknown token action "${action ?? ''}"`);
   if (action === 'create' && !values.type) throw new UsageError('token create needs --type admin, notification, personal or room');
@@ -148,6 +153,32 @@ async function runAddon(action: string | undefined, arg: string | undefined, val
         process.stdout.write(`${[i.id, i.key, i.roomId ?? 'group', i.oauthClientId, i.webhookIds.length, i.created, i.name].join('\t')}\n`);
       }
     }
+    return 0;
+  } finally {
+    await broker.close();
+  }
+}
+
+/** `webhook list|enable`: operator commands, sent to the running rooms service over the broker. */
+async function runWebhook(action: 'list' | 'enable', arg: string | undefined, values: { room?: string; json: boolean }): Promise<number> {
+  if (action === 'enable' && !/^\d{1,9}$/.test(arg ?? '')) throw new UsageError('webhook enable needs the numeric webhook id');
+  if (action === 'enable' && values.room) throw new UsageError('--room is for webhook list');
+
+  const config = loadConfigOrExit('cli', addonCliConfigShape);
+  const names = brokerNames(config.BROKER_NAMESPACE);
+  const logger = createLogger('cli', 'warn', 2);
+  const broker = await AmqpBroker.connect(config.AMQP_URL, names, logger, 2000).catch((err: Error) => {
+    throw new Error(`cannot reach RabbitMQ (AMQP_URL): ${err.message}; the rooms service takes webhook commands through it`);
+  });
+  try {
+    const webhooks = new WebhookCommands(await broker.createRpcClient(names.roomsCommandQueue, config.COMMAND_TIMEOUT_MS), names.roomsCommandQueue);
+    if (action === 'enable') {
+      const enabled = await webhooks.enable(Number(arg));
+      process.stderr.write(`webhook ${enabled.id} is enabled; its health is reset\n`);
+      return 0;
+    }
+    const lines = await webhooks.list(values.room);
+    process.stdout.write(values.json ? `${JSON.stringify(lines, null, 2)}\n` : webhookTable(lines));
     return 0;
   } finally {
     await broker.close();

@@ -20,6 +20,13 @@ export const roomsConfigShape = {
   COMMIT_BATCH_MAX: env.positiveInt(100),
   /** Batch transactions in flight at once. */
   COMMIT_CONCURRENCY: env.positiveInt(2),
+  /**
+   * A webhook whose every attempt has failed for this long (`5d`, `10m`, `3s`)... is disabled,
+   * its room told (the dispatchers report their attempts to this service).
+   */
+  WEBHOOK_DISABLE_AFTER: env.duration('5d'),
+  /** ...and at least this many times. */
+  WEBHOOK_DISABLE_MIN_FAILURES: env.positiveInt(20),
   /** Most webhooks one integration (an add-on, or a user through the REST API) may register in a room. */
   WEBHOOKS_PER_ROOM_MAX: env.positiveInt(10),
   /**

@@ -10,11 +10,14 @@ import { AttemptToRecord } from './delivery/delivery.repository';
 import { ATTEMPT_RECORDER } from './dispatcher.tokens';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { EventsConsumer } from './events/events.consumer';
+import { HealthReporter } from './health/health-reporter';
 import { ROOM_EVENT_BINDINGS } from './events/room-events';
 import { Registrations } from './registrations/registrations';
 
 /** Longest a stopping replica waits for the attempts in hand (unfinished ones are redelivered). */
 const DRAIN_MS = 5_000;
+/** Longest a stopping replica waits to send its last webhook health report. */
+const HEALTH_FLUSH_MS = 2_000;
 
 /**
  * Starts the dispatcher in order (Nest runs the hooks of one module's providers concurrently):
@@ -37,6 +40,7 @@ export class DispatcherLifecycle implements OnApplicationBootstrap, OnApplicatio
     private readonly db: DataSource,
     @Inject(ATTEMPT_RECORDER) private readonly recorder: BatchWriter<AttemptToRecord>,
     private readonly pruner: RecordPruner,
+    private readonly health: HealthReporter,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -73,6 +77,9 @@ export class DispatcherLifecycle implements OnApplicationBootstrap, OnApplicatio
     await this.events.drain(DRAIN_MS);
     await this.queues.close(Math.max(0, deadline - Date.now()));
     await this.recorder.flushed();
+    // The last outcomes, if the rooms service answers soon (else they are lost: later attempts tell again).
+    await Promise.race([this.health.flush(), new Promise((r) => setTimeout(r, HEALTH_FLUSH_MS).unref())]);
+    this.health.stop();
     await this.broker.close();
     this.http.close();
     await this.db.destroy().catch(() => undefined);

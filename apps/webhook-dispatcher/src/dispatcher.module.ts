@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { APP_LOGGER, AmqpBroker, AppLogger, CommandErrorPassthrough, GuardedHttpClient, RpcClient } from '@app/common';
-import { brokerNames, ListRegistrationsV1, SendNotificationV1 } from '@app/contracts';
+import { brokerNames, ListRegistrationsV1, ReportWebhookHealthV1, SendNotificationV1 } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { DISPATCHER_CONFIG, DispatcherConfig } from './config';
 import { ATTEMPT_RECORDER, REGISTRATIONS_RPC, ROOMS_RPC } from './dispatcher.tokens';
@@ -19,6 +19,7 @@ import { RecoverDeliveries } from './delivery-log/recover-deliveries.usecase';
 import { Redeliver } from './delivery-log/redeliver.usecase';
 import { DispatcherLifecycle } from './dispatcher.lifecycle';
 import { EventsConsumer } from './events/events.consumer';
+import { HealthReporter } from './health/health-reporter';
 import { InlineAttempts } from './events/inline-attempts';
 import { Registrations } from './registrations/registrations';
 import { ReplyPoster } from './replies/reply-poster';
@@ -71,14 +72,19 @@ export class DispatcherModule {
           inject: [ROOMS_RPC],
         },
         {
+          provide: HealthReporter,
+          useFactory: (rpc: RpcClient) => new HealthReporter((reports) => rpc.request(ReportWebhookHealthV1, { reports }), logger),
+          inject: [ROOMS_RPC],
+        },
+        {
           provide: DeliveryWorker,
           useFactory: (
             registrations: Registrations, http: GuardedHttpClient, repository: DeliveryRepository, recorder: BatchWriter<AttemptToRecord>,
-            queues: DeliveryQueues, replies: ReplyPoster,
+            queues: DeliveryQueues, replies: ReplyPoster, health: HealthReporter,
           ) => new DeliveryWorker(registrations, http, repository, recorder, new BatchWriter((ids) => repository.progressOf(ids)), queues, decisions, replies, logger, {
-            timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxInFlightPerSlowWebhook: config.WEBHOOK_SLOW_RECEIVER_LIMIT,
+            timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxInFlightPerSlowWebhook: config.WEBHOOK_SLOW_RECEIVER_LIMIT, health,
           }),
-          inject: [Registrations, GuardedHttpClient, DeliveryRepository, ATTEMPT_RECORDER, DeliveryQueues, ReplyPoster],
+          inject: [Registrations, GuardedHttpClient, DeliveryRepository, ATTEMPT_RECORDER, DeliveryQueues, ReplyPoster, HealthReporter],
         },
         {
           provide: EventsConsumer,

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { z } from 'zod';
 import { field } from '@app/contracts';
-import { FloodControlled, Public, RequireScopes, Summary } from '../v2/http/route-options';
+import { FloodControlled, Public, RequireScopes, ResponseSchema, Summary } from '../v2/http/route-options';
+import { WebhooksController } from '../v2/webhooks/webhooks.controller';
 import { V2Body, V2Query } from '../v2/http/validation';
 import { buildV2OpenApi, routeInfo } from './v2-openapi';
 
@@ -23,6 +24,7 @@ class Sample {
 
   @Get('/open')
   @Public()
+  @ResponseSchema(z.object({ ok: z.boolean().describe('Whether it is open') }))
   open(@Body() _b: unknown, @Query() _q: unknown) { return {}; }
 
   helper() { return 1; }
@@ -52,5 +54,34 @@ describe('v2 OpenAPI document from the routes as registered', () => {
     expect(schema.required).toEqual(['message']);
     expect(doc.paths['/v2/room'].get.parameters.map((p: any) => p.name)).toEqual(['max-results']);
     expect(doc.paths['/v2/room/open'].get.security).toEqual([]);
+    // A declared answer shape is shown; others are any object.
+    expect(doc.paths['/v2/room/open'].get.responses['200'].content['application/json'].schema.properties.ok)
+      .toEqual({ type: 'boolean', description: 'Whether it is open' });
+  });
+});
+
+describe('v2 OpenAPI document: webhooks', () => {
+  // Read from the prototype: routeInfo needs the metadata, not an instance with its dependencies.
+  const controller = Object.create(WebhooksController.prototype) as object;
+  const names = Object.getOwnPropertyNames(WebhooksController.prototype).filter((m) => m !== 'constructor');
+  const doc = buildV2OpenApi(names.map((m) => routeInfo(controller, m)).filter((r) => r !== null) as never, 'http://h') as any;
+  const HEALTH = ['enabled', 'last_success_at', 'failing_since', 'consecutive_failures', 'disabled_reason'];
+
+  it('shows the health of each webhook record: by id, by key and in the list', () => {
+    const schemaOf = (path: string) => doc.paths[path].get.responses['200'].content['application/json'].schema;
+    for (const path of ['/v2/room/{room}/webhook/{id}', '/v2/room/{room}/extension/webhook/{key}']) {
+      expect(Object.keys(schemaOf(path).properties)).toEqual(expect.arrayContaining(HEALTH));
+      expect(schemaOf(path).properties.failing_since.type).toEqual(['string', 'null']);
+    }
+    const list = schemaOf('/v2/room/{room}/webhook');
+    expect(Object.keys(list.properties.items.items.properties)).toEqual(expect.arrayContaining(HEALTH));
+  });
+
+  it('has the enable route: POST, 204, admin_room', () => {
+    const op = doc.paths['/v2/room/{room}/webhook/{id}/enable'].post;
+    expect(op.summary).toMatch(/^Enable a webhook again/);
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['204', '400', '401', '403', '404']));
+    expect(op.security).toEqual([{ bearer: ['admin_room'] }, { auth_token: ['admin_room'] }]);
+    expect(op.parameters.map((p: any) => p.name)).toEqual(['room', 'id']);
   });
 });

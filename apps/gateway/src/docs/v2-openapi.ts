@@ -3,7 +3,7 @@ import { HttpStatus, RequestMethod } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { z, ZodTypeAny } from 'zod';
-import { FLOOD_CONTROLLED, PUBLIC_ROUTE, RAW_BODY, REQUIRED_SCOPES, SUMMARY } from '../v2/http/route-options';
+import { FLOOD_CONTROLLED, PUBLIC_ROUTE, RAW_BODY, REQUIRED_SCOPES, RESPONSE_SCHEMA, SUMMARY } from '../v2/http/route-options';
 import { ZodBodyPipe, ZodQueryPipe } from '../v2/http/validation';
 
 // The generator needs zod's `.openapi()` on parameter schemas.
@@ -23,6 +23,8 @@ export interface V2RouteInfo {
   params: string[];
   body?: ZodTypeAny;
   query?: ZodTypeAny;
+  /** The success answer's shape, when the route declares it (@ResponseSchema). */
+  response?: ZodTypeAny;
 }
 
 const joinPath = (...parts: string[]) => `/${parts.map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
@@ -63,6 +65,7 @@ export function routeInfo(controller: object, methodName: string): V2RouteInfo |
     params: [...nestPath.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]),
     body,
     query,
+    response: meta<ZodTypeAny>(RESPONSE_SCHEMA),
   };
 }
 
@@ -97,7 +100,7 @@ export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string): Record<s
         ...(r.rawBody ? { body: { required: true, content: { 'multipart/form-data': { schema: z.object({}).passthrough() }, 'multipart/related': { schema: z.object({}).passthrough() } } } } : {}),
       },
       responses: {
-        [r.status]: { description: r.status === 204 ? 'Done; no body.' : 'Success.', ...(r.status === 204 ? {} : { content: { 'application/json': { schema: z.object({}).passthrough() } } }) },
+        [r.status]: { description: r.status === 204 ? 'Done; no body.' : 'Success.', ...(r.status === 204 ? {} : { content: { 'application/json': { schema: r.response ?? z.object({}).passthrough() } } }) },
         400: error('A parameter or field breaks its rule; the message names it.'),
         ...(r.isPublic ? {} : { 401: error('No token, or an unknown one.'), 403: error('The token lacks the scope, or may not act on this room.'), 429: error('Rate limit or flood control exceeded.') }),
         404: error('No such room, user or message.'),

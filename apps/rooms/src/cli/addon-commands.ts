@@ -78,11 +78,14 @@ export class AddonCommands {
 export const describeNotRunning = (queue: string): string =>
   `the rooms service is not running (no answer on ${queue}); start it with npm start`;
 
-/** The rooms service did not answer: `not_sent` certainly changed nothing; `no_answer` on a change may have. */
-export function describeOutage(failure: RpcFailure, queue: string, mayHaveRun?: string): string {
+/**
+ * The rooms service did not answer: `not_sent` certainly changed nothing; `no_answer` on a
+ * change may have (`check`: the command that tells).
+ */
+export function describeOutage(failure: RpcFailure, queue: string, mayHaveRun?: string, check = 'cli addon list'): string {
   if (failure.kind === 'not_sent') return `the rooms service was not reached (${failure.message}); nothing was changed`;
   const what = `no answer from the rooms service on ${queue} (${failure.message})`;
-  return mayHaveRun ? `${what}: the outcome is unknown, ${mayHaveRun}; see cli addon list` : what;
+  return mayHaveRun ? `${what}: the outcome is unknown, ${mayHaveRun}; see ${check}` : what;
 }
 
 /** A refusal of an add-on command, worded for the terminal. */

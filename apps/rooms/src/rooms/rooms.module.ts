@@ -46,6 +46,6 @@ import { UpdateRoom } from './update-room/update-room.usecase';
     AddMember, RemoveMember, ListMembers, InviteUser,
     EnterRoom, ExitRoom, ListParticipants,
   ],
-  exports: [RoomRepository, ParticipantRepository],
+  exports: [RoomRepository, ParticipantRepository, SendNotification],
 })
 export class RoomsModule {}

@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { WebhookAuthentication, WebhookEventName, WebhookRef, WebhookRegistration, WebhookView } from '@app/contracts';
+import {
+  NO_WEBHOOK_HEALTH, WebhookAuthentication, WebhookEventName, WebhookHealthView, WebhookRef, WebhookRegistration, WebhookView,
+} from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../shared/db-errors';
 import { Registrant, WebhookFields, webhookKeyTaken, webhookNotFound } from './webhook-rules';
 
-/** A webhook as stored: its view, its secret and who registered it. */
-export type StoredWebhook = WebhookRegistration;
+/**
+ * A webhook as stored: its view, its secret and who registered it; its health where the
+ * query reads it (the API's reads, not the dispatchers' snapshot).
+ */
+export type StoredWebhook = WebhookRegistration & Pick<WebhookView, 'enabled' | 'disabledReason' | 'disabledAt'> & { health?: WebhookHealthView };
 
 export interface NewWebhook extends WebhookFields {
   key: string | null;
@@ -15,12 +20,21 @@ export interface NewWebhook extends WebhookFields {
 }
 
 const COLUMNS = `id, room_id, event, url, pattern, name, authentication, key, secret, installation_id, oauth_client_id,
-  created_by_user_id, created_at`;
+  created_by_user_id, created_at, enabled, disabled_reason, disabled_at`;
+const W_COLUMNS = COLUMNS.split(',').map((c) => `w.${c.trim()}`).join(', ');
+
+/** A webhook with its health (none yet: no row). */
+const WITH_HEALTH = `SELECT ${W_COLUMNS}, h.last_success_at, h.failing_since, coalesce(h.consecutive_failures, 0) AS consecutive_failures,
+    h.last_failure_at, h.last_error
+  FROM webhooks w LEFT JOIN webhook_health h ON h.webhook_id = w.id`;
 
 interface WebhookRow {
   id: number; room_id: number | null; event: WebhookEventName; url: string; pattern: string | null; name: string;
   authentication: WebhookAuthentication; key: string | null; secret: string; installation_id: number | null;
   oauth_client_id: string | null; created_by_user_id: number | null; created_at: Date;
+  enabled: boolean; disabled_reason: string | null; disabled_at: Date | null;
+  /** Only where the query joins the health (WITH_HEALTH). */
+  last_success_at?: Date | null; failing_since?: Date | null; consecutive_failures?: number; last_failure_at?: Date | null; last_error?: string | null;
   /** Only where the query joins the add-on (listAll). */
   addon_name?: string | null;
   /** Only in listAll: the versions the row is in force for (bigint, as text). */
@@ -42,16 +56,29 @@ const toStored = (r: WebhookRow): StoredWebhook => ({
   created: r.created_at.toISOString(),
   secret: r.secret,
   userId: r.created_by_user_id,
+  enabled: r.enabled,
+  disabledReason: r.disabled_reason,
+  disabledAt: r.disabled_at?.toISOString() ?? null,
+  ...(r.consecutive_failures !== undefined ? {
+    health: {
+      lastSuccessAt: r.last_success_at?.toISOString() ?? null,
+      failingSince: r.failing_since?.toISOString() ?? null,
+      consecutiveFailures: r.consecutive_failures,
+      lastFailureAt: r.last_failure_at?.toISOString() ?? null,
+      lastError: r.last_error ?? null,
+    },
+  } : {}),
   ...(r.addon_name !== undefined ? { addonName: r.addon_name } : {}),
   ...(r.created_version !== undefined ? { createdVersion: Number(r.created_version) } : {}),
   ...(r.removed_version != null ? { removedVersion: Number(r.removed_version) } : {}),
 });
 
-/** The API's view: never the secret, nor who registered it. */
+/** The API's view: never the secret, nor who registered it. A webhook read without its health has none yet (just made). */
 export function toWebhookView(w: StoredWebhook): WebhookView {
   return {
     id: w.id, roomId: w.roomId, event: w.event, url: w.url, pattern: w.pattern, name: w.name,
     authentication: w.authentication, key: w.key, installationId: w.installationId, oauthClientId: w.oauthClientId, created: w.created,
+    enabled: w.enabled, disabledReason: w.disabledReason, disabledAt: w.disabledAt, health: w.health ?? { ...NO_WEBHOOK_HEALTH },
   };
 }
 
@@ -82,7 +109,7 @@ export class WebhookRepository {
 
   /** The room's webhook with this id (add-on ones included). */
   async findById(m: EntityManager, roomId: number, id: number): Promise<StoredWebhook | null> {
-    const rows: WebhookRow[] = await m.query(`SELECT ${COLUMNS} FROM webhooks WHERE room_id = $1 AND id = $2`, [roomId, id]);
+    const rows: WebhookRow[] = await m.query(`${WITH_HEALTH} WHERE w.room_id = $1 AND w.id = $2`, [roomId, id]);
     return rows[0] ? toStored(rows[0]) : null;
   }
 
@@ -92,10 +119,10 @@ export class WebhookRepository {
    */
   async findByKey(m: EntityManager, r: Registrant, key: string): Promise<StoredWebhook | null> {
     const rows: WebhookRow[] = await m.query(
-      `SELECT ${COLUMNS} FROM webhooks
-        WHERE room_id = $1 AND key = $3
-          AND (installation_id IS NOT NULL OR coalesce(created_by_user_id, 0) = coalesce($2::int, 0))
-        ORDER BY (installation_id IS NOT NULL), id LIMIT 1`,
+      `${WITH_HEALTH}
+        WHERE w.room_id = $1 AND w.key = $3
+          AND (w.installation_id IS NOT NULL OR coalesce(w.created_by_user_id, 0) = coalesce($2::int, 0))
+        ORDER BY (w.installation_id IS NOT NULL), w.id LIMIT 1`,
       [r.roomId, r.userId, key]);
     return rows[0] ? toStored(rows[0]) : null;
   }
@@ -110,7 +137,21 @@ export class WebhookRepository {
   /** A page of the room's webhooks (add-on ones included), by id. */
   async listOfRoom(m: EntityManager, roomId: number, offset: number, limit: number): Promise<StoredWebhook[]> {
     const rows: WebhookRow[] = await m.query(
-      `SELECT ${COLUMNS} FROM webhooks WHERE room_id = $1 ORDER BY id OFFSET $2 LIMIT $3`, [roomId, offset, limit]);
+      `${WITH_HEALTH} WHERE w.room_id = $1 ORDER BY w.id OFFSET $2 LIMIT $3`, [roomId, offset, limit]);
+    return rows.map(toStored);
+  }
+
+  /** Any webhook by id, group-wide ones included (the operator's commands). */
+  async findAnyById(m: EntityManager, id: number): Promise<StoredWebhook | null> {
+    const rows: WebhookRow[] = await m.query(`${WITH_HEALTH} WHERE w.id = $1`, [id]);
+    return rows[0] ? toStored(rows[0]) : null;
+  }
+
+  /** Every webhook with its health (the room's only, when given), by id. */
+  async listWithHealth(m: EntityManager, roomId?: number): Promise<StoredWebhook[]> {
+    const rows: WebhookRow[] = roomId === undefined
+      ? await m.query(`${WITH_HEALTH} ORDER BY w.id`)
+      : await m.query(`${WITH_HEALTH} WHERE w.room_id = $1 ORDER BY w.id`, [roomId]);
     return rows.map(toStored);
   }
 
@@ -136,10 +177,9 @@ export class WebhookRepository {
   }
 
   private async listVersioned(m: EntityManager, from: string): Promise<StoredWebhook[]> {
-    const columns = COLUMNS.split(',').map((c) => `w.${c.trim()}`).join(', ');
     // The add-on: the one that declared it, or the one whose token registered it (while it exists).
     const rows: WebhookRow[] = await m.query(
-      `SELECT ${columns}, i.name AS addon_name, w.created_version, w.removed_version
+      `SELECT ${W_COLUMNS}, i.name AS addon_name, w.created_version, w.removed_version
          FROM (${from}) w
          LEFT JOIN api_tokens t ON t.id = w.created_by_token_id
          LEFT JOIN addon_installations i ON i.id = coalesce(w.installation_id, t.addon_installation_id)
@@ -161,12 +201,32 @@ export class WebhookRepository {
     }
   }
 
-  /** Replaces what a webhook describes; its id, key, secret and registrant stay. */
+  /** Replaces what a webhook describes; its id, key, secret, registrant, enabled flag and health stay. */
   async replace(m: EntityManager, id: number, f: WebhookFields): Promise<StoredWebhook> {
-    const result = await m.query(
-      `UPDATE webhooks SET event = $2, url = $3, pattern = $4, name = $5, authentication = $6 WHERE id = $1 RETURNING ${COLUMNS}`,
+    await m.query(
+      'UPDATE webhooks SET event = $2, url = $3, pattern = $4, name = $5, authentication = $6 WHERE id = $1',
       [id, f.event, f.url, f.pattern, f.name, f.authentication]);
-    return toStored(rowsOf<WebhookRow>(result)[0]);
+    const rows: WebhookRow[] = await m.query(`${WITH_HEALTH} WHERE w.id = $1`, [id]);
+    return toStored(rows[0]);
+  }
+
+  /**
+   * Disables an enabled webhook (a registration change: the trigger advances the
+   * registrations' version); null when it is disabled already.
+   */
+  async disable(m: EntityManager, id: number, reason: string): Promise<StoredWebhook | null> {
+    const result = await m.query(
+      `UPDATE webhooks SET enabled = false, disabled_reason = $2, disabled_at = now() WHERE id = $1 AND enabled RETURNING ${COLUMNS}`,
+      [id, reason]);
+    const rows = rowsOf<WebhookRow>(result);
+    return rows[0] ? toStored(rows[0]) : null;
+  }
+
+  /** Enables a disabled webhook; false when it is enabled already (nothing changes, no new version). */
+  async enable(m: EntityManager, id: number): Promise<boolean> {
+    const result = await m.query(
+      'UPDATE webhooks SET enabled = true, disabled_reason = NULL, disabled_at = NULL WHERE id = $1 AND NOT enabled RETURNING id', [id]);
+    return rowsOf(result).length > 0;
   }
 
   async delete(m: EntityManager, id: number): Promise<void> {

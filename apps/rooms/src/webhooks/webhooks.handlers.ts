@@ -2,15 +2,19 @@ import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandContext } from '@app/common';
 import {
-  CreateWebhookV1, DeleteWebhookV1, GetWebhookV1, ListRegistrationsV1, ListWebhooksV1, PutWebhookV1, RequestOf,
+  CreateWebhookV1, DeleteWebhookV1, EnableWebhookV1, GetWebhookV1, ListAllWebhooksV1, ListRegistrationsV1, ListWebhooksV1, PutWebhookV1,
+  ReportWebhookHealthV1, RequestOf,
 } from '@app/contracts';
 import { CommandPipe } from '../shared/command-pipe';
 import { CreateWebhook } from './create-webhook/create-webhook.usecase';
 import { DeleteWebhook } from './delete-webhook/delete-webhook.usecase';
+import { EnableWebhook } from './enable-webhook/enable-webhook.usecase';
 import { GetWebhook } from './get-webhook/get-webhook.usecase';
+import { ListAllWebhooks } from './list-all-webhooks/list-all-webhooks.usecase';
 import { ListRegistrations } from './list-registrations/list-registrations.usecase';
 import { ListWebhooks } from './list-webhooks/list-webhooks.usecase';
 import { PutWebhook } from './put-webhook/put-webhook.usecase';
+import { ReportWebhookHealth } from './report-health/report-health.usecase';
 
 /** Transport edge of webhook registrations: each command, parsed with its contract's schema, goes to its use case. */
 @Controller()
@@ -22,6 +26,9 @@ export class WebhooksHandlers {
     private readonly getWebhook: GetWebhook,
     private readonly deleteWebhook: DeleteWebhook,
     private readonly listRegistrations: ListRegistrations,
+    private readonly reportHealth: ReportWebhookHealth,
+    private readonly enableWebhook: EnableWebhook,
+    private readonly listAllWebhooks: ListAllWebhooks,
   ) {}
 
   @MessagePattern(CreateWebhookV1.pattern)
@@ -41,4 +48,13 @@ export class WebhooksHandlers {
 
   @MessagePattern(ListRegistrationsV1.pattern)
   registrations(@Payload(new CommandPipe(ListRegistrationsV1)) _c: RequestOf<typeof ListRegistrationsV1>) { return this.listRegistrations.execute(); }
+
+  @MessagePattern(ReportWebhookHealthV1.pattern)
+  report(@Payload(new CommandPipe(ReportWebhookHealthV1)) c: RequestOf<typeof ReportWebhookHealthV1>, @Ctx() ctx: CommandContext) { return this.reportHealth.execute(c, ctx.meta); }
+
+  @MessagePattern(EnableWebhookV1.pattern)
+  enable(@Payload(new CommandPipe(EnableWebhookV1)) c: RequestOf<typeof EnableWebhookV1>, @Ctx() ctx: CommandContext) { return this.enableWebhook.execute(c, ctx.meta); }
+
+  @MessagePattern(ListAllWebhooksV1.pattern)
+  listAll(@Payload(new CommandPipe(ListAllWebhooksV1)) c: RequestOf<typeof ListAllWebhooksV1>) { return this.listAllWebhooks.execute(c); }
 }

@@ -2,19 +2,26 @@ import { forwardRef, Module } from '@nestjs/common';
 import { RoomsModule } from '../rooms/rooms.module';
 import { CreateWebhook } from './create-webhook/create-webhook.usecase';
 import { DeleteWebhook } from './delete-webhook/delete-webhook.usecase';
+import { EnableWebhook } from './enable-webhook/enable-webhook.usecase';
 import { GetWebhook } from './get-webhook/get-webhook.usecase';
+import { ListAllWebhooks } from './list-all-webhooks/list-all-webhooks.usecase';
 import { ListRegistrations } from './list-registrations/list-registrations.usecase';
 import { ListWebhooks } from './list-webhooks/list-webhooks.usecase';
 import { PutWebhook } from './put-webhook/put-webhook.usecase';
 import { RegisterWebhook } from './register-webhook';
+import { ReportWebhookHealth } from './report-health/report-health.usecase';
+import { WebhookHealthRepository } from './webhook-health.repository';
 import { WebhookRepository } from './webhook.repository';
 import { WebhooksHandlers } from './webhooks.handlers';
 
-/** Webhook registrations of rooms (REST API), and the dispatchers' snapshot of them all. */
+/** Webhook registrations of rooms (REST API), the dispatchers' snapshot of them all, and their health. */
 @Module({
   imports: [forwardRef(() => RoomsModule)],
   controllers: [WebhooksHandlers],
-  providers: [WebhookRepository, RegisterWebhook, CreateWebhook, PutWebhook, ListWebhooks, GetWebhook, DeleteWebhook, ListRegistrations],
+  providers: [
+    WebhookRepository, RegisterWebhook, CreateWebhook, PutWebhook, ListWebhooks, GetWebhook, DeleteWebhook, ListRegistrations,
+    WebhookHealthRepository, ReportWebhookHealth, EnableWebhook, ListAllWebhooks,
+  ],
   exports: [WebhookRepository],
 })
 export class WebhooksModule {}

@@ -1,5 +1,6 @@
 import { AppLogger, GuardedHttpClient, HandlerOutcome, OutboundFailure, redactUrl } from '@app/common';
-import { WebhookRegistration } from '@app/contracts';
+import { isEnabled, WebhookRegistration } from '@app/contracts';
+import type { AttemptOutcome } from '../health/health-reporter';
 import { Registrations } from '../registrations/registrations';
 import { ReplyPoster } from '../replies/reply-poster';
 import { attemptAlreadyMade, AttemptResult, Decision, DeliveryDecisions } from './delivery-decisions';
@@ -8,6 +9,7 @@ import { DeliveryQueues, JobLease } from './delivery-queues';
 import { deliveryRequest } from './delivery-request';
 import { AttemptToRecord, DeliveryProgress, DeliveryRepository } from './delivery.repository';
 import { BatchWriter } from './batch-writer';
+import { disabledAttempt } from './disabled-webhook';
 
 export interface DeliveryWorkerOptions {
   /** The per-attempt time limit (WEBHOOK_TIMEOUT_MS). */
@@ -22,6 +24,8 @@ export interface DeliveryWorkerOptions {
    * hanging on every request holds a bounded number of sockets rather than one per event.
    */
   maxInFlightPerSlowWebhook?: number;
+  /** Told each attempt's outcome (the webhook's health, reported to the rooms service). */
+  health?: { observe(webhookId: number, result: AttemptOutcome): void };
 }
 
 /**
@@ -54,6 +58,7 @@ export class DeliveryWorker {
   /** Attempts in flight, per webhook. */
   private readonly inFlight = new Map<number, number>();
   private readonly maxInFlightPerSlowWebhook: number;
+  private readonly health: DeliveryWorkerOptions['health'];
 
   constructor(
     private readonly registrations: Registrations,
@@ -73,6 +78,7 @@ export class DeliveryWorker {
     this.detachAfterMs = options.detachAfterMs ?? 250;
     this.maxDetached = options.maxDetached ?? 4_096;
     this.maxInFlightPerSlowWebhook = options.maxInFlightPerSlowWebhook ?? 100;
+    this.health = options.health;
     // The attempt has ended (timed out at worst) and been recorded well before its guard returns.
     this.guardMs = Math.round(options.timeoutMs * 1.5) + 1_000;
   }
@@ -85,6 +91,11 @@ export class DeliveryWorker {
     if (!registration) {
       this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId }, 'delivery cancelled: the webhook is gone');
       await this.repository.markCancelled(job).catch((err) => this.recordFailed(err, job));
+      return 'ack';
+    }
+    if (!isEnabled(registration)) {
+      this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, attempt: job.attempt }, 'delivery not sent: the webhook is disabled');
+      await this.recorder.add(disabledAttempt(job, new Date())).catch((err) => this.recordFailed(err, job));
       return 'ack';
     }
     const slow = (this.slowAttempts.get(job.webhookId) ?? 0) > 0;
@@ -136,6 +147,7 @@ export class DeliveryWorker {
   ): Promise<HandlerOutcome> {
     const decision = this.decisions.decide({ job, result, startedAt, secrets, now: new Date() });
     this.log(job, registration, decision);
+    this.health?.observe(job.webhookId, result);
 
     let outcome: HandlerOutcome = 'ack';
     if (decision.retry) {

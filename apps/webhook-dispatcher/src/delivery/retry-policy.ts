@@ -1,3 +1,5 @@
+import { parseDuration } from '@app/common';
+
 /**
  * When a failed delivery is tried again. The waits come from a schedule like the best webhook
  * services' (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h), each with jitter so that the
@@ -6,8 +8,7 @@
  */
 
 const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
+const HOUR = 3_600 * SECOND;
 
 /** 5 s, 5 min, 30 min, 2 h, 5 h, 10 h: seven attempts over about 18 hours. */
 export const DEFAULT_RETRY_SCHEDULE_MS: number[] = Object.freeze([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000]) as number[];
@@ -18,30 +19,22 @@ export const MAX_RETRY_DELAY_MS = 24 * HOUR;
 /** ±10 % of each scheduled wait. */
 export const RETRY_JITTER = 0.1;
 
-const UNITS: Record<string, number> = { ms: 1, s: SECOND, m: MINUTE, h: HOUR, d: 24 * HOUR };
-
 /**
- * `WEBHOOK_RETRY_SCHEDULE`: comma-separated waits such as `5s,5m,30m,2h,5h,10h` (units ms, s,
- * m, h, d), each between attempts. Throws naming the entry that is not one (the config loader
- * names the variable).
+ * `WEBHOOK_RETRY_SCHEDULE`: comma-separated waits such as `5s,5m,30m,2h,5h,10h` (each a
+ * duration as parseDuration reads it, at most 24h), each between attempts. Throws naming the
+ * entry that is not one (the config loader names the variable).
  */
 export function parseRetrySchedule(text: string): number[] {
   const entries = text.split(',').map((e) => e.trim());
   if (entries.length === 1 && entries[0] === '') throw new Error('must list at least one wait, such as 5s,5m,30m,2h,5h,10h');
   return entries.map((entry, i) => {
-    const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)$/i.exec(entry);
-    const where = `entry ${i + 1} ("${entry.slice(0, 40)}")`;
-    if (!m) return fail(`${where} must be a number and a unit (ms, s, m, h or d), such as 5s or 2h`);
-    const ms = Math.round(Number(m[1]) * UNITS[m[2].toLowerCase()]);
-    if (ms < 1) return fail(`${where} must be longer than 0`);
-    if (ms > MAX_RETRY_DELAY_MS) return fail(`${where} must be at most 24h`);
-    return ms;
+    try {
+      return parseDuration(entry, { max: { ms: MAX_RETRY_DELAY_MS, text: '24h' } });
+    } catch (err) {
+      throw new Error(`entry ${i + 1} ("${entry.slice(0, 40)}") ${(err as Error).message}`);
+    }
   });
 }
-
-const fail = (message: string): never => {
-  throw new Error(message);
-};
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';

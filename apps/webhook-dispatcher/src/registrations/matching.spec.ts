@@ -50,6 +50,11 @@ describe('matchingRegistrations', () => {
     expect(match('room_topic_change', { room: room(), sender: 'x', topic: 'new' }, regs)).toEqual([1]);
   });
 
+  it('leaves out disabled registrations (absent flag: enabled)', () => {
+    const regs = [registration({ id: 1, enabled: false }), registration({ id: 2, enabled: true }), registration({ id: 3 })];
+    expect(match('room_message', messagePayload('hi'), regs)).toEqual([2, 3]);
+  });
+
   it('keeps only the registrations of the event', () => {
     const regs = [registration({ id: 1, event: 'room_enter' }), registration({ id: 2, event: 'room_exit' })];
     expect(match('room_exit', { room: room(), sender: {} }, regs)).toEqual([2]);

@@ -1,4 +1,4 @@
-import { CompiledPattern, compileWebhookPattern, WebhookEventName, WebhookRegistration } from '@app/contracts';
+import { CompiledPattern, compileWebhookPattern, isEnabled, WebhookEventName, WebhookRegistration } from '@app/contracts';
 
 /**
  * How deep a chain of replies goes: a reply to an event is at depth 1, a reply to that reply
@@ -15,7 +15,8 @@ export function roomIdOf(payload: unknown): number | null {
 
 /**
  * Which of the registrations of an event's room get it:
- * - only those registered for this event;
+ * - only those registered for this event, and enabled (a webhook disabled for failing gets
+ *   nothing until it is enabled again);
  * - room_created reaches only group-wide ones (a room registration needs the room to exist);
  * - room_message: the registration's `pattern`, when it has one, must match the message text
  *   (patterns apply to room_message only, as the specification says);
@@ -34,7 +35,7 @@ export function matchingRegistrations(o: {
   const text: unknown = event === 'room_message' ? payload?.message?.message : undefined;
 
   return o.registrations.filter((reg) => {
-    if (reg.event !== event) return false;
+    if (reg.event !== event || !isEnabled(reg)) return false;
     if (event === 'room_created' && reg.roomId !== null) return false;
     if (causedBy && causedBy.webhookId === reg.id) return false;
     if (event === 'room_message' && reg.pattern) {

@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { z } from 'zod';
+import { parseDuration } from './duration';
 
 /** Reusable variable types with messages that state the rule. */
 export const env = {
@@ -10,6 +11,16 @@ export const env = {
   positiveInt: (fallback: number) =>
     z.coerce.number({ invalid_type_error: 'must be a whole number' })
       .int('must be a whole number').positive('must be greater than 0').default(fallback),
+  /** A duration such as `5d`, `10m` or `3s` (see parseDuration), in milliseconds. */
+  duration: (fallback: string) =>
+    z.string().default(fallback).transform((value, ctx) => {
+      try {
+        return parseDuration(value);
+      } catch (err) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
   url: (protocols: string[], fallback: string) =>
     z.string().default(fallback).refine((value) => {
       try {

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { isSecretName, lenientDecode, REDACT_PATHS, redactText, redactUrl } from './redact';
+import { bareUrl, isSecretName, lenientDecode, REDACT_PATHS, redactText, redactUrl } from './redact';
 
 const TOKEN = 'Zq81TokenValue0123456789abcdefABCDEF4242';
 
@@ -152,6 +152,19 @@ describe('redactUrl', () => {
       expect(out).not.toContain(TOKEN);
       expect(out.startsWith('/v1/rooms/list')).toBe(true);
     }
+  });
+});
+
+describe('bareUrl', () => {
+  it('keeps scheme, host, port and path; drops credentials, query and fragment', () => {
+    expect(bareUrl('https://user:pa55@hooks.example.com:8443/in/7?token=abc&x=1#frag')).toBe('https://hooks.example.com:8443/in/7');
+    expect(bareUrl('https://abc123@hooks.example.com/in')).toBe('https://hooks.example.com/in');
+    expect(bareUrl('http://127.0.0.2:9000/hook?signed_request=x')).toBe('http://127.0.0.2:9000/hook');
+    expect(bareUrl('https://hooks.example.com/in;token=abc/x')).toBe('https://hooks.example.com/in;token=[REDACTED]/x');
+  });
+
+  it('cuts what is not a URL at its query', () => {
+    expect(bareUrl('not a url?token=abc')).toBe('not a url');
   });
 });
 

@@ -183,6 +183,21 @@ export function redactUrl(url: string): string {
   }
 }
 
+/**
+ * A URL as shown to people (a room notification, an operator's table): scheme, host, port
+ * and path, without credentials, query or fragment, where add-on frameworks and receivers
+ * put their tokens; secret path parameters (`;token=`) redacted. Text that is not an
+ * absolute URL keeps what precedes its query.
+ */
+export function bareUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${redactUrl(u.pathname)}`;
+  } catch {
+    return redactUrl(String(url)).replace(/[?#][\s\S]*$/, '');
+  }
+}
+
 /* ------------------------------------------------------------------------------------ */
 
 /** Secrets shorter than this are not searched for: they would match everywhere. */

@@ -14,6 +14,27 @@ export interface WebhookSettings {
   key: string | null;
 }
 
+/**
+ * How a webhook's deliveries have been going, as the dispatchers report their attempts to
+ * the rooms service. Times are ISO 8601.
+ */
+export interface WebhookHealthView {
+  /** The latest delivered attempt; null when none was seen. */
+  lastSuccessAt: string | null;
+  /** The first failed attempt after the last success; null while it succeeds. */
+  failingSince: string | null;
+  /** Failed attempts since the last success (or since it was last enabled). */
+  consecutiveFailures: number;
+  lastFailureAt: string | null;
+  /** A short description of the latest failure (`HTTP 500`, `timeout`): no body, no secret. */
+  lastError: string | null;
+}
+
+/** What a webhook that has never been attempted shows. */
+export const NO_WEBHOOK_HEALTH: Readonly<WebhookHealthView> = Object.freeze({
+  lastSuccessAt: null, failingSince: null, consecutiveFailures: 0, lastFailureAt: null, lastError: null,
+});
+
 /** A webhook as the API shows it: never its signing secret. */
 export interface WebhookView extends WebhookSettings {
   id: number;
@@ -23,6 +44,12 @@ export interface WebhookView extends WebhookSettings {
   installationId: number | null;
   oauthClientId: string | null;
   created: string;
+  /** False once disabled for failing too long: no event is delivered to it until it is enabled again. */
+  enabled: boolean;
+  /** Why it was disabled (null while enabled). */
+  disabledReason: string | null;
+  disabledAt: string | null;
+  health: WebhookHealthView;
 }
 
 /**
@@ -30,8 +57,13 @@ export interface WebhookView extends WebhookSettings {
  * oauthSecret, or the secret of a REST registration), and who registered it (the JWT's
  * `sub`). Travels only between the rooms service and the dispatchers.
  */
-export interface WebhookRegistration extends WebhookView {
+export interface WebhookRegistration extends Omit<WebhookView, 'enabled' | 'disabledReason' | 'disabledAt' | 'health'> {
   secret: string;
+  /**
+   * False: disabled, events are not matched with this form (see isEnabled). The rooms
+   * service always says; absent means enabled.
+   */
+  enabled?: boolean;
   /** The user whose token registered it; null for add-on webhooks. */
   userId: number | null;
   /**
@@ -49,3 +81,9 @@ export interface WebhookRegistration extends WebhookView {
   createdVersion?: number;
   removedVersion?: number | null;
 }
+
+/**
+ * Whether events are matched with this form of a registration (`enabled` false: disabled;
+ * absent, from a rooms service that predates it: enabled).
+ */
+export const isEnabled = (r: Pick<WebhookRegistration, 'enabled'>): boolean => r.enabled !== false;

@@ -7,3 +7,4 @@ export * from './message-links';
 export * from './webhook-pattern';
 export * from './request-body';
 export * from './notification-body';
+export * from './webhook-health';

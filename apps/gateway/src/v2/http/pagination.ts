@@ -15,6 +15,14 @@ export interface PageRequest { startIndex: number; maxResults: number }
 export const pageOf = (q: { 'start-index': number; 'max-results': number }): PageRequest =>
   ({ startIndex: q['start-index'], maxResults: q['max-results'] });
 
+/** The shape of a list answer whose items are `item`, for the OpenAPI document. */
+export const pageSchema = (item: z.ZodTypeAny) => z.object({
+  items: z.array(item),
+  startIndex: z.number().int(),
+  maxResults: z.number().int(),
+  links: z.object({ self: z.string(), prev: z.string().optional(), next: z.string().optional() }),
+});
+
 export interface Page<T> {
   items: T[];
   startIndex: number;

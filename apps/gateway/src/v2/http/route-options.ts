@@ -1,11 +1,13 @@
 import { SetMetadata } from '@nestjs/common';
 import type { V2Scope } from '@app/contracts';
+import type { ZodTypeAny } from 'zod';
 
 export const PUBLIC_ROUTE = 'v2:public';
 export const REQUIRED_SCOPES = 'v2:scopes';
 export const FLOOD_CONTROLLED = 'v2:flood';
 export const RAW_BODY = 'v2:raw-body';
 export const SUMMARY = 'v2:summary';
+export const RESPONSE_SCHEMA = 'v2:response';
 
 /** Served without a token (capabilities, OAuth token endpoint). */
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
@@ -21,3 +23,6 @@ export const RawBody = () => SetMetadata(RAW_BODY, true);
 
 /** The operation's one-line summary in the OpenAPI document (default: from the method's name). */
 export const Summary = (text: string) => SetMetadata(SUMMARY, text);
+
+/** The shape of the success answer, for the OpenAPI document (default: an object). */
+export const ResponseSchema = (schema: ZodTypeAny) => SetMetadata(RESPONSE_SCHEMA, schema);

@@ -1,10 +1,10 @@
 import { createParamDecorator, Delete, ExecutionContext, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import {
-  Actor, CreateWebhookV1, DeleteWebhookV1, GetWebhookV1, ListWebhooksV1, PutWebhookV1, RoomRef, WebhookRef,
+  Actor, CreateWebhookV1, DeleteWebhookV1, EnableWebhookV1, GetWebhookV1, ListWebhooksV1, PutWebhookV1, RoomRef, WebhookRef,
 } from '@app/contracts';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../shared/api-error';
-import { RequireScopes, Summary } from '../http/route-options';
+import { RequireScopes, ResponseSchema, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
 import { CurrentActor, pathParam, RoomRefParam } from '../http/v2-request';
 import { V2Resource } from '../http/v2-resource';
@@ -12,6 +12,7 @@ import { describeIssue, V2Body, V2Query } from '../http/validation';
 import { toV2CreatedWebhook, toV2Webhook, toV2WebhookItem } from './webhooks.presenter';
 import {
   CreateWebhookBody, createWebhookBody, specOf, WebhookBody, webhookBody, webhookKeyParam, WebhookListQuery, webhookListQuery,
+  webhookPageSchema, webhookSchema,
 } from './webhooks.schemas';
 
 const ID = /^\d{1,9}$/;
@@ -54,18 +55,32 @@ export class WebhooksController extends V2Resource {
   }
 
   @Get(':room/webhook')
-  @Summary('List the webhooks of a room')
+  @Summary('List the webhooks of a room, with their health')
   @RequireScopes('admin_room')
+  @ResponseSchema(webhookPageSchema)
   list(@RoomRefParam() room: RoomRef, @Param('room') name: string, @V2Query(webhookListQuery) q: WebhookListQuery, @Query() raw: Record<string, unknown>, @CurrentActor() actor: Actor) {
     return this.page(q, raw, `/v2/room/${encodeURIComponent(name)}/webhook`,
       async (w) => (await this.rooms.send(ListWebhooksV1, { actor, room, ...w })).webhooks, toV2WebhookItem);
   }
 
   @Get(':room/webhook/:id')
-  @Summary('Get a webhook of a room')
+  @Summary('Get a webhook of a room, with its health')
   @RequireScopes('admin_room')
+  @ResponseSchema(webhookSchema)
   get(@RoomRefParam() room: RoomRef, @WebhookIdParam() webhook: WebhookRef, @CurrentActor() actor: Actor) {
     return this.getOne(actor, room, webhook);
+  }
+
+  /**
+   * Enables a webhook disabled for failing, and resets its health (enabling an enabled one
+   * only resets it). What it missed while disabled is not sent.
+   */
+  @Post(':room/webhook/:id/enable')
+  @Summary('Enable a webhook again and reset its health (what it missed while disabled is not sent)')
+  @HttpCode(204)
+  @RequireScopes('admin_room')
+  async enable(@RoomRefParam() room: RoomRef, @WebhookIdParam() webhook: WebhookRef, @CurrentActor() actor: Actor): Promise<void> {
+    await this.rooms.send(EnableWebhookV1, { actor, room, webhook });
   }
 
   @Delete(':room/webhook/:id')
@@ -100,8 +115,9 @@ export class WebhooksController extends V2Resource {
   }
 
   @Get(':room/extension/webhook/:key')
-  @Summary('Get the webhook with this key')
+  @Summary('Get the webhook with this key, with its health')
   @RequireScopes('admin_room')
+  @ResponseSchema(webhookSchema)
   getByKey(@RoomRefParam() room: RoomRef, @WebhookKeyParam() webhook: WebhookRef, @CurrentActor() actor: Actor) {
     return this.getOne(actor, room, webhook);
   }

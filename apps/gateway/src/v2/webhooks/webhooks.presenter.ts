@@ -12,7 +12,7 @@ export function toV2CreatedWebhook(w: WebhookView, secret: string, base: string)
   return { id: w.id, links: { self: webhookUrl(w, base) }, secret };
 }
 
-/** An item of GET .../webhook. */
+/** An item of GET .../webhook: the registration and its health (see webhookItemSchema). */
 export function toV2WebhookItem(w: WebhookView, base: string) {
   return {
     id: w.id,
@@ -22,6 +22,11 @@ export function toV2WebhookItem(w: WebhookView, base: string) {
     pattern: w.pattern,
     authentication: w.authentication,
     ...(w.key !== null ? { key: w.key } : {}),
+    enabled: w.enabled,
+    last_success_at: w.health.lastSuccessAt,
+    failing_since: w.health.failingSince,
+    consecutive_failures: w.health.consecutiveFailures,
+    disabled_reason: w.disabledReason,
     links: { self: webhookUrl(w, base) },
   };
 }

@@ -1,6 +1,6 @@
-import { WebhookSpec, webhookField, webhookSpecSchema } from '@app/contracts';
+import { WEBHOOK_AUTHENTICATIONS, WEBHOOK_EVENT_NAMES, WebhookSpec, webhookField, webhookSpecSchema } from '@app/contracts';
 import { z } from 'zod';
-import { pageQuery } from '../http/pagination';
+import { pageQuery, pageSchema } from '../http/pagination';
 import { optionalField } from '../http/validation';
 
 /**
@@ -36,3 +36,27 @@ export function specOf(b: WebhookBody): WebhookSpec {
     ...(b.authentication !== undefined ? { authentication: b.authentication } : {}),
   };
 }
+
+const instantOrNull = (what: string) => z.string().nullable().describe(`${what} (ISO 8601), or null`);
+
+/** A webhook as GET .../webhook lists it (toV2WebhookItem), for the OpenAPI document. */
+export const webhookItemSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  url: z.string(),
+  event: z.enum(WEBHOOK_EVENT_NAMES as unknown as [string, ...string[]]),
+  pattern: z.string().nullable(),
+  authentication: z.enum(WEBHOOK_AUTHENTICATIONS as unknown as [string, ...string[]]),
+  key: z.string().optional().describe('The integration\'s key, when it has one'),
+  enabled: z.boolean().describe('False once disabled for failing (WEBHOOK_DISABLE_AFTER and WEBHOOK_DISABLE_MIN_FAILURES): nothing is delivered to it until POST .../enable'),
+  last_success_at: instantOrNull('The latest delivered attempt'),
+  failing_since: instantOrNull('The first failed attempt after the last success'),
+  consecutive_failures: z.number().int().describe('Failed attempts since the last success (or since it was last enabled)'),
+  disabled_reason: z.string().nullable().describe('Why it was disabled; null while enabled'),
+  links: z.object({ self: z.string() }),
+});
+
+/** GET .../webhook/{id} and .../extension/webhook/{key} (toV2Webhook). */
+export const webhookSchema = webhookItemSchema.extend({ links: z.object({ self: z.string(), room: z.string() }) });
+
+export const webhookPageSchema = pageSchema(webhookItemSchema);

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import {
-  commandFailure, NotificationMessageObject, ReplyOf, RequestOf, RoomNotificationSentV1, SendNotificationV1,
+  commandFailure, NotificationColor, NotificationMessageObject, ReplyOf, RequestOf, RoomNotificationSentV1, SendNotificationV1,
 } from '@app/contracts';
 import { Tx, UnitOfWork } from '../../outbox/unit-of-work';
 import { PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
@@ -40,31 +40,55 @@ export class SendNotification {
 
   execute(cmd: RequestOf<typeof SendNotificationV1>, meta: CommandMeta): Promise<ReplyOf<typeof SendNotificationV1>> {
     // Pure work first: a refusal must come before the first write (batch contract).
-    const body = cmd.messageFormat === 'html' ? sanitizeMessageHtml(cmd.message) : cmd.message;
-    if (body.trim() === '') return Promise.reject(commandFailure('invalid', 'message_empty_after_sanitizing', 'message'));
-    const color = resolveColor(cmd.color);
-    const mentionNames = cmd.messageFormat === 'text' ? extractMentionNames(body) : [];
-
-    return this.uow.apply(meta, async (tx: Tx) => {
-      const { room, user } = await this.post.open(tx, cmd.room, cmd.actor);
-      if (cmd.attachTo !== undefined && !(await this.messages.sentAt(tx.manager, room.id, cmd.attachTo))) {
-        throw commandFailure('invalid', 'rule', 'attachTo', { problem: `must be the id of a message of room ${room.name} (got "${cmd.attachTo}")` });
-      }
-      const from = notificationFrom(cmd.from, user?.name ?? null, cmd.actor.label);
-      const { message, mentioned } = await this.post.store(tx, room, {
-        type: 'notification', fromLabel: from, userId: null, body, messageFormat: cmd.messageFormat, color, notify: cmd.notify,
-        card: cmd.card ?? null, attachTo: cmd.attachTo ?? null,
-      }, mentionNames);
-      const item: NotificationMessageObject = {
-        color, date: message.createdAt.toISOString(), from, id: message.id,
-        mentions: mentioned.map((u) => toUserObject(u, this.ctx)), message: body,
-        message_format: cmd.messageFormat, type: 'notification',
-      };
-      tx.emit(RoomNotificationSentV1, {
-        room: toRoomObject(room, this.ctx), message: item, notify: cmd.notify, ...(cmd.causedBy ? { causedBy: cmd.causedBy } : {}),
-        ...(cmd.actor?.userId ? { actorUserId: cmd.actor.userId } : {}),
-      });
-      return { messageId: message.id, date: item.date };
-    }, { batch: true });
+    let prepared: Prepared;
+    try {
+      prepared = prepare(cmd);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.uow.apply(meta, (tx: Tx) => this.stage(tx, cmd, prepared), { batch: true });
   }
+
+  /**
+   * The same notification, posted within a transaction the caller has open: a notice the
+   * service itself posts with the change it tells about (a webhook disabled).
+   */
+  postWithin(tx: Tx, cmd: RequestOf<typeof SendNotificationV1>): Promise<ReplyOf<typeof SendNotificationV1>> {
+    return this.stage(tx, cmd, prepare(cmd));
+  }
+
+  private async stage(tx: Tx, cmd: RequestOf<typeof SendNotificationV1>, { body, color, mentionNames }: Prepared): Promise<ReplyOf<typeof SendNotificationV1>> {
+    const { room, user } = await this.post.open(tx, cmd.room, cmd.actor);
+    if (cmd.attachTo !== undefined && !(await this.messages.sentAt(tx.manager, room.id, cmd.attachTo))) {
+      throw commandFailure('invalid', 'rule', 'attachTo', { problem: `must be the id of a message of room ${room.name} (got "${cmd.attachTo}")` });
+    }
+    const from = notificationFrom(cmd.from, user?.name ?? null, cmd.actor.label);
+    const { message, mentioned } = await this.post.store(tx, room, {
+      type: 'notification', fromLabel: from, userId: null, body, messageFormat: cmd.messageFormat, color, notify: cmd.notify,
+      card: cmd.card ?? null, attachTo: cmd.attachTo ?? null,
+    }, mentionNames);
+    const item: NotificationMessageObject = {
+      color, date: message.createdAt.toISOString(), from, id: message.id,
+      mentions: mentioned.map((u) => toUserObject(u, this.ctx)), message: body,
+      message_format: cmd.messageFormat, type: 'notification',
+    };
+    tx.emit(RoomNotificationSentV1, {
+      room: toRoomObject(room, this.ctx), message: item, notify: cmd.notify, ...(cmd.causedBy ? { causedBy: cmd.causedBy } : {}),
+      ...(cmd.actor?.userId ? { actorUserId: cmd.actor.userId } : {}),
+    });
+    return { messageId: message.id, date: item.date };
+  }
+}
+
+interface Prepared {
+  body: string;
+  color: NotificationColor;
+  mentionNames: string[];
+}
+
+/** What needs no database: the sanitized body (refused when nothing is left), the colour, the mentions. */
+function prepare(cmd: RequestOf<typeof SendNotificationV1>): Prepared {
+  const body = cmd.messageFormat === 'html' ? sanitizeMessageHtml(cmd.message) : cmd.message;
+  if (body.trim() === '') throw commandFailure('invalid', 'message_empty_after_sanitizing', 'message');
+  return { body, color: resolveColor(cmd.color), mentionNames: cmd.messageFormat === 'text' ? extractMentionNames(body) : [] };
 }

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import type { CommandMeta } from '@app/common';
+import { EnableWebhookV1, ReplyOf, RequestOf, WebhookRegistrationsChangedV1 } from '@app/contracts';
+import { EntityManager } from 'typeorm';
+import { UnitOfWork } from '../../outbox/unit-of-work';
+import { RoomRepository } from '../../rooms/room.repository';
+import { WebhookHealthRepository } from '../webhook-health.repository';
+import { registrantOf, webhookNotFound } from '../webhook-rules';
+import { StoredWebhook, toWebhookView, WebhookRepository } from '../webhook.repository';
+
+/**
+ * Enables a webhook again and resets its health. Enabling is a registration change (in
+ * force on every dispatcher replica when this answers); enabling one that is enabled changes
+ * no registration, and still resets its health. Nothing missed while it was disabled is sent.
+ * An add-on's webhook may be enabled too: that changes nothing it declared.
+ */
+@Injectable()
+export class EnableWebhook {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly rooms: RoomRepository,
+    private readonly webhooks: WebhookRepository,
+    private readonly health: WebhookHealthRepository,
+  ) {}
+
+  execute(cmd: RequestOf<typeof EnableWebhookV1>, meta: CommandMeta): Promise<ReplyOf<typeof EnableWebhookV1>> {
+    return this.uow.apply(meta, async ({ manager: m, emit }) => {
+      const webhook = await this.find(m, cmd);
+      // The health row first, then the webhook: the order a report locks them in.
+      await this.health.reset(m, webhook.id);
+      if (await this.webhooks.enable(m, webhook.id)) emit(WebhookRegistrationsChangedV1, { roomId: webhook.roomId, webhookIds: [webhook.id] });
+      const now = await this.webhooks.findAnyById(m, webhook.id);
+      if (!now) throw webhookNotFound({ id: webhook.id });
+      return { webhook: toWebhookView(now) };
+    });
+  }
+
+  /** Through the API: a webhook of the room, as reading it finds it; by the operator: any, by id. */
+  private async find(m: EntityManager, cmd: RequestOf<typeof EnableWebhookV1>): Promise<StoredWebhook> {
+    if ('operator' in cmd) {
+      const webhook = await this.webhooks.findAnyById(m, cmd.webhook.id);
+      if (!webhook) throw webhookNotFound(cmd.webhook);
+      return webhook;
+    }
+    const room = await this.rooms.findForActor(m, cmd.room, cmd.actor);
+    return this.webhooks.findByRef(m, registrantOf(room.id, cmd.actor), cmd.webhook);
+  }
+}

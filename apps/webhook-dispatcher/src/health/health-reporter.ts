@@ -1,0 +1,185 @@
+import { AppLogger, RpcCommandError } from '@app/common';
+import { HealthTally, mergeHealth, reportOfTally, tallyOf, WebhookHealthReport } from '@app/contracts';
+
+/** What an attempt came to, as much as its webhook's health needs (DeliveryWorker's AttemptResult fits). */
+export type AttemptOutcome =
+  | { kind: 'response'; status: number }
+  | { kind: 'failure'; failure: string };
+
+/**
+ * The short error a report carries: `HTTP 500`, or the kind of failure (`timeout`,
+ * `connection`, `refused`, `busy`...). Never a body or a message, which may quote the URL
+ * and its credentials. Null: delivered.
+ */
+export function healthErrorOf(result: AttemptOutcome): string | null {
+  if (result.kind === 'response') return result.status >= 200 && result.status <= 299 ? null : `HTTP ${result.status}`;
+  return result.failure;
+}
+
+/** Sends one report command (webhooks.report-health.v1) to the rooms service. */
+export type HealthReportSender = (reports: WebhookHealthReport[]) => Promise<unknown>;
+
+export interface HealthReporterOptions {
+  /** While a webhook's outcome stays the same, at most one report of it this often (ms). */
+  intervalMs?: number;
+  /** The clock (tests). */
+  now?: () => number;
+}
+
+interface Known {
+  /** Whether its latest attempt failed: a change is reported at once. */
+  failing: boolean;
+  /** When a report of it was last sent. */
+  sentAt: number;
+}
+
+/** A webhook not attempted for this long is forgotten (its next outcome is then reported at once). */
+const FORGET_AFTER_MS = 10 * 60_000;
+
+/**
+ * Tells the rooms service how each webhook's attempts go, cheaply enough for the hot path:
+ * an attempt only adds to an in-memory tally (mergeHealth); the tallies are sent as one
+ * command for all pending webhooks, at most once a second per webhook while its outcome
+ * stays the same, at once when it changes (the first failure after successes, the first
+ * success after failures). One command is in flight at a time. A report that could not be
+ * sent (the rooms service restarting, the broker away) is added back to what came since and
+ * sent with the next; only one the service refuses as malformed is dropped. A report sent
+ * but not answered is sent again too: its failures may then count twice, which brings a
+ * disabling at most that much closer, rather than lose them.
+ */
+export class HealthReporter {
+  private readonly pending = new Map<number, HealthTally>();
+  private readonly urgent = new Set<number>();
+  private readonly known = new Map<number, Known>();
+  private readonly intervalMs: number;
+  private readonly now: () => number;
+  private timer: NodeJS.Timeout | null = null;
+  private timerAt = Infinity;
+  private sending: Promise<void> | null = null;
+  private unreachable = false;
+  private stopped = false;
+
+  constructor(private readonly send: HealthReportSender, private readonly logger: AppLogger, options: HealthReporterOptions = {}) {
+    this.intervalMs = options.intervalMs ?? 1_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** One attempt's outcome (the delivery worker calls this once per attempt, after deciding). */
+  observe(webhookId: number, result: AttemptOutcome): void {
+    const error = healthErrorOf(result);
+    const at = this.now();
+    const tally = tallyOf(at, error);
+    const held = this.pending.get(webhookId);
+    this.pending.set(webhookId, held ? mergeHealth(held, tally) : tally);
+    const known = this.known.get(webhookId);
+    const failing = error !== null;
+    if (!known) {
+      this.known.set(webhookId, { failing, sentAt: -Infinity });
+      this.urgent.add(webhookId);
+    } else if (known.failing !== failing) {
+      known.failing = failing;
+      this.urgent.add(webhookId);
+    }
+    this.schedule(this.dueAt(webhookId));
+  }
+
+  /** Webhooks with outcomes not yet reported (tests, shutdown). */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** Sends what is pending now, whatever the interval (shutdown); waits for a send in flight first. */
+  async flush(): Promise<void> {
+    if (this.sending) await this.sending;
+    for (const id of this.pending.keys()) this.urgent.add(id);
+    await this.sendDue();
+  }
+
+  /** Stops the timer; what is pending is lost unless flushed first. */
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private dueAt(webhookId: number): number {
+    if (this.urgent.has(webhookId)) return this.now();
+    return (this.known.get(webhookId)?.sentAt ?? -Infinity) + this.intervalMs;
+  }
+
+  /** Arms the timer for `due` unless it fires sooner already; a send in flight re-arms it when it ends. */
+  private schedule(due: number): void {
+    if (this.stopped || this.sending || this.timerAt <= due) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = due;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.timerAt = Infinity;
+      void this.sendDue();
+    }, Math.max(0, due - this.now()));
+  }
+
+  /** After a send: the timer for the earliest webhook still pending. */
+  private reschedule(): void {
+    let due = Infinity;
+    for (const id of this.pending.keys()) due = Math.min(due, this.dueAt(id));
+    if (due !== Infinity) this.schedule(due);
+  }
+
+  private async sendDue(): Promise<void> {
+    if (this.sending) return;
+    const now = this.now();
+    const batch = new Map<number, HealthTally>();
+    for (const [id, tally] of this.pending) {
+      if (this.urgent.has(id) || this.dueAt(id) <= now) batch.set(id, tally);
+    }
+    if (batch.size === 0) {
+      this.reschedule();
+      return;
+    }
+    for (const id of batch.keys()) {
+      this.pending.delete(id);
+      this.urgent.delete(id);
+      const known = this.known.get(id);
+      if (known) known.sentAt = now;
+    }
+    this.forgetIdle(now);
+    const reports = [...batch].map(([id, tally]) => reportOfTally(id, tally));
+    this.sending = this.send(reports).then(
+      () => this.sent(),
+      (err: unknown) => this.notSent(batch, err),
+    ).finally(() => {
+      this.sending = null;
+      this.reschedule();
+    });
+    await this.sending;
+  }
+
+  private sent(): void {
+    if (this.unreachable) this.logger.info('webhook health reports reach the rooms service again');
+    this.unreachable = false;
+  }
+
+  private notSent(batch: Map<number, HealthTally>, err: unknown): void {
+    if (err instanceof RpcCommandError && err.error.code === 'invalid') {
+      // Sending it again would be refused again.
+      this.logger.error({ err: err.message, problem: err.error.detail?.problem, webhooks: batch.size }, 'webhook health report refused; dropped');
+      return;
+    }
+    // Older than what came since: merged in that order.
+    for (const [id, tally] of batch) {
+      const since = this.pending.get(id);
+      this.pending.set(id, since ? mergeHealth(tally, since) : tally);
+    }
+    if (!this.unreachable) {
+      this.logger.warn({ err: (err as Error)?.message, webhooks: batch.size }, 'could not report webhook health; keeping it for the next report');
+    }
+    this.unreachable = true;
+  }
+
+  private forgetIdle(now: number): void {
+    for (const [id, known] of this.known) {
+      if (known.sentAt < now - FORGET_AFTER_MS && !this.pending.has(id)) this.known.delete(id);
+    }
+  }
+}
