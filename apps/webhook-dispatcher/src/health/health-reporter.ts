@@ -171,7 +171,8 @@ export class HealthReporter {
       const since = this.pending.get(id);
       this.pending.set(id, since ? mergeHealth(tally, since) : tally);
     }
-    if (!this.unreachable) {
+    // Stopping (the broker closing under the last report) is no outage worth a warning.
+    if (!this.unreachable && !this.stopped) {
       this.logger.warn({ err: (err as Error)?.message, webhooks: batch.size }, 'could not report webhook health; keeping it for the next report');
     }
     this.unreachable = true;

@@ -1,0 +1,20 @@
+import { parseConfig } from '@app/common';
+import { roomsConfigShape } from './config';
+
+describe('rooms configuration: disabling failing webhooks', () => {
+  it('disables after 5 days and 20 failures by default', () => {
+    expect(parseConfig(roomsConfigShape, {})).toMatchObject({ WEBHOOK_DISABLE_AFTER: 432_000_000, WEBHOOK_DISABLE_MIN_FAILURES: 20 });
+  });
+
+  it('takes a duration like the retry schedule\'s entries, as small as a few seconds and a few failures', () => {
+    expect(parseConfig(roomsConfigShape, { WEBHOOK_DISABLE_AFTER: '3s', WEBHOOK_DISABLE_MIN_FAILURES: '2' }))
+      .toMatchObject({ WEBHOOK_DISABLE_AFTER: 3_000, WEBHOOK_DISABLE_MIN_FAILURES: 2 });
+    expect(parseConfig(roomsConfigShape, { WEBHOOK_DISABLE_AFTER: '10m' }).WEBHOOK_DISABLE_AFTER).toBe(600_000);
+  });
+
+  it('names the variable whose value is wrong', () => {
+    expect(() => parseConfig(roomsConfigShape, { WEBHOOK_DISABLE_AFTER: '5 days' }))
+      .toThrow('WEBHOOK_DISABLE_AFTER: must be a number and a unit (ms, s, m, h or d), such as 5s or 2h (got "5 days")');
+    expect(() => parseConfig(roomsConfigShape, { WEBHOOK_DISABLE_MIN_FAILURES: '0' })).toThrow(/WEBHOOK_DISABLE_MIN_FAILURES: must be greater than 0/);
+  });
+});
