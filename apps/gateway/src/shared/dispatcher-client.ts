@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RpcClient, RpcFailure } from '@app/common';
+import { RpcClient } from '@app/common';
 import type { CommandDefinition } from '@app/contracts';
 import { DISPATCHER_RPC } from './di-tokens';
-import { RoomsOutage } from './rooms-client';
+import { RoomsOutage, sendCommand } from './rooms-client';
 
 /** The webhook dispatcher did not answer: told as the rooms service's outage is (503 when nothing was done, else 504). */
 export class DispatcherOutage extends RoomsOutage {
@@ -18,19 +18,13 @@ export class DispatcherOutage extends RoomsOutage {
 
 /**
  * The gateway's way to the webhook dispatchers' command queue (the delivery log): one broker
- * round trip per command, any replica answering. Refusals come back as `RpcCommandError`,
- * outages as `DispatcherOutage`, worded by each API's filter like the rooms service's.
+ * round trip per command (sendCommand), any replica answering; an outage is a `DispatcherOutage`.
  */
 @Injectable()
 export class DispatcherClient {
   constructor(@Inject(DISPATCHER_RPC) private readonly rpc: RpcClient) {}
 
-  async send<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req): Promise<Rep> {
-    try {
-      return await this.rpc.request(command, payload);
-    } catch (err) {
-      if (err instanceof RpcFailure) throw new DispatcherOutage(err.kind, command.pattern, !command.query, err);
-      throw err;
-    }
+  send<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req): Promise<Rep> {
+    return sendCommand(this.rpc, command, payload, (...args) => new DispatcherOutage(...args));
   }
 }

@@ -31,20 +31,28 @@ export class RoomsOutage extends Error {
 }
 
 /**
- * The gateway's one way to the rooms service: one broker round trip per command. The
- * command's refusal comes back as `RpcCommandError` (an API-neutral CommandError, worded
- * by each API's filter); an outage as `RoomsOutage`.
+ * Sends a command to a service over the broker: one round trip. A refusal comes back as
+ * `RpcCommandError` (an API-neutral CommandError, worded by each API's filter); a broker
+ * failure as the outage `outage` makes, which says whether the command may have run.
  */
+export async function sendCommand<Req, Rep>(
+  rpc: RpcClient, command: CommandDefinition<Req, Rep>, payload: Req,
+  outage: (...args: ConstructorParameters<typeof RoomsOutage>) => RoomsOutage,
+): Promise<Rep> {
+  try {
+    return await rpc.request(command, payload);
+  } catch (err) {
+    if (err instanceof RpcFailure) throw outage(err.kind, command.pattern, !command.query, err);
+    throw err;
+  }
+}
+
+/** The gateway's one way to the rooms service; an outage is a `RoomsOutage`. */
 @Injectable()
 export class RoomsClient {
   constructor(@Inject(ROOMS_RPC) private readonly rpc: RpcClient) {}
 
-  async send<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req): Promise<Rep> {
-    try {
-      return await this.rpc.request(command, payload);
-    } catch (err) {
-      if (err instanceof RpcFailure) throw new RoomsOutage(err.kind, command.pattern, !command.query, err);
-      throw err;
-    }
+  send<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req): Promise<Rep> {
+    return sendCommand(this.rpc, command, payload, (...args) => new RoomsOutage(...args));
   }
 }
