@@ -176,6 +176,8 @@ describe('attemptAlreadyMade', () => {
     expect(attemptAlreadyMade({ attempt: 3 }, { status: 'retrying', attempts: 3 })).toBe(true);
     expect(attemptAlreadyMade({ attempt: 1 }, { status: 'pending', attempts: 0 })).toBe(false);
     expect(attemptAlreadyMade({ attempt: 4 }, { status: 'delivered', attempts: 2 })).toBe(true);
+    // Another chain of the same delivery ended it for good (a 410): this chain stops too.
+    expect(attemptAlreadyMade({ attempt: 2 }, { status: 'failed', attempts: 1 })).toBe(true);
     // An operator's redelivery of a delivered delivery goes, once.
     expect(attemptAlreadyMade({ attempt: 3, redelivery: true }, { status: 'delivered', attempts: 2 })).toBe(false);
     expect(attemptAlreadyMade({ attempt: 3, redelivery: true }, { status: 'delivered', attempts: 3 })).toBe(true);

@@ -164,12 +164,16 @@ export function excerpt(body: string, secrets: readonly string[]): string | null
 }
 
 /**
- * Whether a job's attempt is made already by the delivery's recorded state: it was delivered
+ * Whether a job's attempt is made already by the delivery's recorded state: it ended
  * (unless the job is an operator's redelivery), or its attempts reached this job's number (the record of an attempt is written after its
  * retry is parked, so the chain goes on from there).
  */
+const ENDED = new Set(['delivered', 'failed', 'cancelled']);
+
 export function attemptAlreadyMade(job: Pick<DeliveryJob, 'attempt' | 'redelivery'>, progress: { status: string; attempts: number } | undefined): boolean {
   if (!progress) return false;
   // A redelivery is asked for whatever the status: only its own attempt, once made, stops it.
-  return (progress.status === 'delivered' && !job.redelivery) || progress.attempts >= job.attempt;
+  // Otherwise a delivery that ended (delivered, or failed for good by another chain of the same
+  // delivery) takes no more attempts; a recover sets it `retrying` before it queues its jobs.
+  return (ENDED.has(progress.status) && !job.redelivery) || progress.attempts >= job.attempt;
 }

@@ -55,6 +55,8 @@ export class DeliveryWorker {
   /** Attempts in flight that outlasted detachAfterMs, per webhook: its receiver is slow. */
   private readonly slowAttempts = new Map<number, number>();
   private detachedTotal = 0;
+  /** `deliveryId:attempt` of the attempts this replica is making. */
+  private readonly attempting = new Set<string>();
   /** Attempts in flight, per webhook. */
   private readonly inFlight = new Map<number, number>();
   private readonly maxInFlightPerSlowWebhook: number;
@@ -84,6 +86,19 @@ export class DeliveryWorker {
   }
 
   async handle(received: DeliveryJob, lease: JobLease = { release: () => undefined }): Promise<HandlerOutcome> {
+    // After a replica dies, its delivery job comes back and its event is redone: both may ask
+    // this replica for the same attempt at once. One makes it (and parks its retry); the other is dropped.
+    const key = `${received.deliveryId}:${received.attempt}`;
+    if (this.attempting.has(key)) return 'ack';
+    this.attempting.add(key);
+    try {
+      return await this.attempt(received, lease);
+    } finally {
+      this.attempting.delete(key);
+    }
+  }
+
+  private async attempt(received: DeliveryJob, lease: JobLease): Promise<HandlerOutcome> {
     const { guard, ...job } = received;
     if (await this.madeElsewhere(received, lease)) return 'ack';
 
