@@ -34,8 +34,8 @@ module.exports = {
     try {
       await db.query(`
         INSERT INTO webhook_deliveries (id, webhook_id, event, event_id, room_id, status, attempts, last_status, last_error, envelope, created_at, updated_at)
-        SELECT md5('bench-recover-' || g)::uuid, $1, 'room_notification', 'bench-recover-' || g, $2, 'failed', 3, NULL, 'connection refused',
-               '{"event":"room_notification","item":{"message":{"message":"recovered ' || g || '"}},"webhook_id":' || $1 || '}',
+        SELECT md5('bench-recover-' || g)::uuid, $1::int, 'room_notification', 'bench-recover-' || g, $2, 'failed', 3, NULL, 'connection refused',
+               '{"event":"room_notification","item":{"message":{"message":"recovered ' || g || '"}},"webhook_id":' || $1::int::text || '}',
                now() - interval '1 hour' + g * interval '1 millisecond', now()
           FROM generate_series(1, $3) AS g`, [hookId, room.room_id, FAILED]);
     } finally {

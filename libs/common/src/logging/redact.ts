@@ -205,29 +205,115 @@ const MIN_SECRET_LENGTH = 4;
 /** Shortest encoded fragment (base64 core, hex) worth replacing. */
 const MIN_ENCODED_LENGTH = 8;
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+/** One way a character of a secret may be written: `text`, compared ignoring ASCII case when `anyCase` (hex digits). */
+interface CharForm {
+  text: string;
+  anyCase: boolean;
+}
 
-/** A regex class matching one hex digit in either case: `a` → `[aA]`, `4` → `4`. */
-const hexDigit = (d: string) => (/[a-f]/i.test(d) ? `[${d.toLowerCase()}${d.toUpperCase()}]` : d);
-const hexByte = (b: number) => [...b.toString(16).padStart(2, '0')].map(hexDigit).join('');
+const hex2 = (b: number) => b.toString(16).padStart(2, '0');
+
+/** Forms of the characters met so far: a character's forms never change (bounded: a secret may hold any). */
+const charFormsCache = new Map<string, CharForm[]>();
 
 /**
- * One regex for the secret written with any mix of: raw characters, `%XX` (either hex
- * case), double-encoded `%25XX`, `+` for a space, and JSON `\uXXXX` escapes.
+ * The ways one character of a secret may be written, raw first: `%XX` (either hex case),
+ * double-encoded `%25XX`, `+` for a space, and JSON escapes (`\uXXXX`, `\"`). A scan over these
+ * (matchSecretAt) stands where one regex of the same alternatives per secret did: V8 took 10
+ * to 50 ms to compile it, and a JWT is a new secret on every webhook attempt.
  */
-function secretPattern(secret: string): RegExp {
-  const parts: string[] = [];
-  for (const ch of secret) {
-    const alternatives = new Set<string>([escapeRegExp(ch)]);
-    const bytes = [...Buffer.from(ch, 'utf8')];
-    alternatives.add(bytes.map((b) => `%${hexByte(b)}`).join(''));
-    alternatives.add(bytes.map((b) => `%25${hexByte(b)}`).join(''));
-    if (ch === ' ') alternatives.add('\\+');
-    const units = ch.length === 1 ? [ch.charCodeAt(0)] : [ch.charCodeAt(0), ch.charCodeAt(1)];
-    alternatives.add(units.map((u) => `\\\\u${[...u.toString(16).padStart(4, '0')].map(hexDigit).join('')}`).join(''));
-    parts.push(`(?:${[...alternatives].join('|')})`);
+function formsOfChar(ch: string): CharForm[] {
+  const cached = charFormsCache.get(ch);
+  if (cached) return cached;
+  const alternatives: CharForm[] = [{ text: ch, anyCase: false }];
+  const bytes = [...Buffer.from(ch, 'utf8')];
+  alternatives.push({ text: bytes.map((b) => `%${hex2(b)}`).join(''), anyCase: true });
+  alternatives.push({ text: bytes.map((b) => `%25${hex2(b)}`).join(''), anyCase: true });
+  if (ch === ' ') alternatives.push({ text: '+', anyCase: false });
+  const jsonShort = JSON_SHORT_ESCAPES[ch];
+  if (jsonShort) alternatives.push({ text: jsonShort, anyCase: false });
+  const units = ch.length === 1 ? [ch.charCodeAt(0)] : [ch.charCodeAt(0), ch.charCodeAt(1)];
+  alternatives.push({ text: units.map((u) => `\\u${u.toString(16).padStart(4, '0')}`).join(''), anyCase: true });
+  if (charFormsCache.size >= 4_096) charFormsCache.clear();
+  charFormsCache.set(ch, alternatives);
+  return alternatives;
+}
+
+/** JSON's two-character escapes (a JSON log line writes a secret's `"` as `\\"`). */
+const JSON_SHORT_ESCAPES: Record<string, string> = {
+  '"': '\\"', '\\': '\\\\', '/': '\\/', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f',
+};
+
+const lowerAscii = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code);
+
+/** Whether `form` is written in `text` at `at`. */
+function formAt(text: string, at: number, form: CharForm): boolean {
+  if (at + form.text.length > text.length) return false;
+  for (let i = 0; i < form.text.length; i++) {
+    const a = text.charCodeAt(at + i);
+    const b = form.text.charCodeAt(i);
+    if (a !== b && !(form.anyCase && lowerAscii(a) === lowerAscii(b))) return false;
   }
-  return new RegExp(parts.join(''), 'g');
+  return true;
+}
+
+/**
+ * Where the secret (its characters `chars`, from the `k`th on, each in any of its forms)
+ * written at `at` ends, or -1. Forms are tried in order and backtracked, as a regex's
+ * alternatives would be; only a character two of whose forms match there (a `%` or `\\` of
+ * the secret's own) branches.
+ */
+function matchSecretAt(text: string, at: number, chars: readonly string[], k = 0): number {
+  let pos = at;
+  for (let i = k; i < chars.length; i++) {
+    const forms = formsOfChar(chars[i]);
+    let found: CharForm | null = null;
+    let more = false;
+    for (const form of forms) {
+      if (!formAt(text, pos, form)) continue;
+      if (found) more = true;
+      else found = form;
+    }
+    if (!found) return -1;
+    if (more) {
+      for (const form of forms) {
+        if (!formAt(text, pos, form)) continue;
+        const end = matchSecretAt(text, pos + form.text.length, chars, i + 1);
+        if (end !== -1) return end;
+      }
+      return -1;
+    }
+    pos += found.text.length;
+  }
+  return pos;
+}
+
+const PERCENT = 37;
+const BACKSLASH = 92;
+const PLUS = 43;
+
+/** `text` with every (leftmost, non-overlapping) writing of the secret replaced by [REDACTED]. */
+function replaceSecret(text: string, chars: readonly string[]): string {
+  // The raw writing is the shortest: shorter text cannot hold any.
+  const minLength = chars.reduce((n, ch) => n + ch.length, 0);
+  if (chars.length === 0 || text.length < minLength) return text;
+  const first = chars[0].charCodeAt(0);
+  const firstIsSpace = chars[0] === ' ';
+  let out = '';
+  let copied = 0;
+  for (let at = 0; at + minLength <= text.length;) {
+    const c = text.charCodeAt(at);
+    const candidate = c === first || c === PERCENT || c === BACKSLASH || (firstIsSpace && c === PLUS);
+    const end = candidate ? matchSecretAt(text, at, chars) : -1;
+    if (end === -1) {
+      at++;
+      continue;
+    }
+    out += text.slice(copied, at) + REDACTED;
+    copied = end;
+    at = end;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /**
@@ -259,7 +345,8 @@ function base64Cores(bytes: Buffer): string[] {
 }
 
 interface SecretForms {
-  pattern: RegExp;
+  /** The secret's characters (code points). */
+  chars: string[];
   literals: string[];
 }
 
@@ -275,7 +362,7 @@ function formsOf(secret: string): SecretForms {
     literals.add(hex);
     literals.add(hex.toUpperCase());
   }
-  const forms = { pattern: secretPattern(secret), literals: [...literals].sort((a, b) => b.length - a.length) };
+  const forms = { chars: [...secret], literals: [...literals].sort((a, b) => b.length - a.length) };
   if (formsCache.size >= 256) formsCache.delete(formsCache.keys().next().value as string);
   formsCache.set(secret, forms);
   return forms;
@@ -284,7 +371,7 @@ function formsOf(secret: string): SecretForms {
 /**
  * `text` with each of `secrets` replaced by `[REDACTED]` in every encoding we can think
  * of: raw; percent-encoded, wholly or in part, either hex case, or twice; form-encoded
- * (`+` for spaces); JSON `\u` escapes; base64 and base64url, alone or inside a longer
+ * (`+` for spaces); JSON escapes (`\u00XX`, `\"`); base64 and base64url, alone or inside a longer
  * base64 message (an `Authorization: Basic` header); hex. Secrets shorter than 4
  * characters are ignored (they would match everywhere). Never throws.
  */
@@ -296,8 +383,7 @@ export function redactText(text: string, secrets: readonly string[]): string {
   for (const secret of usable) {
     try {
       const forms = formsOf(secret);
-      forms.pattern.lastIndex = 0;
-      out = out.replace(forms.pattern, REDACTED);
+      out = replaceSecret(out, forms.chars);
       for (const literal of forms.literals) out = out.split(literal).join(REDACTED);
     } catch {
       out = out.split(secret).join(REDACTED);
