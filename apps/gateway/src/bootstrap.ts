@@ -4,6 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { assertRabbitReachable, assertRedisReachable, createLogger, NestPinoLogger } from '@app/common';
 import type { FastifyError, FastifyReply } from 'fastify';
 import { readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
 import { GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
@@ -35,11 +36,33 @@ function createAdapter(config: GatewayConfig): FastifyAdapter {
     requestTimeout: 300_000,
     // Requests arriving while the server closes are served, not answered 503.
     return503OnClosing: false,
+    // A request Node's parser refuses (a line break inside a header value, a bad request
+    // line, headers past the limit) never reaches a route: answered here, with the body every other error has.
+    clientErrorHandler: answerClientError,
     // A path Fastify cannot decode or route is answered by the error filters, as any other error.
     frameworkErrors: (err: FastifyError, _req: unknown, reply: FastifyReply) => {
       reply.send(err.code === 'FST_ERR_BAD_URL' ? new BadRequestException('The request path could not be decoded.') : new NotFoundException());
     },
   });
+}
+
+/** Node's parser's answer to a request that is not HTTP it can read, in the API's error body. */
+export function clientErrorResponse(err: { code?: string }): string | null {
+  if (err.code === 'ECONNRESET' || err.code === 'EPIPE') return null;
+  const [status, type, message] = err.code === 'HPE_HEADER_OVERFLOW'
+    ? [431, 'Request Header Fields Too Large', 'The request headers are larger than the server accepts.']
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'The request was not received in time.']
+      : [400, 'Bad Request', 'The request is not valid HTTP: its request line or a header is malformed (a line break inside a header value?).'];
+  const body = JSON.stringify({ error: { code: status, type, message } });
+  return `HTTP/1.1 ${status} ${type}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  const response = clientErrorResponse(err);
+  if (response && socket.writable) socket.end(response);
+  else socket.destroy();
 }
 
 /** Starts the HTTP gateway. Used by main.ts and by the integration tests alike. */

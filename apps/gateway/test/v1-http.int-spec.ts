@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { Stack, startStack, v1 } from '../../../test/support/harness';
 import { call, expectError, expectJson, expectRateLimitHeaders, expectXmlError } from './gateway-helpers';
 
@@ -37,6 +38,32 @@ describe('v1 HTTP edges (real rooms service, Postgres, RabbitMQ)', () => {
 
     it('does not treat inherited object properties as methods', async () => {
       expectError(await call(stack.baseUrl, '/v1/__proto__/constructor', { query: { auth_token: admin } }), 404, 'Not Found');
+    });
+  });
+
+  describe('requests that are not valid HTTP', () => {
+    /** Writes `raw` to the gateway's socket and answers all it sent back before closing. */
+    const rawRequest = (raw: string) => new Promise<string>((resolve, reject) => {
+      const url = new URL(stack.baseUrl);
+      const socket = connect(Number(url.port), url.hostname, () => socket.write(raw));
+      let answer = '';
+      socket.on('data', (d) => (answer += d.toString()));
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+    });
+
+    it('answers a line break inside a header value (a token pasted with its newline) 400 with the error body', async () => {
+      const answer = await rawRequest(`GET /v1/rooms/list HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer abc\r\ncreated token 2\r\n\r\n`);
+      const [head, body] = answer.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request/);
+      expect(head).toMatch(/content-type: application\/json/i);
+      expect(JSON.parse(body)).toEqual({ error: { code: 400, type: 'Bad Request', message: expect.stringMatching(/not valid HTTP.*header/) } });
+    });
+
+    it('answers headers past the limit 431 with the error body', async () => {
+      const answer = await rawRequest(`GET /v1/rooms/list HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+      expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+      expect(JSON.parse(answer.split('\r\n\r\n')[1]).error.code).toBe(431);
     });
   });
 
