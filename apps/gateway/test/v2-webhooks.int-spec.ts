@@ -125,7 +125,7 @@ describe('v2 webhook registration (real services)', () => {
       const room = await createRoom();
       const url = 'https://addon.example.com/webhook/message?signed_request=abc%20def&tenant=42';
       const res = await call('POST', `room/${room}/webhook`, {
-        body: { url, event: 'room_message', pattern: '^/deploy\\s+(\\w+)', name: 'Deploy bot', authentication: 'jwt', key: 'deploy' },
+        body: { url, event: 'room_message', pattern: '^/deploy\\s+(\\w+)', name: 'Deploy bot', authentication: 'jwt', delivery: 'ordered', key: 'deploy' },
       });
       expect(res.status).toBe(201);
       const id = res.json.id as number;
@@ -136,7 +136,7 @@ describe('v2 webhook registration (real services)', () => {
       const got = await call('GET', `room/${room}/webhook/${id}`);
       expect(got.status).toBe(200);
       expect(got.json).toEqual({
-        id, name: 'Deploy bot', url, event: 'room_message', pattern: '^/deploy\\s+(\\w+)', authentication: 'jwt', key: 'deploy', ...HEALTHY,
+        id, name: 'Deploy bot', url, event: 'room_message', pattern: '^/deploy\\s+(\\w+)', authentication: 'jwt', delivery: 'ordered', key: 'deploy', ...HEALTHY,
         links: { self: `${BASE}/v2/room/${room}/webhook/${id}`, room: `${BASE}/v2/room/${room}` },
       });
       // The secret is shown once: in no read.
@@ -151,7 +151,7 @@ describe('v2 webhook registration (real services)', () => {
       // What the dispatchers load: every registration with its secret and who registered it.
       const mine = (await registrations()).find((r) => r.id === id);
       expect(mine).toEqual({
-        id, roomId: room, event: 'room_message', url, pattern: '^/deploy\\s+(\\w+)', name: 'Deploy bot', authentication: 'jwt', key: 'deploy',
+        id, roomId: room, event: 'room_message', url, pattern: '^/deploy\\s+(\\w+)', name: 'Deploy bot', authentication: 'jwt', delivery: 'ordered', key: 'deploy',
         installationId: null, oauthClientId: null, created: expect.any(String), secret: res.json.secret, userId: s.adminId,
         addonName: null, createdVersion: expect.any(Number), enabled: true, disabledReason: null, disabledAt: null,
       });
@@ -167,7 +167,7 @@ describe('v2 webhook registration (real services)', () => {
       expect(res.json.links.self).toBe(`${BASE}/v2/room/${room}/webhook/${res.json.id}`);
       const got = await call('GET', `room/${room}/webhook/${res.json.id}`);
       expect(got.json).toEqual({
-        id: res.json.id, name: '', url: 'http://receiver.example.com/enter', event: 'room_enter', pattern: null, authentication: 'none', ...HEALTHY,
+        id: res.json.id, name: '', url: 'http://receiver.example.com/enter', event: 'room_enter', pattern: null, authentication: 'none', delivery: 'concurrent', ...HEALTHY,
         links: { self: `${BASE}/v2/room/${room}/webhook/${res.json.id}`, room: `${BASE}/v2/room/${room}` },
       });
       // Each registration gets a secret of its own.
@@ -185,7 +185,7 @@ describe('v2 webhook registration (real services)', () => {
       expect(first.json).toEqual({
         items: [0, 1].map((i) => ({
           id: ids[i], name: '', url: expect.stringMatching(/^https:\/\/receiver\.example\.com\/hooks\//), event: 'room_message',
-          pattern: null, authentication: 'none', key: `page-${i}`, ...HEALTHY, links: { self: `${BASE}/v2/room/${room}/webhook/${ids[i]}` },
+          pattern: null, authentication: 'none', delivery: 'concurrent', key: `page-${i}`, ...HEALTHY, links: { self: `${BASE}/v2/room/${room}/webhook/${ids[i]}` },
         })),
         startIndex: 0,
         maxResults: 2,
@@ -222,6 +222,7 @@ describe('v2 webhook registration (real services)', () => {
       ['a key of 41 characters', { url: 'https://receiver.example.com/', event: 'room_message', key: 'k'.repeat(41) }, /^key: must be 1 to 40 characters \(got 41\)$/],
       ['an empty key', { url: 'https://receiver.example.com/', event: 'room_message', key: '' }, /^key: must be 1 to 40 characters \(got 0\)$/],
       ['an unknown authentication', { url: 'https://receiver.example.com/', event: 'room_message', authentication: 'basic' }, /^authentication: must be one of jwt, none \(got "basic"\)$/],
+      ['an unknown delivery mode', { url: 'https://receiver.example.com/', event: 'room_message', delivery: 'fifo' }, /^delivery: must be one of concurrent, ordered \(got "fifo"\)$/],
       ['a name of 101 characters', { url: 'https://receiver.example.com/', event: 'room_message', name: 'n'.repeat(101) }, /^name: must be at most 100 characters/],
     ];
     it.each(cases)('POST with %s', async (_case, body, message) => {
@@ -401,7 +402,7 @@ describe('v2 webhook registration (real services)', () => {
       // Replaced whole: the fields left out are back to their defaults.
       const got = await call('GET', `room/${room}/extension/webhook/my-key`);
       expect(got.json).toEqual({
-        id, name: '', url: 'https://addon.example.com/v2?jwt=2', event: 'room_notification', pattern: null, authentication: 'none', key: 'my-key',
+        id, name: '', url: 'https://addon.example.com/v2?jwt=2', event: 'room_notification', pattern: null, authentication: 'none', delivery: 'concurrent', key: 'my-key',
         ...HEALTHY, links: { self: `${BASE}/v2/room/${room}/webhook/${id}`, room: `${BASE}/v2/room/${room}` },
       });
       expect((await registrations()).find((r) => r.id === id)?.secret).toBe(created.json.secret);

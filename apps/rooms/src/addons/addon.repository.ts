@@ -106,9 +106,9 @@ export class AddonRepository {
   private async insertWebhooks(m: EntityManager, installationId: number, n: NewInstallation, secret: string, hooks: DeclaredWebhook[]): Promise<number[]> {
     if (hooks.length === 0) return [];
     const rows: Array<{ id: number }> = await m.query(
-      `INSERT INTO webhooks (room_id, event, url, pattern, name, authentication, key, secret, installation_id, oauth_client_id)
-       SELECT $1::int, h.event, h.url, h.pattern, h.name, h.authentication, h.key, $2, $3::int, $4
-         FROM json_to_recordset($5::json) AS h(event text, url text, pattern text, name text, authentication text, key text, ord int)
+      `INSERT INTO webhooks (room_id, event, url, pattern, name, authentication, delivery, key, secret, installation_id, oauth_client_id)
+       SELECT $1::int, h.event, h.url, h.pattern, h.name, h.authentication, h.delivery, h.key, $2, $3::int, $4
+         FROM json_to_recordset($5::json) AS h(event text, url text, pattern text, name text, authentication text, delivery text, key text, ord int)
         ORDER BY h.ord
        RETURNING id`,
       [n.roomId, secret, installationId, n.oauthClientId, JSON.stringify(hooks.map((h, ord) => ({ ...h, ord })))]);

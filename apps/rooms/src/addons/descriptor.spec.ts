@@ -8,7 +8,7 @@ const base = {
     installable: { callbackUrl: 'https://addon.example.com/installed', allowRoom: true, allowGlobal: true },
     hipchatApiConsumer: { scopes: ['send_notification', 'view_room'] },
     webhook: [
-      { url: 'https://addon.example.com/hook?t=1', event: 'room_message', pattern: '^/echo', name: 'echo', authentication: 'jwt', key: 'echo' },
+      { url: 'https://addon.example.com/hook?t=1', event: 'room_message', pattern: '^/echo', name: 'echo', authentication: 'jwt', delivery: 'ordered', key: 'echo' },
       { url: 'https://addon.example.com/enter', event: 'room_enter' },
     ],
   },
@@ -27,8 +27,8 @@ describe('checkDescriptor', () => {
         key: 'com.example.echo', name: 'Echo', selfUrl: 'https://addon.example.com/capabilities', callbackUrl: 'https://addon.example.com/installed',
         scopes: ['send_notification', 'view_room'],
         webhooks: [
-          { event: 'room_message', url: 'https://addon.example.com/hook?t=1', pattern: '^/echo', name: 'echo', authentication: 'jwt', key: 'echo' },
-          { event: 'room_enter', url: 'https://addon.example.com/enter', pattern: null, name: '', authentication: 'none', key: null },
+          { event: 'room_message', url: 'https://addon.example.com/hook?t=1', pattern: '^/echo', name: 'echo', authentication: 'jwt', delivery: 'ordered', key: 'echo' },
+          { event: 'room_enter', url: 'https://addon.example.com/enter', pattern: null, name: '', authentication: 'none', delivery: 'concurrent', key: null },
         ],
       },
     });

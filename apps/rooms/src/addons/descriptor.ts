@@ -1,7 +1,7 @@
 import { urlAddressRefusal } from '@app/common';
 import {
   addonUrlProblem, charLength, controlProblem, firstProblem, LIMITS, problemOf, storableTextProblem, V2_SCOPES, V2Scope, webhookField,
-  WebhookAuthentication, WebhookEventName, WebhookSettings,
+  WebhookAuthentication, WebhookDeliveryMode, WebhookEventName, WebhookSettings,
 } from '@app/contracts';
 
 /** A webhook an add-on's descriptor declares, checked. */
@@ -193,6 +193,8 @@ function webhookProblems(e: Record<string, unknown>, at: string, allowedNetworks
   check('pattern', e.pattern, false);
   check('name', e.name, false);
   check('authentication', e.authentication, false);
+  // Our extension, as on a webhook registered over REST.
+  check('delivery', e.delivery, false);
   check('key', e.key, false);
   const hasPattern = e.pattern !== undefined && e.pattern !== null && e.pattern !== '';
   if (hasPattern && typeof e.event === 'string' && e.event !== 'room_message') {
@@ -206,6 +208,7 @@ function webhookProblems(e: Record<string, unknown>, at: string, allowedNetworks
     pattern: hasPattern ? (e.pattern as string) : null,
     name: (e.name as string | undefined) ?? '',
     authentication: (e.authentication as WebhookAuthentication | undefined) ?? 'none',
+    delivery: (e.delivery as WebhookDeliveryMode | undefined) ?? 'concurrent',
     key: (e.key as string | undefined) ?? null,
   };
 }

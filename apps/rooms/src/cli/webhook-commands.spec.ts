@@ -20,7 +20,7 @@ function queue(answer: (pattern: string, payload: unknown) => unknown, served = 
 
 const view = (over: Partial<WebhookView> = {}): WebhookView => ({
   id: 12, roomId: 3, event: 'room_message', url: 'https://bot:pa55@bots.example.com/hook?token=abc', pattern: null, name: 'Deploy bot',
-  authentication: 'jwt', key: null, installationId: null, oauthClientId: null, created: '2025-01-01T00:00:00.000Z',
+  authentication: 'jwt', delivery: 'concurrent', key: null, installationId: null, oauthClientId: null, created: '2025-01-01T00:00:00.000Z',
   enabled: true, disabledReason: null, disabledAt: null, health: { ...NO_WEBHOOK_HEALTH }, ...over,
 });
 const disabled = view({

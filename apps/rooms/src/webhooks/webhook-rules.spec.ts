@@ -21,9 +21,9 @@ describe('webhook rules', () => {
 
   it('fills the defaults a request leaves out', () => {
     expect(fieldsOf({ url: 'https://a.example/', event: 'room_enter' }))
-      .toEqual({ url: 'https://a.example/', event: 'room_enter', pattern: null, name: '', authentication: 'none' });
-    expect(fieldsOf({ url: 'https://a.example/', event: 'room_message', pattern: 'x', name: 'n', authentication: 'jwt' }))
-      .toEqual({ url: 'https://a.example/', event: 'room_message', pattern: 'x', name: 'n', authentication: 'jwt' });
+      .toEqual({ url: 'https://a.example/', event: 'room_enter', pattern: null, name: '', authentication: 'none', delivery: 'concurrent' });
+    expect(fieldsOf({ url: 'https://a.example/', event: 'room_message', pattern: 'x', name: 'n', authentication: 'jwt', delivery: 'ordered' }))
+      .toEqual({ url: 'https://a.example/', event: 'room_message', pattern: 'x', name: 'n', authentication: 'jwt', delivery: 'ordered' });
   });
 
   it('makes a fresh 32-byte base64url secret each time', () => {

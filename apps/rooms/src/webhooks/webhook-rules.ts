@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { urlAddressRefusal } from '@app/common';
-import { Actor, commandFailure, WebhookAuthentication, WebhookEventName, WebhookRef, WebhookSpec } from '@app/contracts';
+import { Actor, commandFailure, WebhookAuthentication, WebhookDeliveryMode, WebhookEventName, WebhookRef, WebhookSpec } from '@app/contracts';
 
 /**
  * Who a webhook registered through the REST API belongs to: the room and the user whose
@@ -21,6 +21,7 @@ export interface WebhookFields {
   pattern: string | null;
   name: string;
   authentication: WebhookAuthentication;
+  delivery: WebhookDeliveryMode;
 }
 
 /** A request's fields, absent optional ones at their defaults (a PUT replaces them all). */
@@ -30,6 +31,7 @@ export const fieldsOf = (spec: WebhookSpec): WebhookFields => ({
   pattern: spec.pattern ?? null,
   name: spec.name ?? '',
   authentication: spec.authentication ?? 'none',
+  delivery: spec.delivery ?? 'concurrent',
 });
 
 /** A REST registration's signing secret: 32 random bytes, base64url (shown once, at creation). */

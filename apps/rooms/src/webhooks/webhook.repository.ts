@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  NO_WEBHOOK_HEALTH, WebhookAuthentication, WebhookEventName, WebhookHealthView, WebhookRef, WebhookRegistration, WebhookView,
+  NO_WEBHOOK_HEALTH, WebhookAuthentication, WebhookDeliveryMode, WebhookEventName, WebhookHealthView, WebhookRef, WebhookRegistration, WebhookView,
 } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../shared/db-errors';
@@ -19,7 +19,7 @@ export interface NewWebhook extends WebhookFields {
   tokenId: number | null;
 }
 
-const COLUMNS = `id, room_id, event, url, pattern, name, authentication, key, secret, installation_id, oauth_client_id,
+const COLUMNS = `id, room_id, event, url, pattern, name, authentication, delivery, key, secret, installation_id, oauth_client_id,
   created_by_user_id, created_at, enabled, disabled_reason, disabled_at`;
 const W_COLUMNS = COLUMNS.split(',').map((c) => `w.${c.trim()}`).join(', ');
 
@@ -30,7 +30,7 @@ const WITH_HEALTH = `SELECT ${W_COLUMNS}, h.last_success_at, h.failing_since, co
 
 interface WebhookRow {
   id: number; room_id: number | null; event: WebhookEventName; url: string; pattern: string | null; name: string;
-  authentication: WebhookAuthentication; key: string | null; secret: string; installation_id: number | null;
+  authentication: WebhookAuthentication; delivery: WebhookDeliveryMode; key: string | null; secret: string; installation_id: number | null;
   oauth_client_id: string | null; created_by_user_id: number | null; created_at: Date;
   enabled: boolean; disabled_reason: string | null; disabled_at: Date | null;
   /** Only where the query joins the health (WITH_HEALTH). */
@@ -50,6 +50,7 @@ const toStored = (r: WebhookRow): StoredWebhook => ({
   pattern: r.pattern,
   name: r.name,
   authentication: r.authentication,
+  delivery: r.delivery,
   key: r.key,
   installationId: r.installation_id,
   oauthClientId: r.oauth_client_id,
@@ -77,7 +78,7 @@ const toStored = (r: WebhookRow): StoredWebhook => ({
 export function toWebhookView(w: StoredWebhook): WebhookView {
   return {
     id: w.id, roomId: w.roomId, event: w.event, url: w.url, pattern: w.pattern, name: w.name,
-    authentication: w.authentication, key: w.key, installationId: w.installationId, oauthClientId: w.oauthClientId, created: w.created,
+    authentication: w.authentication, delivery: w.delivery, key: w.key, installationId: w.installationId, oauthClientId: w.oauthClientId, created: w.created,
     enabled: w.enabled, disabledReason: w.disabledReason, disabledAt: w.disabledAt, health: w.health ?? { ...NO_WEBHOOK_HEALTH },
   };
 }
@@ -191,9 +192,9 @@ export class WebhookRepository {
   async insert(m: EntityManager, roomId: number, w: NewWebhook): Promise<StoredWebhook> {
     try {
       const rows: WebhookRow[] = await m.query(
-        `INSERT INTO webhooks (room_id, event, url, pattern, name, authentication, key, secret, created_by_user_id, created_by_token_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
-        [roomId, w.event, w.url, w.pattern, w.name, w.authentication, w.key, w.secret, w.userId, w.tokenId]);
+        `INSERT INTO webhooks (room_id, event, url, pattern, name, authentication, delivery, key, secret, created_by_user_id, created_by_token_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
+        [roomId, w.event, w.url, w.pattern, w.name, w.authentication, w.delivery, w.key, w.secret, w.userId, w.tokenId]);
       return toStored(rows[0]);
     } catch (err) {
       if (isUniqueViolation(err, 'webhooks_registrant_key_uq')) throw webhookKeyTaken(w.key ?? '', roomId);
@@ -204,8 +205,8 @@ export class WebhookRepository {
   /** Replaces what a webhook describes; its id, key, secret, registrant, enabled flag and health stay. */
   async replace(m: EntityManager, id: number, f: WebhookFields): Promise<StoredWebhook> {
     await m.query(
-      'UPDATE webhooks SET event = $2, url = $3, pattern = $4, name = $5, authentication = $6 WHERE id = $1',
-      [id, f.event, f.url, f.pattern, f.name, f.authentication]);
+      'UPDATE webhooks SET event = $2, url = $3, pattern = $4, name = $5, authentication = $6, delivery = $7 WHERE id = $1',
+      [id, f.event, f.url, f.pattern, f.name, f.authentication, f.delivery]);
     const rows: WebhookRow[] = await m.query(`${WITH_HEALTH} WHERE w.id = $1`, [id]);
     return toStored(rows[0]);
   }

@@ -14,7 +14,7 @@ const base: DeliveryRow = {
 };
 const registration = (over: Partial<WebhookRegistration> = {}): WebhookRegistration => ({
   id: 7, roomId: 3, event: 'room_message', url: 'https://receiver.example/hook?team=ops', pattern: null, name: 'Echo',
-  authentication: 'jwt', key: null, installationId: null, oauthClientId: null, created: '2026-01-01T00:00:00Z',
+  authentication: 'jwt', delivery: 'concurrent', key: null, installationId: null, oauthClientId: null, created: '2026-01-01T00:00:00Z',
   secret: 'registration-secret-1', userId: 5, ...over,
 });
 const detailRow = (over: Partial<DetailRow> = {}): DetailRow => ({

@@ -7,7 +7,7 @@ import { deliveryRequest, withQueryParameter } from './delivery-request';
 
 const registration = (over: Partial<WebhookRegistration> = {}): WebhookRegistration => ({
   id: 7, roomId: 3, event: 'room_message', url: 'https://receiver.example/hook?token=framework-token-123', pattern: null,
-  name: 'Echo', authentication: 'none', key: null, installationId: null, oauthClientId: null, created: '2026-01-01T00:00:00Z',
+  name: 'Echo', authentication: 'none', delivery: 'concurrent', key: null, installationId: null, oauthClientId: null, created: '2026-01-01T00:00:00Z',
   secret: 'registration-secret-1', userId: 5, ...over,
 });
 const job: DeliveryJob = {

@@ -4,7 +4,7 @@ import { RegistrationIndex } from '../registrations/matching';
 import { actingUserIdOf, planDeliveries } from './delivery-plan';
 
 const registration = (over: Partial<WebhookRegistration>): WebhookRegistration => ({
-  id: 1, roomId: 3, event: 'room_message', url: 'https://receiver.example/hook', pattern: null, name: '', authentication: 'none',
+  id: 1, roomId: 3, event: 'room_message', url: 'https://receiver.example/hook', pattern: null, name: '', authentication: 'none', delivery: 'concurrent',
   key: null, installationId: null, oauthClientId: null, created: '2026-01-01T00:00:00Z', secret: 'secret-1', userId: 5, ...over,
 });
 const room = { id: 3, name: 'Ops', privacy: 'public', is_archived: false, version: 'V1', links: { self: 'x' } };

@@ -3,7 +3,7 @@ import { buildEnvelope } from './envelope';
 
 const registration = (over: Partial<WebhookRegistration> = {}): WebhookRegistration => ({
   id: 12, roomId: 7, event: 'room_notification', url: 'https://r.example/hook', pattern: null, name: 'hook',
-  authentication: 'none', key: null, installationId: null, oauthClientId: null, created: '2025-01-01T00:00:00.000Z',
+  authentication: 'none', delivery: 'concurrent', key: null, installationId: null, oauthClientId: null, created: '2025-01-01T00:00:00.000Z',
   secret: 's', userId: 5, ...over,
 });
 

@@ -3,7 +3,7 @@ import { inForce, matchingRegistrations, MAX_REPLY_DEPTH, PatternCache, Registra
 
 const registration = (over: Partial<WebhookRegistration> = {}): WebhookRegistration => ({
   id: 1, roomId: 7, event: 'room_message', url: 'https://r.example/hook', pattern: null, name: 'hook',
-  authentication: 'none', key: null, installationId: null, oauthClientId: null, created: '2025-01-01T00:00:00.000Z',
+  authentication: 'none', delivery: 'concurrent', key: null, installationId: null, oauthClientId: null, created: '2025-01-01T00:00:00.000Z',
   secret: 's', userId: 5, ...over,
 });
 const room = (id = 7) => ({ id, is_archived: false, links: { self: 's', participants: 'p', webhooks: 'w' }, name: 'Ops', privacy: 'public', version: 'v' });

@@ -3,7 +3,7 @@ import { WebhookRegistration } from '@app/contracts';
 import { Registrations } from './registrations';
 
 const registration = (id: number, over: Partial<WebhookRegistration> = {}): WebhookRegistration => ({
-  id, roomId: 3, event: 'room_message', url: 'https://receiver.example/hook', pattern: null, name: '', authentication: 'none',
+  id, roomId: 3, event: 'room_message', url: 'https://receiver.example/hook', pattern: null, name: '', authentication: 'none', delivery: 'concurrent',
   key: null, installationId: null, oauthClientId: null, created: '2026-01-01T00:00:00Z', secret: 'secret', userId: 5, ...over,
 });
 const logger = createLogger('test', 'silent');

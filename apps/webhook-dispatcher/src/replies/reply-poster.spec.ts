@@ -5,7 +5,7 @@ import { ReplyPoster, replyCommand } from './reply-poster';
 
 const registration = (over: Partial<WebhookRegistration> = {}): WebhookRegistration => ({
   id: 7, roomId: 3, event: 'room_message', url: 'https://receiver.example/hook', pattern: null, name: 'Echo bot',
-  authentication: 'none', key: null, installationId: null, oauthClientId: null, created: '2026-01-01T00:00:00Z',
+  authentication: 'none', delivery: 'concurrent', key: null, installationId: null, oauthClientId: null, created: '2026-01-01T00:00:00Z',
   secret: 'secret-1', userId: 5, ...over,
 });
 const job: DeliveryJob = {

@@ -3,6 +3,15 @@ import type { WebhookEventName } from './webhook-event-names';
 export const WEBHOOK_AUTHENTICATIONS = ['jwt', 'none'] as const;
 export type WebhookAuthentication = (typeof WEBHOOK_AUTHENTICATIONS)[number];
 
+/**
+ * How a webhook's deliveries are made (our extension, `"delivery"`): `concurrent`, as
+ * HipChat did, each as soon as it can; `ordered`, those of one room one at a time in the
+ * order of the room's events, a delivery being retried holding back only the later ones of
+ * that room to that webhook.
+ */
+export const WEBHOOK_DELIVERY_MODES = ['concurrent', 'ordered'] as const;
+export type WebhookDeliveryMode = (typeof WEBHOOK_DELIVERY_MODES)[number];
+
 /** What a webhook is set to: as registered through the API, or as an add-on's descriptor declares it. */
 export interface WebhookSettings {
   event: WebhookEventName;
@@ -10,6 +19,7 @@ export interface WebhookSettings {
   pattern: string | null;
   name: string;
   authentication: WebhookAuthentication;
+  delivery: WebhookDeliveryMode;
   /** The integration's key for it (1-40 characters), unique within the integration. */
   key: string | null;
 }

@@ -4,7 +4,7 @@ import { webhookItemSchema, webhookSchema } from './webhooks.schemas';
 
 const BASE = 'https://chat.example.test';
 const view = (over: Partial<WebhookView> = {}): WebhookView => ({
-  id: 5, roomId: 12, event: 'room_message', url: 'https://r.example/h?token=a', pattern: '^hi', name: 'Hi', authentication: 'jwt',
+  id: 5, roomId: 12, event: 'room_message', url: 'https://r.example/h?token=a', pattern: '^hi', name: 'Hi', authentication: 'jwt', delivery: 'concurrent',
   key: 'hi', installationId: null, oauthClientId: null, created: '2025-01-01T00:00:00.000Z',
   enabled: true, disabledReason: null, disabledAt: null, health: { ...NO_WEBHOOK_HEALTH }, ...over,
 });
@@ -25,7 +25,7 @@ describe('v2 webhook presenter', () => {
 
   it('lists the fields of a webhook and its health, its key only when it has one, never a secret', () => {
     expect(toV2WebhookItem(view(), BASE)).toEqual({
-      id: 5, name: 'Hi', url: 'https://r.example/h?token=a', event: 'room_message', pattern: '^hi', authentication: 'jwt', key: 'hi',
+      id: 5, name: 'Hi', url: 'https://r.example/h?token=a', event: 'room_message', pattern: '^hi', authentication: 'jwt', delivery: 'concurrent', key: 'hi',
       enabled: true, last_success_at: null, failing_since: null, consecutive_failures: 0, disabled_reason: null,
       links: { self: `${BASE}/v2/room/12/webhook/5` },
     });

@@ -21,6 +21,7 @@ export function toV2WebhookItem(w: WebhookView, base: string) {
     event: w.event,
     pattern: w.pattern,
     authentication: w.authentication,
+    delivery: w.delivery,
     ...(w.key !== null ? { key: w.key } : {}),
     enabled: w.enabled,
     last_success_at: w.health.lastSuccessAt,

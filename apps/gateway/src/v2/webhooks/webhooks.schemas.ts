@@ -1,4 +1,4 @@
-import { WEBHOOK_AUTHENTICATIONS, WEBHOOK_EVENT_NAMES, WebhookSpec, webhookField, webhookSpecSchema } from '@app/contracts';
+import { WEBHOOK_AUTHENTICATIONS, WEBHOOK_DELIVERY_MODES, WEBHOOK_EVENT_NAMES, WebhookSpec, webhookField, webhookSpecSchema } from '@app/contracts';
 import { z } from 'zod';
 import { pageQuery, pageSchema } from '../http/pagination';
 import { optionalField } from '../http/validation';
@@ -11,6 +11,7 @@ export const webhookBody = webhookSpecSchema.extend({
   pattern: optionalField(webhookField.pattern, true),
   name: optionalField(webhookField.name),
   authentication: optionalField(webhookField.authentication),
+  delivery: optionalField(webhookField.delivery),
 });
 export type WebhookBody = z.output<typeof webhookBody>;
 
@@ -34,6 +35,7 @@ export function specOf(b: WebhookBody): WebhookSpec {
     ...(b.pattern !== undefined ? { pattern: b.pattern } : {}),
     ...(b.name !== undefined ? { name: b.name } : {}),
     ...(b.authentication !== undefined ? { authentication: b.authentication } : {}),
+    ...(b.delivery !== undefined ? { delivery: b.delivery } : {}),
   };
 }
 
@@ -47,6 +49,10 @@ export const webhookItemSchema = z.object({
   event: z.enum(WEBHOOK_EVENT_NAMES as unknown as [string, ...string[]]),
   pattern: z.string().nullable(),
   authentication: z.enum(WEBHOOK_AUTHENTICATIONS as unknown as [string, ...string[]]),
+  delivery: z.enum(WEBHOOK_DELIVERY_MODES as unknown as [string, ...string[]]).describe(
+    'Our extension. concurrent (the default, as HipChat): each delivery as soon as it can. ordered: the deliveries of one room one at a time, ' +
+    'in the order of the room\'s events; a delivery being retried holds back only the later ones of that room to this webhook, and once it has failed the next go on',
+  ),
   key: z.string().optional().describe('The integration\'s key, when it has one'),
   enabled: z.boolean().describe('False once disabled for failing (WEBHOOK_DISABLE_AFTER and WEBHOOK_DISABLE_MIN_FAILURES): nothing is delivered to it until POST .../enable'),
   last_success_at: instantOrNull('The latest delivered attempt'),

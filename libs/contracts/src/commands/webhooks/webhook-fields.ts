@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_NAMES } from '../../models/webhook-event-names';
-import { WEBHOOK_AUTHENTICATIONS } from '../../models/webhook-registration';
+import { WEBHOOK_AUTHENTICATIONS, WEBHOOK_DELIVERY_MODES } from '../../models/webhook-registration';
 import { absoluteHttpUrlProblem } from '../../rules/http-url';
 import { charLength, controlProblem, firstProblem, maxLengthProblem, oneOf, text } from '../../rules/text';
 import { webhookPatternProblem } from '../../rules/webhook-pattern';
@@ -13,6 +13,7 @@ export const webhookField = {
   pattern: text((v) => webhookPatternProblem(v)),
   name: text((v) => firstProblem(maxLengthProblem(v, 100), controlProblem(v))),
   authentication: oneOf(WEBHOOK_AUTHENTICATIONS as unknown as ['jwt', 'none']),
+  delivery: oneOf(WEBHOOK_DELIVERY_MODES as unknown as ['concurrent', 'ordered']),
   key: text((v) => firstProblem(
     charLength(v) < 1 || charLength(v) > 40 ? `must be 1 to 40 characters (got ${charLength(v)})` : null,
     controlProblem(v),
@@ -26,5 +27,6 @@ export const webhookSpecSchema = z.object({
   pattern: webhookField.pattern.optional(),
   name: webhookField.name.optional(),
   authentication: webhookField.authentication.optional(),
+  delivery: webhookField.delivery.optional(),
 });
 export type WebhookSpec = z.output<typeof webhookSpecSchema>;
