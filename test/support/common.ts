@@ -53,6 +53,7 @@ export async function deleteBrokerNamespace(amqpUrl: string, namespace: string, 
   try {
     for (const queue of [
       names.roomsCommandQueue, names.dispatcherCommandQueue, names.dispatcherEventsQueue, names.dispatcherDeadLetterQueue,
+      names.dispatcherOrderedEventsQueue, names.dispatcherOrderedDeadLetterQueue,
       names.deliveriesQueue, names.deliveriesDeadLetterQueue, names.deliveryInFlightQueue, ...delayQueues,
     ]) {
       const ch = await conn.createChannel();

@@ -13,6 +13,7 @@ import { EventsConsumer } from './events/events.consumer';
 import { HealthReporter } from './health/health-reporter';
 import { ROOM_EVENT_BINDINGS } from './events/room-events';
 import { Registrations } from './registrations/registrations';
+import { OrderedDeliveries, orderedEventsQueue } from './ordered/ordered-deliveries';
 
 /** Longest a stopping replica waits for the attempts in hand (unfinished ones are redelivered). */
 const DRAIN_MS = 5_000;
@@ -41,6 +42,7 @@ export class DispatcherLifecycle implements OnApplicationBootstrap, OnApplicatio
     @Inject(ATTEMPT_RECORDER) private readonly recorder: BatchWriter<AttemptToRecord>,
     private readonly pruner: RecordPruner,
     private readonly health: HealthReporter,
+    private readonly ordered: OrderedDeliveries,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -62,6 +64,9 @@ export class DispatcherLifecycle implements OnApplicationBootstrap, OnApplicatio
       (envelope, message) => this.events.handle(envelope, message),
     );
     this.logger.info({ queue: names.dispatcherEventsQueue, deliveries: names.deliveriesQueue }, 'consuming room events');
+    // Declared by every replica, so that no event waits for a leader to have a queue; one replica leads.
+    await this.broker.declareConsumerQueue(orderedEventsQueue(names));
+    this.ordered.start();
     // Replicas started together do not all try the lock at the same moment.
     this.pruner.start(60_000 + Math.floor(Math.random() * 60_000));
   }
@@ -71,6 +76,8 @@ export class DispatcherLifecycle implements OnApplicationBootstrap, OnApplicatio
     this.registrations.stop();
     this.events.stop();
     await this.pruner.stop();
+    // Its lanes end the attempts under way (recorded); what waits stays in its rows for the next leader.
+    await this.ordered.stop();
     // The attempts in hand still record and post replies: the broker (RPC) and database stay until they end.
     // First attempts made off the events first: they may still park retries through the queues.
     const deadline = Date.now() + DRAIN_MS;

@@ -18,6 +18,8 @@ import { ListDeliveries } from './delivery-log/list-deliveries.usecase';
 import { RecoverDeliveries } from './delivery-log/recover-deliveries.usecase';
 import { Redeliver } from './delivery-log/redeliver.usecase';
 import { DispatcherLifecycle } from './dispatcher.lifecycle';
+import { OrderedDeliveries, ORDERED_PREFETCH, orderedEventsQueue } from './ordered/ordered-deliveries';
+import { OrderedLanes } from './ordered/ordered-lanes';
 import { EventsConsumer } from './events/events.consumer';
 import { HealthReporter } from './health/health-reporter';
 import { InlineAttempts } from './events/inline-attempts';
@@ -94,6 +96,18 @@ export class DispatcherModule {
               new InlineAttempts((job, lease) => worker.handle(job, lease), config.WEBHOOK_CONCURRENCY), logger,
             ),
           inject: [Registrations, DeliveryRepository, DeliveryQueues, DeliveryWorker],
+        },
+        {
+          provide: OrderedDeliveries,
+          useFactory: (registrations: Registrations, repository: DeliveryRepository, worker: DeliveryWorker, broker: AmqpBroker) =>
+            new OrderedDeliveries(
+              db, registrations, repository, new BatchWriter((batches) => repository.insertPending(batches.flat()), 50),
+              () => new OrderedLanes((job) => worker.attemptInLane(job), (err, job) =>
+                logger.warn({ err: (err as Error)?.message, deliveryId: job.deliveryId }, 'ordered delivery attempt failed to run; trying again')),
+              { consume: (handler) => broker.consumeEvents(orderedEventsQueue(names), ORDERED_PREFETCH, handler) },
+              logger,
+            ),
+          inject: [Registrations, DeliveryRepository, DeliveryWorker, AmqpBroker],
         },
         { provide: RecordPruner, useFactory: () => new RecordPruner(db, logger, {
           retentionDays: config.WEBHOOK_RECORD_RETENTION_DAYS, failedRetentionDays: config.WEBHOOK_FAILED_RETENTION_DAYS,

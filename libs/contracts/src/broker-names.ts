@@ -15,6 +15,12 @@ export interface BrokerNames {
   dispatcherEventsQueue: string;
   /** Where the dispatcher's rejected events end up. */
   dispatcherDeadLetterQueue: string;
+  /**
+   * The room events again, for the ordered deliveries: one replica at a time consumes it
+   * (single active consumer), in the order the events reached the exchange.
+   */
+  dispatcherOrderedEventsQueue: string;
+  dispatcherOrderedDeadLetterQueue: string;
   /** Direct exchange of webhook delivery jobs: the deliveries queue and what the delay queues dead-letter to. */
   deliveriesExchange: string;
   /** Durable queue of webhook delivery jobs (one per event and registration, and per retry). */
@@ -35,6 +41,8 @@ export function brokerNames(namespace: string): BrokerNames {
     dispatcherCommandQueue: `${namespace}.webhook-dispatcher.commands`,
     dispatcherEventsQueue: `${namespace}.webhook-dispatcher.events`,
     dispatcherDeadLetterQueue: `${namespace}.webhook-dispatcher.events.dead-letter`,
+    dispatcherOrderedEventsQueue: `${namespace}.webhook-dispatcher.ordered-events`,
+    dispatcherOrderedDeadLetterQueue: `${namespace}.webhook-dispatcher.ordered-events.dead-letter`,
     deliveriesExchange: `${namespace}.webhook-deliveries`,
     deliveriesQueue: `${namespace}.webhook-dispatcher.deliveries`,
     deliveriesDeadLetterQueue: `${namespace}.webhook-dispatcher.deliveries.dead-letter`,

@@ -6,7 +6,7 @@ import type { ClaimedDelivery, JobRow } from './delivery-log.repository';
  * as first built (the same body and `webhook-id`), numbered after the attempts it had.
  * Signed afresh when it is sent (a new timestamp and JWT), to the webhook as it is now.
  */
-function jobOf(row: JobRow): DeliveryJob {
+export function jobOf(row: JobRow): DeliveryJob {
   return {
     deliveryId: row.id,
     webhookId: row.webhook_id,

@@ -63,5 +63,10 @@ export const deliveryJobSchema = z.object({
    * schedule's waits are counted from the attempt after them. Absent: 0.
    */
   scheduleOffset: z.number().int().min(0).optional(),
+  /**
+   * An ordered delivery's place in its lane (see OrderedLanes): increasing in the order its
+   * event reached the dispatcher. Absent: a concurrent delivery.
+   */
+  lanePosition: z.number().int().nonnegative().optional(),
 });
 export type DeliveryJob = z.output<typeof deliveryJobSchema>;

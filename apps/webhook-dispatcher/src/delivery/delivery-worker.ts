@@ -28,6 +28,13 @@ export interface DeliveryWorkerOptions {
   health?: { observe(webhookId: number, result: AttemptOutcome): void };
 }
 
+/** What one attempt of a delivery came to: the next attempt of the same delivery, or none (it ended). */
+export interface NextAttempt {
+  /** The retry to make, `retryInMs` from now; null: the delivery ended (delivered, failed, cancelled). */
+  next: DeliveryJob | null;
+  retryInMs: number;
+}
+
 /**
  * Makes one attempt of a delivery job: signs and POSTs the envelope through the outbound
  * guard, parks the job in a delay queue when it is to be tried again (the job's message is
@@ -182,7 +189,39 @@ export class DeliveryWorker {
     await this.recorder.add({ job, record: decision.record, state: decision.state }).catch((err) => this.recordFailed(err, job));
     // Replying needs no slot: the next job can start meanwhile.
     if (outcome === 'ack') lease.release();
+    await this.reply(job, registration, decision);
+    return outcome;
+  }
 
+  /**
+   * One attempt of an ordered delivery (see OrderedLanes): made at once, its retry not parked
+   * in the broker but answered, for its lane to wait on. Recorded, and its reply posted,
+   * before it answers: the next delivery of the lane starts only after.
+   */
+  async attemptInLane(job: DeliveryJob): Promise<NextAttempt> {
+    const registration = await this.registrationOf(job);
+    if (!registration) {
+      this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId }, 'delivery cancelled: the webhook is gone');
+      await this.repository.markCancelled(job);
+      return { next: null, retryInMs: 0 };
+    }
+    if (!isEnabled(registration)) {
+      await this.recorder.add(disabledAttempt(job, new Date()));
+      return { next: null, retryInMs: 0 };
+    }
+    const startedAt = new Date();
+    const request = deliveryRequest({ job, registration, now: startedAt });
+    const result = await this.send(request);
+    const decision = this.decisions.decide({ job, result, startedAt, secrets: request.secrets, now: new Date() });
+    this.log(job, registration, decision);
+    this.health?.observe(job.webhookId, result);
+    await this.recorder.add({ job, record: decision.record, state: decision.state }).catch((err) => this.recordFailed(err, job));
+    await this.reply(job, registration, decision);
+    return decision.retry ? { next: decision.retry.job, retryInMs: decision.retry.delayMs } : { next: null, retryInMs: 0 };
+  }
+
+  /** Posts the reply the answer carried (or records why it could not be one). */
+  private async reply(job: DeliveryJob, registration: WebhookRegistration, decision: Decision): Promise<void> {
     const reply = decision.reply;
     if (reply.kind === 'notification') {
       const posted = await this.replies.post({ job, registration, notification: reply.notification })
@@ -193,7 +232,6 @@ export class DeliveryWorker {
       this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, problem: reply.problem }, 'invalid webhook reply');
       await this.repository.recordReply(job.deliveryId, { error: reply.problem }).catch((err) => this.recordFailed(err, job));
     }
-    return outcome;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { AttemptRecord, DeliveryState } from './delivery-decisions';
 import { DeliveryJob } from './delivery-job';
+import type { JobRow } from '../delivery-log/delivery-log.repository';
 
 /** A delivery's recorded state: what a job that may be stale is checked against. */
 export interface DeliveryProgress {
@@ -25,14 +26,15 @@ export class DeliveryRepository {
   async insertPending(jobs: readonly DeliveryJob[]): Promise<Set<string>> {
     if (jobs.length === 0) return new Set();
     const rows: Array<{ id: string }> = await this.db.query(
-      `INSERT INTO webhook_deliveries (id, webhook_id, event, event_id, room_id, envelope, created_at, actor_user_id, reply_depth)
-       SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::text[], $7::timestamptz[], $8::int[], $9::int[])
+      `INSERT INTO webhook_deliveries (id, webhook_id, event, event_id, room_id, envelope, created_at, actor_user_id, reply_depth, lane_position)
+       SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::text[], $7::timestamptz[], $8::int[], $9::int[],
+                            $10::bigint[])
        ON CONFLICT (id) DO NOTHING
        RETURNING id`,
       [
         jobs.map((j) => j.deliveryId), jobs.map((j) => j.webhookId), jobs.map((j) => j.event), jobs.map((j) => j.eventId),
         jobs.map((j) => j.roomId), jobs.map((j) => j.envelopeBody), jobs.map((j) => j.createdAt),
-        jobs.map((j) => j.actorUserId), jobs.map((j) => j.replyDepth),
+        jobs.map((j) => j.actorUserId), jobs.map((j) => j.replyDepth), jobs.map((j) => j.lanePosition ?? null),
       ],
     );
     return new Set(rows.map((r) => r.id));
@@ -113,6 +115,18 @@ export class DeliveryRepository {
     const rows: Array<{ id: string; status: string; attempts: number }> = await this.db.query(
       'SELECT id, status, attempts FROM webhook_deliveries WHERE id = ANY($1::uuid[])', [ids]);
     return new Map(rows.map((r) => [r.id, { status: r.status, attempts: r.attempts }]));
+  }
+
+  /**
+   * The ordered deliveries not yet ended, in lane order (see OrderedLanes), with when each
+   * is due: what a replica that takes the ordered deliveries over rebuilds its lanes from.
+   */
+  async openLaneDeliveries(): Promise<Array<JobRow & { lane_position: string; next_attempt_at: Date | null }>> {
+    return this.db.query(
+      `SELECT id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth, lane_position, next_attempt_at
+         FROM webhook_deliveries
+        WHERE lane_position IS NOT NULL AND status IN ('pending', 'retrying')
+        ORDER BY lane_position, id`);
   }
 
   /** The registration is gone: nothing is sent any more. */

@@ -1,5 +1,5 @@
 import { AppLogger, HandlerOutcome } from '@app/common';
-import { EventEnvelope } from '@app/contracts';
+import { EventEnvelope, isOrdered } from '@app/contracts';
 import type { ConsumeMessage } from 'amqplib';
 import { BatchWriter } from '../delivery/batch-writer';
 import { DeliveryJob } from '../delivery/delivery-job';
@@ -66,7 +66,8 @@ export class EventsConsumer {
       jobs = planDeliveries({
         envelope: event.envelope,
         event: event.webhookEvent,
-        candidates: (roomId, name) => this.registrations.forEvent(roomId, name, stamp),
+        // Ordered webhooks are OrderedDeliveries'.
+        candidates: (roomId, name) => this.registrations.forEvent(roomId, name, stamp).filter((r) => !isOrdered(r)),
         patterns: this.registrations.patterns.lookup,
         now: new Date(),
       });

@@ -69,8 +69,22 @@ export class AmqpBroker {
     this.track(await serveCommands(this.connection, queue, prefetch, this.logger, handler), `commands ${queue}`);
   }
 
-  /** Consumes a durable queue with manual acknowledgement; rejected messages are dead-lettered. */
-  async consumeEvents(spec: ConsumerQueueSpec, prefetch: number, handler: EventHandler): Promise<void> {
+  /** Declares a consumer queue (and binds it) without consuming: events published from now on wait there. */
+  async declareConsumerQueue(spec: ConsumerQueueSpec): Promise<void> {
+    const channel = this.connection.createChannel({ json: false, setup: (ch: ConfirmChannel) => assertConsumerQueue(ch, this.names, spec) });
+    channel.on('error', () => undefined);
+    try {
+      await channel.waitForConnect();
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Consumes a durable queue with manual acknowledgement; rejected messages are dead-lettered.
+   * `stop()` closes the consuming channel: the messages not yet settled go back to the queue.
+   */
+  async consumeEvents(spec: ConsumerQueueSpec, prefetch: number, handler: EventHandler): Promise<{ stop(): Promise<void> }> {
     const channel = this.track(this.connection.createChannel({
       json: false,
       setup: async (ch: ConfirmChannel) => {
@@ -82,6 +96,13 @@ export class AmqpBroker {
       },
     }), `events ${spec.queue}`);
     await channel.waitForConnect();
+    return {
+      stop: async () => {
+        const at = this.channels.indexOf(channel);
+        if (at !== -1) this.channels.splice(at, 1);
+        await channel.close().catch(() => undefined);
+      },
+    };
   }
 
   /**

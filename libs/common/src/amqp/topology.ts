@@ -12,6 +12,11 @@ export interface ConsumerQueueSpec {
   deadLetterQueue: string;
   /** Binding patterns on the events exchange, e.g. `room.*.v1`. */
   bindings: string[];
+  /**
+   * One consumer at a time receives the queue's messages, in order, whatever the number
+   * consuming (RabbitMQ's single active consumer); the next takes over when it goes.
+   */
+  singleActiveConsumer?: boolean;
 }
 
 /**
@@ -30,6 +35,7 @@ export async function assertConsumerQueue(
     durable: true,
     deadLetterExchange: names.deadLetterExchange,
     deadLetterRoutingKey: spec.queue,
+    ...(spec.singleActiveConsumer ? { arguments: { 'x-single-active-consumer': true } } : {}),
   });
   for (const pattern of spec.bindings) {
     await channel.bindQueue(spec.queue, names.eventsExchange, pattern);

@@ -97,3 +97,6 @@ export interface WebhookRegistration extends Omit<WebhookView, 'enabled' | 'disa
  * absent, from a rooms service that predates it: enabled).
  */
 export const isEnabled = (r: Pick<WebhookRegistration, 'enabled'>): boolean => r.enabled !== false;
+
+/** Whether the webhook's deliveries are ordered (absent, from a rooms service that predates the setting: concurrent). */
+export const isOrdered = (r: Pick<WebhookRegistration, 'delivery'>): boolean => r.delivery === 'ordered';

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { INestApplicationContext } from '@nestjs/common';
+import { Client } from 'pg';
+import { AmqpBroker, createLogger, parseConfig, RpcClient } from '@app/common';
+import { brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, RequestOf, SendNotificationV1 } from '@app/contracts';
+import { deleteBrokerNamespace, eventually, Stack, startStack } from '../../../test/support/harness';
+import { startDispatcher } from '../src/bootstrap';
+import { dispatcherConfigShape } from '../src/config';
+import { OrderedDeliveries } from '../src/ordered/ordered-deliveries';
+import { Registrations } from '../src/registrations/registrations';
+import { Received, Receiver } from './receiver';
+
+const SCHEDULE = { WEBHOOK_RETRY_SCHEDULE: '300ms,300ms' };
+const DISPATCHER_ENV = { ...SCHEDULE, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' };
+
+/** The text of the notification a request delivered. */
+const textOf = (r: Received): string => JSON.parse(r.body).item.message.message;
+/** The texts a path got, in arrival order. */
+const texts = (requests: Received[]) => requests.map(textOf);
+
+describe('ordered deliveries ("delivery": "ordered"; real RabbitMQ, PostgreSQL and HTTP receiver)', () => {
+  let stack: Stack;
+  let receiver: Receiver;
+  let broker: AmqpBroker;
+  let rpc: RpcClient;
+  let db: Client;
+  let ownerId: number;
+  const replicas: INestApplicationContext[] = [];
+
+  const newRoom = async () => (await rpc.request(CreateRoomV1, {
+    actor: { label: 't' }, name: `Ordered ${randomUUID().slice(0, 8)}`, owner: { id: ownerId }, privacy: 'public', topic: '', guestAccess: false,
+  })).room;
+
+  const register = async (roomId: number, spec: Omit<RequestOf<typeof CreateWebhookV1>, 'actor' | 'room'>) => {
+    const created = await rpc.request(CreateWebhookV1, { actor: { label: 'admin', userId: ownerId }, room: { id: roomId }, ...spec });
+    await eventually(() => expect(stack.dispatcher!.get(Registrations).get(created.webhook.id)).toBeDefined(), 2_000);
+    return created.webhook;
+  };
+
+  const notify = (roomId: number, message: string) => rpc.request(SendNotificationV1, {
+    actor: { label: 'ci', userId: ownerId }, room: { id: roomId }, message, messageFormat: 'text', notify: false, color: 'yellow',
+  });
+
+  /** Answers 500 to the first `failures` requests carrying `text`, 204 otherwise. */
+  const failingFirst = (text: string, failures: number) => {
+    let left = failures;
+    return (r: Received) => (textOf(r) === text && left-- > 0 ? { status: 500 } : { status: 204 });
+  };
+
+  beforeAll(async () => {
+    receiver = await Receiver.start();
+    stack = await startStack({ rooms: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' }, dispatcher: DISPATCHER_ENV });
+    broker = await AmqpBroker.connect(stack.amqpUrl, brokerNames(stack.namespace), createLogger('test', 'silent'));
+    rpc = await broker.createRpcClient(brokerNames(stack.namespace).roomsCommandQueue, 10_000);
+    db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    ownerId = (await rpc.request(CreateUserV1, { email: 'ordered@example.com', name: 'Owner' })).user.id;
+    await eventually(() => expect(stack.dispatcher!.get(OrderedDeliveries).leading).toBe(true), 5_000);
+  });
+
+  afterEach(() => receiver.release());
+
+  afterAll(async () => {
+    while (replicas.length) await replicas.pop()!.close().catch(() => undefined);
+    await receiver?.stop();
+    await broker?.close();
+    await db?.end().catch(() => undefined);
+    await stack?.stop();
+    if (stack) await deleteBrokerNamespace(stack.amqpUrl, stack.namespace, [300]);
+  });
+
+  it('shows the mode in the registration and delivers a room\'s events one at a time, in order, a retry holding back only its own lane', async () => {
+    const room = await newRoom();
+    const other = await newRoom();
+    const ordered = await register(room.id, { url: receiver.route('/ordered', failingFirst('m1', 2)), event: 'room_notification', delivery: 'ordered' });
+    expect(ordered.delivery).toBe('ordered');
+    await register(room.id, { url: receiver.route('/concurrent', { status: 204 }), event: 'room_notification' });
+    await register(other.id, { url: receiver.route('/other-room', { status: 204 }), event: 'room_notification', delivery: 'ordered' });
+
+    for (const m of ['m1', 'm2', 'm3', 'm4', 'm5']) await notify(room.id, m);
+    await notify(other.id, 'o1');
+
+    // m1 fails twice (two retries 300 ms apart), then m2..m5 follow it, in order.
+    await eventually(() => expect(texts(receiver.to('/ordered'))).toEqual(['m1', 'm1', 'm1', 'm2', 'm3', 'm4', 'm5']), 10_000);
+    const toOrdered = receiver.to('/ordered');
+    // One at a time: each request only after the one before it was answered (and m2 after m1's success).
+    for (let i = 1; i < toOrdered.length; i++) expect(toOrdered[i].at).toBeGreaterThanOrEqual(toOrdered[i - 1].at);
+    expect(toOrdered[3].at - toOrdered[0].at).toBeGreaterThanOrEqual(550);
+    // Held back: only that webhook's lane in that room. The concurrent webhook and the other room's lane went on at once.
+    const firstRetry = toOrdered[1].at;
+    expect(texts(receiver.to('/concurrent')).sort()).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
+    for (const r of [...receiver.to('/concurrent'), ...receiver.to('/other-room')]) expect(r.at).toBeLessThan(firstRetry);
+    expect(texts(receiver.to('/other-room'))).toEqual(['o1']);
+    // Each delivery ended delivered, with its own webhook-id throughout its retries.
+    const ids = new Set(toOrdered.slice(0, 3).map((r) => r.headers['webhook-id']));
+    expect(ids.size).toBe(1);
+    const { rows } = await db.query('SELECT status, attempts FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY lane_position', [ordered.id]);
+    expect(rows).toEqual([
+      { status: 'delivered', attempts: 3 }, ...Array.from({ length: 4 }, () => ({ status: 'delivered', attempts: 1 })),
+    ]);
+  });
+
+  it('goes on with the next deliveries once one has failed for good', async () => {
+    const room = await newRoom();
+    await register(room.id, { url: receiver.route('/gives-up', failingFirst('f1', 99)), event: 'room_notification', delivery: 'ordered' });
+    for (const m of ['f1', 'f2', 'f3']) await notify(room.id, m);
+    // Three attempts (the schedule has two retries), then f2 and f3.
+    await eventually(() => expect(texts(receiver.to('/gives-up'))).toEqual(['f1', 'f1', 'f1', 'f2', 'f3']), 10_000);
+  });
+
+  it('goes on, in order, on another replica when the one making the ordered deliveries stops mid-retry', async () => {
+    const second = await startDispatcher(parseConfig(dispatcherConfigShape, {
+      AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...DISPATCHER_ENV,
+    }));
+    replicas.push(second);
+    expect(second.get(OrderedDeliveries).leading).toBe(false);
+    const room = await newRoom();
+    await register(room.id, { url: receiver.route('/handover', failingFirst('h1', 1)), event: 'room_notification', delivery: 'ordered' });
+    for (const m of ['h1', 'h2', 'h3']) await notify(room.id, m);
+    // h1 failed once: its retry waits 300 ms. The leader stops meanwhile.
+    await eventually(() => expect(texts(receiver.to('/handover'))).toEqual(['h1']), 5_000);
+    await stack.dispatcher!.close();
+    await eventually(() => expect(second.get(OrderedDeliveries).leading).toBe(true), 5_000);
+    await eventually(() => expect(texts(receiver.to('/handover'))).toEqual(['h1', 'h1', 'h2', 'h3']), 10_000);
+    // And new events go on to the new leader.
+    await notify(room.id, 'h4');
+    await eventually(() => expect(texts(receiver.to('/handover'))).toEqual(['h1', 'h1', 'h2', 'h3', 'h4']), 10_000);
+  });
+});
