@@ -4,8 +4,8 @@
 const http = require('node:http');
 const { performance } = require('node:perf_hooks');
 
-/** Starts a receiver; onDelivery(envelope, arrivedAtMs, path, headers) for each POST. */
-async function startReceiver({ onDelivery = () => undefined, hangMs = {} } = {}) {
+/** Starts a receiver; onDelivery(envelope, arrivedAtMs, path, headers) for each POST, onAnswered(path) once it is answered. */
+async function startReceiver({ onDelivery = () => undefined, onAnswered = () => undefined, hangMs = {} } = {}) {
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -23,6 +23,7 @@ async function startReceiver({ onDelivery = () => undefined, hangMs = {} } = {})
       setTimeout(() => {
         res.writeHead(204);
         res.end();
+        onAnswered(path);
       }, wait).unref();
     });
   });

@@ -110,7 +110,8 @@ async function deleteNamespace(amqpUrl, ns) {
     // The delay queues of the default retry schedule (the bench does not set WEBHOOK_RETRY_SCHEDULE).
     const delays = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000].map((ms) => `${d}.delay.${ms}ms`);
     for (const q of [
-      `${ns}.rooms.commands`, `${ns}.webhook-dispatcher.events`, `${ns}.webhook-dispatcher.events.dead-letter`,
+      `${ns}.rooms.commands`, `${ns}.webhook-dispatcher.commands`, `${ns}.webhook-dispatcher.events`, `${ns}.webhook-dispatcher.events.dead-letter`,
+      `${ns}.webhook-dispatcher.ordered-events`, `${ns}.webhook-dispatcher.ordered-events.dead-letter`,
       d, `${d}.dead-letter`, `${d}.in-flight`, ...delays,
     ]) {
       await attempt((ch) => ch.deleteQueue(q));

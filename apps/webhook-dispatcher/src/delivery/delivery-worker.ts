@@ -33,6 +33,8 @@ export interface NextAttempt {
   /** The retry to make, `retryInMs` from now; null: the delivery ended (delivered, failed, cancelled). */
   next: DeliveryJob | null;
   retryInMs: number;
+  /** Settles once the attempt is recorded (absent: it was before the answer). */
+  recorded?: Promise<void>;
 }
 
 /**
@@ -195,8 +197,10 @@ export class DeliveryWorker {
 
   /**
    * One attempt of an ordered delivery (see OrderedLanes): made at once, its retry not parked
-   * in the broker but answered, for its lane to wait on. Recorded, and its reply posted,
-   * before it answers: the next delivery of the lane starts only after.
+   * in the broker but answered, for its lane to wait on. Its reply is posted before it
+   * answers; its record is being written (`recorded`): the lane makes its next attempt
+   * meanwhile, and waits for this record before the one after (a write per attempt would
+   * otherwise bound a lane to a few dozen deliveries a second).
    */
   async attemptInLane(job: DeliveryJob): Promise<NextAttempt> {
     const registration = await this.registrationOf(job);
@@ -215,9 +219,9 @@ export class DeliveryWorker {
     const decision = this.decisions.decide({ job, result, startedAt, secrets: request.secrets, now: new Date() });
     this.log(job, registration, decision);
     this.health?.observe(job.webhookId, result);
-    await this.recorder.add({ job, record: decision.record, state: decision.state }).catch((err) => this.recordFailed(err, job));
+    const recorded = this.recorder.add({ job, record: decision.record, state: decision.state }).catch((err) => this.recordFailed(err, job));
     await this.reply(job, registration, decision);
-    return decision.retry ? { next: decision.retry.job, retryInMs: decision.retry.delayMs } : { next: null, retryInMs: 0 };
+    return { next: decision.retry?.job ?? null, retryInMs: decision.retry?.delayMs ?? 0, recorded };
   }
 
   /** Posts the reply the answer carried (or records why it could not be one). */

@@ -73,6 +73,29 @@ describe('OrderedLanes', () => {
     expect(made[0].at).toBeGreaterThanOrEqual(45);
   });
 
+  it('makes the next attempt while the last one is being recorded, and waits for that record before the one after', async () => {
+    const events: string[] = [];
+    const records: Array<() => void> = [];
+    const lanes = new OrderedLanes(async (j) => {
+      events.push(`attempt ${nOf(j)}`);
+      const recorded = new Promise<void>((resolve) => records.push(() => {
+        events.push(`recorded ${nOf(j)}`);
+        resolve();
+      }));
+      return { next: null, retryInMs: 0, recorded };
+    });
+    for (let n = 1; n <= 3; n++) lanes.add(job(1, 7, n));
+    await pause(20);
+    // The second attempt did not wait for the first record; the third waits for it.
+    expect(events).toEqual(['attempt 1', 'attempt 2']);
+    records[0]();
+    await pause(20);
+    expect(events).toEqual(['attempt 1', 'attempt 2', 'recorded 1', 'attempt 3']);
+    records[1]();
+    records[2]();
+    while (lanes.size > 0) await pause(5);
+  });
+
   it('tries an attempt that threw (not an outcome) again, in its place', async () => {
     let fails = 1;
     const faults: unknown[] = [];

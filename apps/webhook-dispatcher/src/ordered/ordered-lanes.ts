@@ -87,6 +87,8 @@ export class OrderedLanes {
 
   private async run(key: string): Promise<void> {
     const lane = this.lanes.get(key)!;
+    // The record of the lane's previous attempt: written while the next attempt is made, waited for before the one after.
+    let recording: Promise<void> | undefined;
     while (!this.stopped && lane.length > 0) {
       const entry = lane[0];
       await this.sleep(entry.notBefore - Date.now());
@@ -95,6 +97,8 @@ export class OrderedLanes {
         let step: LaneStep;
         try {
           step = await this.attempt(job);
+          await recording;
+          recording = step.recorded;
         } catch (err) {
           this.onFault(err, job);
           await this.sleep(FAULT_PAUSE_MS);
