@@ -223,7 +223,7 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
       const id = reply.room.id;
       const event = await capture.waitFor(RoomCreatedV2.routingKey, (e) => e.payload.room.id === id);
       expect(event).toEqual({
-        id: UUID, type: 'room.created', version: 2, occurredAt: ISO, registrationsVersion: expect.any(Number),
+        id: UUID, type: 'room.created', version: 2, occurredAt: ISO, registrationsVersion: expect.any(Number), sequence: 1,
         payload: {
           room: {
             id,

@@ -8,8 +8,6 @@ import { ACTOR, eventually, EventCapture, RoomsRpc, RoomsStack, sleep, sql, star
 
 interface OutboxRow { id: string; event_id: string; routing_key: string; envelope: any }
 
-const SWEEP_AGE_MS = 200;
-
 /**
  * The version a notification must carry, from the topic changes of its room: that of the
  * last change emitted before the message was created (a message and a change of its room
@@ -32,9 +30,9 @@ describe('rooms service outbox (real Postgres, RabbitMQ)', () => {
   let ownerId: number;
 
   beforeAll(async () => {
-    // A long poll interval: events must go out because the process that commits publishes
-    // them at once, not because a sweep came by. The sweeper takes rows older than 200 ms.
-    stack = await startStack({ OUTBOX_POLL_MS: '60000', OUTBOX_SWEEP_AGE_MS: String(SWEEP_AGE_MS) });
+    // A long poll interval: events must go out because the process that commits wakes the
+    // relay at once, not because a poll came by.
+    stack = await startStack({ OUTBOX_POLL_MS: '60000' });
     capture = await EventCapture.start(stack.amqpUrl, stack.namespace);
     rpc = await RoomsRpc.connect(stack.amqpUrl, stack.namespace);
     relay = stack.rooms.get(OutboxRelay);
@@ -63,15 +61,13 @@ describe('rooms service outbox (real Postgres, RabbitMQ)', () => {
   });
   const topicEvents = (roomId: number) => capture.of(RoomTopicChangedV2.routingKey, (e) => e.payload.room.id === roomId);
   const notifications = (roomId: number) => capture.of(RoomNotificationSentV2.routingKey, (e) => e.payload.room.id === roomId);
-  /** As if the process died right after each commit: events stay in the outbox for a sweeper. */
+  /** As if the relay had died: events stay in the outbox for the next one. */
   const crashAfterCommit = async () => {
     await relay.stop();
-    jest.spyOn(relay, 'publishCommitted').mockResolvedValue(undefined);
   };
-  /** Back to normal; the sweeper starts at once and takes rows older than the sweep age. */
+  /** A relay again: it takes the lock at once and publishes what is left, in order. */
   const recover = async () => {
     jest.restoreAllMocks();
-    await sleep(SWEEP_AGE_MS + 100);
     relay.start();
   };
 
@@ -96,7 +92,7 @@ describe('rooms service outbox (real Postgres, RabbitMQ)', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       routing_key: RoomTopicChangedV2.routingKey,
-      envelope: { type: 'room.topic-changed', version: 1, payload: { topic: 'queued', room: { id: room.id } } },
+      envelope: { type: 'room.topic-changed', version: 2, payload: { topic: 'queued', room: { id: room.id } } },
     });
     expect(rows[0].envelope.id).toBe(rows[0].event_id);
     await sleep(300);
@@ -104,7 +100,7 @@ describe('rooms service outbox (real Postgres, RabbitMQ)', () => {
 
     await recover();
     const event = await capture.waitFor(RoomTopicChangedV2.routingKey, (e) => e.payload.room.id === room.id);
-    expect(event).toEqual(rows[0].envelope);
+    expect(event).toEqual({ ...rows[0].envelope, sequence: 2 });
     await eventually(async () => expect(await outbox()).toEqual([]));
     expect(topicEvents(room.id)).toHaveLength(1);
   });
@@ -147,12 +143,11 @@ describe('rooms service outbox (real Postgres, RabbitMQ)', () => {
     const replies = await Promise.all(Array.from({ length: n }, (_, i) => (i % 2 ? setTopic(room.id, `c${i}`) : send(room.id, `m${i}`))));
     await eventually(() => expect(topicEvents(room.id).length + notifications(room.id).length).toBe(n), 20_000);
 
-    // Topic changes take the room FOR UPDATE one after the other: their occurredAt follows
-    // commit order, versions never repeat, and the last one is the room's state. Arrival
-    // order is not asserted: each commit publishes its own events right after it, and on a
-    // loaded machine a commit whose answer is late can publish after the next one (a known
-    // gap, for the ordering work of the delivery roadmap).
-    const topics = topicEvents(room.id).sort((a, b) => Date.parse(a.occurredAt) - Date.parse(b.occurredAt));
+    // Topic changes take the room FOR UPDATE one after the other: they arrive in commit
+    // order (their occurredAt follows it), versions never repeat, and the last one is the
+    // room's state.
+    const topics = topicEvents(room.id);
+    expect([...topics].sort((a, b) => Date.parse(a.occurredAt) - Date.parse(b.occurredAt))).toEqual(topics);
     expect(topics).toHaveLength(n / 2);
     expect(new Set(topics.map((e) => e.payload.topic)).size).toBe(n / 2);
     expect(new Set(topics.map((e) => e.payload.room.version)).size).toBe(n / 2);

@@ -50,7 +50,7 @@ export class SendMessage {
         ...(links ? { message_links: links } : {}),
         type: 'message',
       };
-      tx.emit(RoomMessageSentV2, { room: toRoomObject(room, this.ctx), message: item });
+      this.post.announce(tx, message, RoomMessageSentV2, { room: toRoomObject(room, this.ctx), message: item });
       return { id: message.id, date: item.date };
     }, { batch: true });
   }

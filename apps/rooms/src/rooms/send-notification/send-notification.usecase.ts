@@ -72,7 +72,7 @@ export class SendNotification {
       mentions: mentioned.map((u) => toUserObject(u, this.ctx)), message: body,
       message_format: cmd.messageFormat, type: 'notification',
     };
-    tx.emit(RoomNotificationSentV2, {
+    this.post.announce(tx, message, RoomNotificationSentV2, {
       room: toRoomObject(room, this.ctx), message: item, notify: cmd.notify, ...(cmd.causedBy ? { causedBy: cmd.causedBy } : {}),
       ...(cmd.actor?.userId ? { actorUserId: cmd.actor.userId } : {}),
     });

@@ -37,7 +37,7 @@ export class ShareFile {
       const { message } = await this.post.store(tx, room, {
         type: 'message', fromLabel: null, userId: user.id, body, messageFormat: 'text', color: null, notify: false, file,
       }, extractMentionNames(body));
-      tx.emit(RoomFileUploadedV2, { file, room: toRoomObject(room, this.ctx), sender: toUserObject(user, this.ctx) });
+      this.post.announce(tx, message, RoomFileUploadedV2, { file, room: toRoomObject(room, this.ctx), sender: toUserObject(user, this.ctx) });
       return { messageId: message.id, date: message.createdAt.toISOString() };
     });
   }
