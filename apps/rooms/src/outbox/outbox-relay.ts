@@ -13,8 +13,8 @@ export interface OutboxRelayOptions {
   publishWaitMs?: number;
 }
 
-/** An arbitrary but fixed key: the replica holding this session lock is the relay. */
-const RELAY_LOCK_KEY = 7_411_902_002;
+/** A fixed key, the rooms service's own (the dispatcher may share the database and has 7_411_902_002): its holder is the relay. */
+const RELAY_LOCK_KEY = 7_411_902_011;
 /** Committing replicas wake the relay on this channel (after their commit, never inside it). */
 export const OUTBOX_CHANNEL = 'rooms_outbox';
 
