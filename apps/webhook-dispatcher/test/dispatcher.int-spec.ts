@@ -103,7 +103,7 @@ describe('webhook dispatcher consuming room events (real RabbitMQ)', () => {
 
     it('the queue keeps room.*.v2 events (and only those) until a dispatcher takes and acknowledges them', async () => {
       await publish(RoomCreatedV2.routingKey, envelope(RoomCreatedV2.type));
-      await publish('room.created.v2', { ...envelope(RoomCreatedV2.type), version: 2 });
+      await publish('room.created.v1', { ...envelope(RoomCreatedV2.type), version: 1 });
       await publish(UserCreatedV1.routingKey, envelope(UserCreatedV1.type, { user: {} }));
       await publish('room.created', envelope(RoomCreatedV2.type));
       expect((await eventsQueue()).messageCount).toBe(1);
