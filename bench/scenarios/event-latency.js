@@ -1,4 +1,4 @@
-// How long after a rooms/message response its room.notification-sent.v1 event reaches a
+// How long after a rooms/message response its room.notification-sent.v2 event reaches a
 // consumer of the events exchange, with messages sent at a steady 500/s (open loop). Each
 // message carries a unique marker; latency = event arrival - HTTP response arrival, both
 // taken with performance.now() in this process.
@@ -23,7 +23,7 @@ module.exports = {
     const responded = new Map(); // marker -> response arrival, measured phase only
     const arrived = new Map(); // marker -> event arrival
     const pattern = new RegExp(`\\bev[mw]${ctx.runId}-\\d+\\b`);
-    const close = await ctx.listenEvents('room.notification-sent.v1', (event, at) => {
+    const close = await ctx.listenEvents('room.notification-sent.v2', (event, at) => {
       const text = event && event.payload && event.payload.message && event.payload.message.message;
       const marker = typeof text === 'string' && (text.match(pattern) || [])[0];
       if (marker && !arrived.has(marker)) arrived.set(marker, at);

@@ -6,7 +6,7 @@
  * callback, reads our capabilities document and fetches an OAuth token; messages matching its
  * pattern reach it with a JWT the framework's verifier accepts; its replies (the JSON body
  * of its answer, and a notification through the framework's REST client) appear in the
- * room's history and as room.notification-sent.v1 events; uninstalling calls it back.
+ * room's history and as room.notification-sent.v2 events; uninstalling calls it back.
  */
 import { execFile } from 'node:child_process';
 import jwt, { JwtPayload } from 'jsonwebtoken';
@@ -173,7 +173,7 @@ describe('an add-on built with ac-koa-hipchat, installed from its descriptor', (
       await say(roomId, 'good morning');
       await say(roomId, '/hello world');
       await greeter.waitFor('the /hello handler', () => greeter.runs.find((r) => r.webhook === 'hello'));
-      helloReply = await capture.waitFor('room.notification-sent.v1', (e) => e.payload.message.message === `Hello, ${admin.name}!`, 15_000);
+      helloReply = await capture.waitFor('room.notification-sent.v2', (e) => e.payload.message.message === `Hello, ${admin.name}!`, 15_000);
       // Leave time for a wrong delivery (the non-matching message, a retry) to show up.
       await pause(1_500);
 
@@ -188,7 +188,7 @@ describe('an add-on built with ac-koa-hipchat, installed from its descriptor', (
       expect(delivery.responseBody).toEqual({ message: `Hello, ${admin.name}!`, color: 'green', message_format: 'text', notify: false });
     });
 
-    it('posts that JSON reply into the room: in the history, and as room.notification-sent.v1 caused by the delivery', async () => {
+    it('posts that JSON reply into the room: in the history, and as room.notification-sent.v2 caused by the delivery', async () => {
       expect(helloReply).toBeDefined();
       const items = await history(roomId);
       expect(items.map((m) => m.message)).toEqual(expect.arrayContaining(['good morning', '/hello world', `Hello, ${admin.name}!`]));
@@ -230,7 +230,7 @@ describe('an add-on built with ac-koa-hipchat, installed from its descriptor', (
       const text = `${admin.name} waved; waving back`;
       const sent = greeter.outbound.find((o) => o.method === 'POST' && o.url === `${baseUrl}/v2/room/${roomId}/notification`);
       expect(sent).toMatchObject({ auth: 'bearer', status: 204, body: { message: text, color: 'purple', message_format: 'text' } });
-      const event = await capture.waitFor('room.notification-sent.v1', (e) => e.payload.message.message === text);
+      const event = await capture.waitFor('room.notification-sent.v2', (e) => e.payload.message.message === text);
       expect(event.payload).toMatchObject({ room: { id: roomId }, message: { message: text, color: 'purple' } });
       expect(event.payload.causedBy).toBeUndefined();
       // The delivery of '/wave' was answered 204: nothing posted for it but the REST call.
@@ -301,7 +301,7 @@ describe('an add-on built with ac-koa-hipchat, installed from its descriptor', (
         console.log(JSON.stringify(stack.launched.logs((l) => l.service === 'webhook-dispatcher' || l.service === 'rooms').slice(-80).map((l) => JSON.stringify(l)), null, 1));
         throw err;
       });
-      await capture.waitFor('room.notification-sent.v1', (e) => e.payload.room.id === roomId && e.payload.message.message === `Hello, ${admin.name}!`, 15_000);
+      await capture.waitFor('room.notification-sent.v2', (e) => e.payload.room.id === roomId && e.payload.message.message === `Hello, ${admin.name}!`, 15_000);
       expect((await history(roomId)).map((m) => m.message)).toContain(`Hello, ${admin.name}!`);
 
       const removed = await cliAsync(['addon', 'uninstall', String(installation.id)], env);

@@ -21,7 +21,7 @@ describe('v1 rooms/* (real rooms service, Postgres, RabbitMQ)', () => {
   const post = (method: string, params: Record<string, string | number>) => v1(stack.baseUrl, 'POST', method, { auth_token: admin, ...params });
   const send = (params: Record<string, string | number>) => post('rooms/message', { room_id: roomId, from: 'Bot', ...params });
   const recent = async (room: string | number = roomId) => expectJson(await get('rooms/history', { room_id: room, date: 'recent' }), 200).messages as Array<{ date: string; from: { name: string; user_id: unknown }; message: string }>;
-  const notificationEvent = (text: string) => capture.waitFor('room.notification-sent.v1', (e) => (e.payload as { message: { message: string } }).message.message === text);
+  const notificationEvent = (text: string) => capture.waitFor('room.notification-sent.v2', (e) => (e.payload as { message: { message: string } }).message.message === text);
 
   beforeAll(async () => {
     // This suite makes more requests than the default limit of one token allows.
@@ -54,7 +54,7 @@ describe('v1 rooms/* (real rooms service, Postgres, RabbitMQ)', () => {
       expect(room.created).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 5);
       expect(typeof room.xmpp_jid).toBe('string');
       expect(room.xmpp_jid).toMatch(/^\S+@\S+$/);
-      const created = await capture.waitFor('room.created.v1', (e) => (e.payload as { room: { id: number } }).room.id === room.room_id);
+      const created = await capture.waitFor('room.created.v2', (e) => (e.payload as { room: { id: number } }).room.id === room.room_id);
       expect(created.payload).toMatchObject({ room: { id: room.room_id, name: 'Created Room', privacy: 'public', is_archived: false } });
     });
 
@@ -298,7 +298,7 @@ describe('v1 rooms/* (real rooms service, Postgres, RabbitMQ)', () => {
       expect(expectJson(res, 200)).toEqual({ status: 'ok' });
       expect(res.text).toBe('{"status":"ok"}');
       expect(expectJson(await get('rooms/show', { room_id: roomId }), 200).room.topic).toBe('Release on Friday');
-      const event = await capture.waitFor('room.topic-changed.v1', (e) => (e.payload as { topic: string }).topic === 'Release on Friday');
+      const event = await capture.waitFor('room.topic-changed.v2', (e) => (e.payload as { topic: string }).topic === 'Release on Friday');
       expect(event.payload).toMatchObject({ room: { id: roomId, name: ROOM }, sender: 'API', topic: 'Release on Friday' });
     });
 
@@ -306,7 +306,7 @@ describe('v1 rooms/* (real rooms service, Postgres, RabbitMQ)', () => {
       const res = await post('rooms/topic', { room_id: ROOM, topic: 'Xml topic', from: 'Jenkins', format: 'xml' });
       expectXml(res, 200);
       expect(res.text).toBe(`${XML_DECLARATION}<status>ok</status>`);
-      const event = await capture.waitFor('room.topic-changed.v1', (e) => (e.payload as { topic: string }).topic === 'Xml topic');
+      const event = await capture.waitFor('room.topic-changed.v2', (e) => (e.payload as { topic: string }).topic === 'Xml topic');
       expect((event.payload as { sender: unknown }).sender).toBe('Jenkins');
     });
 
@@ -415,7 +415,7 @@ describe('v1 rooms/* (real rooms service, Postgres, RabbitMQ)', () => {
       expect(res.text).toBe('{"deleted":true}');
       expectError(await get('rooms/show', { room_id: room.room_id }), 404, 'Not Found');
       expect(expectJson(await get('rooms/list', {}), 200).rooms.map((r: { room_id: number }) => r.room_id)).not.toContain(room.room_id);
-      const event = await capture.waitFor('room.deleted.v1', (e) => (e.payload as { room: { id: number } }).room.id === room.room_id);
+      const event = await capture.waitFor('room.deleted.v2', (e) => (e.payload as { room: { id: number } }).room.id === room.room_id);
       expect(event.payload).toMatchObject({ room: { id: room.room_id, name: 'Doomed Room' }, sender: 'Rooms Admin' });
     });
 

@@ -243,7 +243,7 @@ describe('v2 add-ons: installation, OAuth, uninstall (real services, a local add
     it('its token acts on its room only, as the add-on', async () => {
       expect(token).toBeDefined();
       expect((await notify(token, roomA, 'roomy says hi')).status).toBe(204);
-      const sent = await capture.waitFor('room.notification-sent.v1', (e) => e.payload.message.message === 'roomy says hi');
+      const sent = await capture.waitFor('room.notification-sent.v2', (e) => e.payload.message.message === 'roomy says hi');
       expect(sent.payload.message.from).toBe('Test roomy');
       expect((await v2(stack.baseUrl, 'GET', `room/${roomA}`, { token })).status).toBe(200);
       // The room list shows it its own room only.

@@ -73,7 +73,7 @@ describe('v2 share file and file serving (real services)', () => {
   };
   /** `url` names the configured public base; the test gateway listens elsewhere. */
   const fetchUrl = (url: string, base = stack.baseUrl) => fetch(`${base}${new URL(url).pathname}`);
-  const uploadEvent = (name: string) => capture.waitFor('room.file-uploaded.v1', (e) => e.payload.file.name === name);
+  const uploadEvent = (name: string) => capture.waitFor('room.file-uploaded.v2', (e) => e.payload.file.name === name);
   const storedFiles = () => readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
   const createRoom = async (name: string, extra: Record<string, string | number> = {}) => {
     const res = await v1(stack.baseUrl, 'POST', 'rooms/create', { auth_token: s.v1Admin, name, owner_user_id: s.adminId, ...extra });
@@ -254,7 +254,7 @@ describe('v2 share file and file serving (real services)', () => {
       expect(errorOf(await share('No Such Room', form({ name: 'lost.txt', data: Buffer.from('x') }), FORM))).toMatchObject({ status: 404, message: 'Room No Such Room not found' });
       // No orphan: neither the file nor its thumbnail stayed.
       expect(storedFiles()).toBe(before);
-      expect(capture.of('room.file-uploaded.v1', (e) => e.payload.file.name.startsWith('lost.'))).toEqual([]);
+      expect(capture.of('room.file-uploaded.v2', (e) => e.payload.file.name.startsWith('lost.'))).toEqual([]);
     });
 
     it('answers 400 for an archived room, and lets only members share in a private room', async () => {

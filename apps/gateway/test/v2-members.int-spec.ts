@@ -3,8 +3,8 @@ import { EventCapture, Stack, startStack, v1, V1Response } from '../../../test/s
 import { v2, V2CallOptions, v2Session, V2Session } from './v2-helpers';
 
 const BASE = 'https://chat.example.test';
-const ENTERED = 'room.member-entered.v1';
-const EXITED = 'room.member-exited.v1';
+const ENTERED = 'room.member-entered.v2';
+const EXITED = 'room.member-exited.v2';
 
 const errorOf = (res: V1Response) => ({ status: res.status, code: res.json.error.code, type: res.json.error.type, message: res.json.error.message });
 
@@ -464,7 +464,7 @@ describe('v2 room members, invitations and participants (real services)', () => 
       const senders = { [a.id]: await userObject(a), [b.id]: await userObject(b) };
 
       expect((await v1(stack.baseUrl, 'POST', 'rooms/delete', { auth_token: s.v1Admin, room_id: room })).status).toBe(200);
-      const deleted = await capture.waitFor('room.deleted.v1', (e) => e.payload.room.id === room);
+      const deleted = await capture.waitFor('room.deleted.v2', (e) => e.payload.room.id === room);
       expect(deleted.payload.room).toEqual(roomAsItWas);
       const exits = capture.of(EXITED, (e) => e.payload.room.id === room);
       expect(exits.map((e) => e.payload.sender.id).sort((x, y) => x - y)).toEqual([a.id, b.id].sort((x, y) => x - y));

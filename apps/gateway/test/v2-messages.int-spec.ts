@@ -36,8 +36,8 @@ describe('v2 room messages, notifications and history (real services)', () => {
     if (res.status !== 200) throw new Error(`rooms/create answered ${res.status}: ${res.text}`);
     return res.json.room.room_id as number;
   };
-  const messageEvent = (id: string) => capture.waitFor('room.message-sent.v1', (e) => e.payload.message.id === id);
-  const notificationEvent = (text: string) => capture.waitFor('room.notification-sent.v1', (e) => e.payload.message.message === text);
+  const messageEvent = (id: string) => capture.waitFor('room.message-sent.v2', (e) => e.payload.message.id === id);
+  const notificationEvent = (text: string) => capture.waitFor('room.notification-sent.v2', (e) => e.payload.message.message === text);
 
   beforeAll(async () => {
     stack = await startStack({ gateway: { V2_RATE_LIMIT_MAX: '100000', FLOOD_CONTROL_MAX: '100000' }, rooms: true });

@@ -142,7 +142,7 @@ describe('v2 rooms: create, list, get, update, delete, topic (real services)', (
         id, name: 'Created Room', topic: '', privacy: 'public', is_archived: false, is_guest_accessible: false,
         guest_access_url: null, owner: { id: s.adminId },
       });
-      const event = await capture.waitFor('room.created.v1', ofRoom(id));
+      const event = await capture.waitFor('room.created.v2', ofRoom(id));
       expect(event.payload).toEqual({
         room: roomObject(id, 'Created Room', 'public', false, room.version),
         sender: await userObject(s.adminId),
@@ -160,7 +160,7 @@ describe('v2 rooms: create, list, get, update, delete, topic (real services)', (
         guest_access_url: expect.stringMatching(new RegExp(`^${BASE}/g/[0-9a-f]{32}$`)), owner: { id: owner },
         links: { members: `${BASE}/v2/room/${id}/member` },
       });
-      const event = await capture.waitFor('room.created.v1', ofRoom(id));
+      const event = await capture.waitFor('room.created.v2', ofRoom(id));
       // The sender is who created it (the token's user), not the owner it was created for.
       expect(event.payload).toEqual({
         room: roomObject(id, 'Private Created', 'private', false, room.version),
@@ -439,14 +439,14 @@ describe('v2 rooms: create, list, get, update, delete, topic (real services)', (
 
     it('archives (room_archived) and unarchives (room_unarchived); an archived room refuses messages but can be renamed and deleted', async () => {
       const id = await create({ name: 'Archivable Room' });
-      const created = await capture.waitFor('room.created.v1', ofRoom(id));
+      const created = await capture.waitFor('room.created.v2', ofRoom(id));
       const sender = await userObject(s.adminId);
 
       expect((await call('PUT', `room/${id}`, { body: { is_archived: true } })).status).toBe(204);
       const archived = await show(id);
       expect(archived).toMatchObject({ is_archived: true });
       expect(archived.version).not.toBe(created.payload.room.version);
-      const archivedEvent = await capture.waitFor('room.archived.v1', ofRoom(id));
+      const archivedEvent = await capture.waitFor('room.archived.v2', ofRoom(id));
       expect(archivedEvent.payload).toEqual({ room: roomObject(id, 'Archivable Room', 'public', true, archived.version), sender });
 
       // Archived: messages and notifications are refused with 400.
@@ -460,19 +460,19 @@ describe('v2 rooms: create, list, get, update, delete, topic (real services)', (
       expect((await call('PUT', `room/${id}`, { body: { name: 'Archived Renamed', is_archived: true } })).status).toBe(204);
       expect((await call('PUT', `room/${id}/topic`, { body: { topic: 'Archived topic' } })).status).toBe(204);
       expect(await show(id)).toMatchObject({ name: 'Archived Renamed', topic: 'Archived topic', is_archived: true });
-      expect(capture.of('room.archived.v1', ofRoom(id))).toHaveLength(1);
+      expect(capture.of('room.archived.v2', ofRoom(id))).toHaveLength(1);
 
       expect((await call('PUT', `room/${id}`, { body: { is_archived: false } })).status).toBe(204);
       const unarchived = await show(id);
-      const unarchivedEvent = await capture.waitFor('room.unarchived.v1', ofRoom(id));
+      const unarchivedEvent = await capture.waitFor('room.unarchived.v2', ofRoom(id));
       expect(unarchivedEvent.payload).toEqual({ room: roomObject(id, 'Archived Renamed', 'public', false, unarchived.version), sender });
       expect((await call('POST', `room/${id}/notification`, { body: { message: 'heard again' } })).status).toBe(204);
 
       // Archived again, then deleted.
       expect((await call('PUT', `room/${id}`, { body: { is_archived: 'true' } })).status).toBe(204);
-      await capture.waitFor('room.archived.v1', (e) => e.payload.room.id === id && e.payload.room.name === 'Archived Renamed');
+      await capture.waitFor('room.archived.v2', (e) => e.payload.room.id === id && e.payload.room.name === 'Archived Renamed');
       expect((await call('DELETE', `room/${id}`)).status).toBe(204);
-      const deleted = await capture.waitFor('room.deleted.v1', ofRoom(id));
+      const deleted = await capture.waitFor('room.deleted.v2', ofRoom(id));
       expect(deleted.payload.room).toMatchObject({ id, is_archived: true, name: 'Archived Renamed' });
     });
 
@@ -480,7 +480,7 @@ describe('v2 rooms: create, list, get, update, delete, topic (real services)', (
       const id = await create({ name: 'Put Topic Room', topic: 'Before' });
       expect((await call('PUT', `room/${id}`, { body: { topic: 'After', name: 'Put Topic Renamed' } })).status).toBe(204);
       const room = await show(id);
-      const event = await capture.waitFor('room.topic-changed.v1', ofRoom(id));
+      const event = await capture.waitFor('room.topic-changed.v2', ofRoom(id));
       expect(event.payload).toEqual({
         room: roomObject(id, 'Put Topic Renamed', 'public', false, room.version),
         sender: await userObject(s.adminId),
@@ -488,8 +488,8 @@ describe('v2 rooms: create, list, get, update, delete, topic (real services)', (
       });
       // Changes that are not archival or topic announce nothing.
       expect((await call('PUT', `room/${id}`, { body: { name: 'Quietly Renamed' } })).status).toBe(204);
-      expect(capture.of('room.topic-changed.v1', ofRoom(id))).toHaveLength(1);
-      expect(capture.of('room.archived.v1', ofRoom(id))).toHaveLength(0);
+      expect(capture.of('room.topic-changed.v2', ofRoom(id))).toHaveLength(1);
+      expect(capture.of('room.archived.v2', ofRoom(id))).toHaveLength(0);
     });
 
     it('answers 400 "Another room exists with that name." when renaming to a taken name', async () => {
@@ -529,7 +529,7 @@ describe('v2 rooms: create, list, get, update, delete, topic (real services)', (
       const last = await show(id);
       const res = await call('DELETE', 'room/deleted%20room');
       expect([res.status, res.text]).toEqual([204, '']);
-      const event = await capture.waitFor('room.deleted.v1', ofRoom(id));
+      const event = await capture.waitFor('room.deleted.v2', ofRoom(id));
       expect(event.payload).toEqual({ room: roomObject(id, 'Deleted Room', 'private', false, last.version), sender: await userObject(s.adminId) });
       expect(errorOf(await call('GET', `room/${id}`))).toMatchObject({ status: 404, message: `Room ${id} not found` });
       expect(errorOf(await call('DELETE', `room/${id}`))).toMatchObject({ status: 404, message: `Room ${id} not found` });
@@ -548,7 +548,7 @@ describe('v2 rooms: create, list, get, update, delete, topic (real services)', (
       const room = await show(id);
       expect(room.topic).toBe('New topic');
       expect(room.version).not.toBe(before);
-      const event = await capture.waitFor('room.topic-changed.v1', ofRoom(id));
+      const event = await capture.waitFor('room.topic-changed.v2', ofRoom(id));
       expect(event.payload).toEqual({
         room: roomObject(id, 'Topic Room', 'public', false, room.version),
         sender: await userObject(s.adminId),

@@ -472,7 +472,7 @@ describe('v2 webhook registration (real services)', () => {
       const event = await changed(room, [a.id, b.id, c]);
       expect(event.payload).toEqual({ roomId: room, webhookIds: [a.id, b.id, c] });
       // After the room's own room_deleted, so that it can still be delivered to them.
-      const deletedAt = capture.events.findIndex((e) => e.routingKey === 'room.deleted.v1' && (e.envelope.payload as any).room.id === room);
+      const deletedAt = capture.events.findIndex((e) => e.routingKey === 'room.deleted.v2' && (e.envelope.payload as any).room.id === room);
       expect(deletedAt).toBeGreaterThanOrEqual(0);
       expect(deletedAt).toBeLessThan(capture.events.findIndex((e) => e.envelope === event));
       expect(await countOf(room)).toBe(0);
@@ -485,7 +485,7 @@ describe('v2 webhook registration (real services)', () => {
     it('sends no notice for a room without webhooks', async () => {
       const room = await createRoom();
       expect((await call('DELETE', `room/${room}`)).status).toBe(204);
-      await capture.waitFor('room.deleted.v1', (e) => e.payload.room.id === room);
+      await capture.waitFor('room.deleted.v2', (e) => e.payload.room.id === room);
       await new Promise((r) => setTimeout(r, 300));
       expect(capture.of(CHANGED, (e) => e.payload.roomId === room)).toEqual([]);
     });

@@ -10,10 +10,11 @@ export const roomsConfigShape = {
   XMPP_MUC_DOMAIN: z.string().default('conf.localhost'),
   /** How long to wait for PostgreSQL and RabbitMQ at start-up before giving up. */
   STARTUP_TIMEOUT_SECONDS: env.positiveInt(5),
-  /** How often the outbox sweeper looks for events a crash or an outage left behind. */
+  /**
+   * How often a standby replica tries to become the outbox relay, and the relay looks for
+   * events nobody woke it for (the CLI's, a broker outage's backlog).
+   */
   OUTBOX_POLL_MS: env.positiveInt(1000),
-  /** Events younger than this are being published by the process that wrote them. */
-  OUTBOX_SWEEP_AGE_MS: env.positiveInt(2000),
   /** Unacknowledged commands one replica holds; they are what a batch is made of. */
   COMMAND_PREFETCH: env.positiveInt(200),
   /** Most commands committed together in one transaction. */

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import {
-  CreateRoomV1, GetRoomV1, RoomCreatedV1, RoomNotificationSentV1, RoomTopicChangedV1, SendNotificationV1, SetTopicV1,
+  CreateRoomV1, GetRoomV1, RoomCreatedV2, RoomNotificationSentV2, RoomTopicChangedV2, SendNotificationV1, SetTopicV1,
 } from '@app/contracts';
 import { EventPublisher } from '@app/common';
 import { OutboxRelay } from '../src/outbox/outbox-relay';
@@ -32,7 +32,7 @@ describe('rooms service during a RabbitMQ outage (real Postgres, RabbitMQ)', () 
   beforeAll(async () => {
     link = await BrokerLink.open(testInfra().amqpUrl);
     // The sweeper looks every 200 ms for rows older than 500 ms.
-    stack = await startStack({ AMQP_URL: link.url(testInfra().amqpUrl), OUTBOX_POLL_MS: '200', OUTBOX_SWEEP_AGE_MS: '500' });
+    stack = await startStack({ AMQP_URL: link.url(testInfra().amqpUrl), OUTBOX_POLL_MS: '200' });
     capture = await EventCapture.start(stack.amqpUrl, stack.namespace);
     rpc = await RoomsRpc.connect(stack.amqpUrl, stack.namespace);
     ownerId = (await rpc.createUser('Owner')).id;
@@ -56,21 +56,21 @@ describe('rooms service during a RabbitMQ outage (real Postgres, RabbitMQ)', () 
     await stack.rooms.get(SetTopic).execute({ actor: ACTOR, room: { id: room.id }, topic: 'offline topic', from: 'API' }, inProcess(SetTopicV1.pattern));
     await sleep(1000);
     expect(await outboxCount()).toBe(2);
-    expect(capture.of(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id)).toEqual([]);
+    expect(capture.of(RoomCreatedV2.routingKey, (e) => e.payload.room.id === room.id)).toEqual([]);
 
     // A command sent meanwhile waits in the durable command queue and is answered later.
     const answered = rpc.send(SetTopicV1, { actor: ACTOR, room: { name: 'Offline Room' }, topic: 'back', from: 'API' }, 30_000);
     await sleep(300);
     await link.restore();
-    await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id, 20_000);
+    await capture.waitFor(RoomCreatedV2.routingKey, (e) => e.payload.room.id === room.id, 20_000);
     expect(await answered).toEqual({});
-    await eventually(() => expect(capture.of(RoomTopicChangedV1.routingKey, (e) => e.payload.room.id === room.id)
+    await eventually(() => expect(capture.of(RoomTopicChangedV2.routingKey, (e) => e.payload.room.id === room.id)
       .map((e) => e.payload.topic).sort()).toEqual(['back', 'offline topic']), 20_000);
-    // The sweeper publishes what was left behind in commit order. The event of the command
-    // answered after the outage is published at once and may come before that backlog: the
-    // relay does not order it after older rows (see the report; the old relay did).
-    const swept = capture.events.filter((e) => (e.envelope.payload as any).room?.id === room.id && (e.envelope.payload as any).topic !== 'back');
-    expect(swept.map((e) => e.routingKey)).toEqual([RoomCreatedV1.routingKey, RoomTopicChangedV1.routingKey]);
+    // The backlog goes out before the room's newer event, in commit order, numbered 1, 2, 3.
+    const ofRoom = capture.events.filter((e) => (e.envelope.payload as any).room?.id === room.id);
+    expect(ofRoom.map((e) => [e.routingKey, (e.envelope.payload as any).topic, e.envelope.sequence])).toEqual([
+      [RoomCreatedV2.routingKey, undefined, 1], [RoomTopicChangedV2.routingKey, 'offline topic', 2], [RoomTopicChangedV2.routingKey, 'back', 3],
+    ]);
     await eventually(async () => expect(await outboxCount()).toBe(0));
 
     // The service survived the outage: the same instance serves commands again.
@@ -86,7 +86,7 @@ describe('rooms service during a RabbitMQ outage (real Postgres, RabbitMQ)', () 
     await sleep(6_000);
     expect(await outboxCount()).toBe(1);
     await link.restore();
-    await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id, 20_000);
+    await capture.waitFor(RoomCreatedV2.routingKey, (e) => e.payload.room.id === room.id, 20_000);
     await eventually(async () => expect(await outboxCount()).toBe(0));
     expect((await rpc.send(GetRoomV1, { room: { id: room.id } }, 20_000)).room.name).toBe('Interrupted Room');
   });
@@ -121,10 +121,10 @@ describe('rooms service during a RabbitMQ outage (real Postgres, RabbitMQ)', () 
     }
     const { messageId } = await reply;
     expect(await sql(stack.databaseUrl, 'SELECT id FROM messages WHERE room_id = $1', [room.id])).toEqual([{ id: messageId }]);
-    await capture.waitFor(RoomNotificationSentV1.routingKey, (e) => e.payload.message.id === messageId, 20_000);
+    await capture.waitFor(RoomNotificationSentV2.routingKey, (e) => e.payload.message.id === messageId, 20_000);
     await sleep(500);
     // One event (consumers de-duplicate a republished one on its id).
-    expect(new Set(capture.of(RoomNotificationSentV1.routingKey, (e) => e.payload.room.id === room.id).map((e) => e.id)).size).toBe(1);
+    expect(new Set(capture.of(RoomNotificationSentV2.routingKey, (e) => e.payload.room.id === room.id).map((e) => e.id)).size).toBe(1);
   });
 
   it('leaves the events of a change that waited long for a lock to the process that committed it (published once)', async () => {
@@ -151,14 +151,14 @@ describe('rooms service during a RabbitMQ outage (real Postgres, RabbitMQ)', () 
       await holder.query('COMMIT');
       await holder.end();
       expect(await reply).toEqual({});
-      await capture.waitFor(RoomTopicChangedV1.routingKey, (e) => e.payload.room.id === room.id);
+      await capture.waitFor(RoomTopicChangedV2.routingKey, (e) => e.payload.room.id === room.id);
       await eventually(async () => expect(await outboxCount()).toBe(0));
       await sleep(700);
     } finally {
       jest.restoreAllMocks();
       await holder.end().catch(() => undefined);
     }
-    expect(capture.of(RoomTopicChangedV1.routingKey, (e) => e.payload.room.id === room.id)).toHaveLength(1);
+    expect(capture.of(RoomTopicChangedV2.routingKey, (e) => e.payload.room.id === room.id)).toHaveLength(1);
   });
 
   it('shuts down promptly during an outage, and a restarted service publishes what was left', async () => {
@@ -176,7 +176,7 @@ describe('rooms service during a RabbitMQ outage (real Postgres, RabbitMQ)', () 
 
     await link.restore();
     await stack.startReplica({ AMQP_URL: stack.amqpUrl });
-    const event = await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id, 20_000);
+    const event = await capture.waitFor(RoomCreatedV2.routingKey, (e) => e.payload.room.id === room.id, 20_000);
     expect(event.payload.room).toMatchObject({ name: 'Left Behind', privacy: 'private' });
     await eventually(async () => expect(await outboxCount()).toBe(0));
   });

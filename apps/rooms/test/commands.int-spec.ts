@@ -1,6 +1,6 @@
 import {
   CreateRoomV1, CreateUserV1, DeleteRoomV1, DeleteUserV1, GetHistoryV2, GetRoomV1, GetUserV1, ListRoomsV1, ListUsersV1,
-  NOTIFICATION_COLORS, RoomCreatedV1, RoomDeletedV1, RoomNotificationSentV1, RoomTopicChangedV1, SendNotificationV1, SetTopicV1,
+  NOTIFICATION_COLORS, RoomCreatedV2, RoomDeletedV2, RoomNotificationSentV2, RoomTopicChangedV2, SendNotificationV1, SetTopicV1,
   UndeleteUserV1, UpdateUserV1, UserCreatedV1, UserDeletedV1, UserUndeletedV1, UserUpdatedV1,
   readHistoryDate,
 } from '@app/contracts';
@@ -200,7 +200,7 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
       owner = await rpc.createUser('Room Owner', { mentionName: 'owner' });
     });
 
-    it('rooms.create-room.v1 answers the room view and publishes room.created.v1 (public: no members link)', async () => {
+    it('rooms.create-room.v1 answers the room view and publishes room.created.v2 (public: no members link)', async () => {
       const reply = await rpc.send(CreateRoomV1, {
         actor: ACTOR, name: 'Ops Room', owner: { email: 'ROOMOWNER@example.com' }, privacy: 'public', topic: 'Deploys', guestAccess: false,
       });
@@ -221,9 +221,9 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
       });
       expect(Math.abs(Date.parse(reply.room.created) - Date.now())).toBeLessThan(60_000);
       const id = reply.room.id;
-      const event = await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === id);
+      const event = await capture.waitFor(RoomCreatedV2.routingKey, (e) => e.payload.room.id === id);
       expect(event).toEqual({
-        id: UUID, type: 'room.created', version: 1, occurredAt: ISO, registrationsVersion: expect.any(Number),
+        id: UUID, type: 'room.created', version: 2, occurredAt: ISO, registrationsVersion: expect.any(Number), sequence: 1,
         payload: {
           room: {
             id,
@@ -246,7 +246,7 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
     it('private rooms carry links.members, a guest access URL when asked, and the owner as member', async () => {
       const room = await createRoom('Secret Room', { privacy: 'private', guestAccess: true });
       expect(room).toMatchObject({ privacy: 'private', guestAccessUrl: expect.stringMatching(new RegExp(`^${BASE}/g/[0-9a-f]{32}$`)) });
-      const event = await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id);
+      const event = await capture.waitFor(RoomCreatedV2.routingKey, (e) => e.payload.room.id === room.id);
       expect(event.payload.room).toMatchObject({
         privacy: 'private',
         links: {
@@ -273,11 +273,11 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
       expect(ids).toEqual([...ids].sort((a, b) => a - b));
     });
 
-    it('rooms.set-topic.v1 answers {} and publishes room.topic-changed.v1 with sender, topic and a new version', async () => {
+    it('rooms.set-topic.v1 answers {} and publishes room.topic-changed.v2 with sender, topic and a new version', async () => {
       const room = await createRoom('Topical', { topic: 'old' });
-      const created = await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id);
+      const created = await capture.waitFor(RoomCreatedV2.routingKey, (e) => e.payload.room.id === room.id);
       expect(await rpc.send(SetTopicV1, { actor: ACTOR, room: { name: 'topical' }, topic: 'new topic', from: 'CI Bot' })).toEqual({});
-      const event = await capture.waitFor(RoomTopicChangedV1.routingKey, (e) => e.payload.room.id === room.id);
+      const event = await capture.waitFor(RoomTopicChangedV2.routingKey, (e) => e.payload.room.id === room.id);
       expect(event.payload).toEqual({
         room: expect.objectContaining({ id: room.id, name: 'Topical', privacy: 'public', is_archived: false, version: VERSION }),
         sender: 'CI Bot',
@@ -291,7 +291,7 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
       expect((await rpc.send(GetRoomV1, { room: { id: room.id } })).room.topic).toBe('');
     });
 
-    it('rooms.send-notification.v1 answers the message id and date and publishes room.notification-sent.v1', async () => {
+    it('rooms.send-notification.v1 answers the message id and date and publishes room.notification-sent.v2', async () => {
       const room = await createRoom('Alerts', { privacy: 'private' });
       const mentioned = await rpc.createUser('Mentioned Person', { mentionName: 'mp' });
       const reply = await rpc.send(SendNotificationV1, {
@@ -300,7 +300,7 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
       });
       expect(reply).toEqual({ messageId: UUID, date: ISO });
       expect(Math.abs(Date.parse(reply.date) - Date.now())).toBeLessThan(60_000);
-      const event = await capture.waitFor(RoomNotificationSentV1.routingKey, (e) => e.payload.message.id === reply.messageId);
+      const event = await capture.waitFor(RoomNotificationSentV2.routingKey, (e) => e.payload.message.id === reply.messageId);
       expect(event.payload).toEqual({
         room: expect.objectContaining({
           id: room.id, privacy: 'private', version: room.version, links: expect.objectContaining({ members: `${BASE}/v2/room/${room.id}/member` }),
@@ -322,7 +322,7 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
       const html = await notify({ name: 'alerts' }, '<b>build</b> ok @mp <script>alert(1)</script>', {
         from: 'Jenkins', messageFormat: 'html', notify: false, color: 'green',
       });
-      const htmlEvent = await capture.waitFor(RoomNotificationSentV1.routingKey, (e) => e.payload.message.id === html.messageId);
+      const htmlEvent = await capture.waitFor(RoomNotificationSentV2.routingKey, (e) => e.payload.message.id === html.messageId);
       expect(htmlEvent.payload.message).toMatchObject({ mentions: [], message_format: 'html', color: 'green', from: 'Jenkins' });
       expect(htmlEvent.payload.message.message).toContain('<b>build</b> ok @mp');
       expect(htmlEvent.payload.message.message).not.toContain('script');
@@ -330,7 +330,7 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
 
       // `random` is resolved once: the event and the history carry the colour stored.
       const random = await notify({ id: room.id }, 'any colour', { color: 'random' });
-      const randomEvent = await capture.waitFor(RoomNotificationSentV1.routingKey, (e) => e.payload.message.id === random.messageId);
+      const randomEvent = await capture.waitFor(RoomNotificationSentV2.routingKey, (e) => e.payload.message.id === random.messageId);
       expect(NOTIFICATION_COLORS).toContain(randomEvent.payload.message.color);
       const history = await rpc.send(GetHistoryV2, { room: { id: room.id }, ...RECENT });
       expect(history.messages.find((m) => m.id === random.messageId)?.color).toBe(randomEvent.payload.message.color);
@@ -370,11 +370,11 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
       })).toEqual({ messages: [] });
     });
 
-    it('rooms.delete-room.v1 answers {} and publishes room.deleted.v1 with the last room state', async () => {
+    it('rooms.delete-room.v1 answers {} and publishes room.deleted.v2 with the last room state', async () => {
       const room = await createRoom('Doomed', { privacy: 'private' });
       await notify({ id: room.id }, 'last words');
       expect(await rpc.send(DeleteRoomV1, { actor: { label: 'Admin Script' }, room: { name: 'doomed' } })).toEqual({});
-      const event = await capture.waitFor(RoomDeletedV1.routingKey, (e) => e.payload.room.id === room.id);
+      const event = await capture.waitFor(RoomDeletedV2.routingKey, (e) => e.payload.room.id === room.id);
       expect(event.payload).toEqual({
         room: {
           id: room.id, is_archived: false, name: 'Doomed', privacy: 'private', version: room.version,
@@ -394,7 +394,7 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
       // Without a label, the sender is API.
       const unlabelled = await createRoom('Doomed Too');
       expect(await rpc.send(DeleteRoomV1, { actor: { label: '' }, room: { id: unlabelled.id } })).toEqual({});
-      expect((await capture.waitFor(RoomDeletedV1.routingKey, (e) => e.payload.room.id === unlabelled.id)).payload.sender).toBe('API');
+      expect((await capture.waitFor(RoomDeletedV2.routingKey, (e) => e.payload.room.id === unlabelled.id)).payload.sender).toBe('API');
     });
 
     it('answers not_found for an unknown room on every room command', async () => {
@@ -420,7 +420,7 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
         actor: ACTOR, name: 'unique NAME', owner: { id: owner.id }, privacy: 'private', topic: '', guestAccess: false,
       })).toEqual({ code: 'conflict', reason: 'room_name_taken', field: 'name', detail: { name: 'unique NAME' } });
       await sleep(200);
-      expect(capture.of(RoomCreatedV1.routingKey, (e) => e.payload.room.name === 'unique NAME')).toEqual([]);
+      expect(capture.of(RoomCreatedV2.routingKey, (e) => e.payload.room.name === 'unique NAME')).toEqual([]);
     });
 
     it('answers invalid for history bounds that are not instants, or a not-before that is no message of the room', async () => {

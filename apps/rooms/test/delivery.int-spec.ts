@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { INestMicroservice } from '@nestjs/common';
 import { RpcReply } from '@app/common';
 import {
-  CreateRoomV1, GetRoomV1, RoomNotificationSentV1, RoomTopicChangedV1, SendNotificationV1, SetTopicV1,
+  CreateRoomV1, GetRoomV1, RoomNotificationSentV2, RoomTopicChangedV2, SendNotificationV1, SetTopicV1,
 } from '@app/contracts';
 import { ACTOR, eventually, EventCapture, RawCommands, RoomsRpc, RoomsStack, sleep, sql, startStack } from './support';
 
@@ -43,7 +43,7 @@ describe('rooms service command delivery (real Postgres, RabbitMQ)', () => {
     (await sql(stack.databaseUrl, 'SELECT count(*)::int AS n FROM messages WHERE body = $1', [message]))[0].n as number;
   const appliedWith = async (commandId: string) =>
     (await sql(stack.databaseUrl, 'SELECT reply FROM applied_commands WHERE command_id = $1', [commandId])).map((r) => r.reply);
-  const notifiedWith = (message: string) => capture.of(RoomNotificationSentV1.routingKey, (e) => e.payload.message.message === message);
+  const notifiedWith = (message: string) => capture.of(RoomNotificationSentV2.routingKey, (e) => e.payload.message.message === message);
 
   describe('idempotency: a command id is applied once', () => {
     it('a second delivery of the same command id answers the first reply and writes nothing', async () => {
@@ -82,7 +82,7 @@ describe('rooms service command delivery (real Postgres, RabbitMQ)', () => {
       expect(await raw.send(SetTopicV1.pattern, payload, { messageId: commandId })).toEqual(first);
       await sleep(300);
       expect((await rpc.send(GetRoomV1, { room: { id: room.id } })).room.version).toBe(version);
-      expect(capture.of(RoomTopicChangedV1.routingKey, (e) => e.payload.room.id === room.id)).toHaveLength(1);
+      expect(capture.of(RoomTopicChangedV2.routingKey, (e) => e.payload.room.id === room.id)).toHaveLength(1);
     });
   });
 
@@ -105,7 +105,7 @@ describe('rooms service command delivery (real Postgres, RabbitMQ)', () => {
         deadline: Date.now() - 1,
       })).toEqual({ error: { code: 'unavailable', reason: 'deadline_passed' } });
       expect((await rpc.send(GetRoomV1, { room: { id: room.id } })).room.topic).toBe('initial');
-      expect(capture.of(RoomTopicChangedV1.routingKey, (e) => e.payload.room.id === room.id)).toEqual([]);
+      expect(capture.of(RoomTopicChangedV2.routingKey, (e) => e.payload.room.id === room.id)).toEqual([]);
 
       // A deadline still ahead is applied.
       expect(await raw.send(SendNotificationV1.pattern, notification(room.id, 'in time'), { deadline: Date.now() + 5_000 }))
@@ -134,8 +134,8 @@ describe('rooms service command delivery (real Postgres, RabbitMQ)', () => {
       // Group-committed: fewer transactions than messages.
       expect(new Set(rows.map((r) => r.tx)).size).toBeLessThan(n);
 
-      await eventually(() => expect(capture.of(RoomNotificationSentV1.routingKey, (e) => e.payload.room.id === room.id)).toHaveLength(n), 20_000);
-      const events = capture.of(RoomNotificationSentV1.routingKey, (e) => e.payload.room.id === room.id);
+      await eventually(() => expect(capture.of(RoomNotificationSentV2.routingKey, (e) => e.payload.room.id === room.id)).toHaveLength(n), 20_000);
+      const events = capture.of(RoomNotificationSentV2.routingKey, (e) => e.payload.room.id === room.id);
       expect(events.map((e) => e.payload.message.id).sort()).toEqual([...ids].sort());
       expect(new Set(events.map((e) => e.id)).size).toBe(n);
       for (const e of events) expect(e.payload.message.message).toBe(bodyOf.get(e.payload.message.id));
@@ -183,7 +183,7 @@ describe('rooms service command delivery (real Postgres, RabbitMQ)', () => {
       const reply = await answered;
       expect(reply).toEqual({ messageId: expect.any(String), date: expect.any(String) });
       expect(await sql(stack.databaseUrl, 'SELECT body FROM messages WHERE id = $1', [reply.messageId])).toEqual([{ body: 'queued while down' }]);
-      await capture.waitFor(RoomNotificationSentV1.routingKey, (e) => e.payload.message.id === reply.messageId);
+      await capture.waitFor(RoomNotificationSentV2.routingKey, (e) => e.payload.message.id === reply.messageId);
 
       expect(await redelivery).toEqual(applied);
       expect(await rowsWith('before the stop')).toBe(1);

@@ -1,5 +1,5 @@
 import {
-  CreateRoomV1, CreateUserV1, EventEnvelope, GetRoomV1, RoomCreatedV1, RoomNotificationSentV1, RoomTopicChangedV1, SendNotificationV1,
+  CreateRoomV1, CreateUserV1, EventEnvelope, GetRoomV1, RoomCreatedV2, RoomNotificationSentV2, RoomTopicChangedV2, SendNotificationV1,
   SetTopicV1,
 } from '@app/contracts';
 import { Client } from 'pg';
@@ -7,8 +7,6 @@ import { OutboxRelay } from '../src/outbox/outbox-relay';
 import { ACTOR, eventually, EventCapture, RoomsRpc, RoomsStack, sleep, sql, startStack } from './support';
 
 interface OutboxRow { id: string; event_id: string; routing_key: string; envelope: any }
-
-const SWEEP_AGE_MS = 200;
 
 /**
  * The version a notification must carry, from the topic changes of its room: that of the
@@ -32,9 +30,9 @@ describe('rooms service outbox (real Postgres, RabbitMQ)', () => {
   let ownerId: number;
 
   beforeAll(async () => {
-    // A long poll interval: events must go out because the process that commits publishes
-    // them at once, not because a sweep came by. The sweeper takes rows older than 200 ms.
-    stack = await startStack({ OUTBOX_POLL_MS: '60000', OUTBOX_SWEEP_AGE_MS: String(SWEEP_AGE_MS) });
+    // A long poll interval: events must go out because the process that commits wakes the
+    // relay at once, not because a poll came by.
+    stack = await startStack({ OUTBOX_POLL_MS: '60000' });
     capture = await EventCapture.start(stack.amqpUrl, stack.namespace);
     rpc = await RoomsRpc.connect(stack.amqpUrl, stack.namespace);
     relay = stack.rooms.get(OutboxRelay);
@@ -61,29 +59,27 @@ describe('rooms service outbox (real Postgres, RabbitMQ)', () => {
   const send = (roomId: number, message: string) => rpc.send(SendNotificationV1, {
     actor: ACTOR, room: { id: roomId }, from: 'API', message, messageFormat: 'text', notify: false, color: 'gray',
   });
-  const topicEvents = (roomId: number) => capture.of(RoomTopicChangedV1.routingKey, (e) => e.payload.room.id === roomId);
-  const notifications = (roomId: number) => capture.of(RoomNotificationSentV1.routingKey, (e) => e.payload.room.id === roomId);
-  /** As if the process died right after each commit: events stay in the outbox for a sweeper. */
+  const topicEvents = (roomId: number) => capture.of(RoomTopicChangedV2.routingKey, (e) => e.payload.room.id === roomId);
+  const notifications = (roomId: number) => capture.of(RoomNotificationSentV2.routingKey, (e) => e.payload.room.id === roomId);
+  /** As if the relay had died: events stay in the outbox for the next one. */
   const crashAfterCommit = async () => {
     await relay.stop();
-    jest.spyOn(relay, 'publishCommitted').mockResolvedValue(undefined);
   };
-  /** Back to normal; the sweeper starts at once and takes rows older than the sweep age. */
+  /** A relay again: it takes the lock at once and publishes what is left, in order. */
   const recover = async () => {
     jest.restoreAllMocks();
-    await sleep(SWEEP_AGE_MS + 100);
     relay.start();
   };
 
   it('publishes the events of a command right after its commit and empties the outbox', async () => {
     const room = await createRoom('Drained');
-    await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id, 3_000);
+    await capture.waitFor(RoomCreatedV2.routingKey, (e) => e.payload.room.id === room.id, 3_000);
     await eventually(async () => expect(await outbox()).toEqual([]), 3_000);
   });
 
   it('writes the event in the same transaction as the change; the sweeper publishes what a crash left behind', async () => {
     const room = await createRoom('Held Back');
-    await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id);
+    await capture.waitFor(RoomCreatedV2.routingKey, (e) => e.payload.room.id === room.id);
     await eventually(async () => expect(await outbox()).toEqual([]));
 
     await crashAfterCommit();
@@ -95,16 +91,16 @@ describe('rooms service outbox (real Postgres, RabbitMQ)', () => {
     const rows = await outbox();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
-      routing_key: RoomTopicChangedV1.routingKey,
-      envelope: { type: 'room.topic-changed', version: 1, payload: { topic: 'queued', room: { id: room.id } } },
+      routing_key: RoomTopicChangedV2.routingKey,
+      envelope: { type: 'room.topic-changed', version: 2, payload: { topic: 'queued', room: { id: room.id } } },
     });
     expect(rows[0].envelope.id).toBe(rows[0].event_id);
     await sleep(300);
     expect(topicEvents(room.id)).toEqual([]);
 
     await recover();
-    const event = await capture.waitFor(RoomTopicChangedV1.routingKey, (e) => e.payload.room.id === room.id);
-    expect(event).toEqual(rows[0].envelope);
+    const event = await capture.waitFor(RoomTopicChangedV2.routingKey, (e) => e.payload.room.id === room.id);
+    expect(event).toEqual({ ...rows[0].envelope, sequence: 2 });
     await eventually(async () => expect(await outbox()).toEqual([]));
     expect(topicEvents(room.id)).toHaveLength(1);
   });
@@ -128,7 +124,7 @@ describe('rooms service outbox (real Postgres, RabbitMQ)', () => {
 
   it('publishes a backlog larger than one sweep batch in commit order', async () => {
     const room = await createRoom('Backlog');
-    await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id);
+    await capture.waitFor(RoomCreatedV2.routingKey, (e) => e.payload.room.id === room.id);
     await crashAfterCommit();
     const count = 230;
     for (let i = 0; i < count; i++) await setTopic(room.id, `t${i}`);
@@ -142,17 +138,16 @@ describe('rooms service outbox (real Postgres, RabbitMQ)', () => {
 
   it('publishes concurrent changes of one room once each, topic changes in commit order, each message with the room version of its time', async () => {
     const room = await createRoom('Busy Room');
-    await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id);
+    await capture.waitFor(RoomCreatedV2.routingKey, (e) => e.payload.room.id === room.id);
     const n = 40;
     const replies = await Promise.all(Array.from({ length: n }, (_, i) => (i % 2 ? setTopic(room.id, `c${i}`) : send(room.id, `m${i}`))));
     await eventually(() => expect(topicEvents(room.id).length + notifications(room.id).length).toBe(n), 20_000);
 
-    // Topic changes take the room FOR UPDATE one after the other: their occurredAt follows
-    // commit order, versions never repeat, and the last one is the room's state. Arrival
-    // order is not asserted: each commit publishes its own events right after it, and on a
-    // loaded machine a commit whose answer is late can publish after the next one (a known
-    // gap, for the ordering work of the delivery roadmap).
-    const topics = topicEvents(room.id).sort((a, b) => Date.parse(a.occurredAt) - Date.parse(b.occurredAt));
+    // Topic changes take the room FOR UPDATE one after the other: they arrive in commit
+    // order (their occurredAt follows it), versions never repeat, and the last one is the
+    // room's state.
+    const topics = topicEvents(room.id);
+    expect([...topics].sort((a, b) => Date.parse(a.occurredAt) - Date.parse(b.occurredAt))).toEqual(topics);
     expect(topics).toHaveLength(n / 2);
     expect(new Set(topics.map((e) => e.payload.topic)).size).toBe(n / 2);
     expect(new Set(topics.map((e) => e.payload.room.version)).size).toBe(n / 2);
@@ -171,13 +166,13 @@ describe('rooms service outbox (real Postgres, RabbitMQ)', () => {
 
   it('never gives a notification a stale room version: messages sent after a topic change carry its version', async () => {
     const room = await createRoom('No Stale Versions');
-    await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id);
+    await capture.waitFor(RoomCreatedV2.routingKey, (e) => e.payload.room.id === room.id);
     const before = Array.from({ length: 100 }, (_, i) => send(room.id, `before ${i}`));
     await sleep(5);
     const topic = setTopic(room.id, 'switched');
     const alsoBefore = Array.from({ length: 50 }, (_, i) => send(room.id, `racing ${i}`));
     await topic;
-    const changed = await capture.waitFor(RoomTopicChangedV1.routingKey, (e) => e.payload.room.id === room.id);
+    const changed = await capture.waitFor(RoomTopicChangedV2.routingKey, (e) => e.payload.room.id === room.id);
     const newVersion = changed.payload.room.version;
     expect(newVersion).not.toBe(room.version);
     const after = await Promise.all(Array.from({ length: 50 }, (_, i) => send(room.id, `after ${i}`)));
@@ -199,7 +194,7 @@ describe('rooms service outbox (real Postgres, RabbitMQ)', () => {
   // the notification queue on a lock held here; the topic change goes first.
   it('a notification committed after a topic change carries the room version the topic change set', async () => {
     const room = await createRoom('Versioned');
-    await capture.waitFor(RoomCreatedV1.routingKey, (e) => e.payload.room.id === room.id);
+    await capture.waitFor(RoomCreatedV2.routingKey, (e) => e.payload.room.id === room.id);
     const dbName = new URL(stack.databaseUrl).pathname.slice(1);
     const waiting = async () => Number((await sql(stack.databaseUrl,
       "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", [dbName]))[0].n);
@@ -220,8 +215,8 @@ describe('rooms service outbox (real Postgres, RabbitMQ)', () => {
     }
     await topic;
     const { messageId } = await note;
-    const changed = await capture.waitFor(RoomTopicChangedV1.routingKey, (e) => e.payload.room.id === room.id);
-    const notified = await capture.waitFor(RoomNotificationSentV1.routingKey, (e) => e.payload.message.id === messageId);
+    const changed = await capture.waitFor(RoomTopicChangedV2.routingKey, (e) => e.payload.room.id === room.id);
+    const notified = await capture.waitFor(RoomNotificationSentV2.routingKey, (e) => e.payload.message.id === messageId);
     const [state] = await sql(stack.databaseUrl, 'SELECT version FROM rooms WHERE id = $1', [room.id]);
     expect(changed.payload.room.version).toBe(state.version);
     expect(notified.payload.room.version).toBe(state.version);

@@ -15,7 +15,7 @@ describe('tokens (real Postgres, RabbitMQ)', () => {
 
   beforeAll(async () => {
     // A short sweep age: events the CLI leaves in the outbox go out quickly.
-    stack = await startStack({ OUTBOX_SWEEP_AGE_MS: '200', OUTBOX_POLL_MS: '200' });
+    stack = await startStack({ OUTBOX_POLL_MS: '200' });
     rpc = await RoomsRpc.connect(stack.amqpUrl, stack.namespace);
     tokens = tokensOf(stack.rooms);
     capture = await EventCapture.start(stack.amqpUrl, stack.namespace, 'token.#');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   Actor, CreateRoomV1, CreateWebhookV1, EnableWebhookV1, GetHistoryV2, GetWebhookV1, ListAllWebhooksV1, ListRegistrationsV1,
-  ReportWebhookHealthV1, RoomNotificationSentV1, UpdateRoomV1, WebhookHealthReport, WebhookRegistrationsChangedV1,
+  ReportWebhookHealthV1, RoomNotificationSentV2, UpdateRoomV1, WebhookHealthReport, WebhookRegistrationsChangedV1,
 } from '@app/contracts';
 import { Client } from 'pg';
 import { EventCapture, RawCommands, RoomsRpc, RoomsStack, startStack } from './support';
@@ -111,7 +111,7 @@ describe('webhook health and automatic disabling (real Postgres, RabbitMQ)', () 
       + `(or cli webhook enable ${dead.id}); the events it missed meanwhile are not sent by that.`);
     expect(notice!.message).not.toMatch(/signed_request|abc/);
     // As every notification: an event, which the dispatchers deliver to the room's other webhooks.
-    const event = await capture.waitFor(RoomNotificationSentV1.routingKey, (e) => e.payload.room.id === room.id);
+    const event = await capture.waitFor(RoomNotificationSentV2.routingKey, (e) => e.payload.room.id === room.id);
     expect(event.payload.message).toMatchObject({ from: 'Webhooks', message: notice!.message, type: 'notification' });
     await capture.waitFor(WebhookRegistrationsChangedV1.routingKey, (e) => e.payload.webhookIds.includes(dead.id));
 
@@ -182,11 +182,11 @@ describe('webhook health and automatic disabling (real Postgres, RabbitMQ)', () 
     } finally {
       await db.end();
     }
-    const notices = capture.of(RoomNotificationSentV1.routingKey).length;
+    const notices = capture.of(RoomNotificationSentV2.routingKey).length;
     expect(await report(failures(id, 3, 0, 2_000))).toEqual({ disabled: [id] });
     const listed = (await rpc.send(ListAllWebhooksV1, {})).webhooks.find((w) => w.id === id);
     expect(listed).toMatchObject({ roomId: null, enabled: false, health: { consecutiveFailures: 3 } });
-    expect(capture.of(RoomNotificationSentV1.routingKey)).toHaveLength(notices);
+    expect(capture.of(RoomNotificationSentV2.routingKey)).toHaveLength(notices);
 
     expect((await rpc.send(EnableWebhookV1, { operator: true, webhook: { id } })).webhook).toMatchObject({ id, enabled: true });
     expect(await registration(id)).toMatchObject({ enabled: true });

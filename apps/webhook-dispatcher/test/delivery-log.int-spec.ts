@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { AmqpBroker, createLogger, RpcClient, RpcCommandError } from '@app/common';
 import {
   brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, GetDeliveryV1, ListDeliveriesV1, RecoverDeliveriesV1, RedeliverV1,
-  RequestOf, RoomNotificationSentV1, SendNotificationV1,
+  RequestOf, RoomNotificationSentV2, SendNotificationV1,
 } from '@app/contracts';
 import { deleteBrokerNamespace, EventCapture, eventually, Stack, startStack } from '../../../test/support/harness';
 import { deliveryIdOf } from '../src/delivery/delivery-job';
@@ -46,7 +46,7 @@ describe('the delivery log (dispatcher commands; real RabbitMQ, PostgreSQL and H
     const sent = await rooms.request(SendNotificationV1, {
       actor: { label: 'ci', userId: ownerId }, room: { id: roomId }, message, messageFormat: 'text', notify: false, color: 'yellow',
     });
-    const event = await capture.waitFor(RoomNotificationSentV1.routingKey, (e) => e.payload.message.id === sent.messageId);
+    const event = await capture.waitFor(RoomNotificationSentV2.routingKey, (e) => e.payload.message.id === sent.messageId);
     return deliveryIdOf(event.id, webhookId);
   };
 

@@ -6,8 +6,8 @@ import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { AmqpBroker, createLogger, parseConfig, RpcClient } from '@app/common';
 import {
-  brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, DeleteWebhookV1, GetHistoryV2, RequestOf, RoomNotificationSentV1,
-  RoomTopicChangedV1, SendMessageV1, SendNotificationV1,
+  brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, DeleteWebhookV1, GetHistoryV2, RequestOf, RoomNotificationSentV2,
+  RoomTopicChangedV2, SendMessageV1, SendNotificationV1,
 } from '@app/contracts';
 import {
   databaseUrl, deleteBrokerNamespace, dropDatabase, EventCapture, eventually, Stack, startStack, testInfra, uniqueName,
@@ -59,7 +59,7 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
   });
 
   const notificationEvent = (messageId: string) =>
-    capture.waitFor(RoomNotificationSentV1.routingKey, (e) => e.payload.message.id === messageId);
+    capture.waitFor(RoomNotificationSentV2.routingKey, (e) => e.payload.message.id === messageId);
 
   /** A channel of a connection of the test's own, closed after `use`. */
   const withChannel = async <T>(use: (ch: ConfirmChannel) => Promise<T>): Promise<T> => {
@@ -235,7 +235,7 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
     const listener = await register(room.id, { url: receiver.route('/listener', { status: 204 }), event: 'room_notification' });
     const ping = await notificationEvent((await notify(room.id, 'ping')).messageId);
 
-    const pong = await capture.waitFor(RoomNotificationSentV1.routingKey, (e) => e.payload.room.id === room.id && e.payload.message.message === 'pong');
+    const pong = await capture.waitFor(RoomNotificationSentV2.routingKey, (e) => e.payload.room.id === room.id && e.payload.message.message === 'pong');
     const deliveryId = deliveryIdOf(ping.id, replier.webhook.id);
     expect(pong.payload.causedBy).toEqual({ webhookId: replier.webhook.id, deliveryId, depth: 1 });
     expect(pong.payload.message).toMatchObject({ from: 'Replier', color: 'green', message_format: 'text' });
@@ -263,7 +263,7 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
       status: 'delivered', reply_message_id: null, reply_error: expect.stringContaining('message'),
     }));
     await sleep(200);
-    expect(capture.of(RoomNotificationSentV1.routingKey, (e) => e.payload.room.id === room.id)).toHaveLength(1);
+    expect(capture.of(RoomNotificationSentV2.routingKey, (e) => e.payload.room.id === room.id)).toHaveLength(1);
   });
 
   it('a receiver that hangs does not hold up deliveries to the others', async () => {
@@ -341,14 +341,14 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
     const { webhook } = await register(room.id, { url: receiver.route('/once', { status: 204 }), event: 'room_topic_change' });
     const names = brokerNames(stack.namespace);
     const envelope = {
-      id: randomUUID(), type: RoomTopicChangedV1.type, version: 1, occurredAt: new Date().toISOString(),
+      id: randomUUID(), type: RoomTopicChangedV2.type, version: 2, occurredAt: new Date().toISOString(),
       payload: { room: { ...room, id: room.id }, sender: 'ci', topic: 'Twice' },
     };
     const conn = await connect(stack.amqpUrl);
     try {
       const ch = await conn.createConfirmChannel();
       const publish = async () => {
-        ch.publish(names.eventsExchange, RoomTopicChangedV1.routingKey, Buffer.from(JSON.stringify(envelope)), { persistent: true });
+        ch.publish(names.eventsExchange, RoomTopicChangedV2.routingKey, Buffer.from(JSON.stringify(envelope)), { persistent: true });
         await ch.waitForConfirms();
       };
       await publish();

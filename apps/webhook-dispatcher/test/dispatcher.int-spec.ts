@@ -3,7 +3,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { Channel, ChannelModel, ConfirmChannel, connect, GetMessage } from 'amqplib';
 import { AmqpBroker, createLogger, parseConfig } from '@app/common';
 import {
-  brokerNames, BrokerNames, CreateRoomV1, CreateUserV1, RoomCreatedV1, RoomNotificationSentV1, SendNotificationV1, UserCreatedV1,
+  brokerNames, BrokerNames, CreateRoomV1, CreateUserV1, RoomCreatedV2, RoomNotificationSentV2, SendNotificationV1, UserCreatedV1,
 } from '@app/contracts';
 import { eventually, Stack, startStack } from '../../../test/support/harness';
 import { startDispatcher } from '../src/bootstrap';
@@ -21,7 +21,7 @@ const roomObject = (id: number) => ({
 });
 
 const envelope = (type: string, payload: unknown = { room: roomObject(1), sender: 'test' }) => ({
-  id: randomUUID(), type, version: 1, occurredAt: new Date().toISOString(), payload,
+  id: randomUUID(), type, version: 2, occurredAt: new Date().toISOString(), payload,
 });
 
 describe('webhook dispatcher consuming room events (real RabbitMQ)', () => {
@@ -81,8 +81,8 @@ describe('webhook dispatcher consuming room events (real RabbitMQ)', () => {
   });
 
   it('consumes and acknowledges a valid room event', async () => {
-    await publish(RoomCreatedV1.routingKey, envelope(RoomCreatedV1.type));
-    await publish(RoomNotificationSentV1.routingKey, envelope(RoomNotificationSentV1.type, {
+    await publish(RoomCreatedV2.routingKey, envelope(RoomCreatedV2.type));
+    await publish(RoomNotificationSentV2.routingKey, envelope(RoomNotificationSentV2.type, {
       room: roomObject(2), notify: false,
       message: { color: 'yellow', date: new Date().toISOString(), from: 'x', id: randomUUID(), mentions: [], message: 'hi', message_format: 'text', type: 'notification' },
     }));
@@ -101,14 +101,14 @@ describe('webhook dispatcher consuming room events (real RabbitMQ)', () => {
       await eventually(async () => expect((await eventsQueue()).consumerCount).toBe(0));
     });
 
-    it('the queue keeps room.*.v1 events (and only those) until a dispatcher takes and acknowledges them', async () => {
-      await publish(RoomCreatedV1.routingKey, envelope(RoomCreatedV1.type));
-      await publish('room.created.v2', { ...envelope(RoomCreatedV1.type), version: 2 });
+    it('the queue keeps room.*.v2 events (and only those) until a dispatcher takes and acknowledges them', async () => {
+      await publish(RoomCreatedV2.routingKey, envelope(RoomCreatedV2.type));
+      await publish('room.created.v1', { ...envelope(RoomCreatedV2.type), version: 1 });
       await publish(UserCreatedV1.routingKey, envelope(UserCreatedV1.type, { user: {} }));
-      await publish('room.created', envelope(RoomCreatedV1.type));
+      await publish('room.created', envelope(RoomCreatedV2.type));
       expect((await eventsQueue()).messageCount).toBe(1);
       const msg = await reader.get(names.dispatcherEventsQueue);
-      expect(msg && msg.fields.routingKey).toBe(RoomCreatedV1.routingKey);
+      expect(msg && msg.fields.routingKey).toBe(RoomCreatedV2.routingKey);
       reader.nack(msg as GetMessage, false, true);
       await eventually(async () => expect((await eventsQueue()).messageCount).toBe(1));
 
@@ -137,11 +137,11 @@ describe('webhook dispatcher consuming room events (real RabbitMQ)', () => {
         await eventually(async () => expect((await eventsQueue()).messageCount).toBe(2));
         const got: GetMessage[] = [];
         for (let i = 0; i < 2; i++) got.push((await reader.get(names.dispatcherEventsQueue)) as GetMessage);
-        expect(got.map((m) => m.fields.routingKey)).toEqual([RoomCreatedV1.routingKey, RoomNotificationSentV1.routingKey]);
+        expect(got.map((m) => m.fields.routingKey)).toEqual([RoomCreatedV2.routingKey, RoomNotificationSentV2.routingKey]);
         const body = JSON.parse(got[1].content.toString());
         expect(got[1].properties).toMatchObject({ contentType: 'application/json', messageId: body.id, deliveryMode: 2 });
         expect(body).toMatchObject({
-          type: 'room.notification-sent', version: 1,
+          type: 'room.notification-sent', version: 2,
           payload: {
             room: { id: room.id, name: 'Dispatch Me', privacy: 'private' },
             message: { id: sent.messageId, message: 'hello', from: 'Bot', color: 'purple', type: 'notification' },
@@ -165,41 +165,41 @@ describe('webhook dispatcher consuming room events (real RabbitMQ)', () => {
       await readDeadLetters(0);
     });
 
-    it('dead-letters an event whose routing key matches room.*.v1 but is unknown', async () => {
+    it('dead-letters an event whose routing key matches room.*.v2 but is unknown', async () => {
       const body = envelope('room.exploded');
-      await publish('room.exploded.v1', body);
+      await publish('room.exploded.v2', body);
       const [dead, ...more] = await readDeadLetters(1);
       expect(more).toEqual([]);
       expect(dead.fields.routingKey).toBe(names.dispatcherEventsQueue);
       expect(JSON.parse(dead.content.toString())).toEqual(body);
       expect(dead.properties.headers?.['x-death']).toEqual([expect.objectContaining({
-        queue: names.dispatcherEventsQueue, reason: 'rejected', exchange: names.eventsExchange, 'routing-keys': ['room.exploded.v1'],
+        queue: names.dispatcherEventsQueue, reason: 'rejected', exchange: names.eventsExchange, 'routing-keys': ['room.exploded.v2'],
       })]);
       expect((await eventsQueue()).messageCount).toBe(0);
     });
 
     it('dead-letters a body that is not JSON, and one that is not an event envelope', async () => {
-      await publish(RoomCreatedV1.routingKey, Buffer.from('{"id": "oops", this is not json'));
-      await publish(RoomCreatedV1.routingKey, Buffer.from('null'));
-      await publish(RoomCreatedV1.routingKey, { hello: 'world' });
+      await publish(RoomCreatedV2.routingKey, Buffer.from('{"id": "oops", this is not json'));
+      await publish(RoomCreatedV2.routingKey, Buffer.from('null'));
+      await publish(RoomCreatedV2.routingKey, { hello: 'world' });
       const dead = await readDeadLetters(3);
       expect(dead.map((m) => m.content.toString()).sort()).toEqual(['null', '{"hello":"world"}', '{"id": "oops", this is not json']);
-      for (const m of dead) expect(m.properties.headers?.['x-death']?.[0]).toMatchObject({ reason: 'rejected', 'routing-keys': [RoomCreatedV1.routingKey] });
+      for (const m of dead) expect(m.properties.headers?.['x-death']?.[0]).toMatchObject({ reason: 'rejected', 'routing-keys': [RoomCreatedV2.routingKey] });
       expect((await eventsQueue()).messageCount).toBe(0);
     });
 
     it('dead-letters an envelope whose type does not match its routing key', async () => {
-      await publish(RoomCreatedV1.routingKey, envelope('room.deleted'));
+      await publish(RoomCreatedV2.routingKey, envelope('room.deleted'));
       const dead = await readDeadLetters(1);
       expect(dead).toHaveLength(1);
       expect(JSON.parse(dead[0].content.toString()).type).toBe('room.deleted');
     });
 
     it('keeps consuming valid events after rejecting bad ones', async () => {
-      await publish('room.exploded.v1', envelope('room.exploded'));
-      await publish(RoomCreatedV1.routingKey, envelope(RoomCreatedV1.type));
-      await publish(RoomCreatedV1.routingKey, Buffer.from('garbage'));
-      await publish(RoomCreatedV1.routingKey, envelope(RoomCreatedV1.type));
+      await publish('room.exploded.v2', envelope('room.exploded'));
+      await publish(RoomCreatedV2.routingKey, envelope(RoomCreatedV2.type));
+      await publish(RoomCreatedV2.routingKey, Buffer.from('garbage'));
+      await publish(RoomCreatedV2.routingKey, envelope(RoomCreatedV2.type));
       const dead = await readDeadLetters(2);
       expect(dead).toHaveLength(2);
       await eventually(async () => expect(await eventsQueue()).toMatchObject({ messageCount: 0, consumerCount: 1 }));

@@ -1,41 +1,68 @@
 import type { AppLogger, EventPublisher } from '@app/common';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { StagedEvent } from './outbox';
-
-interface OutboxRow { id: string; routing_key: string; envelope: string }
+import { OutboxRow, roomsToLoad, sequenceBatch } from './room-sequence';
 
 export interface OutboxRelayOptions {
-  /** How often the sweeper looks for events left behind. */
+  /** How often a standby replica tries to become the relay, and the relay looks for rows nobody told it of. */
   pollMs: number;
-  /** Rows younger than this belong to the process that wrote them (it publishes them itself). */
-  sweepAgeMs: number;
   batchSize?: number;
+  /** Longest a replyAfterPublish command waits for its events to be published. */
+  publishWaitMs?: number;
 }
 
+/** A fixed key, the rooms service's own (the dispatcher may share the database and has 7_411_902_002): its holder is the relay. */
+const RELAY_LOCK_KEY = 7_411_902_011;
+/** Committing replicas wake the relay on this channel (after their commit, never inside it). */
+export const OUTBOX_CHANNEL = 'rooms_outbox';
+
 /**
- * Moves committed events to the broker. The process that commits a change publishes its
- * events at once from memory (no poll tick, no read back) with publisher confirms, then
- * deletes their rows in one statement. A sweeper publishes what a crash or a broker outage
- * left behind: rows older than `sweepAgeMs`, claimed with FOR UPDATE SKIP LOCKED so that
- * replicas never publish the same row at once. Nothing committed is lost; an event may
- * be published twice (consumers de-duplicate on the envelope id).
+ * Moves committed events to the broker, each room's in the order their changes committed,
+ * numbered 1, 2, 3, ... per room (the envelope's `sequence`).
+ *
+ * One replica at a time is the relay: it holds a session advisory lock on a connection of
+ * its own (the others try again every poll; the lock goes with the connection, so a dead
+ * relay is replaced within a poll). It reads the outbox in id order under
+ * `LOCK TABLE outbox IN SHARE MODE`: the lock waits for the transactions writing to the
+ * outbox (their INSERT is their last statement before COMMIT) and holds new ones back only
+ * for the read, so no transaction can still commit an id below those read; ids are taken
+ * while a transaction holds the room it changes, so for changes that conflict, id order is
+ * commit order. It publishes the rows in id order on one confirm channel, then deletes them
+ * and advances each room's last sequence (`room_sequences`, written only by the relay) in
+ * one statement. The request path never touches `room_sequences`.
+ *
+ * The process that commits wakes the relay: in-process when it is the relay, else with a
+ * NOTIFY after its commit (coalesced: one in flight). A poll is the safety net, and what
+ * publishes the CLI's events (it has no broker) and a broker outage's backlog, which goes
+ * out, in order, before anything newer: nothing is published but from the table.
  */
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
-  private sweeping?: Promise<void>;
   private stopped = true;
-  private readonly inFlight = new Set<Promise<void>>();
+  private polling?: Promise<void>;
+  /** The relay's own connection (lock, LISTEN, reads and deletes); a standby keeps one too. */
+  private client?: Client;
+  private leading = false;
+  private dirty = false;
+  private running?: Promise<void>;
+  /** Last published sequence of the rooms seen since this replica became the relay. */
+  private readonly lastSeq = new Map<number, number>();
+  private notifying?: Promise<void>;
+  private notifyAgain?: Promise<void>;
+  private lastCleanup = 0;
 
   constructor(
     private readonly db: DataSource,
-    /** Null where no broker could be reached (the CLI): events wait for a sweeper. */
+    /** Null where no broker could be reached (the CLI): it never relays, it only wakes the relay. */
     private readonly publisher: EventPublisher | null,
     private readonly logger: AppLogger,
     private readonly options: OutboxRelayOptions,
   ) {}
 
   start(): void {
-    if (!this.stopped) return;
+    if (!this.stopped || !this.publisher) return;
     this.stopped = false;
     this.schedule(0);
   }
@@ -43,71 +70,182 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await Promise.allSettled([...this.inFlight]);
-    await this.sweeping;
+    await this.polling;
+    await this.running;
+    await this.notifying;
+    this.dropClient();
+  }
+
+  /** Whether this replica is the relay now. */
+  isRelay(): boolean {
+    return this.leading;
   }
 
   /**
-   * Publishes events just committed by this process; what fails stays for the sweeper.
-   * Callers need not wait (the reply does not depend on it); the CLI does, before it exits.
+   * Events just committed by this process: wake the relay. Callers need not wait (the reply
+   * does not depend on it); the CLI does, before it exits.
    */
-  publishCommitted(events: StagedEvent[]): Promise<void> {
-    if (events.length === 0 || !this.publisher?.isConnected()) return Promise.resolve();
-    const work = this.publishAndDelete(events).catch((err) => {
-      this.logger.warn({ err: (err as Error).message, events: events.length }, 'events left in the outbox for the sweeper');
-    });
-    this.inFlight.add(work);
-    void work.finally(() => this.inFlight.delete(work));
-    return work;
+  committed(events: StagedEvent[]): Promise<void> {
+    if (events.length === 0) return Promise.resolve();
+    if (this.leading) {
+      this.kick();
+      return Promise.resolve();
+    }
+    return this.notifyRelay();
   }
 
-  private async publishAndDelete(events: StagedEvent[]): Promise<void> {
-    await Promise.all(events.map((e) => this.publisher!.publish(e.routingKey, e.envelope)));
-    await this.db.query('DELETE FROM outbox WHERE event_id = ANY($1::uuid[])', [events.map((e) => e.envelope.id)]);
+  /**
+   * Resolves once the events are published (their rows gone), or after `publishWaitMs`
+   * (they then wait for the relay, as after a failed publish). The CLI, with no broker, does
+   * not wait.
+   */
+  async published(events: StagedEvent[]): Promise<void> {
+    if (events.length === 0 || !this.publisher) return;
+    const ids = events.map((e) => e.envelope.id);
+    const until = Date.now() + (this.options.publishWaitMs ?? 5_000);
+    for (let wait = 2; Date.now() < until; wait = Math.min(wait * 2, 50)) {
+      try {
+        const [{ left }] = await this.db.query('SELECT count(*)::int AS left FROM outbox WHERE event_id = ANY($1::uuid[])', [ids]);
+        if (left === 0) return;
+      } catch {
+        return;
+      }
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+
+  private notifyRelay(): Promise<void> {
+    if (this.notifying) {
+      // The NOTIFY in flight may have been sent before this commit: one more after it.
+      this.notifyAgain ??= this.notifying.then(() => {
+        this.notifyAgain = undefined;
+        return this.notifyRelay();
+      });
+      return this.notifyAgain;
+    }
+    const sent = this.db.query(`NOTIFY ${OUTBOX_CHANNEL}`).then(
+      () => undefined,
+      (err) => this.logger.warn({ err: (err as Error).message }, 'could not wake the outbox relay; its poll will find the events'),
+    );
+    this.notifying = sent.finally(() => {
+      this.notifying = undefined;
+    });
+    return this.notifying;
   }
 
   private schedule(ms: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.sweeping = this.sweep().then(() => undefined).finally(() => {
-        this.sweeping = undefined;
+      this.polling = this.poll().finally(() => {
+        this.polling = undefined;
         this.schedule(this.options.pollMs);
       });
     }, ms);
     this.timer.unref();
   }
 
-  /** Publishes every event older than the sweep age; returns how many went out. */
-  async sweep(): Promise<number> {
-    let total = 0;
+  private async poll(): Promise<void> {
     try {
-      for (;;) {
-        if (!this.publisher?.isConnected()) break;
-        const sent = await this.sweepBatch();
-        total += sent;
-        if (sent < (this.options.batchSize ?? 100) || this.stopped) break;
+      if (!this.leading) await this.tryToLead();
+      if (!this.leading) return;
+      this.kick();
+      await this.running;
+      if (Date.now() - this.lastCleanup > 60_000) {
+        // Applied command ids are kept for a day: long enough for any redelivery.
+        await this.db.query(`DELETE FROM applied_commands WHERE applied_at < now() - interval '1 day'`);
+        this.lastCleanup = Date.now();
       }
-      // Applied command ids are kept for a day: long enough for any redelivery.
-      await this.db.query(`DELETE FROM applied_commands WHERE applied_at < now() - interval '1 day'`);
     } catch (err) {
-      this.logger.warn({ err: (err as Error).message }, 'outbox sweep could not publish; will retry');
+      this.logger.warn({ err: (err as Error).message }, 'outbox relay: database unreachable; will retry');
+      this.dropClient();
     }
-    if (total > 0) this.logger.info({ events: total }, 'outbox sweep published events left behind');
-    return total;
   }
 
-  private sweepBatch(): Promise<number> {
-    return this.db.transaction(async (m) => {
-      const rows: OutboxRow[] = await m.query(
-        `SELECT id, routing_key, envelope::text AS envelope FROM outbox
-          WHERE created_at < now() - $2 * interval '1 millisecond'
-          ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [this.options.batchSize ?? 100, this.options.sweepAgeMs],
-      );
-      if (rows.length === 0) return 0;
-      await Promise.all(rows.map((row) => this.publisher!.publish(row.routing_key, row.envelope)));
-      await m.query('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [rows.map((r) => r.id)]);
-      return rows.length;
+  private async tryToLead(): Promise<void> {
+    if (!this.client) {
+      const client = new Client({ connectionString: (this.db.options as PostgresConnectionOptions).url, application_name: 'rooms outbox relay' });
+      client.on('error', (err) => {
+        this.logger.warn({ err: err.message }, 'outbox relay connection lost');
+        if (this.client === client) this.dropClient();
+      });
+      client.on('notification', () => this.kick());
+      this.client = client;
+      await client.connect();
+    }
+    const { rows } = await this.client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [RELAY_LOCK_KEY]);
+    if (!rows[0].locked || this.stopped) return;
+    await this.client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    // Another relay may have published since this replica last did.
+    this.lastSeq.clear();
+    this.leading = true;
+    this.logger.info('this replica relays the outbox');
+  }
+
+  private dropClient(): void {
+    this.leading = false;
+    this.lastSeq.clear();
+    const client = this.client;
+    this.client = undefined;
+    // Ending the connection releases the lock: another replica takes over.
+    void client?.end().catch(() => undefined);
+  }
+
+  /** Publish what is committed, now (or right after the batch in progress). */
+  private kick(): void {
+    if (!this.leading || this.stopped) return;
+    this.dirty = true;
+    this.running ??= this.drain().finally(() => {
+      this.running = undefined;
     });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.dirty && this.leading && !this.stopped && this.publisher?.isConnected()) {
+      this.dirty = false;
+      const client = this.client!;
+      try {
+        const sent = await this.relayBatch(client);
+        if (sent === (this.options.batchSize ?? 500)) this.dirty = true;
+      } catch (err) {
+        this.logger.warn({ err: (err as Error).message }, 'outbox relay could not publish; will retry');
+        this.lastSeq.clear();
+        if (!(err as { publishFailed?: boolean }).publishFailed && this.client === client) this.dropClient();
+        return;
+      }
+    }
+  }
+
+  /** One batch: read in id order under the share lock, number, publish, then delete and advance. */
+  private async relayBatch(client: Client): Promise<number> {
+    const limit = this.options.batchSize ?? 500;
+    // One round trip; a read-only transaction (its commit writes nothing).
+    const results = await client.query(`BEGIN; LOCK TABLE outbox IN SHARE MODE;
+      SELECT id, room_id, routing_key, envelope::text AS envelope FROM outbox ORDER BY id LIMIT ${Number(limit)}; COMMIT`) as unknown as Array<{ rows: OutboxRow[] }>;
+    const rows = results[2].rows;
+    if (rows.length === 0) return 0;
+    const unknown = roomsToLoad(rows, this.lastSeq);
+    if (unknown.length > 0) {
+      const known = await client.query<{ room_id: number; last_seq: string }>(
+        'SELECT room_id, last_seq FROM room_sequences WHERE room_id = ANY($1::int[])', [unknown]);
+      for (const r of unknown) this.lastSeq.set(r, 0);
+      for (const r of known.rows) this.lastSeq.set(r.room_id, Number(r.last_seq));
+    }
+    const batch = sequenceBatch(rows, (room) => this.lastSeq.get(room)!);
+    try {
+      // One channel: the broker takes them in this order.
+      await Promise.all(batch.events.map((e) => this.publisher!.publish(e.routingKey, e.envelope as never)));
+    } catch (err) {
+      throw Object.assign(err as Error, { publishFailed: true });
+    }
+    await client.query(
+      `WITH published AS (DELETE FROM outbox WHERE id = ANY($1::bigint[]))
+       INSERT INTO room_sequences (room_id, last_seq) SELECT * FROM unnest($2::int[], $3::bigint[])
+       ON CONFLICT (room_id) DO UPDATE SET last_seq = GREATEST(room_sequences.last_seq, EXCLUDED.last_seq)`,
+      [rows.map((r) => r.id), [...batch.lastSeq.keys()], [...batch.lastSeq.values()]],
+    );
+    // Rooms long idle are read again when they next speak: the memory stays bounded.
+    if (this.lastSeq.size > 100_000) this.lastSeq.clear();
+    for (const [room, seq] of batch.lastSeq) this.lastSeq.set(room, seq);
+    return rows.length;
   }
 }

@@ -6,6 +6,10 @@ import { EntityManager } from 'typeorm';
 export interface StagedEvent {
   routingKey: string;
   envelope: EventEnvelope;
+  /** The room whose sequence the event takes; null for events of no room. */
+  roomId: number | null;
+  /** Its outbox id once written: its place in the order events are published. */
+  position?: string;
 }
 
 /** Builds the envelope for an event about to be written. */
@@ -13,6 +17,7 @@ export function stageEvent<P>(definition: EventDefinition<P>, payload: P, now = 
   return {
     routingKey: definition.routingKey,
     envelope: { id: randomUUID(), type: definition.type, version: definition.version, occurredAt: now.toISOString(), payload },
+    roomId: definition.roomIdOf ? definition.roomIdOf(payload) : null,
   };
 }
 
@@ -27,18 +32,30 @@ export function stageEvent<P>(definition: EventDefinition<P>, payload: P, now = 
  * registrations_version migration): no round trip of its own, read in the statement's
  * snapshot (or this transaction's own change of webhooks), so an event caused after a
  * registration change answered carries that change's version or a later one. The stamp is
- * set on the staged envelopes too (they are published from memory).
+ * set on the staged envelopes too.
+ *
+ * Each staged event learns its outbox id (`position`): the relay publishes in id order, and
+ * a message stored with its event is placed in history by it. The caller writes nothing to
+ * the outbox's lock window after this but what must share the event's position (see
+ * UnitOfWork.record): the relay's read waits for transactions holding this insert.
  */
 export async function insertOutbox(manager: EntityManager, events: StagedEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const rows: Array<{ version: string }> = await manager.query(
+  // WITH ORDINALITY and ORDER BY: ids follow the order the events were staged in.
+  const rows: Array<{ id: string; event_id: string; version: string }> = await manager.query(
     `WITH v AS (SELECT value FROM registrations_version)
-     INSERT INTO outbox (event_id, routing_key, envelope, created_at)
-     SELECT e.id, e.routing_key, e.envelope || jsonb_build_object('registrationsVersion', v.value), clock_timestamp()
-       FROM unnest($1::uuid[], $2::text[], $3::jsonb[]) AS e(id, routing_key, envelope), v
-     RETURNING envelope->>'registrationsVersion' AS version`,
-    [events.map((e) => e.envelope.id), events.map((e) => e.routingKey), events.map((e) => JSON.stringify(e.envelope))],
+     INSERT INTO outbox (event_id, routing_key, envelope, room_id, created_at)
+     SELECT e.id, e.routing_key, e.envelope || jsonb_build_object('registrationsVersion', v.value), e.room_id, clock_timestamp()
+       FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::int[]) WITH ORDINALITY AS e(id, routing_key, envelope, room_id, n), v
+      ORDER BY e.n
+     RETURNING id, event_id, envelope->>'registrationsVersion' AS version`,
+    [events.map((e) => e.envelope.id), events.map((e) => e.routingKey), events.map((e) => JSON.stringify(e.envelope)),
+      events.map((e) => e.roomId)],
   );
   const stamp = Number(rows[0].version);
-  for (const e of events) e.envelope.registrationsVersion = stamp;
+  const position = new Map(rows.map((r) => [r.event_id, r.id]));
+  for (const e of events) {
+    e.envelope.registrationsVersion = stamp;
+    e.position = position.get(e.envelope.id);
+  }
 }

@@ -11,8 +11,11 @@ export type Memo = <T>(key: string, load: () => Promise<T>) => Promise<T>;
 /** What a use case writes through: the transaction, plus events staged with it. */
 export interface Tx {
   manager: EntityManager;
-  /** The event is written in the same transaction (one INSERT for the whole batch). */
-  emit<P>(definition: EventDefinition<P>, payload: P): void;
+  /**
+   * The event is written in the same transaction (one INSERT for the whole batch). Its
+   * handle learns the event's place in its room's order at the commit (`position`).
+   */
+  emit<P>(definition: EventDefinition<P>, payload: P): StagedEvent;
   memo: Memo;
   /**
    * A row inserted with the commit by its repository: the rows of a whole batch go in one
@@ -191,7 +194,11 @@ export class UnitOfWork {
   private tx(manager: EntityManager, staged: Staged, memo: Map<string, Promise<unknown>>): Tx {
     return {
       manager,
-      emit: (definition, payload) => void staged.events.push(stageEvent(definition, payload)),
+      emit: (definition, payload) => {
+        const event = stageEvent(definition, payload);
+        staged.events.push(event);
+        return event;
+      },
       insertLater: (into, row) => void staged.rows.push({ into: into as StagedRows<unknown>, row }),
       memo: <T>(key: string, load: () => Promise<T>) => {
         let value = memo.get(key) as Promise<T> | undefined;
@@ -219,11 +226,13 @@ export class UnitOfWork {
         ],
       );
     }
+    // The events first, so that staged rows (messages) can take their event's position; the
+    // outbox's lock window (see OutboxRelay) is then this batch's last INSERTs and COMMIT.
+    await insertOutbox(manager, results.flatMap((r) => (r.outcome.ok ? r.outcome.events : [])));
     const rows = results.flatMap((r) => (r.outcome.ok ? r.outcome.rows : []));
     for (const into of new Set(rows.map((r) => r.into))) {
       await into.insertMany(manager, rows.filter((r) => r.into === into).map((r) => r.row));
     }
-    await insertOutbox(manager, results.flatMap((r) => (r.outcome.ok ? r.outcome.events : [])));
   }
 
   private settle(done: Done[]): void {
@@ -239,7 +248,9 @@ export class UnitOfWork {
         item.reject(outcome.error);
       }
     }
-    const published = this.relay.publishCommitted(events);
+    const woken = this.relay.committed(events);
+    if (afterPublish.length === 0) return;
+    const published = woken.then(() => this.relay.published(afterPublish.flatMap((d) => (d.outcome as Staged).events)));
     for (const { item, outcome } of afterPublish) void published.then(() => item.resolve((outcome as { reply: unknown }).reply));
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { MessageUserView } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { MessageEntity } from '../database/entities';
+import type { StagedEvent } from '../outbox/outbox';
 import type { StagedRows } from '../outbox/unit-of-work';
 
 /** The parts of a message the v2 API added (migration 1764000000000), beside the entity's columns. */
@@ -10,6 +11,8 @@ export interface MessageExtras {
   attachTo?: string | null;
   file?: StoredFile | null;
   messageLinks?: Array<{ type: string; url: string }> | null;
+  /** The event that tells of the message (staged with it): its position places the message in history. */
+  event?: StagedEvent;
 }
 
 export interface StoredFile {
@@ -42,12 +45,20 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A message's row by column, as the messages table names them (json_populate_recordset). */
 const toRow = (message: StoredMessage): Record<string, unknown> => ({
+  position: positionOf(message),
   id: message.id, room_id: message.roomId, type: message.type, from_label: message.fromLabel, user_id: message.userId,
   body: message.body, message_format: message.messageFormat, color: message.color, notify: message.notify,
   mention_user_ids: message.mentionUserIds, created_at: message.createdAt.toISOString(),
   card: message.card ?? null, attach_to: message.attachTo ?? null, file: message.file ?? null,
   message_links: message.messageLinks ?? null,
 });
+
+function positionOf(message: StoredMessage): string {
+  const position = message.event?.position;
+  // RoomPost.announce links them; the outbox is written first (UnitOfWork.record).
+  if (position === undefined) throw new Error(`message ${message.id} is stored without the event that tells of it`);
+  return position;
+}
 
 /** SQL of room messages. */
 @Injectable()
@@ -64,12 +75,15 @@ export class MessageRepository implements StagedRows<StoredMessage> {
   /**
    * Messages within [since, before), newest first, `offset` skipped and at most `limit`
    * (null: all). With details: senders' mention names, mentions, links and cards (v2).
+   * Ordered by position, the order the room's events were published in (see
+   * OutboxRelay): two messages sent at once may carry dates a few milliseconds out of
+   * that order; the bounds are on the dates.
    */
   async page(m: EntityManager, roomId: number, w: HistoryWindow): Promise<HistoryRow[]> {
     const rows: Row[] = await m.query(
       `${w.details ? SELECT_FULL : SELECT} WHERE m.room_id = $1 AND ($2::timestamptz IS NULL OR m.created_at >= $2)
          AND ($3::timestamptz IS NULL OR m.created_at < $3)
-       ORDER BY m.created_at DESC, m.id DESC OFFSET $4 LIMIT $5`,
+       ORDER BY m.position DESC OFFSET $4 LIMIT $5`,
       [roomId, w.since ?? null, w.before ?? null, w.offset, w.limit]);
     return rows.map(toHistoryRow);
   }

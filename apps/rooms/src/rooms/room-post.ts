@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Actor, commandFailure, RoomRef } from '@app/contracts';
+import { Actor, commandFailure, EventDefinition, RoomRef } from '@app/contracts';
 import { MessageEntity, RoomEntity, UserEntity } from '../database/entities';
 import { Tx } from '../outbox/unit-of-work';
 import { Actors } from '../users/actors';
@@ -47,5 +47,10 @@ export class RoomPost {
     });
     tx.insertLater(this.messages, message);
     return { message, mentioned };
+  }
+
+  /** Emits the event that tells of a stored message: the message takes its place in history from it. */
+  announce<P>(tx: Tx, message: StoredMessage, definition: EventDefinition<P>, payload: P): void {
+    message.event = tx.emit(definition, payload);
   }
 }

@@ -1,4 +1,4 @@
-import { compileWebhookPattern, EventEnvelope, RoomMessageSentV1, RoomNotificationSentV1, WebhookRegistration } from '@app/contracts';
+import { compileWebhookPattern, EventEnvelope, RoomMessageSentV2, RoomNotificationSentV2, WebhookRegistration } from '@app/contracts';
 import { deliveryIdOf } from '../delivery/delivery-job';
 import { RegistrationIndex } from '../registrations/matching';
 import { actingUserIdOf, planDeliveries } from './delivery-plan';
@@ -9,7 +9,7 @@ const registration = (over: Partial<WebhookRegistration>): WebhookRegistration =
 });
 const room = { id: 3, name: 'Ops', privacy: 'public', is_archived: false, version: 'V1', links: { self: 'x' } };
 const envelope = (type: string, payload: unknown): EventEnvelope =>
-  ({ id: 'c0ffee00-0000-4000-8000-000000000001', type, version: 1, occurredAt: '2026-01-01T00:00:00Z', payload });
+  ({ id: 'c0ffee00-0000-4000-8000-000000000001', type, version: 2, occurredAt: '2026-01-01T00:00:00Z', payload });
 const now = new Date('2026-01-02T00:00:00.000Z');
 
 const plan = (env: EventEnvelope, event: 'room_message' | 'room_notification', regs: WebhookRegistration[]) => {
@@ -22,7 +22,7 @@ const plan = (env: EventEnvelope, event: 'room_message' | 'room_notification', r
 };
 
 describe('planDeliveries', () => {
-  const message = envelope(RoomMessageSentV1.type, { room, message: { id: 'm1', message: 'deploy now', type: 'message' } });
+  const message = envelope(RoomMessageSentV2.type, { room, message: { id: 'm1', message: 'deploy now', type: 'message' } });
 
   it('makes one job per matching registration, its envelope serialized once, its id from event and webhook', () => {
     const jobs = plan(message, 'room_message', [
@@ -41,7 +41,7 @@ describe('planDeliveries', () => {
   });
 
   it('skips the webhook a reply came from, and counts the depth of reply chains', () => {
-    const reply = envelope(RoomNotificationSentV1.type, {
+    const reply = envelope(RoomNotificationSentV2.type, {
       room, notify: false, message: { id: 'n1', message: 'pong', type: 'notification' },
       causedBy: { webhookId: 1, deliveryId: 'd', depth: 1 },
     });
@@ -52,8 +52,8 @@ describe('planDeliveries', () => {
 
   it('throws for an event whose item is not an object (dead-lettered by the consumer)', () => {
     const groupWide = registration({ roomId: null, installationId: 1 });
-    expect(() => plan(envelope(RoomMessageSentV1.type, []), 'room_message', [groupWide])).toThrow('not an object');
-    expect(plan(envelope(RoomMessageSentV1.type, []), 'room_message', [registration({})])).toEqual([]);
+    expect(() => plan(envelope(RoomMessageSentV2.type, []), 'room_message', [groupWide])).toThrow('not an object');
+    expect(plan(envelope(RoomMessageSentV2.type, []), 'room_message', [registration({})])).toEqual([]);
   });
 });
 

@@ -10,7 +10,7 @@ export function eventNameOf(routingKey: string): WebhookEventName | null {
 }
 
 /** Binding patterns: every room event of version 1. */
-export const ROOM_EVENT_BINDINGS = ['room.*.v1'];
+export const ROOM_EVENT_BINDINGS = ['room.*.v2'];
 
 export type Classified =
   | { kind: 'room-event'; webhookEvent: WebhookEventName; envelope: EventEnvelope }

@@ -10,7 +10,7 @@ export async function assertEventExchanges(channel: Channel | ConfirmChannel, na
 export interface ConsumerQueueSpec {
   queue: string;
   deadLetterQueue: string;
-  /** Binding patterns on the events exchange, e.g. `room.*.v1`. */
+  /** Binding patterns on the events exchange, e.g. `room.*.v2`. */
   bindings: string[];
   /**
    * One consumer at a time receives the queue's messages, in order, whatever the number

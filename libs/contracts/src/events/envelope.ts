@@ -17,18 +17,31 @@ export interface EventEnvelope<TPayload = unknown> {
    * A dispatcher whose index is older reloads before matching the event.
    */
   registrationsVersion?: number;
+  /**
+   * Room events (version 2 on): the event's place among its room's events, 1, 2, 3, ... in
+   * the order their changes committed, with no gap. A consumer checks order and detects a
+   * loss with it; a live connection resumes from it.
+   */
+  sequence?: number;
 }
 
 export interface EventDefinition<TPayload> {
   type: string;
   version: number;
   routingKey: string;
+  /** Room events: the room whose sequence the event takes. */
+  roomIdOf?(payload: TPayload): number;
   /** Type-only marker so that `EventPayload<typeof X>` works. */
   readonly __payload?: TPayload;
 }
 
 export function defineEvent<TPayload>(type: string, version: number): EventDefinition<TPayload> {
   return { type, version, routingKey: `${type}.v${version}` };
+}
+
+/** An event of one room: published in its room's order, with the room's next `sequence`. */
+export function defineRoomEvent<TPayload extends { room: { id: number } }>(type: string, version: number): EventDefinition<TPayload> {
+  return { ...defineEvent<TPayload>(type, version), roomIdOf: (payload) => payload.room.id };
 }
 
 export type EventPayload<D> = D extends EventDefinition<infer P> ? P : never;

@@ -1,14 +1,14 @@
 import type { WebhookEventName } from '../models/webhook-event-names';
-import { RoomArchivedV1 } from './room-archived/v1';
-import { RoomCreatedV1 } from './room-created/v1';
-import { RoomDeletedV1 } from './room-deleted/v1';
-import { RoomFileUploadedV1 } from './room-file-uploaded/v1';
-import { RoomMemberEnteredV1 } from './room-member-entered/v1';
-import { RoomMemberExitedV1 } from './room-member-exited/v1';
-import { RoomMessageSentV1 } from './room-message-sent/v1';
-import { RoomNotificationSentV1, RoomNotificationSentV1Payload } from './room-notification-sent/v1';
-import { RoomTopicChangedV1 } from './room-topic-changed/v1';
-import { RoomUnarchivedV1 } from './room-unarchived/v1';
+import { RoomArchivedV2 } from './room-archived/v2';
+import { RoomCreatedV2 } from './room-created/v2';
+import { RoomDeletedV2 } from './room-deleted/v2';
+import { RoomFileUploadedV2 } from './room-file-uploaded/v2';
+import { RoomMemberEnteredV2 } from './room-member-entered/v2';
+import { RoomMemberExitedV2 } from './room-member-exited/v2';
+import { RoomMessageSentV2 } from './room-message-sent/v2';
+import { RoomNotificationSentV2, RoomNotificationSentV2Payload } from './room-notification-sent/v2';
+import { RoomTopicChangedV2 } from './room-topic-changed/v2';
+import { RoomUnarchivedV2 } from './room-unarchived/v2';
 
 export interface WebhookEventSource {
   /** The domain event's routing key. */
@@ -27,19 +27,19 @@ const asIs = (payload: unknown) => payload as Record<string, unknown>;
  * `actorUserId`, the JWT's acting user).
  */
 export const WEBHOOK_EVENT_SOURCES: Readonly<Record<WebhookEventName, WebhookEventSource>> = {
-  room_archived: { routingKey: RoomArchivedV1.routingKey, item: asIs },
-  room_created: { routingKey: RoomCreatedV1.routingKey, item: asIs },
-  room_deleted: { routingKey: RoomDeletedV1.routingKey, item: asIs },
-  room_unarchived: { routingKey: RoomUnarchivedV1.routingKey, item: asIs },
-  room_topic_change: { routingKey: RoomTopicChangedV1.routingKey, item: asIs },
-  room_enter: { routingKey: RoomMemberEnteredV1.routingKey, item: asIs },
-  room_exit: { routingKey: RoomMemberExitedV1.routingKey, item: asIs },
-  room_file_upload: { routingKey: RoomFileUploadedV1.routingKey, item: asIs },
-  room_message: { routingKey: RoomMessageSentV1.routingKey, item: asIs },
+  room_archived: { routingKey: RoomArchivedV2.routingKey, item: asIs },
+  room_created: { routingKey: RoomCreatedV2.routingKey, item: asIs },
+  room_deleted: { routingKey: RoomDeletedV2.routingKey, item: asIs },
+  room_unarchived: { routingKey: RoomUnarchivedV2.routingKey, item: asIs },
+  room_topic_change: { routingKey: RoomTopicChangedV2.routingKey, item: asIs },
+  room_enter: { routingKey: RoomMemberEnteredV2.routingKey, item: asIs },
+  room_exit: { routingKey: RoomMemberExitedV2.routingKey, item: asIs },
+  room_file_upload: { routingKey: RoomFileUploadedV2.routingKey, item: asIs },
+  room_message: { routingKey: RoomMessageSentV2.routingKey, item: asIs },
   room_notification: {
-    routingKey: RoomNotificationSentV1.routingKey,
+    routingKey: RoomNotificationSentV2.routingKey,
     item: (payload) => {
-      const { notify: _notify, causedBy: _causedBy, actorUserId: _actorUserId, ...item } = payload as RoomNotificationSentV1Payload;
+      const { notify: _notify, causedBy: _causedBy, actorUserId: _actorUserId, ...item } = payload as RoomNotificationSentV2Payload;
       return item as unknown as Record<string, unknown>;
     },
   },

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
-import { commandFailure, CreateRoomV1, ReplyOf, RequestOf, RoomCreatedV1 } from '@app/contracts';
+import { commandFailure, CreateRoomV1, ReplyOf, RequestOf, RoomCreatedV2 } from '@app/contracts';
 import { RoomEntity } from '../../database/entities';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { Actors } from '../../users/actors';
@@ -38,7 +38,7 @@ export class CreateRoom {
       if (room.privacy === 'private') await this.rooms.addMember(m, room.id, owner.id);
       // The user who created it: the token's user (v2), else the owner it was created for (v1).
       const creator = (await this.actors.user(m, cmd.actor)) ?? owner;
-      emit(RoomCreatedV1, { room: toRoomObject(room, this.ctx), sender: toUserObject(creator, this.ctx) });
+      emit(RoomCreatedV2, { room: toRoomObject(room, this.ctx), sender: toUserObject(creator, this.ctx) });
       return { room: toRoomView(room, null, this.ctx) };
     });
   }

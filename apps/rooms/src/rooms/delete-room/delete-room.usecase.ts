@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_LOGGER, AppLogger, CommandMeta } from '@app/common';
-import { DeleteRoomV1, ReplyOf, RequestOf, RoomDeletedV1, RoomMemberExitedV1, WebhookRegistrationsChangedV1 } from '@app/contracts';
+import { DeleteRoomV1, ReplyOf, RequestOf, RoomDeletedV2, RoomMemberExitedV2, WebhookRegistrationsChangedV1 } from '@app/contracts';
 import { AddonCalls } from '../../addons/addon-calls';
 import { AddonRemoval } from '../../addons/addon-removal';
 import type { InstallationRef } from '../../addons/addon.repository';
@@ -40,13 +40,13 @@ export class DeleteRoom {
       const sender = await this.actors.sender(m, cmd.actor);
       const roomObject = toRoomObject(room, this.ctx);
       for (const user of await this.participants.exitAll(m, room.id)) {
-        emit(RoomMemberExitedV1, { room: roomObject, sender: toUserObject(user, this.ctx) });
+        emit(RoomMemberExitedV2, { room: roomObject, sender: toUserObject(user, this.ctx) });
       }
       // Deleted here rather than by the cascade: the dispatchers are told which ones went.
       const webhookIds = await this.webhooks.deleteOfRoom(m, room.id);
       uninstalled = await this.addons.removeOfRoom(tx, room.id);
       await this.rooms.delete(m, room.id);
-      emit(RoomDeletedV1, { room: roomObject, sender });
+      emit(RoomDeletedV2, { room: roomObject, sender });
       // After room_deleted: the room's own room_deleted webhooks are still to be delivered.
       if (webhookIds.length > 0) emit(WebhookRegistrationsChangedV1, { roomId: room.id, webhookIds });
       return {};

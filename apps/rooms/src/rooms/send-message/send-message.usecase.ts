@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import {
-  commandFailure, extractMessageLink, MessageObject, ReplyOf, RequestOf, RoomMessageSentV1, SendMessageV1,
+  commandFailure, extractMessageLink, MessageObject, ReplyOf, RequestOf, RoomMessageSentV2, SendMessageV1,
 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
@@ -50,7 +50,7 @@ export class SendMessage {
         ...(links ? { message_links: links } : {}),
         type: 'message',
       };
-      tx.emit(RoomMessageSentV1, { room: toRoomObject(room, this.ctx), message: item });
+      this.post.announce(tx, message, RoomMessageSentV2, { room: toRoomObject(room, this.ctx), message: item });
       return { id: message.id, date: item.date };
     }, { batch: true });
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import {
-  commandFailure, NotificationColor, NotificationMessageObject, ReplyOf, RequestOf, RoomNotificationSentV1, SendNotificationV1,
+  commandFailure, NotificationColor, NotificationMessageObject, ReplyOf, RequestOf, RoomNotificationSentV2, SendNotificationV1,
 } from '@app/contracts';
 import { Tx, UnitOfWork } from '../../outbox/unit-of-work';
 import { PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
@@ -72,7 +72,7 @@ export class SendNotification {
       mentions: mentioned.map((u) => toUserObject(u, this.ctx)), message: body,
       message_format: cmd.messageFormat, type: 'notification',
     };
-    tx.emit(RoomNotificationSentV1, {
+    this.post.announce(tx, message, RoomNotificationSentV2, {
       room: toRoomObject(room, this.ctx), message: item, notify: cmd.notify, ...(cmd.causedBy ? { causedBy: cmd.causedBy } : {}),
       ...(cmd.actor?.userId ? { actorUserId: cmd.actor.userId } : {}),
     });

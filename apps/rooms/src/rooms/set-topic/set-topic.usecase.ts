@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
-import { ReplyOf, RequestOf, RoomTopicChangedV1, SetTopicV1 } from '@app/contracts';
+import { ReplyOf, RequestOf, RoomTopicChangedV2, SetTopicV1 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { Actors } from '../../users/actors';
 import { newVersion, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
@@ -26,7 +26,7 @@ export class SetTopic {
       // v2: the token's user; v1: the `from` label the client gave.
       const user = await this.actors.user(m, cmd.actor);
       const sender = user ? toUserObject(user, this.ctx) : cmd.from || cmd.actor.label || 'API';
-      emit(RoomTopicChangedV1, { room: toRoomObject(room, this.ctx), sender, topic: cmd.topic });
+      emit(RoomTopicChangedV2, { room: toRoomObject(room, this.ctx), sender, topic: cmd.topic });
       return {};
     });
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
-import { commandFailure, FileObject, ReplyOf, RequestOf, RoomFileUploadedV1, ShareFileV1 } from '@app/contracts';
+import { commandFailure, FileObject, ReplyOf, RequestOf, RoomFileUploadedV2, ShareFileV1 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
 import { extractMentionNames } from '../message-rules';
@@ -37,7 +37,7 @@ export class ShareFile {
       const { message } = await this.post.store(tx, room, {
         type: 'message', fromLabel: null, userId: user.id, body, messageFormat: 'text', color: null, notify: false, file,
       }, extractMentionNames(body));
-      tx.emit(RoomFileUploadedV1, { file, room: toRoomObject(room, this.ctx), sender: toUserObject(user, this.ctx) });
+      this.post.announce(tx, message, RoomFileUploadedV2, { file, room: toRoomObject(room, this.ctx), sender: toUserObject(user, this.ctx) });
       return { messageId: message.id, date: message.createdAt.toISOString() };
     });
   }

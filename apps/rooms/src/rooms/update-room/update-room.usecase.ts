@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import {
-  ReplyOf, RequestOf, RoomArchivedV1, RoomTopicChangedV1, RoomUnarchivedV1, UpdateRoomV1,
+  ReplyOf, RequestOf, RoomArchivedV2, RoomTopicChangedV2, RoomUnarchivedV2, UpdateRoomV1,
 } from '@app/contracts';
 import type { RoomEntity } from '../../database/entities';
 import { UnitOfWork } from '../../outbox/unit-of-work';
@@ -53,9 +53,9 @@ export class UpdateRoom {
       const roomObject = toRoomObject(room, this.ctx);
       const announced = changes.topic !== undefined || changes.isArchived !== undefined;
       const sender = announced ? await this.actors.sender(m, cmd.actor) : '';
-      if (changes.topic !== undefined) emit(RoomTopicChangedV1, { room: roomObject, sender, topic: room.topic });
-      if (changes.isArchived === true) emit(RoomArchivedV1, { room: roomObject, sender });
-      if (changes.isArchived === false) emit(RoomUnarchivedV1, { room: roomObject, sender });
+      if (changes.topic !== undefined) emit(RoomTopicChangedV2, { room: roomObject, sender, topic: room.topic });
+      if (changes.isArchived === true) emit(RoomArchivedV2, { room: roomObject, sender });
+      if (changes.isArchived === false) emit(RoomUnarchivedV2, { room: roomObject, sender });
       return { room: toRoomView(room, await this.rooms.lastActive(m, room.id), this.ctx) };
     });
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import {
-  commandFailure, DeleteUserV1, ReplyOf, RequestOf, RoomMemberExitedV1, UndeleteUserV1, UserDeletedV1, UserUndeletedV1,
+  commandFailure, DeleteUserV1, ReplyOf, RequestOf, RoomMemberExitedV2, UndeleteUserV1, UserDeletedV1, UserUndeletedV1,
 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { ParticipantRepository } from '../../rooms/participants/participant.repository';
@@ -32,7 +32,7 @@ export class DeleteUser {
       for (const roomId of await this.participants.exitEverywhere(m, user.id)) {
         // No room lock: the exit rows are ours now, so the room's deletion waits for this commit.
         const room = await this.rooms.findByRef(m, { id: roomId });
-        emit(RoomMemberExitedV1, { room: toRoomObject(room, this.ctx), sender: asWas });
+        emit(RoomMemberExitedV2, { room: toRoomObject(room, this.ctx), sender: asWas });
       }
       user.isDeleted = true;
       user.version = newVersion();

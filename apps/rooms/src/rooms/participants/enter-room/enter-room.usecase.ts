@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
-import { EnterRoomV1, ReplyOf, RequestOf, RoomMemberEnteredV1 } from '@app/contracts';
+import { EnterRoomV1, ReplyOf, RequestOf, RoomMemberEnteredV2 } from '@app/contracts';
 import { UnitOfWork } from '../../../outbox/unit-of-work';
 import { PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
 import { UserRepository } from '../../../users/user.repository';
@@ -36,7 +36,7 @@ export class EnterRoom {
       const isMember = room.privacy === 'private' && await this.members.isMember(m, room.id, user.id, { lock: true });
       assertMayEnter(room, user, isMember);
       if (await this.participants.enter(m, room.id, user.id)) {
-        emit(RoomMemberEnteredV1, { room: toRoomObject(room, this.ctx), sender: toUserObject(user, this.ctx) });
+        emit(RoomMemberEnteredV2, { room: toRoomObject(room, this.ctx), sender: toUserObject(user, this.ctx) });
       }
       return {};
     });

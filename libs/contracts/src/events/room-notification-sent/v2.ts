@@ -1,9 +1,9 @@
 import { NotificationMessageObject, RoomObject } from '../../models';
 import type { CausedBy } from '../../commands/rooms/send-notification';
-import { defineEvent } from '../envelope';
+import { defineRoomEvent } from '../envelope';
 
 /** An integration sent a notification (v1 rooms/message). Webhook event: room_notification. */
-export interface RoomNotificationSentV1Payload {
+export interface RoomNotificationSentV2Payload {
   room: RoomObject;
   message: NotificationMessageObject;
   /** Whether the sender asked recipients to be notified. */
@@ -16,4 +16,4 @@ export interface RoomNotificationSentV1Payload {
    */
   actorUserId?: number;
 }
-export const RoomNotificationSentV1 = defineEvent<RoomNotificationSentV1Payload>('room.notification-sent', 1);
+export const RoomNotificationSentV2 = defineRoomEvent<RoomNotificationSentV2Payload>('room.notification-sent', 2);
