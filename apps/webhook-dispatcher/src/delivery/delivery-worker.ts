@@ -164,16 +164,17 @@ export class DeliveryWorker {
     this.log(job, registration, decision);
     this.health?.observe(job.webhookId, result);
 
-    let outcome: HandlerOutcome = 'ack';
     if (decision.retry) {
       try {
         await this.queues.publishRetry(decision.retry.job, decision.retry.delayMs, decision.retry.tierMs);
       } catch (err) {
-        this.logger.warn({ err: (err as Error).message, deliveryId: job.deliveryId }, 'could not schedule the retry');
-        // Not parked. Kept: the job goes back to the queue and this attempt is made again.
-        // Released: left unrecorded, so that its guard copy makes the attempt again.
-        if (detached) return 'ack';
-        outcome = 'requeue';
+        this.logger.warn({ err: (err as Error).message, deliveryId: job.deliveryId }, 'could not schedule the retry; the attempt will be made again');
+        // Not parked, so not recorded either: a job that comes back (this one, requeued or handed
+        // out again after its channel closed, or its guard copy) is dropped once its attempt is
+        // recorded, and the delivery would wait as `retrying` for a retry that nothing holds.
+        // Left unrecorded, the attempt is made again. Kept: the job goes back to the queue (a
+        // nack, or the broker's own redelivery when the channel is gone). Released: its guard copy.
+        return detached ? 'ack' : 'requeue';
       }
     }
     // The job's message (or its event) is settled once the attempt is recorded: a replica that
@@ -181,7 +182,7 @@ export class DeliveryWorker {
     // The attempt happened whatever the database says: an outage loses its record, not the delivery.
     await this.recorder.add({ job, record: decision.record, state: decision.state }).catch((err) => this.recordFailed(err, job));
     // Replying needs no slot: the next job can start meanwhile.
-    if (outcome === 'ack') lease.release();
+    lease.release();
 
     const reply = decision.reply;
     if (reply.kind === 'notification') {
@@ -193,7 +194,7 @@ export class DeliveryWorker {
       this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, problem: reply.problem }, 'invalid webhook reply');
       await this.repository.recordReply(job.deliveryId, { error: reply.problem }).catch((err) => this.recordFailed(err, job));
     }
-    return outcome;
+    return 'ack';
   }
 
   /**

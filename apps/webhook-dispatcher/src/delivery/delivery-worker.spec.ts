@@ -1,0 +1,77 @@
+import { createLogger, GuardedHttpClient } from '@app/common';
+import { WebhookRegistration } from '@app/contracts';
+import { Registrations } from '../registrations/registrations';
+import { ReplyPoster } from '../replies/reply-poster';
+import { BatchWriter } from './batch-writer';
+import { DeliveryDecisions } from './delivery-decisions';
+import { DeliveryJob, deliveryIdOf } from './delivery-job';
+import { DeliveryQueues } from './delivery-queues';
+import { DeliveryWorker } from './delivery-worker';
+import { AttemptToRecord, DeliveryProgress, DeliveryRepository } from './delivery.repository';
+
+const registration: WebhookRegistration = {
+  id: 7, roomId: 3, event: 'room_notification', url: 'https://receiver.example/hook', pattern: null, name: 'Flaky',
+  authentication: 'none', key: null, installationId: null, oauthClientId: null, created: '2026-01-01T00:00:00Z',
+  secret: 'registration-secret-1', userId: 5,
+};
+const job: DeliveryJob = {
+  deliveryId: deliveryIdOf('event-1', 7), webhookId: 7, event: 'room_notification', eventId: 'event-1', roomId: 3, attempt: 2,
+  envelopeBody: '{"event":"room_notification","item":{},"webhook_id":7}', createdAt: '2026-01-01T00:00:00.000Z', replyDepth: 0,
+  actorUserId: null, registrationsVersion: null,
+};
+
+/** A worker whose receiver always answers 500, with the delivery log kept in memory. */
+function workerWith(publishRetry: jest.Mock) {
+  const recorded: AttemptToRecord[] = [];
+  const requests: string[] = [];
+  const progress = () => new Map<string, DeliveryProgress>(recorded.map((r) => [r.job.deliveryId, { status: r.state.status, attempts: r.state.attempts }]));
+  const worker = new DeliveryWorker(
+    { get: () => registration, at: () => registration, upTo: async () => true, freshSince: async () => undefined } as unknown as Registrations,
+    {
+      request: async (r: { headers: Record<string, string> }) => {
+        requests.push(r.headers['webhook-id']);
+        return { status: 500, headers: {}, body: '', truncated: false, durationMs: 1 };
+      },
+    } as unknown as GuardedHttpClient,
+    {} as DeliveryRepository,
+    new BatchWriter<AttemptToRecord>(async (items) => {
+      recorded.push(...items);
+    }),
+    new BatchWriter<string, Map<string, DeliveryProgress>>(async () => progress()),
+    { publishRetry, publishInFlight: async () => undefined } as unknown as DeliveryQueues,
+    new DeliveryDecisions([200, 400, 400], () => 0.5),
+    {} as ReplyPoster,
+    createLogger('test', 'silent'),
+    { timeoutMs: 1_000 },
+  );
+  return { worker, recorded, requests };
+}
+
+describe('DeliveryWorker', () => {
+  it('parks the retry of a failed attempt, records the attempt and settles the job', async () => {
+    const publishRetry = jest.fn().mockResolvedValue(undefined);
+    const { worker, recorded, requests } = workerWith(publishRetry);
+    const release = jest.fn();
+    expect(await worker.handle(job, { release })).toBe('ack');
+    expect(requests).toEqual([job.deliveryId]);
+    expect(publishRetry).toHaveBeenCalledWith(expect.objectContaining({ deliveryId: job.deliveryId, attempt: 3 }), expect.any(Number), 400);
+    expect(recorded.map((r) => [r.record.attempt, r.state.status])).toEqual([[2, 'retrying']]);
+    expect(release).toHaveBeenCalled();
+  });
+
+  it('leaves an attempt whose retry the broker did not take unrecorded, so the job handed out again makes it again', async () => {
+    // The broker went away with the retry unconfirmed ('channel closed'), then came back.
+    const publishRetry = jest.fn().mockRejectedValueOnce(new Error('channel closed')).mockResolvedValue(undefined);
+    const { worker, recorded, requests } = workerWith(publishRetry);
+    const release = jest.fn();
+    expect(await worker.handle(job, { release })).toBe('requeue');
+    expect(release).not.toHaveBeenCalled();
+    // Recorded, the attempt would stop the job that comes back (it was made), and no retry is parked anywhere.
+    expect(recorded).toEqual([]);
+
+    expect(await worker.handle(job, { release, redelivered: true })).toBe('ack');
+    expect(requests).toEqual([job.deliveryId, job.deliveryId]);
+    expect(publishRetry).toHaveBeenCalledTimes(2);
+    expect(recorded.map((r) => [r.record.attempt, r.state.status])).toEqual([[2, 'retrying']]);
+  });
+});
