@@ -74,4 +74,31 @@ describe('DeliveryWorker', () => {
     expect(publishRetry).toHaveBeenCalledTimes(2);
     expect(recorded.map((r) => [r.record.attempt, r.state.status])).toEqual([[2, 'retrying']]);
   });
+
+  it('sends a copy of a job whose first copy is still being made back to the queue when the first could not park its retry', async () => {
+    // After an outage the broker hands the job out again while the first copy (whose channel is
+    // gone) still waits for its retry's confirm; the first then gives up and cannot settle.
+    let fail!: (err: Error) => void;
+    const publishRetry = jest.fn()
+      .mockReturnValueOnce(new Promise((_resolve, reject) => (fail = reject)))
+      .mockResolvedValue(undefined);
+    const { worker, recorded, requests } = workerWith(publishRetry);
+    const first = worker.handle(job, { release: jest.fn() });
+    await new Promise((r) => setTimeout(r, 10));
+    const copy = worker.handle(job, { release: jest.fn(), redelivered: true });
+    fail(new Error('timeout'));
+    expect(await first).toBe('requeue');
+    expect(await copy).toBe('requeue');
+    expect(requests).toHaveLength(1);
+    expect(recorded).toEqual([]);
+  });
+
+  it('drops a copy of a job whose first copy made the attempt and parked its retry', async () => {
+    const publishRetry = jest.fn().mockResolvedValue(undefined);
+    const { worker, requests } = workerWith(publishRetry);
+    const [first, copy] = await Promise.all([worker.handle(job, { release: jest.fn() }), worker.handle(job, { release: jest.fn(), redelivered: true })]);
+    expect([first, copy]).toEqual(['ack', 'ack']);
+    expect(requests).toHaveLength(1);
+    expect(publishRetry).toHaveBeenCalledTimes(1);
+  });
 });

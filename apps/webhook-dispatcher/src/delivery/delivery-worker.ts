@@ -55,8 +55,8 @@ export class DeliveryWorker {
   /** Attempts in flight that outlasted detachAfterMs, per webhook: its receiver is slow. */
   private readonly slowAttempts = new Map<number, number>();
   private detachedTotal = 0;
-  /** `deliveryId:attempt` of the attempts this replica is making. */
-  private readonly attempting = new Set<string>();
+  /** `deliveryId:attempt` of the attempts this replica is making, with their outcome to come. */
+  private readonly attempting = new Map<string, Promise<HandlerOutcome>>();
   /** Attempts in flight, per webhook. */
   private readonly inFlight = new Map<number, number>();
   private readonly maxInFlightPerSlowWebhook: number;
@@ -87,12 +87,18 @@ export class DeliveryWorker {
 
   async handle(received: DeliveryJob, lease: JobLease = { release: () => undefined }): Promise<HandlerOutcome> {
     // After a replica dies, its delivery job comes back and its event is redone: both may ask
-    // this replica for the same attempt at once. One makes it (and parks its retry); the other is dropped.
+    // this replica for the same attempt at once. One makes it (and parks its retry); the other
+    // waits for its outcome. After a broker outage the other may be this very job handed out
+    // again (the first copy's channel is gone, so it can no longer be settled): when the first
+    // could not finish (its retry not parked: see conclude), the copy goes back to the queue
+    // rather than being dropped with it.
     const key = `${received.deliveryId}:${received.attempt}`;
-    if (this.attempting.has(key)) return 'ack';
-    this.attempting.add(key);
+    const making = this.attempting.get(key);
+    if (making) return (await making.catch((): HandlerOutcome => 'requeue')) === 'ack' ? 'ack' : 'requeue';
+    const outcome = this.attempt(received, lease);
+    this.attempting.set(key, outcome);
     try {
-      return await this.attempt(received, lease);
+      return await outcome;
     } finally {
       this.attempting.delete(key);
     }
