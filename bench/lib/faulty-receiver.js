@@ -4,10 +4,11 @@
 // records, per webhook-id, what it saw: the bodies, every request's fate, and the requests
 // that arrived after its 2xx had been written (duplicates).
 const http = require('node:http');
+const { performance } = require('node:perf_hooks');
 
 /**
  * Starts one receiver on 127.0.0.1; `seen` (a Map shared by all receivers) gets
- * webhook-id -> { receiver, bodies: Set, message, answers: [], afterOk }.
+ * webhook-id -> { receiver, bodies: Set, message, answers: [], afterOk, okAt (performance.now() of its first 2xx) }.
  */
 async function startFaultyReceiver({ index, seen, hangMs }) {
   let seed = 7919 * (index + 1);
@@ -51,7 +52,10 @@ async function startFaultyReceiver({ index, seen, hangMs }) {
         res.writeHead(410).end();
       } else {
         // Counted once the answer is on its way: the dispatcher may still die before reading it.
-        res.writeHead(204).end(() => s.answers.push('2xx'));
+        res.writeHead(204).end(() => {
+          if (!s.answers.includes('2xx')) s.okAt = performance.now();
+          s.answers.push('2xx');
+        });
       }
     });
   });

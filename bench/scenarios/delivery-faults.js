@@ -125,12 +125,19 @@ async function measure(ctx, { proxy, room, token, seen, second, webhookOf }, db)
   };
 
   const started = performance.now();
+  const at = { kill: Infinity, outage: Infinity };
   const posts = [];
   for (let k = 0; k < NOTIFICATIONS; k++) {
     const wait = started + (k * 1000) / PER_SECOND - performance.now();
     if (wait > 0) await sleep(wait);
-    if (k === KILL_AT) second.kill('SIGKILL');
-    if (k === OUTAGE_AT) proxy.outage(OUTAGE_MS);
+    if (k === KILL_AT) {
+      second.kill('SIGKILL');
+      at.kill = performance.now();
+    }
+    if (k === OUTAGE_AT) {
+      proxy.outage(OUTAGE_MS);
+      at.outage = performance.now();
+    }
     posts.push(post(k));
   }
   const statuses = await Promise.all(posts);
@@ -174,7 +181,15 @@ async function measure(ctx, { proxy, room, token, seen, second, webhookOf }, db)
   for (const r of rows) perMessage.set(r.message, (perMessage.get(r.message) || 0) + 1);
   const unasked = [...perMessage].filter(([m, n]) => (!accepted.has(m) && !unknown.has(m)) || n > RECEIVERS).length;
   const strays = [...seen.keys()].filter((id) => !rows.some((r) => r.id === id)).length;
-  const duplicates = [...seen.values()].filter((s) => s.afterOk > 0).length;
+  const again = [...seen.values()].filter((s) => s.afterOk > 0);
+  const duplicates = again.length;
+  // When the 2xx that was not taken into account came: around the kill, or around the outage.
+  const duplicatesByPhase = {
+    beforeKill: again.filter((s) => s.okAt < at.kill).length,
+    killToOutage: again.filter((s) => s.okAt >= at.kill && s.okAt < at.outage).length,
+    duringOutage: again.filter((s) => s.okAt >= at.outage && s.okAt < at.outage + OUTAGE_MS).length,
+    afterOutage: again.filter((s) => s.okAt >= at.outage + OUTAGE_MS).length,
+  };
   const sorted = latencies.sort((a, b) => a - b);
   const faults = {
     notifications: NOTIFICATIONS,
@@ -188,12 +203,18 @@ async function measure(ctx, { proxy, room, token, seen, second, webhookOf }, db)
     misrecorded: contradicts + twoBodies + unasked + strays,
     duplicates,
     duplicatePct: expected ? (100 * duplicates) / expected : null,
+    duplicatesByPhase,
     requests: [...seen.values()].reduce((n, s) => n + s.answers.length, 0),
     postedMs,
     drainMs: drainedAt === null ? null : drainedAt - lastAccepted,
     totalMs: drainedAt === null ? null : drainedAt - started,
   };
   log(`delivery-faults: ${JSON.stringify(faults)}`);
+  // A few of each, to look up in the services' log by delivery id.
+  const reachedIds = new Set(reached.map((r) => r.id));
+  const sample = (list) => list.slice(0, 10).map((r) => ({ id: r.id, status: r.status, attempts: r.attempts, seen: seen.has(r.id) ? seen.get(r.id).answers : null }));
+  if (lost > 0) log(`delivery-faults: lost ${JSON.stringify(sample(mine.filter((r) => !reachedIds.has(r.id))))}`);
+  if (duplicates > 0) log(`delivery-faults: sent again after a 2xx ${JSON.stringify(sample(mine.filter((r) => seen.has(r.id) && seen.get(r.id).afterOk > 0)))}`);
   return {
     http: {
       reqPerSec: (requests * 1000) / postedMs, p50: percentile(sorted, 50), p99: percentile(sorted, 99), requests,
