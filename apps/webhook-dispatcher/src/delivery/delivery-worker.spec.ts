@@ -21,7 +21,7 @@ const job: DeliveryJob = {
 };
 
 /** A worker whose receiver always answers 500, with the delivery log kept in memory. */
-function workerWith(publishRetry: jest.Mock) {
+function workerWith(publishRetry: jest.Mock, options: { detachAfterMs?: number; answerAfterMs?: number } = {}) {
   const recorded: AttemptToRecord[] = [];
   const requests: string[] = [];
   const progress = () => new Map<string, DeliveryProgress>(recorded.map((r) => [r.job.deliveryId, { status: r.state.status, attempts: r.state.attempts }]));
@@ -30,6 +30,7 @@ function workerWith(publishRetry: jest.Mock) {
     {
       request: async (r: { headers: Record<string, string> }) => {
         requests.push(r.headers['webhook-id']);
+        if (options.answerAfterMs) await new Promise((done) => setTimeout(done, options.answerAfterMs));
         return { status: 500, headers: {}, body: '', truncated: false, durationMs: 1 };
       },
     } as unknown as GuardedHttpClient,
@@ -42,7 +43,7 @@ function workerWith(publishRetry: jest.Mock) {
     new DeliveryDecisions([200, 400, 400], () => 0.5),
     {} as ReplyPoster,
     createLogger('test', 'silent'),
-    { timeoutMs: 1_000 },
+    { timeoutMs: 1_000, detachAfterMs: options.detachAfterMs },
   );
   return { worker, recorded, requests };
 }
@@ -89,6 +90,27 @@ describe('DeliveryWorker', () => {
     fail(new Error('timeout'));
     expect(await first).toBe('requeue');
     expect(await copy).toBe('requeue');
+    expect(requests).toHaveLength(1);
+    expect(recorded).toEqual([]);
+  });
+
+  it('sends the guard copy of a detached attempt back to the queue when it arrives before that attempt could park its retry', async () => {
+    // The attempt outlasted detachAfterMs: its guard copy was parked and its job settled. Then its
+    // retry's publish waited out a broker outage, longer than the guard copy's expiration.
+    let fail!: (err: Error) => void;
+    const publishRetry = jest.fn()
+      .mockReturnValueOnce(new Promise((_resolve, reject) => (fail = reject)))
+      .mockResolvedValue(undefined);
+    const { worker, recorded, requests } = workerWith(publishRetry, { detachAfterMs: 5, answerAfterMs: 30 });
+    const release = jest.fn();
+    const first = worker.handle(job, { release });
+    await new Promise((r) => setTimeout(r, 60));
+    expect(release).toHaveBeenCalled();
+    const guardCopy = worker.handle({ ...job, guard: true }, { release: jest.fn() });
+    fail(new Error('timeout'));
+    // Detached: the first answers 'ack' (its message is settled already) and leaves the attempt to the guard copy.
+    expect(await first).toBe('ack');
+    expect(await guardCopy).toBe('requeue');
     expect(requests).toHaveLength(1);
     expect(recorded).toEqual([]);
   });

@@ -55,8 +55,10 @@ export class DeliveryWorker {
   /** Attempts in flight that outlasted detachAfterMs, per webhook: its receiver is slow. */
   private readonly slowAttempts = new Map<number, number>();
   private detachedTotal = 0;
-  /** `deliveryId:attempt` of the attempts this replica is making, with their outcome to come. */
-  private readonly attempting = new Map<string, Promise<HandlerOutcome>>();
+  /** `deliveryId:attempt` of the attempts this replica is making: whether each ends settled (see handle). */
+  private readonly attempting = new Map<string, Promise<boolean>>();
+  /** Attempts that ended without being settled: their retry was not parked, so they are to be made again. */
+  private readonly unsettled = new Set<string>();
   /** Attempts in flight, per webhook. */
   private readonly inFlight = new Map<number, number>();
   private readonly maxInFlightPerSlowWebhook: number;
@@ -91,12 +93,14 @@ export class DeliveryWorker {
     // waits for its outcome. After a broker outage the other may be this very job handed out
     // again (the first copy's channel is gone, so it can no longer be settled): when the first
     // could not finish (its retry not parked: see conclude), the copy goes back to the queue
-    // rather than being dropped with it.
+    // rather than being dropped with it. Not the first's outcome: a detached first copy answers
+    // 'ack' then (its guard copy is to make the attempt again), and the guard copy may be this
+    // very copy, arrived early because the retry's publish waited out the outage.
     const key = `${received.deliveryId}:${received.attempt}`;
     const making = this.attempting.get(key);
-    if (making) return (await making.catch((): HandlerOutcome => 'requeue')) === 'ack' ? 'ack' : 'requeue';
+    if (making) return (await making) ? 'ack' : 'requeue';
     const outcome = this.attempt(received, lease);
-    this.attempting.set(key, outcome);
+    this.attempting.set(key, outcome.then(() => !this.unsettled.delete(key), () => false));
     try {
       return await outcome;
     } finally {
@@ -180,6 +184,7 @@ export class DeliveryWorker {
         // recorded, and the delivery would wait as `retrying` for a retry that nothing holds.
         // Left unrecorded, the attempt is made again. Kept: the job goes back to the queue (a
         // nack, or the broker's own redelivery when the channel is gone). Released: its guard copy.
+        this.unsettled.add(`${job.deliveryId}:${job.attempt}`);
         return detached ? 'ack' : 'requeue';
       }
     }
