@@ -52,6 +52,14 @@ describe('recording attempts (real PostgreSQL)', () => {
     expect(await row('e-twice')).toEqual({ status: 'failed', attempts: 2, last_status: 410 });
   });
 
+  it('marks a delivery delivered by an earlier attempt recorded after a later one that failed', async () => {
+    // After a kill -9: the survivor remakes attempt 3 (its record was lost) while the retry the
+    // dead replica parked makes attempt 4; the 2xx of attempt 3 is written last.
+    await repository.recordAttempts([attempt('e-late-ok', 4, 'failed', 500)]);
+    await repository.recordAttempts([attempt('e-late-ok', 3, 'delivered', 204)]);
+    expect(await row('e-late-ok')).toEqual({ status: 'delivered', attempts: 4, last_status: 204 });
+  });
+
   it('keeps a delivered delivery delivered', async () => {
     await repository.recordAttempts([attempt('e-done', 2, 'delivered', 204)]);
     await repository.recordAttempts([attempt('e-done', 2, 'retrying', 500)]);

@@ -51,7 +51,8 @@ export class DeliveryRepository {
    * created if missing (its insert failed while the database was down), a delivery once
    * delivered stays so (a duplicated job may fail after another succeeded), and an attempt
    * recorded after a later one (two chains of a delivery, after a crash or a broker outage)
-   * leaves the later one's state: `retrying` over a later attempt would leave no job to make.
+   * leaves the later one's state, `retrying` over a later attempt would leave no job to make,
+   * unless it was the 2xx: delivered by any attempt is delivered.
    */
   async recordAttempts(items: readonly AttemptToRecord[]): Promise<void> {
     if (items.length === 0) return;
@@ -71,11 +72,16 @@ export class DeliveryRepository {
          SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::text[], $7::timestamptz[],
                               $8::varchar[], $9::int[], $10::int[], $11::text[], $12::timestamptz[], $20::int[], $21::int[])
          ON CONFLICT (id) DO UPDATE SET
-           status = CASE WHEN d.status = 'delivered' OR EXCLUDED.attempts < d.attempts THEN d.status ELSE EXCLUDED.status END,
+           status = CASE WHEN d.status = 'delivered' THEN d.status
+                         WHEN EXCLUDED.attempts >= d.attempts OR EXCLUDED.status = 'delivered' THEN EXCLUDED.status
+                         ELSE d.status END,
            attempts = GREATEST(d.attempts, EXCLUDED.attempts),
-           last_status = CASE WHEN EXCLUDED.attempts < d.attempts THEN d.last_status ELSE EXCLUDED.last_status END,
-           last_error = CASE WHEN EXCLUDED.attempts < d.attempts THEN d.last_error ELSE EXCLUDED.last_error END,
-           next_attempt_at = CASE WHEN EXCLUDED.attempts < d.attempts THEN d.next_attempt_at ELSE EXCLUDED.next_attempt_at END,
+           last_status = CASE WHEN EXCLUDED.attempts >= d.attempts OR (EXCLUDED.status = 'delivered' AND d.status <> 'delivered')
+                              THEN EXCLUDED.last_status ELSE d.last_status END,
+           last_error = CASE WHEN EXCLUDED.attempts >= d.attempts OR (EXCLUDED.status = 'delivered' AND d.status <> 'delivered')
+                             THEN EXCLUDED.last_error ELSE d.last_error END,
+           next_attempt_at = CASE WHEN EXCLUDED.attempts >= d.attempts OR (EXCLUDED.status = 'delivered' AND d.status <> 'delivered')
+                                  THEN EXCLUDED.next_attempt_at ELSE d.next_attempt_at END,
            updated_at = now()
          RETURNING id
        )
