@@ -171,16 +171,19 @@ async function measure(ctx, { proxy, room, token, seen, second, webhookOf }, db)
   const lost = expected - reached.length;
   // Misrecorded: the log's outcome against the receiver's answers, one body per webhook-id, and
   // deliveries nobody asked for (a 503 that was applied after all, a delivery made twice).
-  const contradicts = ended.filter((r) => {
+  const contradicting = ended.filter((r) => {
     const s = seen.get(r.id);
     if (!s) return false;
     return r.status === 'delivered' ? !s.answers.includes('2xx') : s.answers[s.answers.length - 1] === '2xx';
-  }).length;
+  });
+  const contradicts = contradicting.length;
   const twoBodies = [...seen.values()].filter((s) => s.bodies.size !== 1).length;
   const perMessage = new Map();
   for (const r of rows) perMessage.set(r.message, (perMessage.get(r.message) || 0) + 1);
-  const unasked = [...perMessage].filter(([m, n]) => (!accepted.has(m) && !unknown.has(m)) || n > RECEIVERS).length;
-  const strays = [...seen.keys()].filter((id) => !rows.some((r) => r.id === id)).length;
+  const unaskedOnes = [...perMessage].filter(([m, n]) => (!accepted.has(m) && !unknown.has(m)) || n > RECEIVERS);
+  const unasked = unaskedOnes.length;
+  const strayIds = [...seen.keys()].filter((id) => !rows.some((r) => r.id === id));
+  const strays = strayIds.length;
   const again = [...seen.values()].filter((s) => s.afterOk > 0);
   const duplicates = again.length;
   // When the 2xx that was not taken into account came: around the kill, or around the outage.
@@ -214,6 +217,9 @@ async function measure(ctx, { proxy, room, token, seen, second, webhookOf }, db)
   const reachedIds = new Set(reached.map((r) => r.id));
   const sample = (list) => list.slice(0, 10).map((r) => ({ id: r.id, status: r.status, attempts: r.attempts, seen: seen.has(r.id) ? seen.get(r.id).answers : null }));
   if (lost > 0) log(`delivery-faults: lost ${JSON.stringify(sample(mine.filter((r) => !reachedIds.has(r.id))))}`);
+  if (contradicts + twoBodies + unasked + strays > 0) {
+    log(`delivery-faults: misrecorded: ${JSON.stringify({ contradicting: sample(contradicting), twoBodies, unasked: unaskedOnes.slice(0, 10), strays: strayIds.slice(0, 10).map((id) => ({ id, ...seen.get(id), bodies: undefined })) })}`);
+  }
   if (duplicates > 0) log(`delivery-faults: sent again after a 2xx ${JSON.stringify(sample(mine.filter((r) => seen.has(r.id) && seen.get(r.id).afterOk > 0)))}`);
   return {
     http: {
