@@ -60,6 +60,11 @@ describe('recording attempts (real PostgreSQL)', () => {
     expect(await row('e-late-ok')).toEqual({ status: 'delivered', attempts: 4, last_status: 204 });
   });
 
+  it('marks a delivery delivered when its 2xx is written in one statement with a later attempt that failed', async () => {
+    await repository.recordAttempts([attempt('e-together', 4, 'failed', 500), attempt('e-together', 3, 'delivered', 204)]);
+    expect(await row('e-together')).toEqual({ status: 'delivered', attempts: 4, last_status: 204 });
+  });
+
   it('keeps a delivered delivery delivered', async () => {
     await repository.recordAttempts([attempt('e-done', 2, 'delivered', 204)]);
     await repository.recordAttempts([attempt('e-done', 2, 'retrying', 500)]);

@@ -56,11 +56,18 @@ export class DeliveryRepository {
    */
   async recordAttempts(items: readonly AttemptToRecord[]): Promise<void> {
     if (items.length === 0) return;
-    // One row per delivery (an upsert may not touch a row twice): its latest attempt.
+    // One row per delivery (an upsert may not touch a row twice): its latest attempt, or the one
+    // that delivered it (two chains' attempts may be written together), with the highest count.
     const latest = new Map<string, AttemptToRecord>();
+    const delivered = (i: AttemptToRecord) => i.state.status === 'delivered';
     for (const item of items) {
       const seen = latest.get(item.job.deliveryId);
-      if (!seen || seen.state.attempts <= item.state.attempts) latest.set(item.job.deliveryId, item);
+      if (!seen) {
+        latest.set(item.job.deliveryId, item);
+        continue;
+      }
+      const kept = delivered(seen) !== delivered(item) ? (delivered(item) ? item : seen) : seen.state.attempts <= item.state.attempts ? item : seen;
+      latest.set(item.job.deliveryId, { ...kept, state: { ...kept.state, attempts: Math.max(seen.state.attempts, item.state.attempts) } });
     }
     // In id order: two writes at once (see the recorder's concurrency) lock their rows in one order.
     const d = [...latest.values()].sort((a, b) => (a.job.deliveryId < b.job.deliveryId ? -1 : 1));
