@@ -62,6 +62,15 @@ function render(report) {
       withWebhooks.map((r) => [r.name, num(r.webhooks.perSec, 0), r.ratio === undefined || r.ratio === null ? '-' : `${num(r.ratio * 100, 0)}%`,
         r.webhooks.delivered, r.webhooks.expected, num(r.webhooks.withinMs), num(r.webhooks.p99)])));
   }
+  const withFaults = report.scenarios.filter((r) => r.faults);
+  if (withFaults.length) {
+    out.push('', table(['delivery faults', 'notifications', 'expected', 'delivered', 'failed', 'lost', 'misrecorded', 'again after 2xx', 'drain s'],
+      withFaults.map((r) => {
+        const f = r.faults;
+        return [r.name, `${f.accepted} of ${f.notifications} (${f.refused503} 503 retried, ${f.unknown504} 504)`, f.expected, f.delivered, f.failed,
+          f.lost, f.misrecorded, `${f.duplicates} (${num(f.duplicatePct, 2)}%)`, f.drainMs === null ? 'not drained' : num(f.drainMs / 1000)];
+      })));
+  }
   if (report.memory) {
     out.push('', table(['service (after the run)', 'pid', 'RSS MB', 'peak MB'],
       Object.entries(report.memory).map(([name, m]) => [name, m.pid, num(m.rssMB), num(m.peakMB)])));

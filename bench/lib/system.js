@@ -24,6 +24,9 @@ async function startLocal({ runId, logFile }) {
     services: [],
     unexpectedExits: [],
     stopping: false,
+    // Retry schedules the services ran with (a scenario may set its own): their delay queues are removed at the end.
+    retrySchedules: new Set(),
+    logFile,
   };
   // process.env passes REDIS_URL / AMQP_URL (and anything else) through.
   system.env = {
@@ -42,18 +45,66 @@ async function startLocal({ runId, logFile }) {
     WEBHOOKS_PER_ROOM_MAX: '2000',
     LOG_LEVEL: process.env.LOG_LEVEL || 'info',
   };
-  const out = fs.openSync(logFile, 'a');
-  for (const s of SERVICES) {
-    const child = track(spawn(process.execPath, [...NODE_FLAGS, '--enable-source-maps', s.entry], { cwd: root, env: system.env, stdio: ['ignore', out, out] }));
-    system.services.push({ name: s.name, pid: child.pid, child });
-    child.once('exit', (code, signal) => {
-      if (!system.stopping) system.unexpectedExits.push({ service: s.name, code, signal });
-    });
-  }
-  fs.closeSync(out);
+  system.services = launchServices(system, system.env);
   system.stop = () => stopLocal(system);
   system.memory = () => Object.fromEntries(system.services.map((s) => [s.name, { pid: s.pid, ...memoryOf(s.pid) }]));
+  system.restart = (overrides) => restartLocal(system, overrides);
+  system.launchReplica = (name, overrides) => launchReplica(system, name, overrides);
   return system;
+}
+
+/** Starts the three services with `env`; an exit nobody asked for is recorded. */
+function launchServices(system, env) {
+  if (env.WEBHOOK_RETRY_SCHEDULE) system.retrySchedules.add(env.WEBHOOK_RETRY_SCHEDULE);
+  const out = fs.openSync(system.logFile, 'a');
+  const services = SERVICES.map((s) => {
+    const child = track(spawn(process.execPath, [...NODE_FLAGS, '--enable-source-maps', s.entry], { cwd: root, env, stdio: ['ignore', out, out] }));
+    const service = { name: s.name, pid: child.pid, child, stopping: false };
+    child.once('exit', (code, signal) => {
+      if (!system.stopping && !service.stopping) system.unexpectedExits.push({ service: s.name, code, signal });
+    });
+    return service;
+  });
+  fs.closeSync(out);
+  return services;
+}
+
+/**
+ * Stops the services and starts them again with `overrides` on top of the bench's own
+ * environment (none: as the bench started them), for a scenario that needs other settings
+ * (a short retry schedule, the broker behind a proxy). Resolves once GET /health answers 200.
+ */
+async function restartLocal(system, overrides = {}) {
+  for (const s of system.services) s.stopping = true;
+  await Promise.all(system.services.map((s) => stopProcess(s.child)));
+  system.services = launchServices(system, { ...system.env, ...overrides });
+  await waitForHealth(system, 60_000);
+}
+
+/**
+ * One more replica of a service (the bench's environment with `overrides`), outside
+ * `system.services`: the scenario stops or kills it, and its exit is not reported.
+ */
+function launchReplica(system, name, overrides = {}) {
+  const s = SERVICES.find((x) => x.name === name);
+  if (!s) throw new Error(`no service ${name}`);
+  const out = fs.openSync(system.logFile, 'a');
+  const child = track(spawn(process.execPath, [...NODE_FLAGS, '--enable-source-maps', s.entry], { cwd: root, env: { ...system.env, ...overrides }, stdio: ['ignore', out, out] }));
+  fs.closeSync(out);
+  return child;
+}
+
+async function waitForHealth(system, timeoutMs) {
+  await retry(async () => {
+    const res = await fetch(`${system.baseUrl}/health`, { signal: AbortSignal.timeout(2000) });
+    if (res.status !== 200) throw new Error(`GET /health answered ${res.status}`);
+  }, timeoutMs, 200);
+}
+
+/** `1s,2s,500ms` in milliseconds (the forms WEBHOOK_RETRY_SCHEDULE takes). */
+function scheduleMs(text) {
+  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+  return text.split(',').map((t) => t.trim().match(/^(\d+)(ms|s|m|h)$/)).filter(Boolean).map(([, n, u]) => Number(n) * unit[u]);
 }
 
 function startExternal() {
@@ -71,6 +122,12 @@ function startExternal() {
     unexpectedExits: [],
     stop: async () => undefined,
     memory: () => null,
+    restart: async () => {
+      throw new Error('this scenario restarts the services with its own settings: it needs the bench to start them (no BENCH_URL)');
+    },
+    launchReplica: () => {
+      throw new Error('this scenario starts a replica of its own: it needs the bench to start the services (no BENCH_URL)');
+    },
   };
   system.env = { ...process.env, DATABASE_URL: system.databaseUrl };
   return system;
@@ -80,7 +137,8 @@ async function stopLocal(system) {
   system.stopping = true;
   await Promise.all(system.services.map((s) => stopProcess(s.child)));
   await dropDatabase(system.databaseUrl).catch((err) => log(`could not drop the bench database: ${err.message}`));
-  await deleteNamespace(system.amqpUrl, system.namespace).catch((err) => log(`could not clean the broker: ${err.message}`));
+  const tiers = [...system.retrySchedules].flatMap(scheduleMs);
+  await deleteNamespace(system.amqpUrl, system.namespace, tiers).catch((err) => log(`could not clean the broker: ${err.message}`));
 }
 
 async function dropDatabase(databaseUrl) {
@@ -97,7 +155,7 @@ async function dropDatabase(databaseUrl) {
 }
 
 /** Deletes the namespace's queues and exchanges that exist; each on its own channel, as a failure closes it. */
-async function deleteNamespace(amqpUrl, ns) {
+async function deleteNamespace(amqpUrl, ns, extraTiersMs = []) {
   const conn = await amqp.connect(amqpUrl);
   const attempt = async (fn) => {
     const ch = await conn.createChannel();
@@ -108,7 +166,8 @@ async function deleteNamespace(amqpUrl, ns) {
   try {
     const d = `${ns}.webhook-dispatcher.deliveries`;
     // The delay queues of the default retry schedule (the bench does not set WEBHOOK_RETRY_SCHEDULE).
-    const delays = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000].map((ms) => `${d}.delay.${ms}ms`);
+    // and those of any schedule a scenario set.
+    const delays = [...new Set([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, ...extraTiersMs])].map((ms) => `${d}.delay.${ms}ms`);
     for (const q of [
       `${ns}.rooms.commands`, `${ns}.webhook-dispatcher.commands`, `${ns}.webhook-dispatcher.events`, `${ns}.webhook-dispatcher.events.dead-letter`,
       `${ns}.webhook-dispatcher.ordered-events`, `${ns}.webhook-dispatcher.ordered-events.dead-letter`,

@@ -51,6 +51,7 @@ export const deliveryJobSchema = z.object({
   /**
    * A guard copy, parked while its attempt was in flight: it comes back after that attempt's
    * deadline, and is dropped if the attempt was recorded (the process making it did not die).
+   * Also the job of an event seen before, whose first job may still be queued (unsentJobs).
    */
   guard: z.boolean().optional(),
   /**

@@ -64,8 +64,10 @@ export class DeliveryWorker {
   /** Attempts in flight that outlasted detachAfterMs, per webhook: its receiver is slow. */
   private readonly slowAttempts = new Map<number, number>();
   private detachedTotal = 0;
-  /** `deliveryId:attempt` of the attempts this replica is making. */
-  private readonly attempting = new Set<string>();
+  /** `deliveryId:attempt` of the attempts this replica is making: whether each ends settled (see handle). */
+  private readonly attempting = new Map<string, Promise<boolean>>();
+  /** Attempts that ended without being settled: their retry was not parked, so they are to be made again. */
+  private readonly unsettled = new Set<string>();
   /** Attempts in flight, per webhook. */
   private readonly inFlight = new Map<number, number>();
   private readonly maxInFlightPerSlowWebhook: number;
@@ -96,12 +98,20 @@ export class DeliveryWorker {
 
   async handle(received: DeliveryJob, lease: JobLease = { release: () => undefined }): Promise<HandlerOutcome> {
     // After a replica dies, its delivery job comes back and its event is redone: both may ask
-    // this replica for the same attempt at once. One makes it (and parks its retry); the other is dropped.
+    // this replica for the same attempt at once. One makes it (and parks its retry); the other
+    // waits for its outcome. After a broker outage the other may be this very job handed out
+    // again (the first copy's channel is gone, so it can no longer be settled): when the first
+    // could not finish (its retry not parked: see conclude), the copy goes back to the queue
+    // rather than being dropped with it. Not the first's outcome: a detached first copy answers
+    // 'ack' then (its guard copy is to make the attempt again), and the guard copy may be this
+    // very copy, arrived early because the retry's publish waited out the outage.
     const key = `${received.deliveryId}:${received.attempt}`;
-    if (this.attempting.has(key)) return 'ack';
-    this.attempting.add(key);
+    const making = this.attempting.get(key);
+    if (making) return (await making) ? 'ack' : 'requeue';
+    const outcome = this.attempt(received, lease);
+    this.attempting.set(key, outcome.then(() => !this.unsettled.delete(key), () => false));
     try {
-      return await this.attempt(received, lease);
+      return await outcome;
     } finally {
       this.attempting.delete(key);
     }
@@ -173,16 +183,18 @@ export class DeliveryWorker {
     this.log(job, registration, decision);
     this.health?.observe(job.webhookId, result);
 
-    let outcome: HandlerOutcome = 'ack';
     if (decision.retry) {
       try {
         await this.queues.publishRetry(decision.retry.job, decision.retry.delayMs, decision.retry.tierMs);
       } catch (err) {
-        this.logger.warn({ err: (err as Error).message, deliveryId: job.deliveryId }, 'could not schedule the retry');
-        // Not parked. Kept: the job goes back to the queue and this attempt is made again.
-        // Released: left unrecorded, so that its guard copy makes the attempt again.
-        if (detached) return 'ack';
-        outcome = 'requeue';
+        this.logger.warn({ err: (err as Error).message, deliveryId: job.deliveryId }, 'could not schedule the retry; the attempt will be made again');
+        // Not parked, so not recorded either: a job that comes back (this one, requeued or handed
+        // out again after its channel closed, or its guard copy) is dropped once its attempt is
+        // recorded, and the delivery would wait as `retrying` for a retry that nothing holds.
+        // Left unrecorded, the attempt is made again. Kept: the job goes back to the queue (a
+        // nack, or the broker's own redelivery when the channel is gone). Released: its guard copy.
+        this.unsettled.add(`${job.deliveryId}:${job.attempt}`);
+        return detached ? 'ack' : 'requeue';
       }
     }
     // The job's message (or its event) is settled once the attempt is recorded: a replica that
@@ -190,9 +202,9 @@ export class DeliveryWorker {
     // The attempt happened whatever the database says: an outage loses its record, not the delivery.
     await this.recorder.add({ job, record: decision.record, state: decision.state }).catch((err) => this.recordFailed(err, job));
     // Replying needs no slot: the next job can start meanwhile.
-    if (outcome === 'ack') lease.release();
+    lease.release();
     await this.reply(job, registration, decision);
-    return outcome;
+    return 'ack';
   }
 
   /**

@@ -50,16 +50,26 @@ export class DeliveryRepository {
 
   /**
    * Attempts and their deliveries' new states, in one statement for many. A delivery row is
-   * created if missing (its insert failed while the database was down), and a delivery once
-   * delivered stays so (a duplicated job may fail after another succeeded).
+   * created if missing (its insert failed while the database was down), a delivery once
+   * delivered stays so (a duplicated job may fail after another succeeded), and an attempt
+   * recorded after a later one (two chains of a delivery, after a crash or a broker outage)
+   * leaves the later one's state, `retrying` over a later attempt would leave no job to make,
+   * unless it was the 2xx: delivered by any attempt is delivered.
    */
   async recordAttempts(items: readonly AttemptToRecord[]): Promise<void> {
     if (items.length === 0) return;
-    // One row per delivery (an upsert may not touch a row twice): its latest attempt.
+    // One row per delivery (an upsert may not touch a row twice): its latest attempt, or the one
+    // that delivered it (two chains' attempts may be written together), with the highest count.
     const latest = new Map<string, AttemptToRecord>();
+    const delivered = (i: AttemptToRecord) => i.state.status === 'delivered';
     for (const item of items) {
       const seen = latest.get(item.job.deliveryId);
-      if (!seen || seen.state.attempts <= item.state.attempts) latest.set(item.job.deliveryId, item);
+      if (!seen) {
+        latest.set(item.job.deliveryId, item);
+        continue;
+      }
+      const kept = delivered(seen) !== delivered(item) ? (delivered(item) ? item : seen) : seen.state.attempts <= item.state.attempts ? item : seen;
+      latest.set(item.job.deliveryId, { ...kept, state: { ...kept.state, attempts: Math.max(seen.state.attempts, item.state.attempts) } });
     }
     // In id order: two writes at once (see the recorder's concurrency) lock their rows in one order.
     const d = [...latest.values()].sort((a, b) => (a.job.deliveryId < b.job.deliveryId ? -1 : 1));
@@ -71,11 +81,16 @@ export class DeliveryRepository {
          SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::text[], $7::timestamptz[],
                               $8::varchar[], $9::int[], $10::int[], $11::text[], $12::timestamptz[], $20::int[], $21::int[])
          ON CONFLICT (id) DO UPDATE SET
-           status = CASE WHEN d.status = 'delivered' THEN d.status ELSE EXCLUDED.status END,
+           status = CASE WHEN d.status = 'delivered' THEN d.status
+                         WHEN EXCLUDED.attempts >= d.attempts OR EXCLUDED.status = 'delivered' THEN EXCLUDED.status
+                         ELSE d.status END,
            attempts = GREATEST(d.attempts, EXCLUDED.attempts),
-           last_status = EXCLUDED.last_status,
-           last_error = EXCLUDED.last_error,
-           next_attempt_at = EXCLUDED.next_attempt_at,
+           last_status = CASE WHEN EXCLUDED.attempts >= d.attempts OR (EXCLUDED.status = 'delivered' AND d.status <> 'delivered')
+                              THEN EXCLUDED.last_status ELSE d.last_status END,
+           last_error = CASE WHEN EXCLUDED.attempts >= d.attempts OR (EXCLUDED.status = 'delivered' AND d.status <> 'delivered')
+                             THEN EXCLUDED.last_error ELSE d.last_error END,
+           next_attempt_at = CASE WHEN EXCLUDED.attempts >= d.attempts OR (EXCLUDED.status = 'delivered' AND d.status <> 'delivered')
+                                  THEN EXCLUDED.next_attempt_at ELSE d.next_attempt_at END,
            updated_at = now()
          RETURNING id
        )

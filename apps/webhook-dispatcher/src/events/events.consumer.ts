@@ -8,6 +8,7 @@ import { DeliveryRepository } from '../delivery/delivery.repository';
 import { Registrations } from '../registrations/registrations';
 import { planDeliveries } from './delivery-plan';
 import { InlineAttempts } from './inline-attempts';
+import { unsentJobs } from './unsent-jobs';
 import { classify } from './room-events';
 
 /** How long an event whose registrations could not be brought up to date waits before it is requeued. */
@@ -98,14 +99,15 @@ export class EventsConsumer {
   /**
    * Records the jobs as pending and returns those to publish: all of them, but for an event
    * seen before (redelivered, or published twice by the outbox), only the deliveries not yet
-   * attempted. Without the database every job is published: the worker records them.
+   * attempted, as guard copies (see unsentJobs). Without the database every job is published:
+   * the worker records them.
    */
   private async unsent(jobs: DeliveryJob[]): Promise<DeliveryJob[]> {
     try {
       const inserted = await this.pending.add(jobs);
       if (jobs.every((j) => inserted.has(j.deliveryId))) return jobs;
       const waiting = await this.repository.notYetAttempted(jobs.filter((j) => !inserted.has(j.deliveryId)).map((j) => j.deliveryId));
-      return jobs.filter((j) => inserted.has(j.deliveryId) || waiting.has(j.deliveryId));
+      return unsentJobs(jobs, inserted, waiting);
     } catch (err) {
       this.logger.warn({ eventId: jobs[0].eventId, err: (err as Error).message }, 'could not record pending deliveries');
       return jobs;

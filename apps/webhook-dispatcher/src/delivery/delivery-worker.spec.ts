@@ -1,0 +1,126 @@
+import { createLogger, GuardedHttpClient } from '@app/common';
+import { WebhookRegistration } from '@app/contracts';
+import { Registrations } from '../registrations/registrations';
+import { ReplyPoster } from '../replies/reply-poster';
+import { BatchWriter } from './batch-writer';
+import { DeliveryDecisions } from './delivery-decisions';
+import { DeliveryJob, deliveryIdOf } from './delivery-job';
+import { DeliveryQueues } from './delivery-queues';
+import { DeliveryWorker } from './delivery-worker';
+import { AttemptToRecord, DeliveryProgress, DeliveryRepository } from './delivery.repository';
+
+const registration: WebhookRegistration = {
+  id: 7, roomId: 3, event: 'room_notification', url: 'https://receiver.example/hook', pattern: null, name: 'Flaky',
+  authentication: 'none', delivery: 'concurrent', key: null, installationId: null, oauthClientId: null, created: '2026-01-01T00:00:00Z',
+  secret: 'registration-secret-1', userId: 5,
+};
+const job: DeliveryJob = {
+  deliveryId: deliveryIdOf('event-1', 7), webhookId: 7, event: 'room_notification', eventId: 'event-1', roomId: 3, attempt: 2,
+  envelopeBody: '{"event":"room_notification","item":{},"webhook_id":7}', createdAt: '2026-01-01T00:00:00.000Z', replyDepth: 0,
+  actorUserId: null, registrationsVersion: null,
+};
+
+/** A worker whose receiver always answers 500, with the delivery log kept in memory. */
+function workerWith(publishRetry: jest.Mock, options: { detachAfterMs?: number; answerAfterMs?: number } = {}) {
+  const recorded: AttemptToRecord[] = [];
+  const requests: string[] = [];
+  const progress = () => new Map<string, DeliveryProgress>(recorded.map((r) => [r.job.deliveryId, { status: r.state.status, attempts: r.state.attempts }]));
+  const worker = new DeliveryWorker(
+    { get: () => registration, at: () => registration, upTo: async () => true, freshSince: async () => undefined } as unknown as Registrations,
+    {
+      request: async (r: { headers: Record<string, string> }) => {
+        requests.push(r.headers['webhook-id']);
+        if (options.answerAfterMs) await new Promise((done) => setTimeout(done, options.answerAfterMs));
+        return { status: 500, headers: {}, body: '', truncated: false, durationMs: 1 };
+      },
+    } as unknown as GuardedHttpClient,
+    {} as DeliveryRepository,
+    new BatchWriter<AttemptToRecord>(async (items) => {
+      recorded.push(...items);
+    }),
+    new BatchWriter<string, Map<string, DeliveryProgress>>(async () => progress()),
+    { publishRetry, publishInFlight: async () => undefined } as unknown as DeliveryQueues,
+    new DeliveryDecisions([200, 400, 400], () => 0.5),
+    {} as ReplyPoster,
+    createLogger('test', 'silent'),
+    { timeoutMs: 1_000, detachAfterMs: options.detachAfterMs },
+  );
+  return { worker, recorded, requests };
+}
+
+describe('DeliveryWorker', () => {
+  it('parks the retry of a failed attempt, records the attempt and settles the job', async () => {
+    const publishRetry = jest.fn().mockResolvedValue(undefined);
+    const { worker, recorded, requests } = workerWith(publishRetry);
+    const release = jest.fn();
+    expect(await worker.handle(job, { release })).toBe('ack');
+    expect(requests).toEqual([job.deliveryId]);
+    expect(publishRetry).toHaveBeenCalledWith(expect.objectContaining({ deliveryId: job.deliveryId, attempt: 3 }), expect.any(Number), 400);
+    expect(recorded.map((r) => [r.record.attempt, r.state.status])).toEqual([[2, 'retrying']]);
+    expect(release).toHaveBeenCalled();
+  });
+
+  it('leaves an attempt whose retry the broker did not take unrecorded, so the job handed out again makes it again', async () => {
+    // The broker went away with the retry unconfirmed ('channel closed'), then came back.
+    const publishRetry = jest.fn().mockRejectedValueOnce(new Error('channel closed')).mockResolvedValue(undefined);
+    const { worker, recorded, requests } = workerWith(publishRetry);
+    const release = jest.fn();
+    expect(await worker.handle(job, { release })).toBe('requeue');
+    expect(release).not.toHaveBeenCalled();
+    // Recorded, the attempt would stop the job that comes back (it was made), and no retry is parked anywhere.
+    expect(recorded).toEqual([]);
+
+    expect(await worker.handle(job, { release, redelivered: true })).toBe('ack');
+    expect(requests).toEqual([job.deliveryId, job.deliveryId]);
+    expect(publishRetry).toHaveBeenCalledTimes(2);
+    expect(recorded.map((r) => [r.record.attempt, r.state.status])).toEqual([[2, 'retrying']]);
+  });
+
+  it('sends a copy of a job whose first copy is still being made back to the queue when the first could not park its retry', async () => {
+    // After an outage the broker hands the job out again while the first copy (whose channel is
+    // gone) still waits for its retry's confirm; the first then gives up and cannot settle.
+    let fail!: (err: Error) => void;
+    const publishRetry = jest.fn()
+      .mockReturnValueOnce(new Promise((_resolve, reject) => (fail = reject)))
+      .mockResolvedValue(undefined);
+    const { worker, recorded, requests } = workerWith(publishRetry);
+    const first = worker.handle(job, { release: jest.fn() });
+    await new Promise((r) => setTimeout(r, 10));
+    const copy = worker.handle(job, { release: jest.fn(), redelivered: true });
+    fail(new Error('timeout'));
+    expect(await first).toBe('requeue');
+    expect(await copy).toBe('requeue');
+    expect(requests).toHaveLength(1);
+    expect(recorded).toEqual([]);
+  });
+
+  it('sends the guard copy of a detached attempt back to the queue when it arrives before that attempt could park its retry', async () => {
+    // The attempt outlasted detachAfterMs: its guard copy was parked and its job settled. Then its
+    // retry's publish waited out a broker outage, longer than the guard copy's expiration.
+    let fail!: (err: Error) => void;
+    const publishRetry = jest.fn()
+      .mockReturnValueOnce(new Promise((_resolve, reject) => (fail = reject)))
+      .mockResolvedValue(undefined);
+    const { worker, recorded, requests } = workerWith(publishRetry, { detachAfterMs: 5, answerAfterMs: 30 });
+    const release = jest.fn();
+    const first = worker.handle(job, { release });
+    await new Promise((r) => setTimeout(r, 60));
+    expect(release).toHaveBeenCalled();
+    const guardCopy = worker.handle({ ...job, guard: true }, { release: jest.fn() });
+    fail(new Error('timeout'));
+    // Detached: the first answers 'ack' (its message is settled already) and leaves the attempt to the guard copy.
+    expect(await first).toBe('ack');
+    expect(await guardCopy).toBe('requeue');
+    expect(requests).toHaveLength(1);
+    expect(recorded).toEqual([]);
+  });
+
+  it('drops a copy of a job whose first copy made the attempt and parked its retry', async () => {
+    const publishRetry = jest.fn().mockResolvedValue(undefined);
+    const { worker, requests } = workerWith(publishRetry);
+    const [first, copy] = await Promise.all([worker.handle(job, { release: jest.fn() }), worker.handle(job, { release: jest.fn(), redelivered: true })]);
+    expect([first, copy]).toEqual(['ack', 'ack']);
+    expect(requests).toHaveLength(1);
+    expect(publishRetry).toHaveBeenCalledTimes(1);
+  });
+});

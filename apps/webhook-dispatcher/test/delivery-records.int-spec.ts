@@ -1,0 +1,73 @@
+import { DataSource } from 'typeorm';
+import { databaseUrl, dropDatabase, testInfra, uniqueName } from '../../../test/support/common';
+import { openDispatcherDatabase } from '../src/database/database';
+import { DeliveryStatus } from '../src/delivery/delivery-decisions';
+import { DeliveryJob, deliveryIdOf } from '../src/delivery/delivery-job';
+import { AttemptToRecord, DeliveryRepository } from '../src/delivery/delivery.repository';
+
+/** How attempts of one delivery made by two chains at once (after a crash or a broker outage) are recorded. */
+describe('recording attempts (real PostgreSQL)', () => {
+  let url: string;
+  let db: DataSource;
+  let repository: DeliveryRepository;
+
+  const job = (eventId: string, attempt: number): DeliveryJob => ({
+    deliveryId: deliveryIdOf(eventId, 7), webhookId: 7, event: 'room_notification', eventId, roomId: 3, attempt,
+    envelopeBody: '{"event":"room_notification"}', createdAt: new Date().toISOString(), replyDepth: 0, actorUserId: null, registrationsVersion: null,
+  });
+  const attempt = (eventId: string, n: number, status: DeliveryStatus, answer: number): AttemptToRecord => ({
+    job: job(eventId, n),
+    record: { deliveryId: deliveryIdOf(eventId, 7), attempt: n, startedAt: new Date(), durationMs: 5, status: answer, error: null, responseExcerpt: null, responseHeaders: null },
+    state: { status, attempts: n, lastStatus: answer, lastError: null, nextAttemptAt: status === 'retrying' ? new Date(Date.now() + 1_000) : null },
+  });
+  const row = async (eventId: string) =>
+    (await db.query('SELECT status, attempts, last_status FROM webhook_deliveries WHERE id = $1', [deliveryIdOf(eventId, 7)]))[0];
+
+  beforeAll(async () => {
+    url = databaseUrl(testInfra().pgServerUrl, uniqueName('records'));
+    db = await openDispatcherDatabase(url, 2);
+    repository = new DeliveryRepository(db);
+  });
+
+  afterAll(async () => {
+    await db?.destroy().catch(() => undefined);
+    await dropDatabase(url).catch(() => undefined);
+  });
+
+  it('keeps the state of the latest attempt when an earlier one of another chain is recorded after it', async () => {
+    // One chain's attempt 3 failed for good; the other chain's attempt 2 (its retry held up by a
+    // broker outage) is recorded after it. `retrying` with 3 attempts would leave no job to
+    // make: the chain's attempt 3 is dropped as made.
+    await repository.recordAttempts([attempt('e-late', 1, 'retrying', 500)]);
+    await repository.recordAttempts([attempt('e-late', 3, 'failed', 500)]);
+    await repository.recordAttempts([attempt('e-late', 2, 'retrying', 503)]);
+    expect(await row('e-late')).toEqual({ status: 'failed', attempts: 3, last_status: 500 });
+    expect((await db.query('SELECT attempt FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt', [deliveryIdOf('e-late', 7)])).map((r: { attempt: number }) => r.attempt))
+      .toEqual([1, 2, 3]);
+  });
+
+  it('takes the later record of the same attempt made twice', async () => {
+    await repository.recordAttempts([attempt('e-twice', 2, 'retrying', 500)]);
+    await repository.recordAttempts([attempt('e-twice', 2, 'failed', 410)]);
+    expect(await row('e-twice')).toEqual({ status: 'failed', attempts: 2, last_status: 410 });
+  });
+
+  it('marks a delivery delivered by an earlier attempt recorded after a later one that failed', async () => {
+    // After a kill -9: the survivor remakes attempt 3 (its record was lost) while the retry the
+    // dead replica parked makes attempt 4; the 2xx of attempt 3 is written last.
+    await repository.recordAttempts([attempt('e-late-ok', 4, 'failed', 500)]);
+    await repository.recordAttempts([attempt('e-late-ok', 3, 'delivered', 204)]);
+    expect(await row('e-late-ok')).toEqual({ status: 'delivered', attempts: 4, last_status: 204 });
+  });
+
+  it('marks a delivery delivered when its 2xx is written in one statement with a later attempt that failed', async () => {
+    await repository.recordAttempts([attempt('e-together', 4, 'failed', 500), attempt('e-together', 3, 'delivered', 204)]);
+    expect(await row('e-together')).toEqual({ status: 'delivered', attempts: 4, last_status: 204 });
+  });
+
+  it('keeps a delivered delivery delivered', async () => {
+    await repository.recordAttempts([attempt('e-done', 2, 'delivered', 204)]);
+    await repository.recordAttempts([attempt('e-done', 2, 'retrying', 500)]);
+    expect(await row('e-done')).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+});
