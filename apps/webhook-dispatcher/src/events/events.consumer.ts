@@ -38,6 +38,10 @@ export class EventsConsumer {
     // Left unsettled: the broker hands it to another replica when this one's channel closes
     // (requeued at once, it would come straight back here).
     if (this.stopped) return new Promise<never>(() => undefined);
+    // When the event reached this replica, before anything awaited: the deliveries' `created`
+    // follows the order of the queue (the delivery log lists newest first by it), not the
+    // order in which events that waited for the index were matched.
+    const receivedAt = new Date();
     const routingKey = message.fields.routingKey;
     const event = classify(routingKey, envelope);
     if (event.kind === 'unknown') {
@@ -70,7 +74,7 @@ export class EventsConsumer {
         // Ordered webhooks are OrderedDeliveries'.
         candidates: (roomId, name) => this.registrations.forEvent(roomId, name, stamp).filter((r) => !isOrdered(r)),
         patterns: this.registrations.patterns.lookup,
-        now: new Date(),
+        now: receivedAt,
       });
     } catch (err) {
       this.logger.warn({ eventId: event.envelope.id, routingKey, err: (err as Error).message }, 'malformed event dead-lettered');

@@ -172,13 +172,15 @@ export class OrderedDeliveries {
     this.turn = new Promise<void>((resolve) => (done = resolve));
     this.lastPosition = Math.max(this.lastPosition + POSITIONS_PER_EVENT, Date.now() * 1_000);
     try {
-      return await this.place(envelope, message, before, this.lastPosition);
+      return await this.place(envelope, message, before, this.lastPosition, new Date());
     } finally {
       done();
     }
   }
 
-  private async place(envelope: EventEnvelope, message: ConsumeMessage, before: Promise<void>, position: number): Promise<HandlerOutcome> {
+  private async place(
+    envelope: EventEnvelope, message: ConsumeMessage, before: Promise<void>, position: number, receivedAt: Date,
+  ): Promise<HandlerOutcome> {
     const lanes = this.current;
     const event = classify(message.fields.routingKey, envelope);
     // Unknown events are the events consumer's to dead-letter and report.
@@ -192,7 +194,7 @@ export class OrderedDeliveries {
         event: event.webhookEvent,
         candidates: (roomId, name) => this.registrations.forEvent(roomId, name, stamp).filter(isOrdered),
         patterns: this.registrations.patterns.lookup,
-        now: new Date(),
+        now: receivedAt,
       });
     } catch {
       return 'ack';
