@@ -338,11 +338,13 @@ describe('v1 rooms/* (real rooms service, Postgres, RabbitMQ)', () => {
 
     beforeAll(async () => {
       historyRoomId = expectJson(await post('rooms/create', { name: HISTORY_ROOM, owner_user_id: ownerId }), 200).room.room_id;
+      // Messages as if sent at those times, so written in that order: history lists a room's
+      // messages in the order they were sent (their events' order), and filters by their dates.
+      await insertMessage(historyRoomId, 'utc morning', new Date('2010-11-19T01:00:00Z'));
       // 2010-11-19 15:48:19 in Los Angeles (-0800) is 23:48:19 UTC.
       await insertMessage(historyRoomId, 'la evening', new Date('2010-11-19T23:48:19Z'));
       await insertMessage(historyRoomId, 'utc next day, la same day', new Date('2010-11-20T07:30:00Z'));
       await insertMessage(historyRoomId, 'la next day', new Date('2010-11-20T08:30:00Z'));
-      await insertMessage(historyRoomId, 'utc morning', new Date('2010-11-19T01:00:00Z'));
     });
 
     it('answers the messages of a day in UTC by default, dates formatted with the offset', async () => {
