@@ -85,6 +85,8 @@ export class DispatcherModule {
             queues: DeliveryQueues, replies: ReplyPoster, health: HealthReporter,
           ) => new DeliveryWorker(registrations, http, repository, recorder, new BatchWriter((ids) => repository.progressOf(ids)), queues, decisions, replies, logger, {
             timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxInFlightPerSlowWebhook: config.WEBHOOK_SLOW_RECEIVER_LIMIT, health,
+            // No linger: written at once, or with the attempts of other lanes that came meanwhile.
+            laneRecorder: new BatchWriter<AttemptToRecord>((items) => repository.recordAttempts(items), 200),
           }),
           inject: [Registrations, GuardedHttpClient, DeliveryRepository, ATTEMPT_RECORDER, DeliveryQueues, ReplyPoster, HealthReporter],
         },

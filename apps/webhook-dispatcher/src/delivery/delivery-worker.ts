@@ -26,6 +26,12 @@ export interface DeliveryWorkerOptions {
   maxInFlightPerSlowWebhook?: number;
   /** Told each attempt's outcome (the webhook's health, reported to the rooms service). */
   health?: { observe(webhookId: number, result: AttemptOutcome): void };
+  /**
+   * Writes the records of ordered deliveries' attempts (attemptInLane). A lane waits for its
+   * previous record before its next attempt but one: a writer that lingers would pace the
+   * lane at one attempt per linger. Default: the recorder.
+   */
+  laneRecorder?: BatchWriter<AttemptToRecord>;
 }
 
 /** What one attempt of a delivery came to: the next attempt of the same delivery, or none (it ended). */
@@ -72,6 +78,7 @@ export class DeliveryWorker {
   private readonly inFlight = new Map<number, number>();
   private readonly maxInFlightPerSlowWebhook: number;
   private readonly health: DeliveryWorkerOptions['health'];
+  private readonly laneRecorder: BatchWriter<AttemptToRecord>;
 
   constructor(
     private readonly registrations: Registrations,
@@ -92,6 +99,7 @@ export class DeliveryWorker {
     this.maxDetached = options.maxDetached ?? 4_096;
     this.maxInFlightPerSlowWebhook = options.maxInFlightPerSlowWebhook ?? 100;
     this.health = options.health;
+    this.laneRecorder = options.laneRecorder ?? recorder;
     // The attempt has ended (timed out at worst) and been recorded well before its guard returns.
     this.guardMs = Math.round(options.timeoutMs * 1.5) + 1_000;
   }
@@ -231,7 +239,7 @@ export class DeliveryWorker {
     const decision = this.decisions.decide({ job, result, startedAt, secrets: request.secrets, now: new Date() });
     this.log(job, registration, decision);
     this.health?.observe(job.webhookId, result);
-    const recorded = this.recorder.add({ job, record: decision.record, state: decision.state }).catch((err) => this.recordFailed(err, job));
+    const recorded = this.laneRecorder.add({ job, record: decision.record, state: decision.state }).catch((err) => this.recordFailed(err, job));
     await this.reply(job, registration, decision);
     return { next: decision.retry?.job ?? null, retryInMs: decision.retry?.delayMs ?? 0, recorded };
   }

@@ -96,6 +96,19 @@ describe('OrderedLanes', () => {
     while (lanes.size > 0) await pause(5);
   });
 
+  it('makes a delivery added while the lane waits for its last record', async () => {
+    const made: number[] = [];
+    const lanes = new OrderedLanes(async (j) => {
+      made.push(nOf(j));
+      return { next: null, retryInMs: 0, recorded: pause(40) };
+    });
+    lanes.add(job(1, 7, 1));
+    await pause(10);
+    lanes.add(job(1, 7, 2));
+    while (lanes.size > 0) await pause(5);
+    expect(made).toEqual([1, 2]);
+  });
+
   it('tries an attempt that threw (not an outcome) again, in its place', async () => {
     let fails = 1;
     const faults: unknown[] = [];
