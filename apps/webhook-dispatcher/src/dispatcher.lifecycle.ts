@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { APP_LOGGER, AmqpBroker, AppLogger, GuardedHttpClient } from '@app/common';
+import { APP_LOGGER, AmqpBroker, AppLogger, GuardedHttpClient, orderedEventsQueue } from '@app/common';
 import { WebhookRegistrationsChangedV1 } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { DISPATCHER_CONFIG, DispatcherConfig } from './config';
@@ -13,7 +13,7 @@ import { EventsConsumer } from './events/events.consumer';
 import { HealthReporter } from './health/health-reporter';
 import { ROOM_EVENT_BINDINGS } from './events/room-events';
 import { Registrations } from './registrations/registrations';
-import { OrderedDeliveries, orderedEventsQueue } from './ordered/ordered-deliveries';
+import { OrderedDeliveries } from './ordered/ordered-deliveries';
 
 /** Longest a stopping replica waits for the attempts in hand (unfinished ones are redelivered). */
 const DRAIN_MS = 5_000;

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { APP_LOGGER, AmqpBroker, AppLogger, CommandErrorPassthrough, GuardedHttpClient, RpcClient } from '@app/common';
+import { APP_LOGGER, AmqpBroker, AppLogger, orderedEventsQueue, CommandErrorPassthrough, GuardedHttpClient, RpcClient } from '@app/common';
 import { brokerNames, ListRegistrationsV1, ReportWebhookHealthV1, SendNotificationV1 } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { DISPATCHER_CONFIG, DispatcherConfig } from './config';
@@ -18,7 +18,7 @@ import { ListDeliveries } from './delivery-log/list-deliveries.usecase';
 import { RecoverDeliveries } from './delivery-log/recover-deliveries.usecase';
 import { Redeliver } from './delivery-log/redeliver.usecase';
 import { DispatcherLifecycle } from './dispatcher.lifecycle';
-import { OrderedDeliveries, ORDERED_PREFETCH, orderedEventsQueue } from './ordered/ordered-deliveries';
+import { OrderedDeliveries, ORDERED_PREFETCH } from './ordered/ordered-deliveries';
 import { OrderedLanes } from './ordered/ordered-lanes';
 import { EventsConsumer } from './events/events.consumer';
 import { HealthReporter } from './health/health-reporter';

@@ -220,7 +220,7 @@ export class OutboxRelay {
     const limit = this.options.batchSize ?? 500;
     // One round trip; a read-only transaction (its commit writes nothing).
     const results = await client.query(`BEGIN; LOCK TABLE outbox IN SHARE MODE;
-      SELECT id, room_id, routing_key, envelope::text AS envelope FROM outbox ORDER BY id LIMIT ${Number(limit)}; COMMIT`) as unknown as Array<{ rows: OutboxRow[] }>;
+      SELECT id, room_id, routing_key, envelope::text AS envelope, ordered FROM outbox ORDER BY id LIMIT ${Number(limit)}; COMMIT`) as unknown as Array<{ rows: OutboxRow[] }>;
     const rows = results[2].rows;
     if (rows.length === 0) return 0;
     const unknown = roomsToLoad(rows, this.lastSeq);
@@ -233,7 +233,7 @@ export class OutboxRelay {
     const batch = sequenceBatch(rows, (room) => this.lastSeq.get(room)!);
     try {
       // One channel: the broker takes them in this order.
-      await Promise.all(batch.events.map((e) => this.publisher!.publish(e.routingKey, e.envelope as never)));
+      await Promise.all(batch.events.map((e) => this.publisher!.publish(e.routingKey, e.envelope as never, e.ordered)));
     } catch (err) {
       throw Object.assign(err as Error, { publishFailed: true });
     }

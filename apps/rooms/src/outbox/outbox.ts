@@ -32,7 +32,9 @@ export function stageEvent<P>(definition: EventDefinition<P>, payload: P, now = 
  * registrations_version migration): no round trip of its own, read in the statement's
  * snapshot (or this transaction's own change of webhooks), so an event caused after a
  * registration change answered carries that change's version or a later one. The stamp is
- * set on the staged envelopes too.
+ * set on the staged envelopes too. In that snapshot too, each room event is marked `ordered`
+ * when its room has an enabled ordered webhook: the relay sends it to the ordered deliveries'
+ * queue as well (see OrderedEventRouting1764700000000).
  *
  * Each staged event learns its outbox id (`position`): the relay publishes in id order, and
  * a message stored with its event is placed in history by it. The caller writes nothing to
@@ -43,10 +45,13 @@ export async function insertOutbox(manager: EntityManager, events: StagedEvent[]
   if (events.length === 0) return;
   // WITH ORDINALITY and ORDER BY: ids follow the order the events were staged in.
   const rows: Array<{ id: string; event_id: string; version: string }> = await manager.query(
-    `WITH v AS (SELECT value FROM registrations_version)
-     INSERT INTO outbox (event_id, routing_key, envelope, room_id, created_at)
-     SELECT e.id, e.routing_key, e.envelope || jsonb_build_object('registrationsVersion', v.value), e.room_id, clock_timestamp()
-       FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::int[]) WITH ORDINALITY AS e(id, routing_key, envelope, room_id, n), v
+    `WITH v AS (SELECT value FROM registrations_version),
+          o AS (SELECT coalesce(array_agg(room_id) FILTER (WHERE room_id IS NOT NULL), '{}') AS rooms, coalesce(bool_or(room_id IS NULL), false) AS every_room
+                  FROM webhooks WHERE delivery = 'ordered' AND enabled)
+     INSERT INTO outbox (event_id, routing_key, envelope, room_id, created_at, ordered)
+     SELECT e.id, e.routing_key, e.envelope || jsonb_build_object('registrationsVersion', v.value), e.room_id, clock_timestamp(),
+            e.room_id IS NOT NULL AND (o.every_room OR e.room_id = ANY (o.rooms))
+       FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::int[]) WITH ORDINALITY AS e(id, routing_key, envelope, room_id, n), v, o
       ORDER BY e.n
      RETURNING id, event_id, envelope->>'registrationsVersion' AS version`,
     [events.map((e) => e.envelope.id), events.map((e) => e.routingKey), events.map((e) => JSON.stringify(e.envelope)),

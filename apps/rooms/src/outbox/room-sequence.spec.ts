@@ -30,6 +30,11 @@ describe('sequenceBatch', () => {
     expect(again[3]).toBe(12);
   });
 
+  it('carries which events go to the ordered deliveries\' queue too', () => {
+    const { events } = sequenceBatch([{ ...row(1, 1), ordered: true }, row(2, 2), { ...row(3, 1), ordered: false }], () => 0);
+    expect(events.map((e) => e.ordered)).toEqual([true, false, false]);
+  });
+
   it('keeps the rest of the envelope as written (id, registrations version)', () => {
     const { events } = sequenceBatch([row(1, 1, { registrationsVersion: 4 })], () => 0);
     expect(events[0].envelope).toEqual({

@@ -5,6 +5,8 @@ export interface OutboxRow {
   room_id: number | null;
   routing_key: string;
   envelope: string;
+  /** Also for the ordered deliveries' queue (see insertOutbox). */
+  ordered?: boolean;
 }
 
 export interface Sequenced {
@@ -12,6 +14,8 @@ export interface Sequenced {
   routingKey: string;
   /** The envelope to publish: a room event with its `sequence`. */
   envelope: Record<string, unknown> & { id: string; occurredAt: string; type: string };
+  /** Also for the ordered deliveries' queue. */
+  ordered: boolean;
 }
 
 export interface SequencedBatch {
@@ -36,7 +40,7 @@ export function sequenceBatch(rows: OutboxRow[], lastPublished: (roomId: number)
       lastSeq.set(row.room_id, seq);
       envelope.sequence = seq;
     }
-    return { id: row.id, routingKey: row.routing_key, envelope };
+    return { id: row.id, routingKey: row.routing_key, envelope, ordered: row.ordered === true };
   });
   return { events, lastSeq };
 }

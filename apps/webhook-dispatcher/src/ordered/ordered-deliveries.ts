@@ -1,14 +1,13 @@
 import type { ConsumeMessage } from 'amqplib';
 import type { AppLogger, HandlerOutcome } from '@app/common';
-import { BrokerNames, EventEnvelope, isOrdered } from '@app/contracts';
-import type { ConsumerQueueSpec } from '@app/common';
+import { EventEnvelope, isOrdered } from '@app/contracts';
 import { DataSource, QueryRunner } from 'typeorm';
 import { BatchWriter } from '../delivery/batch-writer';
 import { DeliveryJob } from '../delivery/delivery-job';
 import { DeliveryRepository } from '../delivery/delivery.repository';
 import { jobOf } from '../delivery-log/resend-jobs';
 import { planDeliveries } from '../events/delivery-plan';
-import { classify, ROOM_EVENT_BINDINGS } from '../events/room-events';
+import { classify } from '../events/room-events';
 import { Registrations } from '../registrations/registrations';
 import { OrderedLanes } from './ordered-lanes';
 
@@ -20,14 +19,6 @@ const LEAD_POLL_MS = 1_000;
 const REQUEUE_PAUSE_MS = 1_000;
 /** Ordered events handled at once by the leader (written in batches; joined to the lanes in order). */
 export const ORDERED_PREFETCH = 100;
-
-/** The queue of the ordered deliveries' events: every room event, one consumer at a time. */
-export const orderedEventsQueue = (names: BrokerNames): ConsumerQueueSpec => ({
-  queue: names.dispatcherOrderedEventsQueue,
-  deadLetterQueue: names.dispatcherOrderedDeadLetterQueue,
-  bindings: ROOM_EVENT_BINDINGS,
-  singleActiveConsumer: true,
-});
 
 /** Lane positions an event reserves (one per ordered delivery it makes: far more than a room's webhooks). */
 const POSITIONS_PER_EVENT = 10_000;
@@ -182,7 +173,9 @@ export class OrderedDeliveries {
     envelope: EventEnvelope, message: ConsumeMessage, before: Promise<void>, position: number, receivedAt: Date,
   ): Promise<HandlerOutcome> {
     const lanes = this.current;
-    const event = classify(message.fields.routingKey, envelope);
+    // The relay sends these through the default exchange, with the event's routing key as a header.
+    const routingKey = message.properties.headers?.['x-routing-key'];
+    const event = classify(typeof routingKey === 'string' ? routingKey : message.fields.routingKey, envelope);
     // Unknown events are the events consumer's to dead-letter and report.
     if (event.kind === 'unknown' || !lanes) return 'ack';
     const stamp = event.envelope.registrationsVersion;

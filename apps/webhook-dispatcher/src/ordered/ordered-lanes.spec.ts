@@ -100,7 +100,7 @@ describe('OrderedLanes', () => {
     const made: number[] = [];
     const lanes = new OrderedLanes(async (j) => {
       made.push(nOf(j));
-      return { next: null, retryInMs: 0, recorded: pause(40) };
+      return { next: null, retryInMs: 0, recorded: pause(40).then(() => undefined) };
     });
     lanes.add(job(1, 7, 1));
     await pause(10);

@@ -4,7 +4,7 @@ import { BrokerNames, EventEnvelope } from '@app/contracts';
 import type { AppLogger } from '../logging';
 import { connectAmqp } from './connect';
 import { CommandHandler, RpcClient, serveCommands } from './rpc';
-import { assertConsumerQueue, assertEventExchanges, ConsumerQueueSpec } from './topology';
+import { assertConsumerQueue, assertEventExchanges, ConsumerQueueSpec, orderedEventsQueue } from './topology';
 
 /** What a handler decides for a delivered message (golevelup style: always explicit). */
 export type HandlerOutcome = 'ack' | 'dead-letter' | 'requeue';
@@ -51,9 +51,12 @@ export class AmqpBroker {
       json: false,
       confirm: true,
       publishTimeout: publishTimeoutMs,
-      setup: (ch: ConfirmChannel) => assertEventExchanges(ch, this.names),
+      setup: async (ch: ConfirmChannel) => {
+        await assertEventExchanges(ch, this.names);
+        await assertConsumerQueue(ch, this.names, orderedEventsQueue(this.names));
+      },
     }), 'events publisher');
-    return new EventPublisher(channel, this.names.eventsExchange, () => this.connection.isConnected());
+    return new EventPublisher(channel, this.names.eventsExchange, this.names.dispatcherOrderedEventsQueue, () => this.connection.isConnected());
   }
 
   /** Request/reply client of a command queue. */
@@ -168,6 +171,7 @@ export class EventPublisher {
   constructor(
     private readonly channel: ChannelWrapper,
     private readonly exchange: string,
+    private readonly orderedQueue: string,
     private readonly connected: () => boolean,
   ) {}
 
@@ -176,14 +180,22 @@ export class EventPublisher {
     return this.connected();
   }
 
-  /** Resolves when the broker has confirmed the (persistent) message. */
-  async publish(routingKey: string, envelope: EventEnvelope | string): Promise<void> {
-    const body = typeof envelope === 'string' ? envelope : JSON.stringify(envelope);
+  /**
+   * Resolves when the broker has confirmed the (persistent) message. `ordered`: the event
+   * also goes, right after, to the ordered deliveries' queue (see orderedEventsQueue) with
+   * its routing key; the same channel keeps the order of both.
+   */
+  async publish(routingKey: string, envelope: EventEnvelope | string, ordered = false): Promise<void> {
+    const body = Buffer.from(typeof envelope === 'string' ? envelope : JSON.stringify(envelope));
     const parsed = typeof envelope === 'string' ? undefined : envelope;
-    await this.channel.publish(this.exchange, routingKey, Buffer.from(body), {
+    const options = {
       persistent: true,
       contentType: 'application/json',
       ...(parsed ? { messageId: parsed.id, type: parsed.type, timestamp: Math.floor(Date.parse(parsed.occurredAt) / 1000) } : {}),
-    });
+    };
+    const published = this.channel.publish(this.exchange, routingKey, body, options);
+    // Through the default exchange: the routing key travels as a header, where the consumer reads it.
+    const queued = ordered ? this.channel.sendToQueue(this.orderedQueue, body, { ...options, headers: { 'x-routing-key': routingKey } }) : undefined;
+    await Promise.all([published, queued]);
   }
 }

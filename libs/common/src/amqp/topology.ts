@@ -20,6 +20,19 @@ export interface ConsumerQueueSpec {
 }
 
 /**
+ * The queue of the ordered deliveries' events (webhooks registered `"delivery": "ordered"`):
+ * fed by the rooms service's outbox relay, in commit order, with the room events of rooms
+ * that have an ordered webhook (no binding: nothing else reaches it); consumed by one
+ * dispatcher replica at a time. Declared alike by both sides (arguments must agree).
+ */
+export const orderedEventsQueue = (names: BrokerNames): ConsumerQueueSpec => ({
+  queue: names.dispatcherOrderedEventsQueue,
+  deadLetterQueue: names.dispatcherOrderedDeadLetterQueue,
+  bindings: [],
+  singleActiveConsumer: true,
+});
+
+/**
  * A durable queue bound to the events exchange whose rejected messages go, through the
  * dead-letter exchange, to a durable dead-letter queue of its own.
  */
