@@ -94,10 +94,13 @@ describe('ordered deliveries ("delivery": "ordered"; real RabbitMQ, PostgreSQL a
     // Each delivery ended delivered, with its own webhook-id throughout its retries.
     const ids = new Set(toOrdered.slice(0, 3).map((r) => r.headers['webhook-id']));
     expect(ids.size).toBe(1);
-    const { rows } = await db.query('SELECT status, attempts FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY lane_position', [ordered.id]);
-    expect(rows).toEqual([
-      { status: 'delivered', attempts: 3 }, ...Array.from({ length: 4 }, () => ({ status: 'delivered', attempts: 1 })),
-    ]);
+    // Recorded just after (a lane writes an attempt's record while it makes the next one).
+    await eventually(async () => {
+      const { rows } = await db.query('SELECT status, attempts FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY lane_position', [ordered.id]);
+      expect(rows).toEqual([
+        { status: 'delivered', attempts: 3 }, ...Array.from({ length: 4 }, () => ({ status: 'delivered', attempts: 1 })),
+      ]);
+    }, 5_000);
   });
 
   it('goes on with the next deliveries once one has failed for good', async () => {
