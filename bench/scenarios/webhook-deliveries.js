@@ -1,8 +1,8 @@
 // Webhook throughput: notifications sent as fast as autocannon can, each delivered to one
 // local receiver; deliveries per second from the first send to the last delivery.
-const { performance } = require('node:perf_hooks');
 const { sleep } = require('../lib/util');
 const { registerWebhook, startReceiver } = require('../lib/receiver');
+const { sendAndCountDeliveries } = require('../lib/deliveries');
 
 const GRACE_MS = 30_000;
 
@@ -30,27 +30,10 @@ module.exports = {
 
   async run(ctx, { token, room, receiver, state }) {
     try {
-      let n = 0;
-      const http = await ctx.measure(({ warmup }) => {
-        const prefix = warmup ? `dw${ctx.runId}-` : `dm${ctx.runId}-`;
-        if (!warmup) state.first = performance.now();
-        return {
-          method: 'POST',
-          path: '/v1/rooms/message',
-          headers: ctx.FORM,
-          requests: [{ setupRequest: (req) => ({ ...req, body: ctx.form({ auth_token: token, room_id: room.room_id, from: 'bench', message: `${prefix}${++n}`, message_format: 'text' }) }) }],
-        };
+      const { http, webhooks } = await sendAndCountDeliveries(ctx, {
+        token, room, state, prefix: `dm${ctx.runId}-`, warmupPrefix: `dw${ctx.runId}-`, graceMs: GRACE_MS,
       });
-      const expected = http.requests - http.non2xx - http.errors;
-      const deadline = Date.now() + GRACE_MS;
-      while (Date.now() < deadline && state.delivered < expected) await sleep(100);
-      const withinMs = (state.last ?? state.first) - state.first;
-      const perSec = withinMs > 0 ? (state.delivered * 1000) / withinMs : 0;
-      return {
-        http,
-        webhooks: { perSec, delivered: state.delivered, expected, withinMs, p99: null },
-        ratio: ctx.baseline ? perSec / ctx.baseline.reqPerSec : null,
-      };
+      return { http, webhooks, ratio: ctx.baseline ? webhooks.perSec / ctx.baseline.reqPerSec : null };
     } finally {
       await receiver.close();
     }

@@ -2,9 +2,8 @@
 // as autocannon can to one room, each delivered to one local receiver one at a time (the
 // receiver checks that it never has two of them in hand at once). Deliveries per second from
 // the first send to the last delivery: the rate one lane sustains, a request at a time.
-const { performance } = require('node:perf_hooks');
-const { sleep } = require('../lib/util');
 const { registerWebhook, startReceiver } = require('../lib/receiver');
+const { sendAndCountDeliveries } = require('../lib/deliveries');
 
 const GRACE_MS = 60_000;
 
@@ -34,27 +33,10 @@ module.exports = {
 
   async run(ctx, { token, room, receiver, state }) {
     try {
-      let n = 0;
-      const http = await ctx.measure(({ warmup }) => {
-        const prefix = warmup ? `ow${ctx.runId}-` : `om${ctx.runId}-`;
-        if (!warmup) state.first = performance.now();
-        return {
-          method: 'POST',
-          path: '/v1/rooms/message',
-          headers: ctx.FORM,
-          requests: [{ setupRequest: (req) => ({ ...req, body: ctx.form({ auth_token: token, room_id: room.room_id, from: 'bench', message: `${prefix}${++n}`, message_format: 'text' }) }) }],
-        };
+      const { http, webhooks } = await sendAndCountDeliveries(ctx, {
+        token, room, state, prefix: `om${ctx.runId}-`, warmupPrefix: `ow${ctx.runId}-`, graceMs: GRACE_MS,
       });
-      const expected = http.requests - http.non2xx - http.errors;
-      const deadline = Date.now() + GRACE_MS;
-      while (Date.now() < deadline && state.delivered < expected) await sleep(100);
-      const withinMs = (state.last ?? state.first) - state.first;
-      const perSec = withinMs > 0 ? (state.delivered * 1000) / withinMs : 0;
-      return {
-        http,
-        webhooks: { perSec, delivered: state.delivered, expected, withinMs, p99: null },
-        ordered: { mostInHand: state.mostInHand },
-      };
+      return { http, webhooks, ordered: { mostInHand: state.mostInHand } };
     } finally {
       await receiver.close();
     }
