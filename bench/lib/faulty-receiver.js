@@ -1,5 +1,5 @@
-// Webhook receivers that misbehave as a seeded die says, as in
-// test/e2e/delivery-faults.e2e-spec.ts: 50% answer 500, 5% hang past the attempt timeout
+// Webhook receivers that misbehave as a seeded die says (the bench's delivery-faults scenario
+// and test/e2e/delivery-faults.e2e-spec.ts both use these): 50% answer 500, 5% hang past the attempt timeout
 // (the socket is closed later), 5% reset the connection, 2% answer 410, the rest 204. Each
 // records, per webhook-id, what it saw: the bodies, every request's fate, and the requests
 // that arrived after its 2xx had been written (duplicates).
@@ -7,10 +7,10 @@ const http = require('node:http');
 const { performance } = require('node:perf_hooks');
 
 /**
- * Starts one receiver on 127.0.0.1; `seen` (a Map shared by all receivers) gets
+ * Starts one receiver on `host` (127.0.0.1 unless told); `seen` (a Map shared by all receivers) gets
  * webhook-id -> { receiver, bodies: Set, message, answers: [], afterOk, okAt (performance.now() of its first 2xx) }.
  */
-async function startFaultyReceiver({ index, seen, hangMs }) {
+async function startFaultyReceiver({ index, seen, hangMs, host = '127.0.0.1' }) {
   let seed = 7919 * (index + 1);
   const roll = () => {
     seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -59,9 +59,9 @@ async function startFaultyReceiver({ index, seen, hangMs }) {
       }
     });
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise((resolve) => server.listen(0, host, resolve));
   return {
-    url: `http://127.0.0.1:${server.address().port}/hook`,
+    url: `http://${host}:${server.address().port}/hook`,
     close: () => new Promise((resolve) => {
       for (const t of hangs) clearTimeout(t);
       server.closeAllConnections();

@@ -15,8 +15,6 @@
  * could not record it (died, or lost the broker before settling it: a bounded few).
  */
 import { spawn } from 'node:child_process';
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { v2Call } from '../support/http';
 import { testInfra } from '../support/common';
@@ -36,63 +34,29 @@ const OUTAGE_MS = 10_000;
 const TIMEOUT_MS = 1_500;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** What one receiver saw of one delivery (its webhook-id). */
+/** What one receiver saw of one delivery (its webhook-id); see bench/lib/faulty-receiver.js. */
 interface Seen {
   receiver: number;
   bodies: Set<string>;
-  /** Each request's fate, in arrival order: `ok` once its 2xx was written. */
+  /** Each request's fate, in arrival order: `2xx` once its 2xx was written. */
   answers: Array<'2xx' | '500' | '410' | 'hang' | 'reset'>;
   /** Requests that arrived after a 2xx had been written. */
   afterOk: number;
 }
 
-/** A receiver that misbehaves as a seeded die says: 50% 500, 5% hang, 5% reset, 2% 410, else 204. */
-function faultyReceiver(index: number, seen: Map<string, Seen>, hangs: Set<unknown>): Promise<Server> {
-  let seed = 7919 * (index + 1);
-  const roll = () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed / 2147483648;
-  };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const id = String(req.headers['webhook-id']);
-      const s = seen.get(id) ?? { receiver: index, bodies: new Set<string>(), answers: [], afterOk: 0 };
-      seen.set(id, s);
-      s.bodies.add(Buffer.concat(chunks).toString('utf8'));
-      if (s.answers.includes('2xx')) s.afterOk++;
-      const r = roll();
-      if (r < 0.5) {
-        s.answers.push('500');
-        res.writeHead(500).end();
-      } else if (r < 0.55) {
-        s.answers.push('hang');
-        const timer = setTimeout(() => req.socket.destroy(), TIMEOUT_MS * 2);
-        hangs.add(timer);
-      } else if (r < 0.6) {
-        s.answers.push('reset');
-        req.socket.destroy();
-      } else if (r < 0.62) {
-        s.answers.push('410');
-        res.writeHead(410).end();
-      } else {
-        // Counted once the answer is on its way: the dispatcher may still die before reading it.
-        res.writeHead(204).end(() => s.answers.push('2xx'));
-      }
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.2', () => resolve(server)));
-}
+/** The receivers the bench's delivery-faults scenario uses: 50% 500, 5% hang, 5% reset, 2% 410, else 204 (seeded). */
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const { startFaultyReceiver } = require('../../bench/lib/faulty-receiver') as {
+  startFaultyReceiver(o: { index: number; seen: Map<string, Seen>; hangMs: number; host?: string }): Promise<{ url: string; close(): Promise<void> }>;
+};
 
 describe('deliveries under receiver faults, a dispatcher killed -9 and a 10 s broker outage', () => {
   let stack: TestSystem;
   let db: Client;
   let second: Launched;
   let proxy: OutageProxy;
-  const servers: Server[] = [];
+  const receivers: Array<{ close(): Promise<void> }> = [];
   const seen = new Map<string, Seen>();
-  const hangs = new Set<unknown>();
 
   beforeAll(async () => {
     proxy = await OutageProxy.start((({ hostname, port }) => ({ host: hostname, port: Number(port || 5672) }))(new URL(testInfra().amqpUrl)));
@@ -111,9 +75,7 @@ describe('deliveries under receiver faults, a dispatcher killed -9 and a 10 s br
 
   afterAll(async () => {
     second?.child.kill('SIGKILL');
-    for (const t of hangs) clearTimeout(t as NodeJS.Timeout);
-    for (const s of servers) s.closeAllConnections();
-    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+    await Promise.all(receivers.map((r) => r.close()));
     await db?.end();
     await stack?.stop();
     await proxy?.close();
@@ -128,9 +90,9 @@ describe('deliveries under receiver faults, a dispatcher killed -9 and a 10 s br
     const notify = cli(['token', 'create', '--type', 'notification'], stack.env).stdout.trim();
     const webhookOf = new Map<number, number>();
     for (let i = 0; i < RECEIVERS; i++) {
-      const server = await faultyReceiver(i, seen, hangs);
-      servers.push(server);
-      const url = `http://127.0.0.2:${(server.address() as AddressInfo).port}/hook`;
+      const receiver = await startFaultyReceiver({ index: i, seen, hangMs: TIMEOUT_MS * 2, host: '127.0.0.2' });
+      receivers.push(receiver);
+      const { url } = receiver;
       const made = await v2Call(stack.baseUrl, personal, 'POST', '/room/Faults/webhook', { url, event: 'room_notification', name: `faulty ${i}` });
       expect(made.status).toBe(201);
       webhookOf.set(made.body.id, i);
