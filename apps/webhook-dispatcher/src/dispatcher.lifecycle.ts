@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { APP_LOGGER, AmqpBroker, AppLogger, GuardedHttpClient, orderedEventsQueue } from '@app/common';
+import { APP_LOGGER, AmqpBroker, AppLogger, GuardedHttpClient } from '@app/common';
 import { WebhookRegistrationsChangedV1 } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { DISPATCHER_CONFIG, DispatcherConfig } from './config';
@@ -64,8 +64,7 @@ export class DispatcherLifecycle implements OnApplicationBootstrap, OnApplicatio
       (envelope, message) => this.events.handle(envelope, message),
     );
     this.logger.info({ queue: names.dispatcherEventsQueue, deliveries: names.deliveriesQueue }, 'consuming room events');
-    // Declared by every replica, so that no event waits for a leader to have a queue; one replica leads.
-    await this.broker.declareConsumerQueue(orderedEventsQueue(names));
+    // The ordered queue is declared by the rooms relay that feeds it, and by the leader that consumes it.
     this.ordered.start();
     // Replicas started together do not all try the lock at the same moment.
     this.pruner.start(60_000 + Math.floor(Math.random() * 60_000));

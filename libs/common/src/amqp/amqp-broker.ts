@@ -72,17 +72,6 @@ export class AmqpBroker {
     this.track(await serveCommands(this.connection, queue, prefetch, this.logger, handler), `commands ${queue}`);
   }
 
-  /** Declares a consumer queue (and binds it) without consuming: events published from now on wait there. */
-  async declareConsumerQueue(spec: ConsumerQueueSpec): Promise<void> {
-    const channel = this.connection.createChannel({ json: false, setup: (ch: ConfirmChannel) => assertConsumerQueue(ch, this.names, spec) });
-    channel.on('error', () => undefined);
-    try {
-      await channel.waitForConnect();
-    } finally {
-      await channel.close().catch(() => undefined);
-    }
-  }
-
   /**
    * Consumes a durable queue with manual acknowledgement; rejected messages are dead-lettered.
    * `stop()` closes the consuming channel: the messages not yet settled go back to the queue.
