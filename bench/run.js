@@ -8,6 +8,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { ROOT } = require('./lib/api');
 const { measureBaseline } = require('./lib/baseline');
+const cpu = require('./lib/cpu');
 const { listenEvents } = require('./lib/events');
 const { fixtures } = require('./lib/fixtures');
 const { measure, form, FORM } = require('./lib/load');
@@ -42,16 +43,35 @@ async function runScenario(scenario, ctx, baseline) {
     const state = await scenario.setup(ctx);
     log(`${scenario.name}: measuring`);
     if (scenario.run) {
+      const before = ctx.cpuSnapshot();
       Object.assign(result, await scenario.run(ctx, state));
+      result.cpu = cpuOfRun(result, before, ctx.cpuSnapshot());
     } else {
       result.http = await ctx.measure((phase) => scenario.autocannonOptions(ctx, state, phase));
       result.ratio = baseline ? result.http.reqPerSec / baseline.reqPerSec : null;
+      result.cpu = cpuOfRun(result);
     }
   } catch (err) {
     result.error = err.message;
     log(`${scenario.name} failed: ${err.stack}`);
   }
   return result;
+}
+
+/**
+ * CPU per unit of a scenario's run: from the start of its measured autocannon run (warm-up
+ * and setup left out) to the end of its run (a webhook scenario's deliveries included), per
+ * delivery where it counts deliveries, else per request. Scenarios that restart services or
+ * pace their own load count from the start of run(): their table row says so.
+ */
+function cpuOfRun(result, before, after) {
+  const window = result.http && result.http.cpuWindow;
+  if (window) delete result.http.cpuWindow;
+  const start = window ? window.start : before;
+  const end = after || (window && window.end);
+  if (!start || !end) return null;
+  const units = result.webhooks ? result.webhooks.delivered : result.faults ? result.faults.expected : result.http ? result.http.requests : 0;
+  return { ...cpu.usage(start, end, units), per: result.webhooks || result.faults ? 'delivery' : 'request', fromRunStart: !window };
 }
 
 async function main() {
@@ -86,25 +106,28 @@ async function main() {
   const machine = { cpus: os.cpus().length, node: process.version, loadAverageAtStart: os.loadavg()[0] };
   const report = { startedAt, mode: system.mode, baseUrl: system.baseUrl, settings, machine, runId, logFile: path.relative(ROOT, logFile) };
   try {
+    const cpuSnapshot = (extra = []) => cpu.snapshot([...system.services.map((s) => ({ name: s.name, pid: s.pid })), ...extra]);
     const ctx = {
       runId,
+      cpuSnapshot,
       settings,
       baseUrl: system.baseUrl,
       system,
       fixtures: fixtures(system, runId),
       form,
       FORM,
-      measure: (makeOptions) => measure(system.baseUrl, settings, makeOptions),
+      measure: (makeOptions) => measure(system.baseUrl, settings, makeOptions, cpuSnapshot),
       paced: (options) => paced({ url: system.baseUrl, connections: settings.connections, ...options }),
       listenEvents: (routingKey, onEvent) => listenEvents(system.amqpUrl, system.namespace, routingKey, onEvent),
     };
     log('waiting until the API answers');
     await ctx.fixtures.adminToken();
     log('baseline: measuring');
-    report.baseline = await measureBaseline({ system, settings, logFile, runId }).catch((err) => {
+    report.baseline = await measureBaseline({ system, settings, logFile, runId, probe: cpuSnapshot }).catch((err) => {
       report.baselineError = err.message;
       return null;
     });
+    if (report.baseline) report.baseline.cpu = cpuOfRun({ http: report.baseline });
     // Scenarios measured without autocannon (webhook deliveries) compare with it themselves.
     ctx.baseline = report.baseline;
     report.scenarios = [];

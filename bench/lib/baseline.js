@@ -29,10 +29,12 @@ function start(databaseUrl, table, logFile) {
 }
 
 /** The same request shape and autocannon settings as message-one-room, against the baseline. */
-async function measureBaseline({ system, settings, logFile, runId }) {
+async function measureBaseline({ system, settings, logFile, runId, probe }) {
   const table = system.mode === 'local' ? 'bench_baseline' : `bench_baseline_${runId}`;
   const server = await start(system.databaseUrl, table, logFile);
   try {
+    // The baseline server is counted as its own group (the system's services are idle).
+    const probeWithServer = probe && (() => probe([{ name: 'baseline', pid: server.child.pid }]));
     return await measure(server.url, settings, () => {
       let n = 0;
       return {
@@ -46,7 +48,7 @@ async function measureBaseline({ system, settings, logFile, runId }) {
           }),
         }],
       };
-    });
+    }, probeWithServer);
   } finally {
     await stopProcess(server.child);
     // An external system's database is not ours: leave no table behind in it.

@@ -5,9 +5,11 @@ const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 /**
  * Runs makeOptions({ warmup }) twice, fresh request state each time: the warm-up (not
- * counted), then the measurement. Connections default to the bench setting.
+ * counted), then the measurement. Connections default to the bench setting. With `probe`
+ * (a cpu.js snapshot taker), the figures carry `cpuWindow`, the snapshots taken around the
+ * measured run, for the runner to turn into CPU per request.
  */
-async function measure(url, settings, makeOptions) {
+async function measure(url, settings, makeOptions, probe) {
   const run = (warmup) => {
     // autocannon takes the path from the url only; scenarios give it as `path`.
     const { path = '/', ...options } = makeOptions({ warmup });
@@ -20,7 +22,10 @@ async function measure(url, settings, makeOptions) {
     });
   };
   if (settings.warmup > 0) await run(true);
-  return summarize(await run(false));
+  const start = probe ? probe() : null;
+  const figures = summarize(await run(false));
+  if (probe) figures.cpuWindow = { start, end: probe() };
+  return figures;
 }
 
 /** The figures the report needs, from an autocannon result. */

@@ -71,6 +71,17 @@ function render(report) {
           f.lost, f.misrecorded, `${f.duplicates} (${num(f.duplicatePct, 2)}%)`, f.drainMs === null ? 'not drained' : num(f.drainMs / 1000)];
       })));
   }
+  const withCpu = [{ name: 'baseline', cpu: report.baseline && report.baseline.cpu }, ...report.scenarios].filter((r) => r.cpu);
+  if (withCpu.length) {
+    const COLUMNS = ['baseline', 'gateway', 'rooms', 'webhook-dispatcher', 'postgres', 'rabbitmq', 'redis', 'bench', 'other'];
+    const seen = COLUMNS.filter((c) => withCpu.some((r) => r.cpu.perUnitMs[c] != null));
+    out.push('', table(['CPU ms per unit', 'per', ...seen.map((c) => (c === 'webhook-dispatcher' ? 'dispatcher' : c)), 'machine', 'busy'],
+      withCpu.map((r) => [r.name, `${r.cpu.per}${r.cpu.fromRunStart ? '*' : ''}`, ...seen.map((c) => num(r.cpu.perUnitMs[c], 3)),
+        num(r.cpu.machine && r.cpu.machine.busyPerUnit, 3), r.cpu.machine ? `${num(r.cpu.machine.busyPct, 0)}%` : '-'])));
+    out.push('(utime + stime from /proc over the measured run, divided by its requests or deliveries; bench = autocannon and the'
+      + ' receivers; other = busy time no group accounts for; machine = all busy time per unit; busy = share of all CPUs;'
+      + ' * counted from the start of the scenario\'s run, its warm-up included)');
+  }
   if (report.memory) {
     out.push('', table(['service (after the run)', 'pid', 'RSS MB', 'peak MB'],
       Object.entries(report.memory).map(([name, m]) => [name, m.pid, num(m.rssMB), num(m.peakMB)])));
