@@ -35,7 +35,8 @@ describe('the whole system, as a new user runs it', () => {
   let stack: TestSystem;
 
   beforeAll(async () => {
-    stack = await startTestSystem('e2e');
+    // Debug: the dispatcher's line per event shows the notification reached it (and more lines are checked for tokens).
+    stack = await startTestSystem('e2e', { LOG_LEVEL: 'debug' });
     ({ env, launched: system, baseUrl, startupMs } = stack);
   });
 

@@ -324,6 +324,9 @@ export class DeliveryWorker {
   }
 
   private log(job: DeliveryJob, registration: WebhookRegistration, d: Decision): void {
+    const delivered = d.state.status === 'delivered';
+    // Not even built for a success at info: redacting the URL is a scan per attempt.
+    if (delivered && !this.logger.isLevelEnabled('debug')) return;
     const line = {
       deliveryId: job.deliveryId,
       webhookId: job.webhookId,
@@ -336,7 +339,7 @@ export class DeliveryWorker {
       outcome: d.state.status,
       retryInMs: d.retry?.delayMs,
     };
-    if (d.state.status === 'delivered') this.logger.debug(line, 'webhook delivered');
+    if (delivered) this.logger.debug(line, 'webhook delivered');
     else this.logger.info(line, d.state.status === 'retrying' ? 'webhook delivery failed; retrying' : 'webhook delivery failed');
   }
 
