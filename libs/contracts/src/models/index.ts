@@ -3,3 +3,4 @@ export * from './views';
 export * from './limits';
 export * from './webhook-event-names';
 export * from './webhook-registration';
+export * from './scopes';

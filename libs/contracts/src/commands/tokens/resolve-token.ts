@@ -7,11 +7,8 @@ export type TokenKind = (typeof TOKEN_KINDS)[number];
 export const V1_TOKEN_KINDS: readonly TokenKind[] = ['admin', 'notification'];
 export const V2_TOKEN_KINDS: readonly TokenKind[] = ['personal', 'room', 'addon'];
 
-/** The scopes of v2 tokens, as HipChat named them. */
-export const V2_SCOPES = [
-  'admin_group', 'admin_room', 'manage_rooms', 'send_message', 'send_notification', 'view_group', 'view_messages', 'view_room',
-] as const;
-export type V2Scope = (typeof V2_SCOPES)[number];
+export { V2_SCOPES, type V2Scope } from '../../models/scopes';
+import type { V2Scope } from '../../models/scopes';
 
 export interface AuthenticatedToken {
   id: number;
