@@ -7,7 +7,7 @@ import { V2Controller } from '../http/v2-controller';
 import { CurrentActor, RoomRefParam } from '../http/v2-request';
 import { V2Resource } from '../http/v2-resource';
 import { V2Body, V2Query } from '../http/validation';
-import { toV2CreatedRoom, toV2Room, toV2RoomItem } from './rooms.presenter';
+import { toV2CreatedRoom, toV2ExpandedRoomItem, toV2Room, toV2RoomItem } from './rooms.presenter';
 import {
   CreateRoomBody, createRoomBody, ListRoomsQuery, listRoomsQuery, roomUpdateOf, TopicBody, topicBody, UpdateRoomBody, updateRoomBody,
 } from './rooms.schemas';
@@ -33,7 +33,7 @@ export class RoomsController extends V2Resource {
   list(@V2Query(listRoomsQuery) q: ListRoomsQuery, @Query() raw: Record<string, unknown>, @CurrentActor() actor: Actor) {
     return this.page(q, raw, '/v2/room', async (w) => (await this.rooms.send(ListRoomsV1, {
       actor, includePrivate: q['include-private'], includeArchived: q['include-archived'], ...w,
-    })).rooms, toV2RoomItem);
+    })).rooms, q.expand === 'items' ? toV2ExpandedRoomItem : toV2RoomItem);
   }
 
   @Get(':room')

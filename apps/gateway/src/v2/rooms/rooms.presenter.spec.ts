@@ -1,5 +1,5 @@
 import type { RoomDetailView, RoomView } from '@app/contracts';
-import { toV2CreatedRoom, toV2Room, toV2RoomItem } from './rooms.presenter';
+import { toV2CreatedRoom, toV2ExpandedRoomItem, toV2Room, toV2RoomItem } from './rooms.presenter';
 
 const base = 'https://chat.example.com';
 const ROOM: RoomView = {
@@ -18,6 +18,10 @@ describe('v2 room presenter', () => {
   it('lists a room with its links, members for private rooms only', () => {
     expect(toV2RoomItem(ROOM, base)).toEqual({ id: 7, name: 'Ops', privacy: 'public', is_archived: false, version: 'AB12CD34', links });
     expect(toV2RoomItem({ ...ROOM, privacy: 'private' }, base).links).toEqual({ ...links, members: `${base}/v2/room/7/member` });
+    // expand=items: what a room list screen shows besides.
+    expect(toV2ExpandedRoomItem(ROOM, base)).toEqual({
+      ...toV2RoomItem(ROOM, base), topic: ROOM.topic, created: ROOM.created, last_active: ROOM.lastActive,
+    });
   });
 
   it('shows the full room with its owner and participants as User objects', () => {

@@ -36,6 +36,11 @@ export function toV2RoomItem(room: RoomView, base: string) {
   };
 }
 
+/** An item of GET /v2/room?expand=items: the item and what the room view has besides. */
+export function toV2ExpandedRoomItem(room: RoomView, base: string) {
+  return { ...toV2RoomItem(room, base), topic: room.topic, created: room.created, last_active: room.lastActive };
+}
+
 /** GET /v2/room/{room}: the full room. */
 export function toV2Room(room: RoomDetailView, base: string) {
   return {

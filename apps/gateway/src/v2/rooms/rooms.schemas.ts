@@ -73,5 +73,7 @@ export const listRoomsQuery = z.object({
   ...pageQuery,
   'include-private': queryFlag(true),
   'include-archived': queryFlag(false),
+  /** HipChat's `expand=items`: each item with the room's topic and times too (what a room list screen shows). */
+  expand: z.enum(['items']).optional().describe('`items`: each item also carries topic, created and last_active'),
 });
 export type ListRoomsQuery = z.output<typeof listRoomsQuery>;
