@@ -25,5 +25,7 @@ module.exports = {
     { ...shared, displayName: 'unit', testMatch: ['<rootDir>/apps/**/src/**/*.spec.ts', '<rootDir>/libs/**/src/**/*.spec.ts', '<rootDir>/test/support/**/*.spec.ts'] },
     { ...shared, displayName: 'integration', testMatch: ['<rootDir>/apps/*/test/**/*.int-spec.ts'] },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    // The web console in Chromium (Debian's package, driven by playwright-core) against the built system.
+    { ...shared, displayName: 'browser', testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'] },
   ],
 };

@@ -52,9 +52,13 @@ describe('v2 authentication, scopes and rate limit (real services, two gateway r
     const notification = doc.paths['/v2/room/{room}/notification'].post;
     expect(notification.requestBody.content['application/json'].schema.properties.color.enum).toContain('random');
     expect(Object.keys(notification.responses)).toEqual(expect.arrayContaining(['204', '400', '401', '403', '429']));
+    // The page is Swagger UI over that document, bundled with the console (npm run build), no inline script.
     const page = await fetch(`${stack.baseUrl}/docs/api/v2`);
     expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
-    expect(await page.text()).toContain('/v2/room/{room}/notification');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await page.text();
+    expect(html).toMatch(/<script src="\/assets\/swagger-ui-bundle-[0-9a-f]+\.js" defer><\/script>/);
+    expect(html).not.toMatch(/<script>|<script[^>]*>[^<]/);
   });
 
   it('answers 401 without a token, with an unknown one, and with a v1 token', async () => {

@@ -1,0 +1,11 @@
+// The API reference page: Swagger UI (bundled locally, nothing from another origin) over
+// the gateway's OpenAPI document. A file of its own: the page's CSP allows no inline script.
+declare const SwaggerUIBundle: (options: Record<string, unknown>) => unknown;
+
+SwaggerUIBundle({
+  url: '/docs/api/v2/openapi.json',
+  dom_id: '#api-reference',
+  deepLinking: true,
+  // "Try it out" sends requests from this page, signed in by the console's session cookie.
+  withCredentials: true,
+});

@@ -1,0 +1,139 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from '../api';
+import { hrefOf } from '../routes';
+import { Problem, Status, when } from '../ui';
+import { Health, WebhookItem } from './integrations';
+
+interface Attempt {
+  at: string;
+  status_code?: number | null;
+  duration_ms: number;
+  error?: string | null;
+}
+
+interface DeliveryItem {
+  id: string;
+  event: string;
+  status: 'pending' | 'retrying' | 'delivered' | 'failed';
+  created: string;
+  attempts: number;
+  next_attempt_at?: string;
+  last_attempt?: Attempt;
+}
+
+interface DeliveryDetail extends Omit<DeliveryItem, 'attempts'> {
+  request: { url: string; headers: Record<string, string>; body: string };
+  attempts: Array<Attempt & { attempt: number; response_headers: Record<string, string> | null; response_body: string | null }>;
+  reply: { message_id: string | null; error: string | null } | null;
+}
+
+const STATUSES = ['', 'pending', 'retrying', 'delivered', 'failed'];
+
+/** One webhook's delivery log: filter, look into a delivery, redeliver, recover, enable. */
+export function DeliveriesPage({ roomId, webhookId }: { roomId: number; webhookId: number }) {
+  const self = `/v2/room/${roomId}/webhook/${webhookId}`;
+  const [hook, setHook] = useState<WebhookItem | null>(null);
+  const [items, setItems] = useState<DeliveryItem[] | null>(null);
+  const [filter, setFilter] = useState('');
+  const [open, setOpen] = useState<DeliveryDetail | null>(null);
+  const [since, setSince] = useState(() => new Date(Date.now() - 24 * 3600_000).toISOString().slice(0, 16));
+  const [problem, setProblem] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+
+  const loadHook = () => api<WebhookItem>('GET', self).then(setHook, (err: Error) => setProblem(err.message));
+  const load = () => api<{ items: DeliveryItem[] }>('GET', `${self}/delivery?max-results=100${filter ? `&status=${filter}` : ''}`)
+    .then((r) => setItems(r.items), (err: Error) => setProblem(err.message));
+  useEffect(() => void loadHook(), [webhookId]);
+  useEffect(() => void load(), [webhookId, filter]);
+
+  const act = async (what: () => Promise<unknown>, done: string) => {
+    setProblem(null);
+    try {
+      await what();
+      setStatus(done);
+      await Promise.all([load(), loadHook()]);
+    } catch (err) {
+      setProblem((err as Error).message);
+    }
+  };
+  const redeliver = (d: DeliveryItem) => act(() => api('POST', `${self}/delivery/${d.id}/redeliver`), `Delivery ${d.id} sent again.`);
+  const recover = (e: Event) => {
+    e.preventDefault();
+    return act(async () => {
+      const r = await api<{ count: number }>('POST', `${self}/recover`, { since: new Date(since).toISOString() });
+      setStatus(`${r.count} failed deliveries queued again.`);
+    }, '');
+  };
+  const details = async (d: DeliveryItem) => {
+    try {
+      setOpen(await api<DeliveryDetail>('GET', `${self}/delivery/${d.id}`));
+    } catch (err) {
+      setProblem((err as Error).message);
+    }
+  };
+
+  return (
+    <>
+      <h1 tabIndex={-1}>Deliveries of {hook ? hook.name || `webhook ${hook.id}` : `webhook ${webhookId}`}</h1>
+      <p><a href={hrefOf({ page: 'integrations', roomId })}>Back to the integrations</a></p>
+      {hook && (
+        <p>{hook.url} ({hook.event}): <Health w={hook} />{' '}
+          {!hook.enabled && <button type="button" onClick={() => act(() => api('POST', `${self}/enable`), 'Webhook enabled.')}>Enable</button>}
+        </p>
+      )}
+      <form class="inline" onSubmit={recover}>
+        <label for="recover-since">Failed since</label>
+        <input id="recover-since" type="datetime-local" required value={since} onInput={(e) => setSince(e.currentTarget.value)} />
+        <button type="submit">Recover failed since</button>
+      </form>
+      <Problem text={problem} />
+      <Status text={status} />
+      <label for="status-filter">Status</label>{' '}
+      <select id="status-filter" value={filter} onChange={(e) => setFilter(e.currentTarget.value)}>
+        {STATUSES.map((s) => <option key={s} value={s}>{s || 'any'}</option>)}
+      </select>
+      {items === null ? <p aria-busy="true">Loading deliveries…</p> : items.length === 0 ? <p>No deliveries{filter ? ` ${filter}` : ''}.</p> : (
+        <table class="list">
+          <thead><tr><th scope="col">Delivery</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last attempt</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <tbody>
+            {items.map((d) => (
+              <tr key={d.id}>
+                <td id={`delivery-${d.id}`}><button type="button" class="link" onClick={() => details(d)}>{d.id}</button><div class="muted">{when(d.created)}</div></td>
+                <td>{d.event}</td>
+                <td class={`delivery-${d.status}`}>{d.status}{d.next_attempt_at ? <div class="muted">next {when(d.next_attempt_at)}</div> : null}</td>
+                <td>{d.attempts}</td>
+                <td>{d.last_attempt ? `${d.last_attempt.status_code ?? d.last_attempt.error ?? ''} in ${d.last_attempt.duration_ms} ms` : ''}</td>
+                <td><button type="button" aria-describedby={`delivery-${d.id}`} onClick={() => redeliver(d)}>Redeliver</button></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {open && <Detail d={open} onClose={() => setOpen(null)} />}
+    </>
+  );
+}
+
+function Detail({ d, onClose }: { d: DeliveryDetail; onClose: () => void }) {
+  return (
+    <section class="detail" aria-labelledby="detail-heading">
+      <h2 id="detail-heading" tabIndex={-1} ref={(h) => h?.focus()}>Delivery {d.id}</h2>
+      <button type="button" onClick={onClose}>Close</button>
+      <h3>Request</h3>
+      <p>POST {d.request.url}</p>
+      <pre>{Object.entries(d.request.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>
+      <pre>{d.request.body}</pre>
+      <h3>Attempts</h3>
+      <ol>
+        {d.attempts.map((a) => (
+          <li key={a.attempt}>
+            <p>{when(a.at)}: {a.status_code ?? 'no answer'} in {a.duration_ms} ms{a.error ? ` (${a.error})` : ''}</p>
+            {a.response_headers && <pre>{Object.entries(a.response_headers).map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>}
+            {a.response_body && <pre>{a.response_body}</pre>}
+          </li>
+        ))}
+      </ol>
+      {d.reply && <p>Reply: {d.reply.message_id ? `posted to the room as ${d.reply.message_id}` : d.reply.error}</p>}
+    </section>
+  );
+}

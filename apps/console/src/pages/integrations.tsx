@@ -1,0 +1,165 @@
+import { useEffect, useState } from 'preact/hooks';
+import { WEBHOOK_EVENT_NAMES } from '@app/contracts/models/webhook-event-names';
+import { allItems, api, ApiError } from '../api';
+import { hrefOf } from '../routes';
+import { Problem, Status, when } from '../ui';
+
+export interface WebhookItem {
+  id: number;
+  name: string | null;
+  url: string;
+  event: string;
+  pattern: string | null;
+  delivery?: string;
+  enabled: boolean;
+  last_success_at: string | null;
+  failing_since: string | null;
+  consecutive_failures: number;
+  disabled_reason: string | null;
+}
+
+interface AddonItem {
+  id: number;
+  name: string;
+  key: string;
+  room_id: number | null;
+}
+
+/** A room's webhooks with their health, and its add-ons. */
+export function IntegrationsPage({ roomId }: { roomId: number }) {
+  const base = `/v2/room/${roomId}`;
+  const [hooks, setHooks] = useState<WebhookItem[] | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [url, setUrl] = useState('');
+  const [event, setEvent] = useState<string>('room_message');
+  const [pattern, setPattern] = useState('');
+  const [name, setName] = useState('');
+
+  const load = () => allItems<WebhookItem>(`${base}/webhook`).then(setHooks, (err: Error) => setProblem(err.message));
+  useEffect(() => void load(), [roomId]);
+
+  const add = async (e: Event) => {
+    e.preventDefault();
+    setProblem(null);
+    try {
+      await api('POST', `${base}/webhook`, {
+        url: url.trim(), event, ...(pattern ? { pattern } : {}), ...(name.trim() ? { name: name.trim() } : {}),
+      });
+      setUrl('');
+      setPattern('');
+      setName('');
+      setStatus('Webhook added.');
+      await load();
+    } catch (err) {
+      setProblem((err as Error).message);
+    }
+  };
+  const remove = async (w: WebhookItem) => {
+    setProblem(null);
+    try {
+      await api('DELETE', `${base}/webhook/${w.id}`);
+      setStatus(`Webhook ${w.name ?? w.id} deleted.`);
+      await load();
+    } catch (err) {
+      setProblem((err as Error).message);
+    }
+  };
+
+  return (
+    <>
+      <h1 tabIndex={-1}>Integrations</h1>
+      <p><a href={hrefOf({ page: 'room', roomId })}>Back to the room</a></p>
+      <h2>Webhooks</h2>
+      <form onSubmit={add} class="stack">
+        <label for="webhook-url">Webhook URL</label>
+        <input id="webhook-url" type="url" required placeholder="https://example.com/hook" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+        <label for="webhook-event">Event</label>
+        <select id="webhook-event" value={event} onChange={(e) => setEvent(e.currentTarget.value)}>
+          {WEBHOOK_EVENT_NAMES.map((n) => <option key={n} value={n}>{n}</option>)}
+        </select>
+        <label for="webhook-pattern">Pattern</label>
+        <input id="webhook-pattern" aria-describedby="pattern-help" value={pattern} onInput={(e) => setPattern(e.currentTarget.value)} />
+        <small id="pattern-help">Optional, room_message only: a regular expression the message must match.</small>
+        <label for="webhook-name">Name</label>
+        <input id="webhook-name" maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <button type="submit">Add webhook</button>
+      </form>
+      <Problem text={problem} />
+      <Status text={status} />
+      {hooks === null ? <p aria-busy="true">Loading webhooks…</p> : hooks.length === 0 ? <p>No webhooks in this room.</p> : (
+        <table class="list">
+          <thead><tr><th scope="col">Webhook</th><th scope="col">Event</th><th scope="col">Health</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <tbody>
+            {hooks.map((w) => (
+              <tr key={w.id}>
+                <td id={`webhook-${w.id}`}>
+                  <a href={hrefOf({ page: 'deliveries', roomId, webhookId: w.id })}>{w.name || `Webhook ${w.id}`}</a>
+                  <div class="muted">{w.url}</div>
+                </td>
+                <td>{w.event}{w.pattern ? <div class="muted">pattern {w.pattern}</div> : null}</td>
+                <td><Health w={w} /></td>
+                <td><button type="button" aria-describedby={`webhook-${w.id}`} onClick={() => remove(w)}>Delete</button></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Addons roomId={roomId} />
+    </>
+  );
+}
+
+export function Health({ w }: { w: WebhookItem }) {
+  if (!w.enabled) return <span class="bad">Disabled{w.disabled_reason ? `: ${w.disabled_reason}` : ''}</span>;
+  if (w.failing_since) return <span class="warn">Failing since {when(w.failing_since)} ({w.consecutive_failures} failures)</span>;
+  return <span class="good">Enabled{w.last_success_at ? `, last delivered ${when(w.last_success_at)}` : ''}</span>;
+}
+
+function Addons({ roomId }: { roomId: number }) {
+  const [addons, setAddons] = useState<AddonItem[] | null>(null);
+  const [descriptor, setDescriptor] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  // Add-ons are a group admin's: anyone else is told so rather than shown an error.
+  const load = () => allItems<AddonItem>('/v2/addons').then((all) => setAddons(all.filter((a) => a.room_id === roomId)), (err: Error) => {
+    setProblem(err instanceof ApiError && err.status === 403 ? 'Only group admins install and uninstall add-ons.' : err.message);
+  });
+  useEffect(() => void load(), [roomId]);
+
+  const install = async (e: Event) => {
+    e.preventDefault();
+    setProblem(null);
+    try {
+      await api('POST', '/v2/addons', { url: descriptor.trim(), room: roomId });
+      setDescriptor('');
+      await load();
+    } catch (err) {
+      setProblem((err as Error).message);
+    }
+  };
+  const uninstall = async (a: AddonItem) => {
+    setProblem(null);
+    try {
+      await api('DELETE', `/v2/addons/${a.id}`);
+      await load();
+    } catch (err) {
+      setProblem((err as Error).message);
+    }
+  };
+  return (
+    <>
+      <h2>Add-ons</h2>
+      <form class="inline" onSubmit={install}>
+        <label for="descriptor-url">Descriptor URL</label>
+        <input id="descriptor-url" type="url" required value={descriptor} onInput={(e) => setDescriptor(e.currentTarget.value)} />
+        <button type="submit">Install add-on</button>
+      </form>
+      <Problem text={problem} />
+      {addons === null ? null : addons.length === 0 ? <p>No add-ons installed in this room.</p> : (
+        <ul>{addons.map((a) => (
+          <li key={a.id} id={`addon-${a.id}`}>{a.name || a.key} <button type="button" aria-describedby={`addon-${a.id}`} onClick={() => uninstall(a)}>Uninstall</button></li>
+        ))}</ul>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+import { hrefOf, parseRoute, Route } from './routes';
+
+describe('console routes', () => {
+  it.each<[string, Route]>([
+    ['', { page: 'rooms' }],
+    ['#/', { page: 'rooms' }],
+    ['#/rooms', { page: 'rooms' }],
+    ['#/rooms/', { page: 'rooms' }],
+    ['#/rooms/12', { page: 'room', roomId: 12 }],
+    ['#/rooms/12/integrations', { page: 'integrations', roomId: 12 }],
+    ['#/rooms/12/integrations/webhooks/7', { page: 'deliveries', roomId: 12, webhookId: 7 }],
+    ['#/tokens', { page: 'tokens' }],
+  ])('%s is %j, and links back to itself', (hash, route) => {
+    expect(parseRoute(hash)).toEqual(route);
+    expect(parseRoute(hrefOf(route))).toEqual(route);
+  });
+
+  it.each(['#/rooms/0', '#/rooms/abc', '#/rooms/12/nothing', '#/rooms/1/integrations/webhooks/x', '#/elsewhere', '#/rooms/-1'])(
+    '%s is not a page', (hash) => {
+      expect(parseRoute(hash).page).toBe('not-found');
+    });
+});

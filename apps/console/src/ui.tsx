@@ -1,0 +1,16 @@
+/** Small pieces every page uses. */
+
+export function Problem({ text }: { text: string | null }) {
+  return text ? <p class="problem" role="alert">{text}</p> : null;
+}
+
+export function Status({ text }: { text: string | null }) {
+  return <p class="status" role="status" aria-live="polite">{text ?? ''}</p>;
+}
+
+/** A date the API gave (ISO 8601, or UNIX seconds) in the reader's locale; '' when none. */
+export function when(value: string | number | null | undefined): string {
+  if (value === null || value === undefined || value === '' || value === 0) return '';
+  const date = typeof value === 'number' ? new Date(value * 1000) : new Date(value);
+  return Number.isNaN(date.getTime()) ? String(value) : date.toLocaleString();
+}

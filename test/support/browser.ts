@@ -1,0 +1,66 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Browser, chromium, ConsoleMessage, Page } from 'playwright-core';
+import { ROOT } from './processes';
+
+/**
+ * Chromium from the machine's packages (Debian's `chromium`), driven by playwright-core: no
+ * browser is downloaded. CHROMIUM_PATH names another binary. A machine without one fails the
+ * browser suite with the way to install it (.ci/run installs it), never skips it.
+ */
+export function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']
+    .filter((p): p is string => !!p);
+  for (const candidate of candidates) if (existsSync(candidate)) return candidate;
+  const found = spawnSync('sh', ['-c', 'command -v chromium chromium-browser google-chrome | head -1'], { encoding: 'utf8' }).stdout.trim();
+  if (found) return found;
+  throw new Error('No Chromium found for the browser tests: install it (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH.');
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    // Containers and CI runners often lack the sandbox's kernel features and a large /dev/shm.
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  });
+}
+
+/**
+ * Problems a page reports as they happen: script errors, CSP violations and console errors.
+ * A test ends by expecting none (or exactly the ones it provoked).
+ */
+export function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg: ConsoleMessage) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+  });
+  return problems;
+}
+
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation { id: string; impact: string | null; help: string; nodes: string[] }
+
+/**
+ * axe-core's serious and critical violations on the page as it is now. Injected through the
+ * DevTools protocol (evaluate), which the page's CSP does not apply to: the CSP under test
+ * stays as strict as users get it.
+ */
+export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe.run();
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => JSON.stringify(n.target)) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** A screenshot of the page as docs/console/<name>.png (the README shows them). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = path.join(ROOT, 'docs', 'console');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
