@@ -49,6 +49,11 @@ describe('v2 authentication, scopes and rate limit (real services, two gateway r
       'PUT /v2/room/{room}/participant/{user}', 'DELETE /v2/room/{room}/participant/{user}', 'POST /v2/user', 'GET /v2/user',
       'GET /v2/user/{user}', 'PUT /v2/user/{user}', 'DELETE /v2/user/{user}', 'POST /v2/user/{user}/message', 'GET /v2/emoticon',
     ]));
+    // The v1 methods too, each parameter it reads documented.
+    expect(ops).toEqual(expect.arrayContaining(['GET /v1/rooms/message', 'POST /v1/rooms/message', 'POST /v1/rooms/create', 'GET /v1/users/list']));
+    const v1Message = doc.paths['/v1/rooms/message'].post.requestBody.content['application/x-www-form-urlencoded'].schema;
+    expect(v1Message.required).toEqual(expect.arrayContaining(['auth_token', 'room_id', 'from', 'message']));
+    expect(Object.keys(v1Message.properties)).toEqual(expect.arrayContaining(['message_format', 'notify', 'color']));
     const notification = doc.paths['/v2/room/{room}/notification'].post;
     expect(notification.requestBody.content['application/json'].schema.properties.color.enum).toContain('random');
     expect(Object.keys(notification.responses)).toEqual(expect.arrayContaining(['204', '400', '401', '403', '429']));

@@ -5,6 +5,7 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { send } from '../console/console.controller';
 import { ConsoleFiles } from '../console/console-files';
 import { CONSOLE_FILES } from '../console/console.tokens';
+import { V1_METHODS } from '../v1/methods';
 import { buildV2OpenApi, routeInfo, V2RouteInfo } from './v2-openapi';
 
 /**
@@ -35,7 +36,7 @@ export class V2DocsController implements OnApplicationBootstrap {
       }
     }
     const base = this.config.PUBLIC_BASE_URL;
-    this.document = buildV2OpenApi(routes, base);
+    this.document = buildV2OpenApi(routes, base, V1_METHODS);
   }
 
   @Get()

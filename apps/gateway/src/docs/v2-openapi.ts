@@ -1,9 +1,10 @@
-import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, ResponseConfig, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { HttpStatus, RequestMethod } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { z, ZodTypeAny } from 'zod';
 import { FLOOD_CONTROLLED, PUBLIC_ROUTE, RAW_BODY, REQUIRED_SCOPES, RESPONSE_SCHEMA, SUMMARY } from '../v2/http/route-options';
+import type { V1Method } from '../v1/methods';
 import { ZodBodyPipe, ZodQueryPipe } from '../v2/http/validation';
 
 // The generator needs zod's `.openapi()` on parameter schemas.
@@ -74,12 +75,54 @@ const PARAM_TEXT: Record<string, string> = {
   room: 'Room id or name', user: 'User id, e-mail address or @mention name', message_id: 'Message id', id_or_shortcut: 'Emoticon id or shortcut',
 };
 
-/** The OpenAPI 3.1 document of the v2 API, from the routes as registered. */
-export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string): Record<string, unknown> {
+/**
+ * The v1 methods as OpenAPI operations, from each method's own declaration (V1Method.doc):
+ * parameters in the query string, or on POST in the form body (the query string is read too).
+ */
+function registerV1Methods(registry: OpenAPIRegistry, methods: Readonly<Record<string, V1Method<any, any>>>, error: (d: string) => ResponseConfig): void {
+  const common = {
+    auth_token: z.string().describe('An admin token, or a notification token for rooms/message and rooms/topic'),
+    format: z.enum(['json', 'xml']).optional().describe('json (default) or xml'),
+    auth_test: z.enum(['true']).optional().describe('true: only check the token (202), do nothing'),
+  };
+  for (const [name, m] of Object.entries(methods).sort(([a], [b]) => a.localeCompare(b))) {
+    const params = Object.fromEntries(Object.entries(m.doc.params).map(([p, d]) => [p, d.required ? z.string().describe(d.description) : z.string().optional().describe(d.description)]));
+    for (const verb of m.verbs) {
+      const post = verb === 'POST';
+      registry.registerPath({
+        method: post ? 'post' : 'get',
+        path: `/v1/${name}`,
+        summary: m.doc.summary,
+        description: `Version 1 API. Tokens: ${m.kinds.join(' or ')}.`,
+        tags: ['v1'],
+        security: [{ auth_token: [] }],
+        request: post
+          ? { query: z.object({ auth_token: common.auth_token.optional(), format: common.format }), body: { required: true, content: { 'application/x-www-form-urlencoded': { schema: z.object({ ...common, ...params }) } } } }
+          : { query: z.object({ ...common, ...params }) },
+        responses: {
+          200: { description: 'Success (JSON, or XML with format=xml).', content: { 'application/json': { schema: z.object({}).passthrough() } } },
+          202: { description: 'auth_test=true: the token may call this method.' },
+          400: error('A parameter breaks its rule; the message names it.'),
+          401: error('No token, or an unknown one.'),
+          403: error('The token may not call this method, or its rate limit is exceeded.'),
+          404: error('No such room or user.'),
+          405: error('This method does not take this HTTP verb (see Allow).'),
+          503: error('A dependency is unavailable; nothing was done.'),
+        },
+      });
+    }
+  }
+}
+
+/**
+ * The OpenAPI 3.1 document of the service: the v2 API from its routes as registered, the v1
+ * methods from their declarations, and our extensions (the delivery log) among the v2 routes.
+ */
+export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string, v1Methods: Readonly<Record<string, V1Method<any, any>>> = {}): Record<string, unknown> {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'A personal, room or add-on token' });
   registry.registerComponent('securitySchemes', 'auth_token', { type: 'apiKey', in: 'query', name: 'auth_token' });
-  const error = (description: string) => ({ description, content: { 'application/json': { schema: ERROR_BODY } } });
+  const error = (description: string): ResponseConfig => ({ description, content: { 'application/json': { schema: ERROR_BODY } } });
 
   for (const r of [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))) {
     const notes = [
@@ -113,10 +156,11 @@ export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string): Record<s
       registry.registerPath({ ...config, request: { ...config.request, body: undefined, query: undefined } });
     }
   }
+  registerV1Methods(registry, v1Methods, error);
   const generator = new OpenApiGeneratorV31(registry.definitions);
   return generator.generateDocument({
     openapi: '3.1.0',
-    info: { title: 'Chat Room Service: HipChat v2 API', version: '2', description: 'The HipChat v2 REST API as this service speaks it. Errors: {"error": {"code", "type", "message"}}. Every answer to a token carries X-Ratelimit-Limit, X-Ratelimit-Remaining and X-Ratelimit-Reset.' },
+    info: { title: 'Chat Room Service: HipChat API', version: '2', description: 'The HipChat v2 REST API (and the v1 methods, tagged v1) as this service speaks it. Errors: {"error": {"code", "type", "message"}}. Every answer to a token carries X-Ratelimit-Limit, X-Ratelimit-Remaining and X-Ratelimit-Reset.' },
     servers: [{ url: baseUrl }],
   }) as unknown as Record<string, unknown>;
 }

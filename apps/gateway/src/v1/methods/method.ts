@@ -7,7 +7,18 @@ export type HttpVerb = 'GET' | 'POST';
  * One v1 method: who may call it and how, how its parameters become a command (400 naming
  * the parameter and the rule), and how the command's reply becomes the v1 answer.
  */
+/** A v1 method as the API reference shows it: what it does and each parameter it reads. */
+export interface V1MethodDoc {
+  summary: string;
+  /** Each parameter the method reads besides auth_token and format, in the order it checks them. */
+  params: Readonly<Record<string, { required: boolean; description: string }>>;
+}
+
+export const required = (description: string) => ({ required: true, description });
+export const optional = (description: string) => ({ required: false, description });
+
 export interface V1Method<Req = unknown, Rep = unknown> {
+  doc: V1MethodDoc;
   verbs: readonly HttpVerb[];
   kinds: readonly TokenKind[];
   command: CommandDefinition<Req, Rep>;

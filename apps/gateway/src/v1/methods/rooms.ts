@@ -3,7 +3,7 @@ import {
 } from '@app/contracts';
 import { toV1HistoryMessage, toV1Room, toV1RoomDetail } from '../presenters';
 import { flag, positiveId, roomRef, valid, validOptional, validRequired } from '../rules';
-import { ADMIN, ANY_TOKEN, v1Method } from './method';
+import { ADMIN, ANY_TOKEN, optional, required, v1Method } from './method';
 
 /**
  * rooms/*. Parameters are checked in the order the v1 API always checked them, so that a
@@ -11,6 +11,7 @@ import { ADMIN, ANY_TOKEN, v1Method } from './method';
  */
 export const ROOMS_METHODS = {
   'rooms/create': v1Method({
+    doc: { summary: 'Create a room', params: { name: required('Name of the room, at most 50 characters, not only digits'), owner_user_id: required('ID of the user who owns the room'), privacy: optional('public (default) or private'), topic: optional('Topic of the room'), guest_access: optional('1 to allow guest access') } },
     verbs: ['POST'],
     kinds: ADMIN,
     command: CreateRoomV1,
@@ -26,6 +27,7 @@ export const ROOMS_METHODS = {
   }),
 
   'rooms/delete': v1Method({
+    doc: { summary: 'Delete a room', params: { room_id: required('ID or name of the room (all digits is an ID)') } },
     verbs: ['POST'],
     kinds: ADMIN,
     command: DeleteRoomV1,
@@ -34,6 +36,7 @@ export const ROOMS_METHODS = {
   }),
 
   'rooms/history': v1Method({
+    doc: { summary: 'The messages of a room: the newest 75, or those of one day', params: { room_id: required('ID or name of the room (all digits is an ID)'), date: required('recent, or a day as YYYY-MM-DD'), timezone: optional('Time zone of the day and of the dates answered (default UTC)') } },
     verbs: ['GET'],
     kinds: ADMIN,
     command: GetHistoryV2,
@@ -54,6 +57,7 @@ export const ROOMS_METHODS = {
   }),
 
   'rooms/list': v1Method({
+    doc: { summary: 'List rooms', params: {  } },
     verbs: ['GET'],
     kinds: ADMIN,
     command: ListRoomsV1,
@@ -62,6 +66,7 @@ export const ROOMS_METHODS = {
   }),
 
   'rooms/message': v1Method({
+    doc: { summary: 'Send a message to a room (a notification from a label)', params: { room_id: required('ID or name of the room (all digits is an ID)'), from: required('Name the message is from, at most 15 characters'), message: required('The message, at most 10,000 characters'), message_format: optional('html (default; sanitized) or text'), notify: optional('1 to notify the users of the room'), color: optional('yellow (default), red, green, purple, gray or random') } },
     verbs: ['GET', 'POST'],
     kinds: ANY_TOKEN,
     command: SendNotificationV1,
@@ -79,6 +84,7 @@ export const ROOMS_METHODS = {
   }),
 
   'rooms/show': v1Method({
+    doc: { summary: 'A room with its participants', params: { room_id: required('ID or name of the room (all digits is an ID)') } },
     verbs: ['GET'],
     kinds: ADMIN,
     command: GetRoomV1,
@@ -87,6 +93,7 @@ export const ROOMS_METHODS = {
   }),
 
   'rooms/topic': v1Method({
+    doc: { summary: 'Set the topic of a room', params: { room_id: required('ID or name of the room (all digits is an ID)'), topic: required('The new topic, at most 250 characters'), from: optional('Name shown as the author of the topic (default API)') } },
     verbs: ['POST'],
     kinds: ANY_TOKEN,
     command: SetTopicV1,

@@ -4,7 +4,7 @@ import {
 import type { RequestParams } from '../../shared/request-params';
 import { toV1User } from '../presenters';
 import { flag, userRef, validOptional, validRequired } from '../rules';
-import { ADMIN, v1Method } from './method';
+import { ADMIN, optional, required, v1Method } from './method';
 
 /**
  * The optional user fields, only those given. `is_group_admin` and `timezone` are checked
@@ -30,6 +30,7 @@ const userOnly = (p: RequestParams) => ({ user: userRef(p) });
 
 export const USERS_METHODS = {
   'users/create': v1Method({
+    doc: { summary: 'Create a user (the password is answered once)', params: { is_group_admin: optional('1 for a group admin'), timezone: optional('Time zone, e.g. Europe/Paris'), email: required('E-mail address'), name: required('Full name'), mention_name: optional('@mention name (default: the name without spaces)'), title: optional('Job title'), password: optional('8 to 128 characters (generated when absent on create)') } },
     verbs: ['POST'],
     kinds: ADMIN,
     command: CreateUserV1,
@@ -43,6 +44,7 @@ export const USERS_METHODS = {
   }),
 
   'users/delete': v1Method({
+    doc: { summary: 'Delete a user', params: { user_id: required('ID or e-mail address of the user') } },
     verbs: ['POST'],
     kinds: ADMIN,
     command: DeleteUserV1,
@@ -51,6 +53,7 @@ export const USERS_METHODS = {
   }),
 
   'users/list': v1Method({
+    doc: { summary: 'List users', params: { include_deleted: optional('1 to include deleted users') } },
     verbs: ['GET'],
     kinds: ADMIN,
     command: ListUsersV1,
@@ -59,6 +62,7 @@ export const USERS_METHODS = {
   }),
 
   'users/show': v1Method({
+    doc: { summary: 'A user', params: { user_id: required('ID or e-mail address of the user') } },
     verbs: ['GET'],
     kinds: ADMIN,
     command: GetUserV1,
@@ -67,6 +71,7 @@ export const USERS_METHODS = {
   }),
 
   'users/undelete': v1Method({
+    doc: { summary: 'Undelete a user', params: { user_id: required('ID or e-mail address of the user') } },
     verbs: ['POST'],
     kinds: ADMIN,
     command: UndeleteUserV1,
@@ -75,6 +80,7 @@ export const USERS_METHODS = {
   }),
 
   'users/update': v1Method({
+    doc: { summary: 'Update a user (absent fields keep their value)', params: { user_id: required('ID or e-mail address of the user'), is_group_admin: optional('1 for a group admin'), timezone: optional('Time zone, e.g. Europe/Paris'), email: optional('E-mail address'), name: optional('Full name'), mention_name: optional('@mention name (default: the name without spaces)'), title: optional('Job title'), password: optional('8 to 128 characters (generated when absent on create)') } },
     verbs: ['POST'],
     kinds: ADMIN,
     command: UpdateUserV1,
