@@ -45,3 +45,17 @@ for (const s of SERVICES) {
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => stopAll(signal));
 }
+
+// Once the gateway answers, say where to go (on stderr: stdout stays one JSON object per line).
+const address = (process.env.PUBLIC_BASE_URL || `http://${process.env.HOST && process.env.HOST !== '0.0.0.0' ? process.env.HOST : '127.0.0.1'}:${process.env.PORT || 8080}`).replace(/\/+$/, '');
+(async () => {
+  const until = Date.now() + 120_000;
+  while (!stopping && Date.now() < until) {
+    const ok = await fetch(`${address}/health`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+    if (ok) {
+      process.stderr.write(`\nReady. Open ${address}/ for the console (sign in with a user's e-mail and password);\nthe API is at the same address, its reference at ${address}/docs/api/v2.\n\n`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+})();
