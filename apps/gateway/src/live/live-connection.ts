@@ -30,6 +30,7 @@ export const HEARTBEAT = sseComment();
  */
 export class LiveConnection {
   readonly cursor: ResumeCursor;
+  readonly openedAt = Date.now();
   private open = true;
   /** The sequence of the last event written: where the client resumes. */
   private lastWritten: number;
@@ -46,6 +47,11 @@ export class LiveConnection {
     this.lastWritten = from.seq;
     this.cursor = new ResumeCursor(from, fetch, { send: (e) => this.send(e), fail: (p) => this.fail(p) }, options.cursor);
     sink.onClose(() => this.closed());
+  }
+
+  /** The last event the client was sent (where it resumes). */
+  get lastEventId(): number {
+    return this.lastWritten;
   }
 
   get isOpen(): boolean {

@@ -73,6 +73,9 @@ export class LiveHub implements BeforeApplicationShutdown {
     if (!set?.delete(connection)) return;
     if (set.size === 0) this.rooms.delete(connection.roomId);
     this.count--;
+    // The access log has no line for a stream (its response is taken over): this is it.
+    this.logger.info({ roomId: connection.roomId, ms: Date.now() - connection.openedAt, lastEventId: connection.lastEventId, open: this.count },
+      'live connection ended');
     if (this.count > 0) return;
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = undefined;
