@@ -17,7 +17,7 @@ import { Client } from 'pg';
 import { generateApiToken, hashApiToken } from '@app/common';
 import { eventually } from '../support/harness';
 import { Answer, v2Call } from '../support/http';
-import { cli, freePort, Launched, startTestSystem, TestSystem, waitForHttp } from '../support/processes';
+import { cli, Launched, startTestSystem, TestSystem, waitForHttp } from '../support/processes';
 import { LiveClient, SseMessage } from './support-live';
 import { Receiver } from './support-webhooks';
 
@@ -76,13 +76,14 @@ describe('live connections: GET /v2/room/{room}/events across the built system a
     token = cli(['token', 'create', '--type', 'personal', '--user', email, '--scopes', ADMIN_SCOPES], stack.env).stdout.trim();
     admin = { id: (await v2('GET', `/user/${encodeURIComponent(email)}`)).body.id, email };
 
-    // A second gateway replica on the same namespace, as another process.
-    const port = await freePort();
-    secondUrl = `http://127.0.0.1:${port}`;
+    // A second gateway replica on the same namespace, as another process. Port 0, read back
+    // from its log: a port picked here and bound later could be taken meanwhile by another
+    // suite's system (jest runs two at once), which would then talk to this gateway.
     const gateway = SERVICES.find((s) => s.name === 'gateway')!;
     second = new Launched(spawn(process.execPath, [...NODE_FLAGS, gateway.entry], {
-      env: { ...process.env, ...stack.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...stack.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'],
     }) as ChildProcess);
+    secondUrl = String((await second.waitForLog((l) => l.msg === 'gateway listening')).url).replace('0.0.0.0', '127.0.0.1');
     await waitForHttp(`${secondUrl}/health`);
   }, 90_000);
 
