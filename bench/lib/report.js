@@ -56,6 +56,12 @@ function render(report) {
       withLatency.map((r) => [r.name, num(r.latency.p50), num(r.latency.p99), num(r.latency.max), r.latency.matched, r.latency.missing,
         r.latency.beforeResponse, r.http && r.http.targetRate ? `${num(r.http.reqPerSec, 0)} of ${r.http.targetRate}/s` : '-'])));
   }
+  const withLive = report.scenarios.filter((r) => r.live);
+  if (withLive.length) {
+    out.push('', table(['live connections', 'open', 'rooms', 'gateway RSS before MB', 'after opening MB', 'under load MB', 'KB per connection'],
+      withLive.map((r) => [r.name, r.live.connections, r.live.rooms, num(r.live.rssBeforeMB), num(r.live.rssAfterMB), num(r.live.rssLoadedMB),
+        num(r.live.perConnectionKB)])));
+  }
   const withWebhooks = report.scenarios.filter((r) => r.webhooks);
   if (withWebhooks.length) {
     out.push('', table(['webhooks', 'delivered/s', 'vs baseline', 'delivered', 'expected', 'within ms', 'p99 ms'],

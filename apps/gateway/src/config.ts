@@ -29,6 +29,10 @@ export const gatewayConfigShape = {
   /** Redis holding the rate-limit counters that every gateway replica shares. */
   REDIS_URL: env.url(['redis', 'rediss'], 'redis://127.0.0.1:6379'),
   STARTUP_TIMEOUT_SECONDS: env.positiveInt(5),
+  /** Live connections (GET /v2/room/{room}/events): a comment line this often keeps an idle one open through proxies. */
+  LIVE_HEARTBEAT_SECONDS: env.positiveInt(15).pipe(z.number().max(3600, 'must be at most 3600 (an hour)')),
+  /** Bytes a live connection may leave unread (a client that does not keep up) before it is cut off. */
+  LIVE_MAX_PENDING_BYTES: env.positiveInt(1024 * 1024),
 };
 
 export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>>;

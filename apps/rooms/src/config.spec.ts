@@ -18,3 +18,14 @@ describe('rooms configuration: disabling failing webhooks', () => {
     expect(() => parseConfig(roomsConfigShape, { WEBHOOK_DISABLE_MIN_FAILURES: '0' })).toThrow(/WEBHOOK_DISABLE_MIN_FAILURES: must be greater than 0/);
   });
 });
+
+describe('rooms configuration: the live connections\' event log', () => {
+  it('keeps published room events 25 hours by default (24 promised, an hour of margin), seconds in tests', () => {
+    expect(parseConfig(roomsConfigShape, {}).LIVE_EVENTS_RETENTION).toBe(25 * 3_600_000);
+    expect(parseConfig(roomsConfigShape, { LIVE_EVENTS_RETENTION: '2s' }).LIVE_EVENTS_RETENTION).toBe(2_000);
+  });
+
+  it('names the variable whose value is wrong', () => {
+    expect(() => parseConfig(roomsConfigShape, { LIVE_EVENTS_RETENTION: '24' })).toThrow(/LIVE_EVENTS_RETENTION: must be a number and a unit/);
+  });
+});

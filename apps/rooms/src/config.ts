@@ -15,6 +15,11 @@ export const roomsConfigShape = {
    * events nobody woke it for (the CLI's, a broker outage's backlog).
    */
   OUTBOX_POLL_MS: env.positiveInt(1000),
+  /**
+   * How long published room events are kept for live connections to resume from
+   * (Last-Event-ID): `25h` by default, the 24 hours promised and an hour's margin.
+   */
+  LIVE_EVENTS_RETENTION: env.duration('25h'),
   /** Unacknowledged commands one replica holds; they are what a batch is made of. */
   COMMAND_PREFETCH: env.positiveInt(200),
   /** Most commands committed together in one transaction. */

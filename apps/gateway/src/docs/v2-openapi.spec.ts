@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { z } from 'zod';
 import { field } from '@app/contracts';
 import { FloodControlled, Public, RequireScopes, ResponseSchema, Summary } from '../v2/http/route-options';
+import { RoomEventsController } from '../v2/events/events.controller';
 import { WebhooksController } from '../v2/webhooks/webhooks.controller';
 import { V2Body, V2Query } from '../v2/http/validation';
 import { buildV2OpenApi, routeInfo } from './v2-openapi';
@@ -83,5 +84,19 @@ describe('v2 OpenAPI document: webhooks', () => {
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['204', '400', '401', '403', '404']));
     expect(op.security).toEqual([{ bearer: ['admin_room'] }, { auth_token: ['admin_room'] }]);
     expect(op.parameters.map((p: any) => p.name)).toEqual(['room', 'id']);
+  });
+});
+
+describe('v2 OpenAPI document: live events', () => {
+  const controller = Object.create(RoomEventsController.prototype) as object;
+  const doc = buildV2OpenApi([routeInfo(controller, 'events')!], 'http://h') as any;
+  const op = doc.paths['/v2/room/{room}/events'].get;
+
+  it('documents a text/event-stream answer for view_messages, resumed by Last-Event-ID or last_event_id', () => {
+    expect(Object.keys(op.responses['200'].content)).toEqual(['text/event-stream']);
+    expect(op.security).toEqual([{ bearer: ['view_messages'] }, { auth_token: ['view_messages'] }]);
+    expect(op.parameters.map((p: any) => `${p.in}:${p.name}`)).toEqual(expect.arrayContaining(['path:room', 'query:last_event_id', 'header:Last-Event-ID']));
+    expect(op.description).toMatch(/last_event_id_expired/);
+    expect(op.responses['401'].content['application/json']).toBeDefined();
   });
 });

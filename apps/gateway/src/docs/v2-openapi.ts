@@ -3,7 +3,7 @@ import { HttpStatus, RequestMethod } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { z, ZodTypeAny } from 'zod';
-import { FLOOD_CONTROLLED, PUBLIC_ROUTE, RAW_BODY, REQUIRED_SCOPES, RESPONSE_SCHEMA, SUMMARY } from '../v2/http/route-options';
+import { EVENT_STREAM, EventStreamDoc, FLOOD_CONTROLLED, PUBLIC_ROUTE, RAW_BODY, REQUIRED_SCOPES, RESPONSE_SCHEMA, SUMMARY } from '../v2/http/route-options';
 import type { V1Method } from '../v1/methods';
 import { ZodBodyPipe, ZodQueryPipe } from '../v2/http/validation';
 
@@ -26,6 +26,8 @@ export interface V2RouteInfo {
   query?: ZodTypeAny;
   /** The success answer's shape, when the route declares it (@ResponseSchema). */
   response?: ZodTypeAny;
+  /** A `text/event-stream` answer (@EventStream). */
+  stream?: EventStreamDoc;
 }
 
 const joinPath = (...parts: string[]) => `/${parts.map((p) => p.replace(/^\/+|\/+$/g, '')).filter(Boolean).join('/')}`;
@@ -67,6 +69,7 @@ export function routeInfo(controller: object, methodName: string): V2RouteInfo |
     body,
     query,
     response: meta<ZodTypeAny>(RESPONSE_SCHEMA),
+    stream: meta<EventStreamDoc>(EVENT_STREAM),
   };
 }
 
@@ -128,7 +131,11 @@ export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string, v1Methods
     const notes = [
       r.isPublic ? 'Public: no token needed.' : `Token scopes: ${r.scopes.length ? `one of ${r.scopes.join(', ')}` : 'any'}.`,
       r.floodControlled ? 'Counted by the room\'s flood control (X-FloodControl-* headers; 429 past it).' : '',
+      r.stream?.description ?? '',
     ].filter(Boolean).join(' ');
+    const success = r.stream
+      ? { description: 'The stream (Server-Sent Events).', content: { 'text/event-stream': { schema: z.string() } } }
+      : { description: r.status === 204 ? 'Done; no body.' : 'Success.', ...(r.status === 204 ? {} : { content: { 'application/json': { schema: r.response ?? z.object({}).passthrough() } } }) };
     const config: RouteConfig = {
       method: r.method as RouteConfig['method'],
       path: r.path,
@@ -139,11 +146,13 @@ export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string, v1Methods
       request: {
         ...(r.params.length ? { params: z.object(Object.fromEntries(r.params.map((p) => [p, z.string().describe(PARAM_TEXT[p] ?? p)]))) } : {}),
         ...(r.query instanceof z.ZodObject ? { query: r.query } : {}),
+        ...(r.stream?.query instanceof z.ZodObject ? { query: r.stream.query } : {}),
+        ...(r.stream?.headers instanceof z.ZodObject ? { headers: r.stream.headers } : {}),
         ...(r.body ? { body: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
         ...(r.rawBody ? { body: { required: true, content: { 'multipart/form-data': { schema: z.object({}).passthrough() }, 'multipart/related': { schema: z.object({}).passthrough() } } } } : {}),
       },
       responses: {
-        [r.status]: { description: r.status === 204 ? 'Done; no body.' : 'Success.', ...(r.status === 204 ? {} : { content: { 'application/json': { schema: r.response ?? z.object({}).passthrough() } } }) },
+        [r.status]: success,
         400: error('A parameter or field breaks its rule; the message names it.'),
         ...(r.isPublic ? {} : { 401: error('No token, or an unknown one.'), 403: error('The token lacks the scope, or may not act on this room.'), 429: error('Rate limit or flood control exceeded.') }),
         404: error('No such room, user or message.'),

@@ -68,7 +68,7 @@ export class SharedModule {
         TokenAuthenticator,
         SharedConnections,
       ],
-      exports: [GATEWAY_CONFIG, APP_LOGGER, REDIS_CLIENT, RoomsClient, DispatcherClient, TokenAuthenticator, RequestRateLimiter],
+      exports: [GATEWAY_CONFIG, APP_LOGGER, AMQP_BROKER, REDIS_CLIENT, RoomsClient, DispatcherClient, TokenAuthenticator, RequestRateLimiter],
     };
   }
 }

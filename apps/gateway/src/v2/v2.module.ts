@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CapabilitiesController } from './capabilities/capabilities.controller';
 import { V2EmoticonsModule } from './emoticons/emoticons.module';
+import { V2EventsModule } from './events/events.module';
 import { FilesModule } from './files/files.module';
 import { V2MembersModule } from './members/members.module';
 import { V2MessagesModule } from './messages/messages.module';
@@ -14,7 +15,7 @@ import { V2AddonsModule } from './addons/addons.module';
  * The HipChat version 2 API, one module per resource. Add a resource's module here.
  */
 @Module({
-  imports: [V2CoreModule, FilesModule, V2UsersModule, V2MembersModule, V2MessagesModule, V2EmoticonsModule, V2RoomsModule, V2WebhooksModule, V2AddonsModule],
+  imports: [V2CoreModule, FilesModule, V2UsersModule, V2MembersModule, V2MessagesModule, V2EmoticonsModule, V2RoomsModule, V2WebhooksModule, V2AddonsModule, V2EventsModule],
   controllers: [CapabilitiesController],
 })
 export class V2Module {}

@@ -11,7 +11,12 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Longest a replyAfterPublish command waits for its events to be published. */
   publishWaitMs?: number;
+  /** How long published room events stay in `room_events`, for live connections to resume from (LIVE_EVENTS_RETENTION). */
+  eventRetentionMs?: number;
 }
+
+/** LIVE_EVENTS_RETENTION's default: the 24 hours a live connection may resume within, and an hour's margin. */
+export const DEFAULT_EVENT_RETENTION_MS = 25 * 3_600_000;
 
 /** A fixed key, the rooms service's own (the dispatcher may share the database and has 7_411_902_002): its holder is the relay. */
 const RELAY_LOCK_KEY = 7_411_902_011;
@@ -29,9 +34,10 @@ export const OUTBOX_CHANNEL = 'rooms_outbox';
  * outbox (their INSERT is their last statement before COMMIT) and holds new ones back only
  * for the read, so no transaction can still commit an id below those read; ids are taken
  * while a transaction holds the room it changes, so for changes that conflict, id order is
- * commit order. It publishes the rows in id order on one confirm channel, then deletes them
- * and advances each room's last sequence (`room_sequences`, written only by the relay) in
- * one statement. The request path never touches `room_sequences`.
+ * commit order. It publishes the rows in id order on one confirm channel, then deletes them,
+ * advances each room's last sequence (`room_sequences`, written only by the relay) and logs
+ * the room events as published (`room_events`, what live connections resume from) in one
+ * statement. The request path never touches `room_sequences` or `room_events`.
  *
  * The process that commits wakes the relay: in-process when it is the relay, else with a
  * NOTIFY after its commit (coalesced: one in flight). A poll is the safety net, and what
@@ -52,6 +58,7 @@ export class OutboxRelay {
   private notifying?: Promise<void>;
   private notifyAgain?: Promise<void>;
   private lastCleanup = 0;
+  private lastPrune = 0;
 
   constructor(
     private readonly db: DataSource,
@@ -155,6 +162,12 @@ export class OutboxRelay {
         await this.db.query(`DELETE FROM applied_commands WHERE applied_at < now() - interval '1 day'`);
         this.lastCleanup = Date.now();
       }
+      // Once a minute, or sooner for a retention shorter than that (tests use seconds).
+      const retentionMs = this.options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS;
+      if (Date.now() - this.lastPrune > Math.min(60_000, retentionMs)) {
+        await this.db.query(`DELETE FROM room_events WHERE published_at < now() - make_interval(secs => $1)`, [retentionMs / 1000]);
+        this.lastPrune = Date.now();
+      }
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'outbox relay: database unreachable; will retry');
       this.dropClient();
@@ -237,11 +250,20 @@ export class OutboxRelay {
     } catch (err) {
       throw Object.assign(err as Error, { publishFailed: true });
     }
+    const roomEvents = batch.events.filter((e) => typeof e.envelope.sequence === 'number');
+    // The log takes the envelopes from the rows being deleted (they are not sent again),
+    // stamped with the sequence they were published with. DO NOTHING: a relay that took over
+    // after a crash publishes a row again with the number it had (see sequenceBatch).
     await client.query(
-      `WITH published AS (DELETE FROM outbox WHERE id = ANY($1::bigint[]))
+      `WITH published AS (DELETE FROM outbox WHERE id = ANY($1::bigint[]) RETURNING id, room_id, routing_key, envelope),
+            logged AS (INSERT INTO room_events (room_id, seq, routing_key, envelope)
+              SELECT p.room_id, s.seq, p.routing_key, p.envelope || jsonb_build_object('sequence', s.seq)
+                FROM published p JOIN unnest($4::bigint[], $5::bigint[]) AS s(id, seq) ON s.id = p.id
+              ON CONFLICT (room_id, seq) DO NOTHING)
        INSERT INTO room_sequences (room_id, last_seq) SELECT * FROM unnest($2::int[], $3::bigint[])
        ON CONFLICT (room_id) DO UPDATE SET last_seq = GREATEST(room_sequences.last_seq, EXCLUDED.last_seq)`,
-      [rows.map((r) => r.id), [...batch.lastSeq.keys()], [...batch.lastSeq.values()]],
+      [rows.map((r) => r.id), [...batch.lastSeq.keys()], [...batch.lastSeq.values()],
+        roomEvents.map((e) => e.id), roomEvents.map((e) => e.envelope.sequence)],
     );
     // Rooms long idle are read again when they next speak: the memory stays bounded.
     if (this.lastSeq.size > 100_000) this.lastSeq.clear();

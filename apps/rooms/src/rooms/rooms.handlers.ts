@@ -2,13 +2,14 @@ import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandContext } from '@app/common';
 import {
-  CreateRoomV1, DeleteRoomV1, GetHistoryV2, GetRoomV1, ListRoomsV1, RequestOf, SendNotificationV1, SetTopicV1, UpdateRoomV1,
+  CreateRoomV1, DeleteRoomV1, GetHistoryV2, GetRoomEventsV1, GetRoomV1, ListRoomsV1, RequestOf, SendNotificationV1, SetTopicV1, UpdateRoomV1,
 } from '@app/contracts';
 import { CommandPipe } from '../shared/command-pipe';
 import { CreateRoom } from './create-room/create-room.usecase';
 import { DeleteRoom } from './delete-room/delete-room.usecase';
 import { GetHistory } from './get-history/get-history.usecase';
 import { GetRoom } from './get-room/get-room.usecase';
+import { GetRoomEvents } from './room-events/get-room-events.usecase';
 import { ListRooms } from './list-rooms/list-rooms.usecase';
 import { SendNotification } from './send-notification/send-notification.usecase';
 import { SetTopic } from './set-topic/set-topic.usecase';
@@ -23,6 +24,7 @@ export class RoomsHandlers {
     private readonly getRoom: GetRoom,
     private readonly listRooms: ListRooms,
     private readonly getHistory: GetHistory,
+    private readonly getRoomEvents: GetRoomEvents,
     private readonly sendNotification: SendNotification,
     private readonly setTopic: SetTopic,
     private readonly updateRoom: UpdateRoom,
@@ -42,6 +44,9 @@ export class RoomsHandlers {
 
   @MessagePattern(GetHistoryV2.pattern)
   history(@Payload(new CommandPipe(GetHistoryV2)) c: RequestOf<typeof GetHistoryV2>) { return this.getHistory.execute(c); }
+
+  @MessagePattern(GetRoomEventsV1.pattern)
+  events(@Payload(new CommandPipe(GetRoomEventsV1)) c: RequestOf<typeof GetRoomEventsV1>) { return this.getRoomEvents.execute(c); }
 
   @MessagePattern(SendNotificationV1.pattern)
   send(@Payload(new CommandPipe(SendNotificationV1)) c: RequestOf<typeof SendNotificationV1>, @Ctx() ctx: CommandContext) { return this.sendNotification.execute(c, ctx.meta); }

@@ -21,6 +21,8 @@ import { ExitRoom } from './participants/exit-room/exit-room.usecase';
 import { ListParticipants } from './participants/list-participants/list-participants.usecase';
 import { ParticipantRepository } from './participants/participant.repository';
 import { ParticipantsHandlers } from './participants/participants.handlers';
+import { GetRoomEvents } from './room-events/get-room-events.usecase';
+import { RoomEventRepository } from './room-events/room-event.repository';
 import { RoomPost } from './room-post';
 import { RoomRepository } from './room.repository';
 import { RoomsHandlers } from './rooms.handlers';
@@ -40,9 +42,9 @@ import { UpdateRoom } from './update-room/update-room.usecase';
   imports: [forwardRef(() => UsersModule), forwardRef(() => WebhooksModule), forwardRef(() => AddonsModule)],
   controllers: [RoomsHandlers, MessagesHandlers, ShareFileHandlers, MembersHandlers, ParticipantsHandlers],
   providers: [
-    RoomRepository, MessageRepository, MemberRepository, ParticipantRepository, RoomPost,
+    RoomRepository, MessageRepository, MemberRepository, ParticipantRepository, RoomPost, RoomEventRepository,
     CreateRoom, DeleteRoom, GetRoom, ListRooms, SetTopic, UpdateRoom,
-    GetHistory, GetMessage, SendNotification, SendMessage, ShareFile,
+    GetHistory, GetMessage, GetRoomEvents, SendNotification, SendMessage, ShareFile,
     AddMember, RemoveMember, ListMembers, InviteUser,
     EnterRoom, ExitRoom, ListParticipants,
   ],

@@ -18,7 +18,9 @@ export function presentationContext(config: RoomsConfig): PresentationContext {
 
 /** The unit of work and its relay, shared by the service and the CLI. */
 export function createUnitOfWork(db: DataSource, broker: AmqpBroker | undefined, logger: AppLogger, config: RoomsConfig) {
-  const relay = new OutboxRelay(db, broker?.createEventPublisher() ?? null, logger, { pollMs: config.OUTBOX_POLL_MS });
+  const relay = new OutboxRelay(db, broker?.createEventPublisher() ?? null, logger, {
+    pollMs: config.OUTBOX_POLL_MS, eventRetentionMs: config.LIVE_EVENTS_RETENTION,
+  });
   const uow = new UnitOfWork(db, relay, logger, { maxBatch: config.COMMIT_BATCH_MAX, maxConcurrent: config.COMMIT_CONCURRENCY });
   return { relay, uow };
 }

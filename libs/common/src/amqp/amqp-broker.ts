@@ -101,9 +101,13 @@ export class AmqpBroker {
    * Events for this process alone (an exclusive queue that goes with the connection), for
    * notices every replica must see, such as a revoked token. `onConnect` runs on every
    * (re)connection: what was published while disconnected is missed, so it should reset
-   * whatever the notices keep current.
+   * whatever the notices keep current. `stop()` closes the channel (the queue goes with it).
+   * `connectTimeoutMs`: give up waiting for the first connection (the broker is down) with
+   * an error; the channel is closed then.
    */
-  async subscribeTransient(bindings: string[], onEvent: (envelope: EventEnvelope, routingKey: string) => void, onConnect: () => void): Promise<void> {
+  async subscribeTransient(
+    bindings: string[], onEvent: (envelope: EventEnvelope, routingKey: string) => void, onConnect: () => void, connectTimeoutMs?: number,
+  ): Promise<{ stop(): Promise<void> }> {
     const channel = this.track(this.connection.createChannel({
       json: false,
       setup: async (ch: ConfirmChannel) => {
@@ -121,7 +125,24 @@ export class AmqpBroker {
         onConnect();
       },
     }), 'transient subscription');
-    await channel.waitForConnect();
+    const stop = async () => {
+      const at = this.channels.indexOf(channel);
+      if (at !== -1) this.channels.splice(at, 1);
+      await channel.close().catch(() => undefined);
+    };
+    if (connectTimeoutMs === undefined) {
+      await channel.waitForConnect();
+    } else {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), connectTimeoutMs)));
+      const outcome = await Promise.race([channel.waitForConnect().then(() => 'connected' as const), timedOut]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') {
+        await stop();
+        throw new Error(`the broker did not answer within ${connectTimeoutMs} ms`);
+      }
+    }
+    return { stop };
   }
 
   private async dispatch(ch: ConfirmChannel, msg: ConsumeMessage, handler: EventHandler): Promise<void> {

@@ -16,6 +16,7 @@ function setup() {
       onEvent = e;
       onConnect = c;
       c();
+      return { stop: async () => undefined };
     }),
   };
   const auth = new TokenAuthenticator({ send } as unknown as RoomsClient, broker, createLogger('test', 'silent'));

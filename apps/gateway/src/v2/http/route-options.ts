@@ -8,6 +8,7 @@ export const FLOOD_CONTROLLED = 'v2:flood';
 export const RAW_BODY = 'v2:raw-body';
 export const SUMMARY = 'v2:summary';
 export const RESPONSE_SCHEMA = 'v2:response';
+export const EVENT_STREAM = 'v2:event-stream';
 
 /** Served without a token (capabilities, OAuth token endpoint). */
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
@@ -26,3 +27,15 @@ export const Summary = (text: string) => SetMetadata(SUMMARY, text);
 
 /** The shape of the success answer, for the OpenAPI document (default: an object). */
 export const ResponseSchema = (schema: ZodTypeAny) => SetMetadata(RESPONSE_SCHEMA, schema);
+
+/** How a `text/event-stream` answer is documented: what it carries, and how it is resumed. */
+export interface EventStreamDoc {
+  /** The stream's events, for the OpenAPI document. */
+  description: string;
+  /** Request headers it reads (Last-Event-ID). */
+  headers: ZodTypeAny;
+  query: ZodTypeAny;
+}
+
+/** The answer is a stream of Server-Sent Events, not JSON (errors before it starts still are). */
+export const EventStream = (doc: EventStreamDoc) => SetMetadata(EVENT_STREAM, doc);

@@ -17,3 +17,4 @@ export * from './invite-user';
 export * from './enter-room';
 export * from './exit-room';
 export * from './list-participants';
+export * from './get-room-events';

@@ -1,0 +1,44 @@
+import { EventEnvelope, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_SOURCES, WebhookEventName } from '@app/contracts';
+import { sseEvent } from './sse';
+
+/** One room event as live connections send it: framed once, written to every connection of its room. */
+export interface LiveEvent {
+  roomId: number;
+  /** The room's sequence: the SSE `id`, what Last-Event-ID resumes from. */
+  seq: number;
+  name: WebhookEventName;
+  /** The SSE frame: `id:` the sequence, `event:` the webhook event name, `data:` the webhook's item. */
+  frame: string;
+}
+
+/** The room events live connections carry: every version 2 room event (as the dispatcher binds). */
+export const LIVE_EVENT_BINDINGS = ['room.*.v2'];
+
+const NAME_OF_ROUTING_KEY: ReadonlyMap<string, WebhookEventName> = new Map(
+  WEBHOOK_EVENT_NAMES.map((name) => [WEBHOOK_EVENT_SOURCES[name].routingKey, name]),
+);
+
+/**
+ * A published room event as its live connections see it: the item a webhook receives
+ * (WEBHOOK_EVENT_SOURCES, as the dispatcher builds it), under the webhook event's name.
+ * Null for what is not a room event with a sequence (nothing a live connection shows).
+ */
+export function toLiveEvent(routingKey: string, envelope: EventEnvelope): LiveEvent | null {
+  const name = NAME_OF_ROUTING_KEY.get(routingKey);
+  const roomId = (envelope.payload as { room?: { id?: unknown } } | null)?.room?.id;
+  const seq = envelope.sequence;
+  if (!name || typeof roomId !== 'number' || typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) return null;
+  const item = WEBHOOK_EVENT_SOURCES[name].item(envelope.payload);
+  return { roomId, seq, name, frame: sseEvent({ id: seq, event: name, data: JSON.stringify(item) }) };
+}
+
+/** Why a live connection was ended: sent as an `error` event (JSON), then the stream ends. */
+export interface StreamProblem {
+  code: 'last_event_id_expired' | 'last_event_id_unknown' | 'resume_failed' | 'slow_client';
+  message: string;
+}
+
+/** The `error` event: no `id`, so the client's Last-Event-ID stays the last event it got. */
+export function problemFrame(problem: StreamProblem): string {
+  return sseEvent({ event: 'error', data: JSON.stringify({ error: problem }) });
+}

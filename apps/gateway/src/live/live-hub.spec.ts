@@ -1,0 +1,95 @@
+import { createLogger } from '@app/common';
+import { EventEnvelope, RoomMessageSentV2 } from '@app/contracts';
+import { LiveConnection, LiveSink } from './live-connection';
+import { LiveHub } from './live-hub';
+import { EventPage } from './resume-cursor';
+
+class Broker {
+  onEvent!: (envelope: EventEnvelope, routingKey: string) => void;
+  onConnect!: () => void;
+  subscriptions = 0;
+  stopped = 0;
+  fail = false;
+  subscribeTransient = jest.fn(async (_b: string[], e: typeof this.onEvent, c: () => void) => {
+    if (this.fail) throw new Error('broker down');
+    this.subscriptions++;
+    this.onEvent = e;
+    this.onConnect = c;
+    c();
+    return { stop: async () => void this.stopped++ };
+  });
+}
+
+const sink = (): LiveSink & { written: string[]; ended: boolean } => {
+  const s = { written: [] as string[], ended: false, write: (t: string) => void s.written.push(t), pendingBytes: () => 0, end: () => void (s.ended = true), onClose: () => undefined };
+  return s;
+};
+const message = (roomId: number, sequence: number): EventEnvelope =>
+  ({ id: `e${sequence}`, type: 'room.message-sent', version: 2, occurredAt: '', payload: { room: { id: roomId }, message: { id: `m${sequence}` } }, sequence });
+
+describe('LiveHub: this replica\'s live connections and the room events that feed them', () => {
+  const settings = { heartbeatMs: 60_000, maxPendingBytes: 1_000, connectTimeoutMs: 100, lingerMs: 10 };
+  const make = () => {
+    const broker = new Broker();
+    const hub = new LiveHub(broker as never, settings, createLogger('test', 'silent'));
+    const fetches: Array<[number, number]> = [];
+    const connect = (roomId: number, from: number, s = sink()) => {
+      const fetch = async (after: number): Promise<EventPage> => {
+        fetches.push([roomId, after]);
+        return { lastSeq: after, covered: true, events: [] };
+      };
+      const c = new LiveConnection(roomId, s, { seq: from, claimed: false }, fetch, { maxPendingBytes: 1_000 }, (x) => hub.remove(x));
+      hub.add(c);
+      return { c, s };
+    };
+    return { broker, hub, connect, fetches };
+  };
+
+  it('subscribes once, and hands each event only to the connections of its room', async () => {
+    const { broker, hub, connect } = make();
+    await hub.ready();
+    await hub.ready();
+    expect(broker.subscriptions).toBe(1);
+    const a = connect(1, 0);
+    const b = connect(2, 0);
+    broker.onEvent(message(1, 1), RoomMessageSentV2.routingKey);
+    expect(a.s.written).toEqual([expect.stringMatching(/^id: 1\nevent: room_message\n/)]);
+    expect(b.s.written).toEqual([]);
+    expect(hub.size).toBe(2);
+  });
+
+  it('after the broker comes back, every connection reads what it missed from the log', async () => {
+    const { broker, hub, connect, fetches } = make();
+    await hub.ready();
+    connect(1, 4);
+    connect(2, 9);
+    broker.onConnect();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(fetches).toEqual([[1, 4], [2, 9]]);
+  });
+
+  it('answers 503 when the broker cannot be reached, and tries again on the next connection', async () => {
+    const { broker, hub } = make();
+    broker.fail = true;
+    await expect(hub.ready()).rejects.toMatchObject({ status: 503 });
+    broker.fail = false;
+    await hub.ready();
+    expect(broker.subscriptions).toBe(1);
+  });
+
+  it('unsubscribes a while after the last connection ends; ends every stream when the gateway stops', async () => {
+    const { broker, hub, connect } = make();
+    await hub.ready();
+    const { c } = connect(1, 0);
+    c.end();
+    expect(hub.size).toBe(0);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(broker.stopped).toBe(1);
+    await hub.ready();
+    const open = connect(3, 0);
+    await hub.beforeApplicationShutdown();
+    expect(open.s.ended).toBe(true);
+    expect(open.s.written).toEqual([': the gateway is stopping: reconnect with Last-Event-ID to resume\n\n']);
+    await expect(hub.ready()).rejects.toMatchObject({ status: 503 });
+  });
+});

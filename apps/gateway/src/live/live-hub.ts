@@ -1,0 +1,137 @@
+import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { AmqpBroker, APP_LOGGER, AppLogger } from '@app/common';
+import type { EventEnvelope } from '@app/contracts';
+import { ApiError } from '../shared/api-error';
+import { AMQP_BROKER } from '../shared/di-tokens';
+import { LiveConnection } from './live-connection';
+import { LIVE_EVENT_BINDINGS, toLiveEvent } from './live-event';
+import { LIVE_SETTINGS, LiveSettings } from './live-settings';
+
+type Subscription = { stop(): Promise<void> };
+
+/**
+ * This replica's live connections and the room events they are fed from. One exclusive,
+ * auto-delete queue per replica, bound to the events exchange with `room.*.v2`, so a client
+ * on any replica sees every event: it exists while the replica has live connections (and
+ * `lingerMs` after the last one, for the client that reconnects), so a replica nobody
+ * watches costs the broker no copy of any event. Each event is framed once and handed to
+ * the connections of its room.
+ *
+ * The broker going away does not end the connections: they stay open (heartbeats go on).
+ * When the subscription comes back (amqp-connection-manager reconnects it), what was
+ * published meanwhile never reached the queue, so every connection reads the room's log
+ * from the last event it sent: the clients get what they missed, late, with no gap.
+ */
+@Injectable()
+export class LiveHub implements BeforeApplicationShutdown {
+  private readonly rooms = new Map<number, Set<LiveConnection>>();
+  private count = 0;
+  private subscription?: Promise<Subscription>;
+  private subscribedOnce = false;
+  private linger?: NodeJS.Timeout;
+  private heartbeat?: NodeJS.Timeout;
+  private stopping = false;
+
+  constructor(
+    @Inject(AMQP_BROKER) private readonly broker: Pick<AmqpBroker, 'subscribeTransient'>,
+    @Inject(LIVE_SETTINGS) private readonly settings: LiveSettings,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
+  ) {}
+
+  /** Open live connections on this replica. */
+  get size(): number {
+    return this.count;
+  }
+
+  /**
+   * Resolves once this replica receives the room events (subscribing if it does not yet):
+   * a connection joins before it reads the log, so nothing published after that read is missed.
+   */
+  async ready(): Promise<void> {
+    if (this.stopping) throw new ApiError(503, 'The gateway is stopping: connect again (another replica will answer).');
+    if (this.linger) clearTimeout(this.linger);
+    this.linger = undefined;
+    this.subscription ??= this.subscribe();
+    try {
+      await this.subscription;
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'live events: could not subscribe to the room events');
+      throw new ApiError(503, 'Live events are unavailable: the message broker cannot be reached. Try again shortly.');
+    }
+  }
+
+  add(connection: LiveConnection): void {
+    let set = this.rooms.get(connection.roomId);
+    if (!set) this.rooms.set(connection.roomId, (set = new Set()));
+    set.add(connection);
+    this.count++;
+    this.heartbeat ??= setInterval(() => this.beat(), this.settings.heartbeatMs).unref();
+  }
+
+  remove(connection: LiveConnection): void {
+    const set = this.rooms.get(connection.roomId);
+    if (!set?.delete(connection)) return;
+    if (set.size === 0) this.rooms.delete(connection.roomId);
+    this.count--;
+    // The access log has no line for a stream (its response is taken over): this is it.
+    this.logger.info({ roomId: connection.roomId, ms: Date.now() - connection.openedAt, lastEventId: connection.lastEventId, open: this.count },
+      'live connection ended');
+    if (this.count > 0) return;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+    if (!this.stopping) {
+      this.linger = setTimeout(() => void this.unsubscribe(), this.settings.lingerMs);
+      this.linger.unref();
+    }
+  }
+
+  /** The gateway's graceful stop: every stream ends (clients reconnect, to another replica, with Last-Event-ID). */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    if (this.linger) clearTimeout(this.linger);
+    for (const set of [...this.rooms.values()]) {
+      for (const connection of [...set]) connection.end('the gateway is stopping: reconnect with Last-Event-ID to resume');
+    }
+    await this.unsubscribe();
+  }
+
+  private subscribe(): Promise<Subscription> {
+    this.subscribedOnce = false;
+    const subscribing = this.broker.subscribeTransient(
+      LIVE_EVENT_BINDINGS, (envelope, routingKey) => this.dispatch(envelope, routingKey), () => this.onSubscribed(), this.settings.connectTimeoutMs);
+    subscribing.catch(() => {
+      if (this.subscription === subscribing) this.subscription = undefined;
+    });
+    return subscribing;
+  }
+
+  private async unsubscribe(): Promise<void> {
+    const subscription = this.subscription;
+    this.subscription = undefined;
+    this.linger = undefined;
+    await (await subscription?.catch(() => undefined))?.stop();
+  }
+
+  /** Every (re)subscription: after the first, the queue is new and missed what was published meanwhile. */
+  private onSubscribed(): void {
+    if (!this.subscribedOnce) {
+      this.subscribedOnce = true;
+      return;
+    }
+    this.logger.info({ connections: this.count }, 'live events: subscribed again; connections read what they missed from the log');
+    for (const set of this.rooms.values()) for (const connection of set) void connection.cursor.catchUp();
+  }
+
+  private dispatch(envelope: EventEnvelope, routingKey: string): void {
+    const roomId = (envelope.payload as { room?: { id?: unknown } } | null)?.room?.id;
+    const set = typeof roomId === 'number' ? this.rooms.get(roomId) : undefined;
+    if (!set) return;
+    const event = toLiveEvent(routingKey, envelope);
+    if (!event) return;
+    for (const connection of set) connection.offer(event);
+  }
+
+  private beat(): void {
+    for (const set of this.rooms.values()) for (const connection of set) connection.heartbeat();
+  }
+}

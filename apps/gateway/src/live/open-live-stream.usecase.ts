@@ -1,0 +1,81 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Actor, GetRoomEventsV1, RoomEventsReply, RoomRef } from '@app/contracts';
+import { RoomsClient } from '../shared/rooms-client';
+import { LiveConnection, LiveSink } from './live-connection';
+import { toLiveEvent } from './live-event';
+import { LiveHub } from './live-hub';
+import { LIVE_SETTINGS, LiveSettings } from './live-settings';
+import { EventPage } from './resume-cursor';
+
+/** Events read from the log per request to the rooms service. */
+const PAGE_SIZE = 200;
+
+export interface OpenLiveStreamCommand {
+  /** Whoever the API authenticated (a v2 token today; the console's session later). */
+  actor: Actor;
+  room: RoomRef;
+  /** The last event the client has (Last-Event-ID), or null: only events from now on. */
+  lastEventId: number | null;
+}
+
+/** A live stream allowed and placed, not yet started: `attach` starts it on its transport. */
+export interface LiveStart {
+  roomId: number;
+  attach(sink: LiveSink): LiveConnection;
+}
+
+/**
+ * Opens a live connection to a room, API-neutral: everything that can refuse it happens
+ * before anything is written, so that the API answers a refusal with its own error body
+ * and status (the room unknown, the reader not allowed, the broker unreachable). Then the
+ * connection joins the hub (it receives the room's events from then on) and reads the log
+ * from where the client is: the client's Last-Event-ID, or the room's last event (what was
+ * published between that read and joining comes from the log too).
+ */
+@Injectable()
+export class OpenLiveStream {
+  constructor(
+    private readonly rooms: RoomsClient,
+    private readonly hub: LiveHub,
+    @Inject(LIVE_SETTINGS) private readonly settings: LiveSettings,
+  ) {}
+
+  async execute(cmd: OpenLiveStreamCommand): Promise<LiveStart> {
+    await this.hub.ready();
+    const { actor } = cmd;
+    const start = await this.rooms.send(GetRoomEventsV1, { room: cmd.room, actor, after: cmd.lastEventId, limit: 0 });
+    const room = { id: start.roomId };
+    const fetch = async (after: number): Promise<EventPage> =>
+      toPage(await this.rooms.send(GetRoomEventsV1, { room, actor, after, limit: PAGE_SIZE }));
+    return {
+      roomId: start.roomId,
+      attach: (sink) => {
+        const from = cmd.lastEventId === null ? { seq: start.lastSeq, claimed: false } : { seq: cmd.lastEventId, claimed: true };
+        const connection = new LiveConnection(start.roomId, sink, from, fetch, { maxPendingBytes: this.settings.maxPendingBytes },
+          (c) => this.hub.remove(c));
+        this.hub.add(connection);
+        if (!start.covered) {
+          connection.fail({
+            code: 'last_event_id_expired',
+            message: `Last-Event-ID ${cmd.lastEventId}: the events after it are older than this service keeps, and cannot be sent without a gap. ` +
+              'Reconnect without Last-Event-ID, and read what was missed from the room\'s history.',
+          });
+        } else {
+          void connection.cursor.catchUp();
+        }
+        return connection;
+      },
+    };
+  }
+}
+
+function toPage(reply: RoomEventsReply): EventPage {
+  return {
+    lastSeq: reply.lastSeq,
+    covered: reply.covered,
+    events: reply.events.flatMap((e) => {
+      const event = toLiveEvent(e.routingKey, e.envelope);
+      return event ? [event] : [];
+    }),
+  };
+}

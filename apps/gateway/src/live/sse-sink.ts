@@ -1,0 +1,42 @@
+import type { FastifyReply } from 'fastify';
+import type { LiveSink } from './live-connection';
+import { sseComment } from './sse';
+
+/** How long an ended stream may take to hand its last bytes to a client before the socket is dropped. */
+const END_GRACE_MS = 10_000;
+
+/**
+ * Takes over an HTTP response as a `text/event-stream` (Fastify lets go of it): status 200,
+ * the headers set so far (the rate limit's), no caching or proxy buffering, then a first
+ * comment so that the client and any proxy see the stream open at once.
+ */
+export function sseSink(reply: FastifyReply): LiveSink {
+  reply.hijack();
+  const res = reply.raw;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = String(value);
+  res.writeHead(200, {
+    ...headers,
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-transform',
+    Connection: 'keep-alive',
+    // nginx would otherwise hold the events back in its buffer.
+    'X-Accel-Buffering': 'no',
+  });
+  res.write(sseComment(' live'));
+  return {
+    write: (text) => {
+      if (!res.writableEnded && !res.destroyed) res.write(text);
+    },
+    pendingBytes: () => res.writableLength,
+    end: () => {
+      if (res.writableEnded) return;
+      res.end();
+      // A client that reads nothing would keep the socket (and what waits in it) forever.
+      setTimeout(() => res.destroy(), END_GRACE_MS).unref();
+    },
+    onClose: (listener) => {
+      res.once('close', listener);
+    },
+  };
+}
