@@ -1,0 +1,21 @@
+import { parseConfig } from '@app/common';
+import { gatewayConfigProblems, gatewayConfigShape } from './config';
+
+describe('gateway configuration: console sign-in', () => {
+  it('keeps sessions 14 days and allows 5 failures per account, 50 per address, per 15 minutes by default; trusts no proxy', () => {
+    expect(parseConfig(gatewayConfigShape, {})).toMatchObject({
+      SESSION_TTL: 14 * 86_400_000, SIGN_IN_MAX_FAILURES_PER_ACCOUNT: 5, SIGN_IN_MAX_FAILURES_PER_ADDRESS: 50, SIGN_IN_WINDOW: 900_000, TRUST_PROXY: [],
+    });
+  });
+
+  it('takes proxies as addresses and CIDR ranges', () => {
+    expect(parseConfig(gatewayConfigShape, { TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,::1' }).TRUST_PROXY).toEqual(['10.0.0.1', '192.168.0.0/16', '::1']);
+  });
+
+  it('names the variable whose value is wrong', () => {
+    expect(() => parseConfig(gatewayConfigShape, { SESSION_TTL: '2 weeks' })).toThrow(/SESSION_TTL: must be a number and a unit/);
+    expect(() => parseConfig(gatewayConfigShape, { SIGN_IN_MAX_FAILURES_PER_ACCOUNT: '0' })).toThrow(/SIGN_IN_MAX_FAILURES_PER_ACCOUNT: must be greater than 0/);
+    expect(() => parseConfig(gatewayConfigShape, { TRUST_PROXY: '10.0.0.1,proxy.local' })).toThrow(/TRUST_PROXY: must be IP addresses or CIDR ranges.*"proxy.local"/);
+    expect(gatewayConfigProblems(parseConfig(gatewayConfigShape, { SESSION_TTL: '30s' }))).toEqual([expect.stringMatching(/^SESSION_TTL: must be at least 1m/)]);
+  });
+});
