@@ -52,7 +52,7 @@ export interface AxeViolation { id: string; impact: string | null; help: string;
 export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe.run();
+    const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe.run();
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => JSON.stringify(n.target)) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

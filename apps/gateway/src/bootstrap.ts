@@ -18,6 +18,8 @@ import { accessLogHook } from './shared/access-log';
  */
 function createAdapter(config: GatewayConfig): FastifyAdapter {
   return new FastifyAdapter({
+    // Only the configured proxies' X-Forwarded-For/-Proto are believed (req.ip, req.protocol).
+    ...(config.TRUST_PROXY.length > 0 ? { trustProxy: config.TRUST_PROXY } : {}),
     // Some v2 clients speak only HTTPS.
     ...(config.TLS_CERT_FILE && config.TLS_KEY_FILE
       ? { https: { cert: readFileSync(config.TLS_CERT_FILE), key: readFileSync(config.TLS_KEY_FILE) } }

@@ -1,5 +1,5 @@
 import { parseConfig } from '@app/common';
-import { gatewayConfigShape } from './config';
+import { gatewayConfigProblems, gatewayConfigShape } from './config';
 
 describe('gateway configuration: live connections', () => {
   it('heartbeats every 15 s and cuts off a client 1 MiB behind, by default', () => {
@@ -12,5 +12,24 @@ describe('gateway configuration: live connections', () => {
     expect(() => parseConfig(gatewayConfigShape, { LIVE_HEARTBEAT_SECONDS: '0' })).toThrow(/LIVE_HEARTBEAT_SECONDS: must be greater than 0/);
     expect(() => parseConfig(gatewayConfigShape, { LIVE_HEARTBEAT_SECONDS: '7200' })).toThrow(/LIVE_HEARTBEAT_SECONDS: must be at most 3600/);
     expect(() => parseConfig(gatewayConfigShape, { LIVE_MAX_PENDING_BYTES: 'lots' })).toThrow(/LIVE_MAX_PENDING_BYTES: must be a whole number/);
+  });
+});
+
+describe('gateway configuration: console sign-in', () => {
+  it('keeps sessions 14 days and allows 5 failures per account, 50 per address, per 15 minutes by default; trusts no proxy', () => {
+    expect(parseConfig(gatewayConfigShape, {})).toMatchObject({
+      SESSION_TTL: 14 * 86_400_000, SIGN_IN_MAX_FAILURES_PER_ACCOUNT: 5, SIGN_IN_MAX_FAILURES_PER_ADDRESS: 50, SIGN_IN_WINDOW: 900_000, TRUST_PROXY: [],
+    });
+  });
+
+  it('takes proxies as addresses and CIDR ranges', () => {
+    expect(parseConfig(gatewayConfigShape, { TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,::1' }).TRUST_PROXY).toEqual(['10.0.0.1', '192.168.0.0/16', '::1']);
+  });
+
+  it('names the variable whose value is wrong', () => {
+    expect(() => parseConfig(gatewayConfigShape, { SESSION_TTL: '2 weeks' })).toThrow(/SESSION_TTL: must be a number and a unit/);
+    expect(() => parseConfig(gatewayConfigShape, { SIGN_IN_MAX_FAILURES_PER_ACCOUNT: '0' })).toThrow(/SIGN_IN_MAX_FAILURES_PER_ACCOUNT: must be greater than 0/);
+    expect(() => parseConfig(gatewayConfigShape, { TRUST_PROXY: '10.0.0.1,proxy.local' })).toThrow(/TRUST_PROXY: must be IP addresses or CIDR ranges.*"proxy.local"/);
+    expect(gatewayConfigProblems(parseConfig(gatewayConfigShape, { SESSION_TTL: '30s' }))).toEqual([expect.stringMatching(/^SESSION_TTL: must be at least 1m/)]);
   });
 });

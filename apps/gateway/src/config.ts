@@ -1,4 +1,5 @@
 import { commonShape, ConfigError, env, loadConfigOrExit } from '@app/common';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 export const gatewayConfigShape = {
@@ -33,12 +34,43 @@ export const gatewayConfigShape = {
   LIVE_HEARTBEAT_SECONDS: env.positiveInt(15).pipe(z.number().max(3600, 'must be at most 3600 (an hour)')),
   /** Bytes a live connection may leave unread (a client that does not keep up) before it is cut off. */
   LIVE_MAX_PENDING_BYTES: env.positiveInt(1024 * 1024),
+  /** How long a console sign-in lasts (the session cookie's Max-Age and the session's expiry). */
+  SESSION_TTL: env.duration('14d'),
+  /** Failed sign-ins allowed per account (e-mail address) within SIGN_IN_WINDOW, then 429 until it ends. */
+  SIGN_IN_MAX_FAILURES_PER_ACCOUNT: env.positiveInt(5),
+  /** Failed sign-ins allowed per client address within SIGN_IN_WINDOW, then 429 until it ends. */
+  SIGN_IN_MAX_FAILURES_PER_ADDRESS: env.positiveInt(50),
+  SIGN_IN_WINDOW: env.duration('15m'),
+  /**
+   * The proxies in front of the gateway (comma-separated addresses or CIDR ranges): from
+   * those only, X-Forwarded-For gives the client's address (sign-in throttling) and
+   * X-Forwarded-Proto https marks the session cookie Secure. Unset: no header is trusted.
+   */
+  TRUST_PROXY: z.string().optional().transform((value, ctx) => {
+    const entries = (value ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+    const wrong = entries.find((e) => !(e.includes('/') ? isCidr(e) : ipaddr.isValid(e)));
+    if (wrong !== undefined) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be IP addresses or CIDR ranges, comma-separated (not "${wrong}")` });
+      return z.NEVER;
+    }
+    return entries;
+  }),
 };
+
+function isCidr(text: string): boolean {
+  try {
+    ipaddr.parseCIDR(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>>;
 
 /** Settings that are only wrong together. */
 export function gatewayConfigProblems(c: GatewayConfig): string[] {
+  if (c.SESSION_TTL < 60_000) return ['SESSION_TTL: must be at least 1m (a session shorter than a minute cannot be used)'];
   if (Boolean(c.TLS_CERT_FILE) !== Boolean(c.TLS_KEY_FILE)) {
     return [`${c.TLS_CERT_FILE ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'}: must be set too when ${c.TLS_CERT_FILE ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE'} is set (HTTPS needs a certificate and its key)`];
   }

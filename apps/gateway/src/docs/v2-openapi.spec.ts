@@ -4,6 +4,8 @@ import { field } from '@app/contracts';
 import { FloodControlled, Public, RequireScopes, ResponseSchema, Summary } from '../v2/http/route-options';
 import { RoomEventsController } from '../v2/events/events.controller';
 import { WebhooksController } from '../v2/webhooks/webhooks.controller';
+import { SessionController } from '../v2/session/session.controller';
+import { TokensController } from '../v2/tokens/tokens.controller';
 import { V2Body, V2Query } from '../v2/http/validation';
 import { buildV2OpenApi, routeInfo } from './v2-openapi';
 
@@ -82,7 +84,7 @@ describe('v2 OpenAPI document: webhooks', () => {
     const op = doc.paths['/v2/room/{room}/webhook/{id}/enable'].post;
     expect(op.summary).toMatch(/^Enable a webhook again/);
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['204', '400', '401', '403', '404']));
-    expect(op.security).toEqual([{ bearer: ['admin_room'] }, { auth_token: ['admin_room'] }]);
+    expect(op.security).toEqual([{ bearer: ['admin_room'] }, { auth_token: ['admin_room'] }, { session: [] }]);
     expect(op.parameters.map((p: any) => p.name)).toEqual(['room', 'id']);
   });
 });
@@ -94,9 +96,40 @@ describe('v2 OpenAPI document: live events', () => {
 
   it('documents a text/event-stream answer for view_messages, resumed by Last-Event-ID or last_event_id', () => {
     expect(Object.keys(op.responses['200'].content)).toEqual(['text/event-stream']);
-    expect(op.security).toEqual([{ bearer: ['view_messages'] }, { auth_token: ['view_messages'] }]);
+    // The console opens it with its session cookie (EventSource sends cookies, not headers).
+    expect(op.security).toEqual([{ bearer: ['view_messages'] }, { auth_token: ['view_messages'] }, { session: [] }]);
     expect(op.parameters.map((p: any) => `${p.in}:${p.name}`)).toEqual(expect.arrayContaining(['path:room', 'query:last_event_id', 'header:Last-Event-ID']));
     expect(op.description).toMatch(/last_event_id_expired/);
     expect(op.responses['401'].content['application/json']).toBeDefined();
+  });
+});
+
+describe('v2 OpenAPI document: console sign-in and API tokens', () => {
+  const routesOf = (ctor: { prototype: object }) => Object.getOwnPropertyNames(ctor.prototype).filter((m) => m !== 'constructor')
+    .map((m) => routeInfo(Object.create(ctor.prototype) as object, m)).filter((r) => r !== null);
+  const doc = buildV2OpenApi([...routesOf(SessionController), ...routesOf(TokensController)] as never, 'http://h') as any;
+
+  it('documents the session cookie as a way to authenticate, with its CSRF rule', () => {
+    expect(doc.components.securitySchemes.session).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'chat_session' });
+    expect(doc.components.securitySchemes.session.description).toMatch(/X-CSRF-Token/);
+    expect(doc.paths['/v2/token'].get.security).toEqual([{ bearer: ['admin_group'] }, { auth_token: ['admin_group'] }, { session: [] }]);
+    expect(doc.paths['/v2/token'].get.description).toMatch(/or any signed-in session/);
+  });
+
+  it('has sign-in (201, public, its body, 401/415/429), who is signed in, and sign-out (204)', () => {
+    const signIn = doc.paths['/v2/session'].post;
+    expect(signIn.security).toEqual([]);
+    expect(Object.keys(signIn.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '415', '429']));
+    expect(signIn.requestBody.content['application/json'].schema.required).toEqual(['email', 'password']);
+    expect(Object.keys(signIn.responses['201'].content['application/json'].schema.properties)).toEqual(['user', 'csrf_token', 'expires']);
+    expect(signIn.description).toMatch(/HttpOnly; SameSite=Lax; Path=\//);
+    expect(doc.paths['/v2/session'].get.responses['200']).toBeDefined();
+    expect(doc.paths['/v2/session'].delete.responses['204']).toBeDefined();
+  });
+
+  it('has the tokens API: list, create (the clear token once), revoke', () => {
+    expect(doc.paths['/v2/token'].post.responses['201'].content['application/json'].schema.properties.token).toEqual({ type: 'string' });
+    expect(doc.paths['/v2/token'].post.requestBody.content['application/json'].schema.properties.kind.enum).toEqual(['personal', 'admin', 'notification']);
+    expect(doc.paths['/v2/token/{id}'].delete.responses['204']).toBeDefined();
   });
 });

@@ -3,7 +3,10 @@ import { HttpStatus, RequestMethod } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { z, ZodTypeAny } from 'zod';
-import { EVENT_STREAM, EventStreamDoc, FLOOD_CONTROLLED, PUBLIC_ROUTE, RAW_BODY, REQUIRED_SCOPES, RESPONSE_SCHEMA, SUMMARY } from '../v2/http/route-options';
+import {
+  EVENT_STREAM, EventStreamDoc, FLOOD_CONTROLLED, NOTES, OTHER_ANSWERS, PUBLIC_ROUTE, RAW_BODY, REQUIRED_SCOPES, RESPONSE_SCHEMA, SESSION_ENOUGH, SUMMARY,
+} from '../v2/http/route-options';
+import { SESSION_COOKIE } from '../v2/session/session-cookie';
 import type { V1Method } from '../v1/methods';
 import { ZodBodyPipe, ZodQueryPipe } from '../v2/http/validation';
 
@@ -18,6 +21,10 @@ export interface V2RouteInfo {
   summary: string;
   scopes: string[];
   isPublic: boolean;
+  /** A signed-in session may, whatever its scopes (@RequireSessionOrScopes). */
+  sessionEnough: boolean;
+  notes?: string;
+  otherAnswers: Record<number, string>;
   floodControlled: boolean;
   rawBody: boolean;
   status: number;
@@ -62,6 +69,9 @@ export function routeInfo(controller: object, methodName: string): V2RouteInfo |
     summary: meta<string>(SUMMARY) ?? words.charAt(0).toUpperCase() + words.slice(1),
     scopes: meta<string[]>(REQUIRED_SCOPES) ?? [],
     isPublic: meta<boolean>(PUBLIC_ROUTE) ?? false,
+    sessionEnough: meta<boolean>(SESSION_ENOUGH) ?? false,
+    notes: meta<string>(NOTES),
+    otherAnswers: meta<Record<number, string>>(OTHER_ANSWERS) ?? {},
     floodControlled: meta<boolean>(FLOOD_CONTROLLED) ?? false,
     rawBody: meta<boolean>(RAW_BODY) ?? false,
     status: Reflect.getMetadata(HTTP_CODE_METADATA, handler) ?? (method === 'post' ? HttpStatus.CREATED : HttpStatus.OK),
@@ -125,13 +135,18 @@ export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string, v1Methods
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'A personal, room or add-on token' });
   registry.registerComponent('securitySchemes', 'auth_token', { type: 'apiKey', in: 'query', name: 'auth_token' });
+  registry.registerComponent('securitySchemes', 'session', {
+    type: 'apiKey', in: 'cookie', name: SESSION_COOKIE,
+    description: 'The web console\'s session (POST /v2/session): acts as its user with the scopes a personal token of theirs may have (admin_group for group admins only). A request it authenticates with a method other than GET, HEAD or OPTIONS must carry X-CSRF-Token: <csrf_token> (403 otherwise). A bearer token, when present, wins and needs no CSRF token.',
+  });
   const error = (description: string): ResponseConfig => ({ description, content: { 'application/json': { schema: ERROR_BODY } } });
 
   for (const r of [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))) {
     const notes = [
-      r.isPublic ? 'Public: no token needed.' : `Token scopes: ${r.scopes.length ? `one of ${r.scopes.join(', ')}` : 'any'}.`,
+      r.isPublic ? 'Public: no token needed.' : `Token scopes: ${r.scopes.length ? `one of ${r.scopes.join(', ')}` : 'any'}${r.sessionEnough ? ', or any signed-in session' : ''}.`,
       r.floodControlled ? 'Counted by the room\'s flood control (X-FloodControl-* headers; 429 past it).' : '',
       r.stream?.description ?? '',
+      r.notes ?? '',
     ].filter(Boolean).join(' ');
     const success = r.stream
       ? { description: 'The stream (Server-Sent Events).', content: { 'text/event-stream': { schema: z.string() } } }
@@ -142,7 +157,7 @@ export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string, v1Methods
       summary: r.summary,
       description: notes,
       tags: [r.path.split('/')[2] ?? 'v2'],
-      security: r.isPublic ? [] : [{ bearer: r.scopes }, { auth_token: r.scopes }],
+      security: r.isPublic ? [] : [{ bearer: r.scopes }, { auth_token: r.scopes }, { session: [] }],
       request: {
         ...(r.params.length ? { params: z.object(Object.fromEntries(r.params.map((p) => [p, z.string().describe(PARAM_TEXT[p] ?? p)]))) } : {}),
         ...(r.query instanceof z.ZodObject ? { query: r.query } : {}),
@@ -154,9 +169,14 @@ export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string, v1Methods
       responses: {
         [r.status]: success,
         400: error('A parameter or field breaks its rule; the message names it.'),
-        ...(r.isPublic ? {} : { 401: error('No token, or an unknown one.'), 403: error('The token lacks the scope, or may not act on this room.'), 429: error('Rate limit or flood control exceeded.') }),
+        ...(r.isPublic ? {} : {
+          401: error('No token, or an unknown one (or no session cookie, or an ended session).'),
+          403: error('The token lacks the scope, or may not act on this room; or a session cookie without its X-CSRF-Token on a change.'),
+          429: error('Rate limit or flood control exceeded.'),
+        }),
         404: error('No such room, user or message.'),
         503: error('A dependency is unavailable; nothing was done.'),
+        ...Object.fromEntries(Object.entries(r.otherAnswers).map(([status, when]) => [status, error(when)])),
       },
     };
     try {
@@ -169,7 +189,7 @@ export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string, v1Methods
   const generator = new OpenApiGeneratorV31(registry.definitions);
   return generator.generateDocument({
     openapi: '3.1.0',
-    info: { title: 'Chat Room Service: HipChat API', version: '2', description: 'The HipChat v2 REST API (and the v1 methods, tagged v1) as this service speaks it. Errors: {"error": {"code", "type", "message"}}. Every answer to a token carries X-Ratelimit-Limit, X-Ratelimit-Remaining and X-Ratelimit-Reset.' },
+    info: { title: 'Chat Room Service: HipChat API', version: '2', description: 'The HipChat v2 REST API (and the v1 methods, tagged v1) as this service speaks it. Errors: {"error": {"code", "type", "message"}}. Every answer to a token carries X-Ratelimit-Limit, X-Ratelimit-Remaining and X-Ratelimit-Reset. Besides tokens, the web console\'s session cookie (POST /v2/session) authenticates any v2 operation; with it, every method but GET, HEAD and OPTIONS needs X-CSRF-Token.' },
     servers: [{ url: baseUrl }],
   }) as unknown as Record<string, unknown>;
 }

@@ -40,6 +40,8 @@ const V2_WORDING: ApiWording = {
         return new ApiError(403, 'This room token may only be used for its own room.');
       case 'not_allowed':
         return new ApiError(403, String(d.message ?? 'This token may not do this.'));
+      case 'token_not_found':
+        return new ApiError(404, `Token ${d.ref ?? ''} not found`);
       case 'addon_not_found':
         return new ApiError(404, `Add-on installation ${d.ref ?? ''} not found`);
       case 'addon_descriptor_invalid':

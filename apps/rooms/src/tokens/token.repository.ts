@@ -1,9 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { AuthenticatedToken, TokenKind, V2_SCOPES, V2Scope } from '@app/contracts';
+import { AuthenticatedToken, grantableScopes, TokenKind, TokenView, V2_SCOPES, V2Scope } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { ApiTokenEntity } from '../database/entities';
 
-interface TokenRow { id: number; kind: TokenKind; label: string | null; user_id: number | null; room_id: number | null; scopes: string[] | null }
+interface TokenRow {
+  id: number; kind: TokenKind; label: string | null; user_id: number | null; room_id: number | null; scopes: string[] | null;
+  expires_at: Date | null; is_group_admin: boolean | null;
+}
+
+interface ViewRow { id: number; kind: TokenKind; label: string | null; user_id: number | null; scopes: string[] | null; created_at: Date }
+
+const knownScopes = (scopes: string[] | null): V2Scope[] => (scopes ?? []).filter((s): s is V2Scope => (V2_SCOPES as readonly string[]).includes(s));
 
 export interface NewToken {
   tokenHash: string;
@@ -23,7 +30,7 @@ export class TokenRepository {
    */
   async findLive(m: EntityManager, tokenHash: string): Promise<AuthenticatedToken | null> {
     const rows: TokenRow[] = await m.query(
-      `SELECT t.id, t.kind, t.label, t.user_id, t.room_id, t.scopes FROM api_tokens t
+      `SELECT t.id, t.kind, t.label, t.user_id, t.room_id, t.scopes, t.expires_at, u.is_group_admin FROM api_tokens t
          LEFT JOIN users u ON u.id = t.user_id
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())
           AND (t.user_id IS NULL OR NOT u.is_deleted)`, [tokenHash]);
@@ -31,8 +38,34 @@ export class TokenRepository {
     if (!row) return null;
     return {
       id: row.id, kind: row.kind, label: row.label ?? '', userId: row.user_id, roomId: row.room_id,
-      scopes: (row.scopes ?? []).filter((s): s is V2Scope => (V2_SCOPES as readonly string[]).includes(s)),
+      // A session acts with what a personal token of its user may carry, read at each
+      // lookup: a user made or unmade group admin gets it on their next resolution.
+      scopes: row.kind === 'session' ? grantableScopes(row.is_group_admin === true) : knownScopes(row.scopes),
+      ...(row.expires_at ? { expires: row.expires_at.toISOString() } : {}),
     };
+  }
+
+  /** Live personal tokens of the user, and (`withV1`) every live v1 token, by id. */
+  async listVisible(m: EntityManager, userId: number, withV1: boolean): Promise<TokenView[]> {
+    const rows: ViewRow[] = await m.query(
+      `SELECT id, kind, label, user_id, scopes, created_at FROM api_tokens
+        WHERE revoked_at IS NULL AND ((kind = 'personal' AND user_id = $1) OR ($2 AND kind IN ('admin', 'notification')))
+        ORDER BY id`, [userId, withV1]);
+    return rows.map(toTokenView);
+  }
+
+  /** The live token with this id, when the user may see it (see listVisible). */
+  async findVisible(m: EntityManager, id: number, userId: number, withV1: boolean): Promise<TokenView | null> {
+    const rows: ViewRow[] = await m.query(
+      `SELECT id, kind, label, user_id, scopes, created_at FROM api_tokens
+        WHERE id = $1 AND revoked_at IS NULL AND ((kind = 'personal' AND user_id = $2) OR ($3 AND kind IN ('admin', 'notification')))`,
+      [id, userId, withV1]);
+    return rows[0] ? toTokenView(rows[0]) : null;
+  }
+
+  async view(m: EntityManager, id: number): Promise<TokenView> {
+    const rows: ViewRow[] = await m.query('SELECT id, kind, label, user_id, scopes, created_at FROM api_tokens WHERE id = $1', [id]);
+    return toTokenView(rows[0]);
   }
 
   /** Stores a token by its hash (the clear text is never stored); answers its id. */
@@ -56,4 +89,8 @@ export class TokenRepository {
       'UPDATE api_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id', [id]);
     return (Array.isArray(rows[0]) ? rows[0] : rows).length > 0;
   }
+}
+
+function toTokenView(r: ViewRow): TokenView {
+  return { id: r.id, label: r.label ?? '', kind: r.kind, scopes: knownScopes(r.scopes), created: r.created_at.toISOString(), userId: r.user_id };
 }

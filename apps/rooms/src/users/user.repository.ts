@@ -12,9 +12,10 @@ export class UserRepository {
    * A live user wins over deleted ones that share the e-mail address; `live` restricts the
    * search to users not deleted.
    */
-  async findByRef(m: EntityManager, ref: UserRef, opts: { live?: boolean; lock?: boolean; field?: string } = {}): Promise<UserEntity> {
+  async findByRef(m: EntityManager, ref: UserRef, opts: { live?: boolean; lock?: boolean; lockShared?: boolean; field?: string } = {}): Promise<UserEntity> {
     const qb = m.getRepository(UserEntity).createQueryBuilder('u');
     if (opts.lock) qb.setLock('pessimistic_write');
+    else if (opts.lockShared) qb.setLock('pessimistic_read');
     if ('id' in ref) qb.where('u.id = :id', { id: ref.id });
     else if ('mention' in ref) qb.where('lower(u.mention_name) = lower(:mention)', { mention: ref.mention });
     else qb.where('lower(u.email) = lower(:email)', { email: ref.email });

@@ -2,7 +2,8 @@ import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandContext } from '@app/common';
 import {
-  CreateUserV1, DeleteUserV1, GetPrivateHistoryV1, GetUserV1, ListUsersV1, RequestOf, SendPrivateMessageV1, UndeleteUserV1, UpdateUserV1,
+  CreateUserV1, DeleteUserV1, GetPrivateHistoryV1, GetUserV1, ListUsersV1, RequestOf, SendPrivateMessageV1, SignInV1, SignOutV1, UndeleteUserV1,
+  UpdateUserV1,
 } from '@app/contracts';
 import { CommandPipe } from '../shared/command-pipe';
 import { CreateUser } from './create-user/create-user.usecase';
@@ -11,6 +12,8 @@ import { GetPrivateHistory } from './get-private-history/get-private-history.use
 import { GetUser } from './get-user/get-user.usecase';
 import { ListUsers } from './list-users/list-users.usecase';
 import { SendPrivateMessage } from './send-private-message/send-private-message.usecase';
+import { SignIn } from './sign-in/sign-in.usecase';
+import { SignOut } from './sign-out/sign-out.usecase';
 import { UpdateUser } from './update-user/update-user.usecase';
 
 /** Transport edge: each command, parsed with its contract's schema, goes to its use case. */
@@ -24,6 +27,8 @@ export class UsersHandlers {
     private readonly listUsers: ListUsers,
     private readonly sendPrivateMessage: SendPrivateMessage,
     private readonly getPrivateHistory: GetPrivateHistory,
+    private readonly signIn: SignIn,
+    private readonly signOut: SignOut,
   ) {}
 
   @MessagePattern(CreateUserV1.pattern)
@@ -49,4 +54,10 @@ export class UsersHandlers {
 
   @MessagePattern(GetPrivateHistoryV1.pattern)
   privateHistory(@Payload(new CommandPipe(GetPrivateHistoryV1)) c: RequestOf<typeof GetPrivateHistoryV1>) { return this.getPrivateHistory.execute(c); }
+
+  @MessagePattern(SignInV1.pattern)
+  signInUser(@Payload(new CommandPipe(SignInV1)) c: RequestOf<typeof SignInV1>, @Ctx() ctx: CommandContext) { return this.signIn.execute(c, ctx.meta); }
+
+  @MessagePattern(SignOutV1.pattern)
+  signOutUser(@Payload(new CommandPipe(SignOutV1)) c: RequestOf<typeof SignOutV1>, @Ctx() ctx: CommandContext) { return this.signOut.execute(c, ctx.meta); }
 }

@@ -9,16 +9,19 @@ import { ListUsers } from './list-users/list-users.usecase';
 import { PrivateMessageRepository } from './private-message.repository';
 import { SendPrivateMessage } from './send-private-message/send-private-message.usecase';
 import { UpdateUser } from './update-user/update-user.usecase';
+import { SessionRepository } from './session.repository';
+import { SignIn } from './sign-in/sign-in.usecase';
+import { SignOut } from './sign-out/sign-out.usecase';
 import { UserRepository } from './user.repository';
 import { UsersHandlers } from './users.handlers';
 
-/** Users and their one-to-one messages; Actors tells who acts. forwardRef: a deleted user exits their rooms. */
+/** Users, their sign-in sessions and one-to-one messages; Actors tells who acts. forwardRef: a deleted user exits their rooms. */
 @Module({
   imports: [forwardRef(() => RoomsModule)],
   controllers: [UsersHandlers],
   providers: [
-    UserRepository, PrivateMessageRepository, Actors,
-    CreateUser, UpdateUser, DeleteUser, GetUser, ListUsers, SendPrivateMessage, GetPrivateHistory,
+    UserRepository, PrivateMessageRepository, SessionRepository, Actors,
+    CreateUser, UpdateUser, DeleteUser, GetUser, ListUsers, SendPrivateMessage, GetPrivateHistory, SignIn, SignOut,
   ],
   exports: [UserRepository, Actors],
 })

@@ -33,6 +33,8 @@ export type CommandErrorReason =
   | 'rule'
   /** No delivery with this id (of this webhook, when one is named): `detail.ref`. */
   | 'delivery_not_found'
+  /** No token with this id that the caller may see (`detail.ref`). */
+  | 'token_not_found'
   /** No add-on installation with this id (`detail.ref`). */
   | 'addon_not_found'
   /** The add-on's descriptor could not be fetched or broke rules: `detail.url`, `detail.problem` (each defect). */

@@ -10,7 +10,7 @@ describe('defineCommand', () => {
       'addons.get-addon.v1', 'addons.list-addons.v1',
       'deliveries.get-delivery.v1', 'deliveries.list-deliveries.v1',
       'rooms.get-history.v2', 'rooms.get-message.v1', 'rooms.get-room.v1', 'rooms.list-members.v1', 'rooms.list-participants.v1', 'rooms.list-rooms.v1', 'rooms.room-events.v1',
-      'tokens.resolve-token.v1',
+      'tokens.list-user-tokens.v1', 'tokens.resolve-token.v1',
       'users.get-private-history.v1', 'users.get-user.v1', 'users.list-users.v1',
       'webhooks.get-webhook.v1', 'webhooks.list-all-webhooks.v1', 'webhooks.list-registrations.v1', 'webhooks.list-webhooks.v1',
     ]);
@@ -20,6 +20,8 @@ describe('defineCommand', () => {
     const changes = definitions.filter((c) => !c.query);
     expect(changes.map((c) => c.pattern)).toEqual(expect.arrayContaining([
       'rooms.send-notification.v1', 'rooms.set-topic.v1', 'users.create-user.v1', 'deliveries.redeliver.v1', 'deliveries.recover-deliveries.v1',
+      // A sign-in writes a session: not to be retried blindly.
+      'users.sign-in.v1', 'users.sign-out.v1', 'tokens.create-user-token.v1', 'tokens.revoke-user-token.v1',
     ]));
     for (const c of changes) expect(c.query).toBe(false);
   });

@@ -47,6 +47,16 @@ describe('TokenCache', () => {
     expect(cache.get('ha')).toBeUndefined();
   });
 
+  it('does not keep a token that expires (a session) past its expiry', () => {
+    cache.set('hs', { ...A, id: 7, kind: 'session', expires: new Date(now + 10_000).toISOString() });
+    cache.set('hl', { ...A, id: 8, kind: 'session', expires: new Date(now + 3_600_000).toISOString() });
+    now += 10_000;
+    expect(cache.get('hs')).toBeUndefined();
+    expect(cache.get('hl')).toMatchObject({ id: 8 });
+    now += 50_000;
+    expect(cache.get('hl')).toBeUndefined(); // the safety expiry still holds
+  });
+
   it('evicts every hash of a revoked token id, and only those', () => {
     cache.set('ha', A);
     cache.set('hb', B);

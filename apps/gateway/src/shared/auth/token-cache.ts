@@ -70,7 +70,9 @@ export class TokenCache {
   set(hash: string, token: AuthenticatedToken | null): void {
     this.delete(hash);
     const ttl = token ? this.options.ttlMs : this.options.negativeTtlMs;
-    this.entries.set(hash, { token, expiresAt: this.now() + ttl });
+    // A token that expires (a session, an add-on token) is not trusted past its expiry.
+    const ends = token?.expires ? Date.parse(token.expires) : NaN;
+    this.entries.set(hash, { token, expiresAt: Number.isNaN(ends) ? this.now() + ttl : Math.min(this.now() + ttl, ends) });
     if (token) {
       let hashes = this.hashesById.get(token.id);
       if (!hashes) this.hashesById.set(token.id, (hashes = new Set()));

@@ -4,7 +4,7 @@ import { parseRoomRef, V2Scope } from '@app/contracts';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../shared/api-error';
 import { RequestRateLimiter } from '../../shared/rate-limit/request-rate-limiter';
-import { FLOOD_CONTROLLED, PUBLIC_ROUTE, REQUIRED_SCOPES } from '../http/route-options';
+import { FLOOD_CONTROLLED, PUBLIC_ROUTE, REQUIRED_SCOPES, SESSION_ENOUGH } from '../http/route-options';
 import { V2HttpRequest } from '../http/v2-request';
 import { floodHeaders, v2RateLimitHeaders } from '../http/v2-headers';
 import { FLOOD_CONTROL, V2_RATE_LIMITER } from '../v2-di-tokens';
@@ -30,7 +30,8 @@ export class V2AccessGuard implements CanActivate {
     const token = req.v2!.token!;
 
     const anyOf = this.reflector.getAllAndOverride<V2Scope[] | undefined>(REQUIRED_SCOPES, targets) ?? [];
-    const scoped = anyOf.length === 0 || anyOf.some((s) => token.scopes.includes(s));
+    const sessionEnough = token.kind === 'session' && this.reflector.getAllAndOverride<boolean>(SESSION_ENOUGH, targets) === true;
+    const scoped = anyOf.length === 0 || sessionEnough || anyOf.some((s) => token.scopes.includes(s));
     const raw = String((req.params as Record<string, string>).room ?? '');
     const flooded = scoped && this.reflector.getAllAndOverride<boolean>(FLOOD_CONTROLLED, targets) ? parseRoomRef(raw) : null;
     // Both counts in one Redis round trip (ioredis pipelines what is sent in the same tick).
@@ -46,7 +47,8 @@ export class V2AccessGuard implements CanActivate {
     }
     if (!scoped) {
       const needed = anyOf.length === 1 ? `the scope ${anyOf[0]}` : `one of the scopes ${anyOf.join(', ')}`;
-      throw new ApiError(403, `This token does not have ${needed}, which this operation needs (it has: ${token.scopes.join(', ') || 'none'}).`);
+      const holder = token.kind === 'session' ? 'This session' : 'This token';
+      throw new ApiError(403, `${holder} does not have ${needed}, which this operation needs (it has: ${token.scopes.join(', ') || 'none'}).`);
     }
     if (count) {
       req.v2!.flood = count;

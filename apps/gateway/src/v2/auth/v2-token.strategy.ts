@@ -9,6 +9,7 @@ import { attachToken } from '../../shared/auth/request-token';
 import { TokenAuthenticator } from '../../shared/auth/token-authenticator';
 import { PUBLIC_ROUTE } from '../http/route-options';
 import { V2HttpRequest } from '../http/v2-request';
+import { CSRF_HEADER, csrfTokenMatches, needsCsrfToken, SESSION_COOKIE, sessionSecretOf } from '../session/session-cookie';
 
 export const V2_TOKEN_STRATEGY = 'v2-token';
 
@@ -27,7 +28,11 @@ export function presentedToken(req: Pick<V2HttpRequest, 'headers' | 'query'>): s
 /**
  * v2 token authentication (a passport-custom strategy): personal, room and add-on tokens,
  * answered from the gateway's token cache. v1 tokens are not v2 tokens: 401, as for an
- * unknown one.
+ * unknown one. Without a token, the web console's session cookie: a session, resolved and
+ * cached as tokens are, acting as its user; a request it authenticates that may change
+ * state must carry the session's CSRF token (403 otherwise). A token, when present, wins
+ * and needs no CSRF token (a browser never adds one by itself); a session secret is never
+ * taken as a token.
  */
 @Injectable()
 export class V2TokenStrategy extends PassportStrategy(Strategy, V2_TOKEN_STRATEGY) {
@@ -40,13 +45,30 @@ export class V2TokenStrategy extends PassportStrategy(Strategy, V2_TOKEN_STRATEG
 
   async validate(req: V2HttpRequest): Promise<AuthenticatedToken> {
     const clear = presentedToken(req);
-    if (!clear) throw new ApiError(401, `Authenticated requests require a token: Authorization: Bearer <token> or auth_token=<token>. See ${this.docs}`);
+    if (!clear) return this.validateSession(req);
     const token = await this.tokens.authenticate(clear);
     if (!token || !V2_TOKEN_KINDS.includes(token.kind)) {
       throw new ApiError(401, `Invalid OAuth session: the token is unknown, revoked or expired. See ${this.docs}`);
     }
     attachToken(req, token);
     req.v2 = { ...req.v2, token };
+    return token;
+  }
+
+  private async validateSession(req: V2HttpRequest): Promise<AuthenticatedToken> {
+    const secret = sessionSecretOf(req.headers.cookie);
+    if (!secret) {
+      throw new ApiError(401, `Authenticated requests require a token (Authorization: Bearer <token> or auth_token=<token>) or a signed-in session (the ${SESSION_COOKIE} cookie of POST /v2/session). See ${this.docs}`);
+    }
+    const token = await this.tokens.authenticate(secret);
+    if (!token || token.kind !== 'session') {
+      throw new ApiError(401, `Your session has ended (signed out, expired, or the password was changed): sign in again with POST /v2/session. See ${this.docs}`);
+    }
+    attachToken(req, token);
+    if (needsCsrfToken(req.method) && !csrfTokenMatches(secret, req.headers[CSRF_HEADER])) {
+      throw new ApiError(403, `A request authenticated by the session cookie that changes state must carry the X-CSRF-Token header with the session's csrf_token (see GET /v2/session); it was ${req.headers[CSRF_HEADER] === undefined ? 'missing' : 'wrong'}.`);
+    }
+    req.v2 = { ...req.v2, token, sessionSecret: secret };
     return token;
   }
 }

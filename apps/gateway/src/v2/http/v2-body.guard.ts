@@ -5,7 +5,7 @@ import bodyParser from 'body-parser';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../shared/api-error';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
-import { RAW_BODY } from './route-options';
+import { JSON_BODY_ONLY, RAW_BODY } from './route-options';
 import { V2HttpRequest } from './v2-request';
 
 type RawParser = (req: IncomingMessage, res: unknown, next: (err?: unknown) => void) => void;
@@ -44,7 +44,7 @@ export class V2BodyGuard implements CanActivate {
       await run(this.raw, req.raw, res);
     } else {
       await run(this.json, req.raw, res);
-      await run(this.form, req.raw, res);
+      if (!this.reflector.get<boolean>(JSON_BODY_ONLY, context.getHandler())) await run(this.form, req.raw, res);
     }
     const body = (req.raw as IncomingMessage & { body?: unknown }).body;
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;

@@ -1,11 +1,15 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { Actor, AuthenticatedToken, parseRoomRef, parseUserRef, RoomRef, UserRef } from '@app/contracts';
 import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../../shared/api-error';
 import type { RateLimitState } from '../../shared/rate-limit/rate-limit';
+import { CSRF_HEADER, sessionSecretOf } from '../session/session-cookie';
 
 /** What the guards learn about a v2 request, in the order they learn it. */
 export interface V2RequestState {
   token?: AuthenticatedToken;
+  /** The session cookie's secret, when the session cookie authenticated the request (not a token). */
+  sessionSecret?: string;
   /** The token's count, once taken: every answer from then on carries its headers. */
   rateLimit?: RateLimitState;
   /** The room's message count (flood control), on sends. */
@@ -27,6 +31,35 @@ export function actorOf(token: AuthenticatedToken): Actor {
     ...(token.roomId !== null ? { roomId: token.roomId } : {}),
   };
 }
+
+/** The user the request acts as (a personal token or a session); 403 for tokens of no user. */
+export const CurrentUserId = createParamDecorator((_: unknown, ctx: ExecutionContext): number => {
+  const userId = ctx.switchToHttp().getRequest<V2HttpRequest>().v2!.token!.userId;
+  if (userId === null) throw new ApiError(403, 'Only a user may do this: sign in, or use a personal token.');
+  return userId;
+});
+
+/** The session the request was authenticated by: its token and the secret (undefined when a token authenticated it). */
+export const CurrentSession = createParamDecorator((_: unknown, ctx: ExecutionContext): { token: AuthenticatedToken; secret: string } | undefined => {
+  const state = ctx.switchToHttp().getRequest<V2HttpRequest>().v2!;
+  return state.sessionSecret ? { token: state.token!, secret: state.sessionSecret } : undefined;
+});
+
+/** Where a request comes from, as the console's sign-in needs it (the client's address and whether it came over TLS). */
+export interface RequestOrigin { address: string; protocol: string }
+
+/** req.ip and req.protocol: the socket's, or X-Forwarded-* from TRUST_PROXY proxies (bootstrap.ts). */
+export const Origin = createParamDecorator((_: unknown, ctx: ExecutionContext): RequestOrigin => {
+  const req = ctx.switchToHttp().getRequest<V2HttpRequest>();
+  return { address: req.ip, protocol: req.protocol };
+});
+
+/** The session cookie's secret and the X-CSRF-Token header, read but not checked (sign-out is served without authentication). */
+export const PresentedSession = createParamDecorator((_: unknown, ctx: ExecutionContext): { secret?: string; csrf?: string } => {
+  const req = ctx.switchToHttp().getRequest<V2HttpRequest>();
+  const csrf = req.headers[CSRF_HEADER];
+  return { secret: sessionSecretOf(req.headers.cookie), csrf: typeof csrf === 'string' ? csrf : undefined };
+});
 
 export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext): Actor =>
   actorOf(ctx.switchToHttp().getRequest<V2HttpRequest>().v2!.token!));

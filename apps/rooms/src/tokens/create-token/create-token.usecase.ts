@@ -20,8 +20,8 @@ export interface CreateTokenCommand {
 
 export interface CreatedToken { id: number; token: string; kind: TokenKind; label: string }
 
-/** Kinds made here: add-on tokens come from the OAuth token URL. */
-const MADE_KINDS = TOKEN_KINDS.filter((k) => k !== 'addon');
+/** Kinds made here: add-on tokens come from the OAuth token URL, sessions from a sign-in. */
+const MADE_KINDS = TOKEN_KINDS.filter((k) => k !== 'addon' && k !== 'session');
 
 /**
  * Creates a token: the only time its clear text exists (its hash is stored). Refusals
@@ -40,7 +40,7 @@ export class CreateToken {
     const m = this.db.manager;
     if (!(MADE_KINDS as readonly string[]).includes(cmd.kind)) {
       throw commandFailure('invalid', 'rule', 'kind', {
-        problem: `must be one of ${MADE_KINDS.join(', ')} (got "${cmd.kind}"); add-on tokens come from the OAuth token URL`,
+        problem: `must be one of ${MADE_KINDS.join(', ')} (got "${cmd.kind}"); add-on tokens come from the OAuth token URL, sessions from a sign-in`,
       });
     }
     const kind = cmd.kind as TokenKind;

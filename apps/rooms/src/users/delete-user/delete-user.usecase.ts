@@ -1,19 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import {
-  commandFailure, DeleteUserV1, ReplyOf, RequestOf, RoomMemberExitedV2, UndeleteUserV1, UserDeletedV1, UserUndeletedV1,
+  commandFailure, DeleteUserV1, ReplyOf, RequestOf, RoomMemberExitedV2, TokenRevokedV1, UndeleteUserV1, UserDeletedV1, UserUndeletedV1,
 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { ParticipantRepository } from '../../rooms/participants/participant.repository';
 import { RoomRepository } from '../../rooms/room.repository';
 import { newVersion, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
+import { SessionRepository } from '../session.repository';
 import { UserRepository } from '../user.repository';
 import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /**
  * Deleting keeps the user (messages still name them) and takes them out of every room they
  * are in (room_exit each, naming the user as they were, before user.deleted); undeleting
- * brings them back.
+ * brings them back. Their sessions end for good; their personal tokens stop resolving
+ * (and work again on undelete): every gateway is told to forget both before the answer.
  */
 @Injectable()
 export class DeleteUser {
@@ -22,6 +24,7 @@ export class DeleteUser {
     private readonly users: UserRepository,
     private readonly rooms: RoomRepository,
     private readonly participants: ParticipantRepository,
+    private readonly sessions: SessionRepository,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
   ) {}
 
@@ -37,9 +40,11 @@ export class DeleteUser {
       user.isDeleted = true;
       user.version = newVersion();
       await this.users.setDeleted(m, user, true);
+      const forgotten = [...await this.sessions.revokeAllOf(m, user.id), ...await this.sessions.personalTokenIdsOf(m, user.id)];
+      for (const tokenId of forgotten) emit(TokenRevokedV1, { tokenId });
       emit(UserDeletedV1, { user: toUserObject(user, this.ctx) });
       return {};
-    });
+    }, { replyAfterPublish: true });
   }
 
   undelete(cmd: RequestOf<typeof UndeleteUserV1>, meta: CommandMeta): Promise<ReplyOf<typeof UndeleteUserV1>> {

@@ -1,18 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
-import { commandFailure, ReplyOf, RequestOf, UpdateUserV1, UserUpdatedV1 } from '@app/contracts';
+import { commandFailure, ReplyOf, RequestOf, TokenRevokedV1, UpdateUserV1, UserUpdatedV1 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { defaultMentionName, newVersion, PresentationContext, toUserObject, toUserView } from '../../shared/presentation';
 import { hashPassword } from '../passwords';
+import { SessionRepository } from '../session.repository';
 import { UserRepository } from '../user.repository';
 import { PRESENTATION } from '../../shared/infrastructure.module';
 
-/** Changes the fields given, or (replace) sets them all; a deleted user cannot be updated. */
+/**
+ * Changes the fields given, or (replace) sets them all; a deleted user cannot be updated.
+ * A new password ends every session of the user, on every gateway before the answer.
+ */
 @Injectable()
 export class UpdateUser {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly users: UserRepository,
+    private readonly sessions: SessionRepository,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
   ) {}
 
@@ -40,11 +45,14 @@ export class UpdateUser {
         if (cmd.isGroupAdmin !== undefined) user.isGroupAdmin = cmd.isGroupAdmin;
         if (cmd.timezone !== undefined) user.timezone = cmd.timezone;
       }
-      if (passwordHash !== undefined) user.passwordHash = passwordHash;
+      if (passwordHash !== undefined) {
+        user.passwordHash = passwordHash;
+        for (const tokenId of await this.sessions.revokeAllOf(m, user.id)) emit(TokenRevokedV1, { tokenId });
+      }
       user.version = newVersion();
       await this.users.save(m, user, 'update');
       emit(UserUpdatedV1, { user: toUserObject(user, this.ctx) });
       return { user: toUserView(user, this.ctx) };
-    });
+    }, { replyAfterPublish: passwordHash !== undefined });
   }
 }

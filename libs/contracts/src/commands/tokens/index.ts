@@ -1,1 +1,2 @@
 export * from './resolve-token';
+export * from './user-tokens';

@@ -1,14 +1,18 @@
 import { z } from 'zod';
 import { defineCommand } from '../define-command';
 
-/** v1 tokens (admin, notification) and v2 tokens (personal, room, add-on): never accepted by the other API. */
-export const TOKEN_KINDS = ['admin', 'notification', 'personal', 'room', 'addon'] as const;
+/**
+ * v1 tokens (admin, notification) and v2 tokens (personal, room, add-on): never accepted by
+ * the other API. A `session` is the web console's sign-in: accepted by v2 from the session
+ * cookie only, never as a bearer token.
+ */
+export const TOKEN_KINDS = ['admin', 'notification', 'personal', 'room', 'addon', 'session'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 export const V1_TOKEN_KINDS: readonly TokenKind[] = ['admin', 'notification'];
 export const V2_TOKEN_KINDS: readonly TokenKind[] = ['personal', 'room', 'addon'];
 
 export { V2_SCOPES, type V2Scope } from '../../models/scopes';
-import type { V2Scope } from '../../models/scopes';
+import { V2_SCOPES, type V2Scope } from '../../models/scopes';
 
 export interface AuthenticatedToken {
   id: number;
@@ -20,6 +24,13 @@ export interface AuthenticatedToken {
   roomId: number | null;
   /** v2 scopes; empty for v1 tokens, whose kind says what they may do. */
   scopes: V2Scope[];
+  /** When it stops working (ISO-8601), for tokens that expire (sessions, add-on tokens). */
+  expires?: string;
+}
+
+/** The scopes a user's personal token (and session) may carry: admin_group for group admins only. */
+export function grantableScopes(isGroupAdmin: boolean): V2Scope[] {
+  return V2_SCOPES.filter((s) => isGroupAdmin || s !== 'admin_group');
 }
 
 /**

@@ -6,3 +6,4 @@ export * from './get-user';
 export * from './list-users';
 export * from './send-private-message';
 export * from './get-private-history';
+export * from './sign-in';
