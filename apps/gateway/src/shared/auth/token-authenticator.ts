@@ -19,6 +19,7 @@ const MAX_CACHED_TOKENS = 10_000;
 @Injectable()
 export class TokenAuthenticator implements OnModuleInit {
   readonly cache = new TokenCache({ ttlMs: TOKEN_CACHE_TTL_MS, negativeTtlMs: NEGATIVE_TTL_MS, maxEntries: MAX_CACHED_TOKENS });
+  private readonly revokedListeners: Array<(tokenId: number) => void> = [];
 
   constructor(
     private readonly rooms: RoomsClient,
@@ -33,6 +34,24 @@ export class TokenAuthenticator implements OnModuleInit {
     });
   }
 
+  /**
+   * Told each token id revoked (a session signed out, a token revoked): what a request
+   * already under way holds (a live connection) can end too.
+   */
+  whenRevoked(listener: (tokenId: number) => void): void {
+    this.revokedListeners.push(listener);
+  }
+
+  /**
+   * A token this replica revoked itself (a sign-out, DELETE /v2/token): forgotten here before
+   * the answer, so the client's next request, to this replica, is refused; the notice, already
+   * published, reaches the other replicas. Forgetting twice does no harm.
+   */
+  revoked(tokenId: number): void {
+    this.cache.evictTokenId(tokenId);
+    for (const listener of this.revokedListeners) listener(tokenId);
+  }
+
   /** The token with this clear text, or null when there is none (or it was revoked). */
   authenticate(clearToken: string): Promise<AuthenticatedToken | null> {
     return this.cache.lookup(hashApiToken(clearToken), async (tokenHash) => (await this.rooms.send(ResolveTokenV1, { tokenHash })).token);
@@ -41,7 +60,7 @@ export class TokenAuthenticator implements OnModuleInit {
   private onRevoked(envelope: EventEnvelope): void {
     const tokenId = (envelope.payload as Partial<TokenRevokedV1Payload> | undefined)?.tokenId;
     if (typeof tokenId === 'number') {
-      this.cache.evictTokenId(tokenId);
+      this.revoked(tokenId);
       this.logger.info({ tokenId }, 'token revoked; dropped from the cache');
     } else {
       // A notice we cannot read still says that some token was revoked.

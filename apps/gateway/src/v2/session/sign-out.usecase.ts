@@ -29,6 +29,7 @@ export class SignOut {
         throw new ApiError(403, `Signing out with the session cookie must carry the X-CSRF-Token header with the session's csrf_token; it was ${presented.csrf === undefined ? 'missing' : 'wrong'}.`);
       }
       await this.rooms.send(SignOutV1, { sessionId: token.id });
+      this.tokens.revoked(token.id);
     }
     return { body: undefined, setCookie: clearedSessionCookie(isSecureContext(this.config.PUBLIC_BASE_URL, Boolean(this.config.TLS_CERT_FILE), origin.protocol)) };
   }

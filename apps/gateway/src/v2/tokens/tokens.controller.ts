@@ -1,7 +1,8 @@
-import { Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
 import { generateApiToken, hashApiToken } from '@app/common';
 import { CreateUserTokenV1, ListUserTokensV1, RevokeUserTokenV1 } from '@app/contracts';
 import { ApiError } from '../../shared/api-error';
+import { TokenAuthenticator } from '../../shared/auth/token-authenticator';
 import { Notes, RequireSessionOrScopes, ResponseSchema, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
 import { CurrentUserId } from '../http/v2-request';
@@ -17,6 +18,8 @@ import { toV2TokenItem, toV2TokenList } from './tokens.presenter';
  */
 @V2Controller('token')
 export class TokensController extends V2Resource {
+  @Inject() private readonly tokens!: TokenAuthenticator;
+
   @Get()
   @Summary('List your tokens (group admins: v1 tokens too)')
   @RequireSessionOrScopes('admin_group')
@@ -47,5 +50,6 @@ export class TokensController extends V2Resource {
   async revoke(@CurrentUserId() userId: number, @Param('id') id: string): Promise<void> {
     if (!/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_147_483_647) throw new ApiError(404, `Token ${id.slice(0, 50)} not found`);
     await this.rooms.send(RevokeUserTokenV1, { userId, tokenId: Number(id) });
+    this.tokens.revoked(Number(id));
   }
 }
