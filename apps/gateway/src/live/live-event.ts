@@ -34,7 +34,7 @@ export function toLiveEvent(routingKey: string, envelope: EventEnvelope): LiveEv
 
 /** Why a live connection was ended: sent as an `error` event (JSON), then the stream ends. */
 export interface StreamProblem {
-  code: 'last_event_id_expired' | 'last_event_id_unknown' | 'resume_failed' | 'slow_client';
+  code: 'last_event_id_expired' | 'last_event_id_unknown' | 'resume_failed' | 'slow_client' | 'token_revoked';
   message: string;
 }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PresenceModule } from '../presence/presence.module';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { LiveHub } from './live-hub';
 import { LIVE_SETTINGS, LiveSettings } from './live-settings';
@@ -7,9 +8,10 @@ import { OpenLiveStream } from './open-live-stream.usecase';
 /**
  * Live connections to rooms, API-neutral: the hub (this replica's connections, fed from
  * the events exchange) and the use case that opens one. An API's controller authenticates
- * (v2: a token; the web console: its session, later) and hands the stream its transport.
+ * (a v2 token, or the web console's session) and hands the stream its transport.
  */
 @Module({
+  imports: [PresenceModule],
   providers: [
     {
       provide: LIVE_SETTINGS,

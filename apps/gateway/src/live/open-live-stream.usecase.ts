@@ -1,5 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Actor, GetRoomEventsV1, RoomEventsReply, RoomRef } from '@app/contracts';
+import { APP_LOGGER, AppLogger } from '@app/common';
+import { ConsolePresence } from '../presence/console-presence';
+import { TokenAuthenticator } from '../shared/auth/token-authenticator';
 import { RoomsClient } from '../shared/rooms-client';
 import { LiveConnection, LiveSink } from './live-connection';
 import { toLiveEvent } from './live-event';
@@ -11,8 +14,12 @@ import { EventPage } from './resume-cursor';
 const PAGE_SIZE = 200;
 
 export interface OpenLiveStreamCommand {
-  /** Whoever the API authenticated (a v2 token today; the console's session later). */
+  /** Whoever the API authenticated (a v2 token, or the console's session). */
   actor: Actor;
+  /** The token (or session) it was opened with: revoking it ends the stream. */
+  tokenId: number;
+  /** A person with the room open in the console (a session): a participant while the stream is open. */
+  presentUserId: number | null;
   room: RoomRef;
   /** The last event the client has (Last-Event-ID), or null: only events from now on. */
   lastEventId: number | null;
@@ -34,11 +41,24 @@ export interface LiveStart {
  */
 @Injectable()
 export class OpenLiveStream {
+  /** Open streams by the token they were opened with. */
+  private readonly byToken = new Map<number, Set<LiveConnection>>();
+
   constructor(
     private readonly rooms: RoomsClient,
     private readonly hub: LiveHub,
     @Inject(LIVE_SETTINGS) private readonly settings: LiveSettings,
-  ) {}
+    private readonly presence: ConsolePresence,
+    tokens: TokenAuthenticator,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
+  ) {
+    // Signing out (or revoking the token) ends the streams it opened, on every replica.
+    tokens.whenRevoked((tokenId) => {
+      for (const connection of [...(this.byToken.get(tokenId) ?? [])]) {
+        connection.fail({ code: 'token_revoked', message: 'The session or token this stream was opened with has ended. Sign in again (or use another token) and reconnect.' });
+      }
+    });
+  }
 
   async execute(cmd: OpenLiveStreamCommand): Promise<LiveStart> {
     await this.hub.ready();
@@ -51,9 +71,21 @@ export class OpenLiveStream {
       roomId: start.roomId,
       attach: (sink) => {
         const from = cmd.lastEventId === null ? { seq: start.lastSeq, claimed: false } : { seq: cmd.lastEventId, claimed: true };
-        const connection = new LiveConnection(start.roomId, sink, from, fetch, { maxPendingBytes: this.settings.maxPendingBytes },
-          (c) => this.hub.remove(c));
+        let presence: Promise<string | null> = Promise.resolve(null);
+        const connection = new LiveConnection(start.roomId, sink, from, fetch, { maxPendingBytes: this.settings.maxPendingBytes }, (c) => {
+          this.hub.remove(c);
+          this.forget(cmd.tokenId, c);
+          void presence.then((id) => (id ? this.presence.closed(id) : undefined)).catch((err: Error) =>
+            this.logger.warn({ err: err.message, roomId: start.roomId }, 'presence: could not record that a console left the room'));
+        });
         this.hub.add(connection);
+        this.remember(cmd.tokenId, connection);
+        if (cmd.presentUserId !== null) {
+          presence = this.presence.opened(start.roomId, cmd.presentUserId).catch((err: Error) => {
+            this.logger.warn({ err: err.message, roomId: start.roomId }, 'presence: could not record that a console opened the room');
+            return null;
+          });
+        }
         if (!start.covered) {
           connection.fail({
             code: 'last_event_id_expired',
@@ -66,6 +98,19 @@ export class OpenLiveStream {
         return connection;
       },
     };
+  }
+
+  private remember(tokenId: number, connection: LiveConnection): void {
+    const set = this.byToken.get(tokenId) ?? new Set<LiveConnection>();
+    set.add(connection);
+    this.byToken.set(tokenId, set);
+  }
+
+  private forget(tokenId: number, connection: LiveConnection): void {
+    const set = this.byToken.get(tokenId);
+    if (!set) return;
+    set.delete(connection);
+    if (set.size === 0) this.byToken.delete(tokenId);
   }
 }
 

@@ -39,6 +39,7 @@ export class ConsolePresence {
   private readonly replica = randomUUID();
   private readonly open = new Map<string, { key: string; roomId: number; userId: number }>();
   private timer?: NodeJS.Timeout;
+  private stopping = false;
 
   constructor(
     private readonly redis: Redis,
@@ -61,10 +62,19 @@ export class ConsolePresence {
     this.timer.unref();
   }
 
-  /** Ends this replica's connections (shutdown): their users exit unless open elsewhere. */
-  async stop(): Promise<void> {
+  /**
+   * This replica stops (a deploy, a scale-down): its connections are not closed as such, as
+   * their clients reconnect to another replica at once; left to expire, they make nobody
+   * exit unless the person does not come back within the TTL.
+   */
+  onModuleDestroy(): void {
+    this.stop();
+  }
+
+  stop(): void {
+    this.stopping = true;
     if (this.timer) clearInterval(this.timer);
-    await Promise.all([...this.open.keys()].map((id) => this.closed(id)));
+    this.open.clear();
   }
 
   /** A live connection of `userId` to `roomId` opened: answers its handle for `closed`. */
@@ -80,7 +90,7 @@ export class ConsolePresence {
   /** The connection closed: the user exits the room if no other connection of theirs has it open. */
   async closed(id: string): Promise<void> {
     const conn = this.open.get(id);
-    if (!conn) return;
+    if (!conn || this.stopping) return;
     this.open.delete(id);
     const left = Number(await this.redis.eval(CLOSE, 2, conn.key, this.index, id, Date.now()));
     if (left === 0) await this.exitUnlessReopened(conn.key, conn.roomId, conn.userId);

@@ -1,19 +1,19 @@
 import { Get, Res } from '@nestjs/common';
-import { Actor, RoomRef } from '@app/contracts';
+import { Actor, AuthenticatedToken, RoomRef } from '@app/contracts';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { OpenLiveStream } from '../../live/open-live-stream.usecase';
 import { sseSink } from '../../live/sse-sink';
 import { EventStream, RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
-import { CurrentActor, RoomRefParam } from '../http/v2-request';
+import { CurrentActor, CurrentToken, RoomRefParam } from '../http/v2-request';
 import { LAST_EVENT_ID_PARAM, LastEventId } from './last-event-id';
 
 const RESUME = 'The last event the client has (the `id:` of an event of this stream): the stream resumes after it.';
 
 /**
- * A room's live events as Server-Sent Events, for a token with view_messages (the console's
- * session will open the same stream through OpenLiveStream). Refusals come before the
+ * A room's live events as Server-Sent Events, for a token with view_messages or the console's
+ * session (whose person is then a participant of the room while the stream is open). Refusals come before the
  * stream starts, as JSON with their status; then the response is the stream.
  */
 @V2Controller('room')
@@ -31,13 +31,18 @@ export class RoomEventsController {
       'sends the events after it, none missed and none repeated, within the last 24 hours; without it, events from now on. ' +
       'The stream ends with an `error` event, `{"error": {"code", "message"}}` and no id, when it cannot go on without a gap: ' +
       '`last_event_id_expired` (the events after it are no longer kept: reconnect without it and read the history), ' +
-      '`last_event_id_unknown`, `resume_failed`, or `slow_client` (a client that leaves LIVE_MAX_PENDING_BYTES unread is cut off; ' +
+      '`last_event_id_unknown`, `resume_failed`, `token_revoked` (the session signed out, or the token revoked), or `slow_client` (a client that leaves LIVE_MAX_PENDING_BYTES unread is cut off; ' +
       'reconnect with Last-Event-ID). When the gateway stops, the stream ends (EventSource reconnects with Last-Event-ID). ' +
       'Refusals before the stream starts (401, 403, 404, 400 for a malformed Last-Event-ID, 503) are JSON error bodies.',
     headers: z.object({ 'Last-Event-ID': z.string().optional().describe(RESUME) }),
     query: z.object({ [LAST_EVENT_ID_PARAM]: z.string().optional().describe(`${RESUME} For clients that cannot set the header; the header wins.`) }),
   })
-  async events(@RoomRefParam() room: RoomRef, @CurrentActor() actor: Actor, @LastEventId() lastEventId: number | null, @Res() reply: FastifyReply): Promise<void> {
-    (await this.open.execute({ actor, room, lastEventId })).attach(sseSink(reply));
+  async events(
+    @RoomRefParam() room: RoomRef, @CurrentActor() actor: Actor, @CurrentToken() token: AuthenticatedToken,
+    @LastEventId() lastEventId: number | null, @Res() reply: FastifyReply,
+  ): Promise<void> {
+    // A person with the room open in the console (its session) is in the room meanwhile.
+    const presentUserId = token.kind === 'session' ? token.userId : null;
+    (await this.open.execute({ actor, room, lastEventId, tokenId: token.id, presentUserId })).attach(sseSink(reply));
   }
 }
