@@ -58,9 +58,13 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-/** A screenshot of the page as docs/console/<name>.png (the README shows them). */
+/**
+ * A screenshot of the page as <name>.png: in dist/screenshots on every run (what the suite
+ * saw, for looking into a failure), in docs/console (the README shows them) when
+ * CONSOLE_SCREENSHOTS=docs (`npm run screenshots`), so that a test run leaves the tree as it was.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  const dir = path.join(ROOT, 'docs', 'console');
+  const dir = process.env.CONSOLE_SCREENSHOTS === 'docs' ? path.join(ROOT, 'docs', 'console') : path.join(ROOT, 'dist', 'screenshots');
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }

@@ -112,7 +112,10 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
 
 export function Health({ w }: { w: WebhookItem }) {
   if (!w.enabled) return <span class="bad">Disabled{w.disabled_reason ? `: ${w.disabled_reason}` : ''}</span>;
-  if (w.failing_since) return <span class="warn">Failing since {when(w.failing_since)} ({w.consecutive_failures} failures)</span>;
+  if (w.failing_since) {
+    const n = w.consecutive_failures;
+    return <span class="warn">Failing since {when(w.failing_since)} ({n} {n === 1 ? 'failure' : 'failures'} in a row)</span>;
+  }
   return <span class="good">Enabled{w.last_success_at ? `, last delivered ${when(w.last_success_at)}` : ''}</span>;
 }
 

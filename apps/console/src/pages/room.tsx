@@ -58,7 +58,7 @@ export function RoomPage({ roomId, session }: { roomId: number; session: Session
       {room && <Topic room={room} onChanged={(topic) => setRoom({ ...room, topic })} />}
       <div class="room">
         <section aria-labelledby="history-heading" class="history">
-          <h2 id="history-heading">Messages</h2>
+          <h2 id="history-heading">History</h2>
           <Status text={live === 'live' ? 'Live: new messages appear as they are sent.' : live === 'connecting' ? 'Connecting…' : live === 'reconnecting' ? 'Reconnecting…' : 'Live updates are unavailable; reload to try again.'} />
           <ol class="messages" aria-live="polite" aria-relevant="additions">
             {items.map((item) => <Message key={item.id} item={item} me={session.user.mention_name} />)}

@@ -1,0 +1,234 @@
+/// <reference lib="dom" />
+/**
+ * The web console as a person uses it, in Chromium against the whole built system: sign in,
+ * rooms, live messages, the composer, API tokens, webhooks and their deliveries, and what a
+ * hostile message or card cannot do.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, screenshot, seriousA11yViolations, watchProblems } from '../support/browser';
+import { eventually } from '../support/common';
+import { cli, startTestSystem, TestSystem } from '../support/processes';
+
+jest.setTimeout(180_000);
+
+const EMAIL = 'ada@example.com';
+const PASSWORD = 'correct horse battery';
+
+describe('web console, signed in', () => {
+  let stack: TestSystem;
+  let browser: Browser;
+  let page: Page;
+  let problems: string[];
+  let admin: string;
+  let receiver: http.Server;
+  let receiverUrl: string;
+  let receiverStatus = 500;
+  const received: Array<{ id: string | undefined }> = [];
+
+  const v1 = async (method: string, params: Record<string, string>, verb: 'GET' | 'POST' = 'POST') => {
+    const query = new URLSearchParams({ auth_token: admin, ...params });
+    const res = verb === 'GET'
+      ? await fetch(`${stack.baseUrl}/v1/${method}?${query}`)
+      : await fetch(`${stack.baseUrl}/v1/${method}`, { method: 'POST', body: query });
+    return { status: res.status, body: await res.json() as any };
+  };
+
+  beforeAll(async () => {
+    receiver = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        received.push({ id: req.headers['webhook-id'] as string | undefined });
+        res.writeHead(receiverStatus).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.2', r));
+    receiverUrl = `http://127.0.0.2:${(receiver.address() as AddressInfo).port}/hook`;
+    [stack, browser] = await Promise.all([
+      startTestSystem('browser_flows', { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.2/32', WEBHOOK_RETRY_SCHEDULE: '300ms' }),
+      launchBrowser(),
+    ]);
+    admin = cli(['token', 'create', '--type', 'admin', '--label', 'browser'], stack.env).stdout.trim();
+    const user = await v1('users/create', { email: EMAIL, name: 'Ada Lovelace', mention_name: 'ada', password: PASSWORD, is_group_admin: '1' });
+    expect(user.status).toBe(200);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+    await new Promise((r) => receiver?.close(r));
+  });
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    problems = watchProblems(page);
+  });
+  afterEach(async () => {
+    await page.close();
+  });
+
+  async function signIn(): Promise<void> {
+    await page.goto(`${stack.baseUrl}/`);
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Rooms' }).waitFor();
+    // The page asked who is signed in before: that 401 is how it learns "nobody".
+    problems.length = 0;
+  }
+
+  it('signs in by keyboard alone, refuses a wrong password, and signs out', async () => {
+    await page.goto(`${stack.baseUrl}/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'sign-in');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(EMAIL);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('wrong password');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toMatch(/e-?mail address or password/i);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Rooms' }).waitFor();
+    // The session is an HttpOnly cookie: nothing the page's script can read.
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))).toBe('{}{}');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(problems.filter((p) => !/401/.test(p))).toEqual([]);
+  });
+
+  it('creates a room, shows a message posted through the API live, and sends one from the composer', async () => {
+    await signIn();
+    await page.getByLabel('Room name').fill('Release Train');
+    await page.getByRole('button', { name: 'Create room' }).click();
+    await page.getByRole('heading', { name: 'Release Train' }).waitFor();
+    await page.getByText('Live: new messages appear').waitFor();
+    // With the room open, its person is a participant (room_enter), as the API sees it too.
+    const participants = () => page.evaluate(async () => {
+      const rooms = await fetch('/v2/room?expand=items').then((r) => r.json());
+      const id = rooms.items.find((r: { name: string }) => r.name === 'Release Train').id;
+      return (await fetch(`/v2/room/${id}/participant`).then((r) => r.json())).items.map((u: { name: string }) => u.name);
+    });
+    await eventually(async () => expect(await participants()).toEqual(['Ada Lovelace']));
+    await page.getByRole('complementary').getByText('Ada Lovelace').waitFor();
+
+    const posted = Date.now();
+    expect((await v1('rooms/message', { room_id: 'Release Train', from: 'CI', message: 'Build <b>42</b> passed @ada', message_format: 'html', color: 'green' })).status).toBe(200);
+    await page.locator('.messages .notification.green', { hasText: 'Build 42 passed' }).waitFor({ timeout: 5_000 });
+    expect(Date.now() - posted).toBeLessThan(1_000);
+
+    await page.getByLabel('Message').fill('Shipping it @ada');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.locator('.messages .message', { hasText: 'Shipping it' }).waitFor();
+    await expect(page.locator('.messages mark.mention.me').count()).resolves.toBeGreaterThan(0);
+    const history = await v1('rooms/history', { room_id: 'Release Train', date: 'recent' }, 'GET');
+    expect(history.body.messages.map((m: any) => m.message)).toEqual(expect.arrayContaining(['Shipping it @ada']));
+
+    await page.getByRole('button', { name: 'Edit topic' }).click();
+    await page.getByLabel('Topic').fill('Frozen until Monday');
+    await page.getByRole('button', { name: 'Save topic' }).click();
+    await page.getByText('Topic: Frozen until Monday').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'room');
+    await page.getByRole('link', { name: 'Rooms' }).click();
+    await page.getByRole('link', { name: 'Release Train' }).waitFor();
+    await page.getByText('Frozen until Monday').waitFor();
+    // Closing the room (its live connection) is leaving it (room_exit).
+    await eventually(async () => expect(await participants()).toEqual([]));
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'rooms');
+    expect(problems).toEqual([]);
+  });
+
+  it('makes an API token shown once, which works at once, and revokes it', async () => {
+    await signIn();
+    await page.getByRole('link', { name: 'API tokens' }).click();
+    await page.getByRole('heading', { name: 'API tokens' }).waitFor();
+    await page.getByLabel('Label').fill('deploy bot');
+    await page.getByRole('checkbox', { name: 'view_group' }).check();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const token = (await page.getByLabel('New token').textContent())!.trim();
+    expect(token).toMatch(/^\S{20,}$/);
+    const rooms = await fetch(`${stack.baseUrl}/v2/room`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(rooms.status).toBe(200);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'api-tokens');
+    await page.reload();
+    await page.getByRole('cell', { name: 'deploy bot' }).waitFor();
+    expect(await page.content()).not.toContain(token);
+    // A group admin's list also has the v1 tokens: revoke this one, by its row.
+    await page.getByRole('row', { name: /deploy bot/ }).getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('status').filter({ hasText: 'Token "deploy bot" revoked.' }).waitFor();
+    expect((await fetch(`${stack.baseUrl}/v2/room`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect(problems).toEqual([]);
+  });
+
+  it('adds a webhook, shows its failed delivery, and redelivers it once the receiver is back', async () => {
+    await signIn();
+    const room = await v1('rooms/create', { name: 'Hooks', owner_user_id: '1' });
+    await page.goto(`${stack.baseUrl}/#/rooms/${room.body.room.room_id}/integrations`);
+    await page.getByRole('heading', { name: 'Integrations' }).waitFor();
+    await page.getByLabel('Webhook URL').fill(receiverUrl);
+    await page.getByLabel('Event').selectOption('room_notification');
+    await page.getByLabel('Pattern').fill('');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await page.getByText('Webhook added.').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'integrations');
+
+    receiverStatus = 500;
+    expect((await v1('rooms/message', { room_id: 'Hooks', from: 'CI', message: 'deploy failed' })).status).toBe(200);
+    await page.getByRole('link', { name: /Webhook \d+/ }).click();
+    await page.getByLabel('Status').selectOption('failed');
+    // One attempt and one retry 300 ms later, both answered 500.
+    await eventually(async () => {
+      await page.getByLabel('Status').selectOption('');
+      await page.getByLabel('Status').selectOption('failed');
+      expect(await page.locator('td.delivery-failed').count()).toBe(1);
+    }, 20_000);
+    const id = received[0].id;
+    receiverStatus = 200;
+    await page.getByRole('button', { name: 'Redeliver' }).click();
+    await eventually(() => expect(received.filter((r) => r.id === id)).toHaveLength(3), 10_000);
+    await page.getByLabel('Status').selectOption('delivered');
+    await page.locator('td.delivery-delivered').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'deliveries');
+    expect(problems).toEqual([]);
+  });
+
+  it('runs nothing from a message or card carrying script, onerror= or a javascript: link', async () => {
+    await signIn();
+    const room = await v1('rooms/create', { name: 'Hostile', owner_user_id: '1' });
+    const roomId = room.body.room.room_id;
+    expect((await v1('rooms/message', {
+      room_id: 'Hostile', from: 'x', message_format: 'html',
+      message: '<img src=x onerror="window.__xss=1">hi<script>window.__xss=2</script><a href="javascript:window.__xss=3">click me</a>',
+    })).status).toBe(200);
+    const token = JSON.parse(await page.evaluate(async () => {
+      const s = await fetch('/v2/session').then((r) => r.json());
+      const made = await fetch('/v2/token', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': s.csrf_token }, body: JSON.stringify({ label: 'x', scopes: ['send_notification'] }) });
+      return JSON.stringify(await made.json());
+    })).token as string;
+    const card = await fetch(`${stack.baseUrl}/v2/room/${roomId}/notification`, {
+      method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ message: 'card', card: { style: 'link', id: 'c1', title: 'Evil <img src=x onerror=window.__xss=4>', url: 'https://ci.example.com/42', activity: { html: '<img src=x onerror=window.__xss=5>' }, description: { value: '<img src=x onerror=window.__xss=6>', format: 'html' } } }),
+    });
+    expect([card.status, card.status === 204 ? '' : await card.text()]).toEqual([204, '']);
+    await page.goto(`${stack.baseUrl}/#/rooms/${roomId}`);
+    await page.locator('.messages .message', { hasText: 'click me' }).waitFor();
+    await page.locator('.messages .card').waitFor();
+    const link = page.getByText('click me');
+    if (await link.count()) await link.click().catch(() => undefined);
+    await page.getByText(/Evil/).click().catch(() => undefined);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
+    expect(await page.locator('.messages script, .messages [onerror], .messages a[href^="javascript:" i]').count()).toBe(0);
+    // The sanitizer keeps <img src=x> as a plain image: it fails to load, and that is all.
+    expect(problems.filter((p) => !/status of 404/.test(p))).toEqual([]);
+  });
+});
