@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { WEBHOOK_EVENT_NAMES } from '@app/contracts/models/webhook-event-names';
+import { WEBHOOK_AUTHENTICATIONS } from '@app/contracts/models/webhook-registration';
 import { allItems, api, ApiError } from '../api';
 import { hrefOf } from '../routes';
 import { Problem, Status, when } from '../ui';
@@ -35,6 +36,7 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
   const [event, setEvent] = useState<string>('room_message');
   const [pattern, setPattern] = useState('');
   const [name, setName] = useState('');
+  const [authentication, setAuthentication] = useState<string>('jwt');
 
   const load = () => allItems<WebhookItem>(`${base}/webhook`).then(setHooks, (err: Error) => setProblem(err.message));
   useEffect(() => void load(), [roomId]);
@@ -44,7 +46,7 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
     setProblem(null);
     try {
       await api('POST', `${base}/webhook`, {
-        url: url.trim(), event, ...(pattern ? { pattern } : {}), ...(name.trim() ? { name: name.trim() } : {}),
+        url: url.trim(), event, authentication, ...(pattern ? { pattern } : {}), ...(name.trim() ? { name: name.trim() } : {}),
       });
       setUrl('');
       setPattern('');
@@ -81,6 +83,11 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
         <label for="webhook-pattern">Pattern</label>
         <input id="webhook-pattern" aria-describedby="pattern-help" value={pattern} onInput={(e) => setPattern(e.currentTarget.value)} />
         <small id="pattern-help">Optional, room_message only: a regular expression the message must match.</small>
+        <label for="webhook-authentication">Authentication</label>
+        <select id="webhook-authentication" aria-describedby="authentication-help" value={authentication} onChange={(e) => setAuthentication(e.currentTarget.value)}>
+          {WEBHOOK_AUTHENTICATIONS.map((a) => <option key={a} value={a}>{a}</option>)}
+        </select>
+        <small id="authentication-help">jwt: each delivery is signed (a JWT with the webhook's secret, and the webhook-signature header); none: no JWT.</small>
         <label for="webhook-name">Name</label>
         <input id="webhook-name" maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
         <button type="submit">Add webhook</button>
