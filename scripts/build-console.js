@@ -23,7 +23,9 @@ async function main() {
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(assets, { recursive: true });
   const result = await esbuild.build({
-    entryPoints: { app: path.join(src, 'main.tsx'), 'api-docs': path.join(src, 'api-docs.ts'), styles: path.join(src, 'styles.css') },
+    entryPoints: {
+      app: path.join(src, 'main.tsx'), 'api-docs': path.join(src, 'api-docs.ts'), styles: path.join(src, 'styles.css'), 'api-docs-overrides': path.join(src, 'api-docs-overrides.css'),
+    },
     bundle: true,
     minify: true,
     sourcemap: 'linked',
@@ -55,7 +57,7 @@ async function main() {
   });
   fs.writeFileSync(path.join(out, 'index.html'), fill(fs.readFileSync(path.join(src, 'index.html'), 'utf8'), { app: built.main, styles: built.styles }));
   fs.writeFileSync(path.join(out, 'api-docs.html'), fill(fs.readFileSync(path.join(src, 'api-docs.html'), 'utf8'),
-    { apiDocs: built['api-docs'], ...copies }));
+    { apiDocs: built['api-docs'], apiDocsCss: built['api-docs-overrides'], ...copies }));
   const files = fs.readdirSync(assets).sort().map((name) => `assets/${name}`);
   fs.writeFileSync(path.join(out, 'manifest.json'), `${JSON.stringify({ pages: { index: 'index.html', apiDocs: 'api-docs.html' }, assets: files }, null, 2)}\n`);
 }

@@ -3,7 +3,7 @@
  * built system: what a person sees and does, by keyboard and by the names screen readers use.
  */
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot, watchProblems } from '../support/browser';
+import { launchBrowser, screenshot, seriousA11yViolations, watchProblems } from '../support/browser';
 import { startTestSystem, TestSystem } from '../support/processes';
 
 jest.setTimeout(120_000);
@@ -53,6 +53,7 @@ describe('web console', () => {
     await page.getByText('/v2/room/{room}/notification').first().waitFor({ timeout: 30_000 });
     await expect(page.getByText('/v2/room/{room}/webhook/{id}/delivery').first().isVisible()).resolves.toBe(true);
     expect(requests.filter((u) => !u.startsWith(stack.baseUrl) && !u.startsWith('data:'))).toEqual([]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'api-reference');
     expect(problems).toEqual([]);
   });

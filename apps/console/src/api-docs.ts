@@ -5,7 +5,13 @@ declare const SwaggerUIBundle: (options: Record<string, unknown>) => unknown;
 SwaggerUIBundle({
   url: '/docs/api/v2/openapi.json',
   dom_id: '#api-reference',
-  deepLinking: true,
+  // Deep links put a link inside each operation's toggle button: an interactive control
+  // nested in another, which screen readers cannot reach.
+  deepLinking: false,
   // "Try it out" sends requests from this page, signed in by the console's session cookie.
   withCredentials: true,
+  onComplete: () => {
+    // Swagger UI's server picker has no accessible name.
+    document.querySelector('#servers')?.setAttribute('aria-label', 'Server');
+  },
 });
