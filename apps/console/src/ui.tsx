@@ -14,3 +14,18 @@ export function when(value: string | number | null | undefined): string {
   const date = typeof value === 'number' ? new Date(value * 1000) : new Date(value);
   return Number.isNaN(date.getTime()) ? String(value) : date.toLocaleString();
 }
+
+/**
+ * Runs a change the person asked for: its problem cleared first, and shown (the API's error
+ * message) when it fails. Answers whether it succeeded.
+ */
+export async function attempt(setProblem: (text: string | null) => void, work: () => Promise<unknown>): Promise<boolean> {
+  setProblem(null);
+  try {
+    await work();
+    return true;
+  } catch (err) {
+    setProblem((err as Error).message);
+    return false;
+  }
+}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api';
 import { hrefOf } from '../routes';
-import { Problem, Status, when } from '../ui';
+import { attempt, Problem, Status, when } from '../ui';
 import { Health, WebhookItem } from './integrations';
 
 interface Attempt {
@@ -46,16 +46,11 @@ export function DeliveriesPage({ roomId, webhookId }: { roomId: number; webhookI
   useEffect(() => void loadHook(), [webhookId]);
   useEffect(() => void load(), [webhookId, filter]);
 
-  const act = async (what: () => Promise<unknown>, done: string) => {
-    setProblem(null);
-    try {
-      await what();
-      setStatus(done);
-      await Promise.all([load(), loadHook()]);
-    } catch (err) {
-      setProblem((err as Error).message);
-    }
-  };
+  const act = (what: () => Promise<unknown>, done: string) => attempt(setProblem, async () => {
+    await what();
+    if (done) setStatus(done);
+    await Promise.all([load(), loadHook()]);
+  });
   const redeliver = (d: DeliveryItem) => act(() => api('POST', `${self}/delivery/${d.id}/redeliver`), `Delivery ${d.id} sent again.`);
   const recover = (e: Event) => {
     e.preventDefault();

@@ -3,7 +3,7 @@ import { WEBHOOK_EVENT_NAMES } from '@app/contracts/models/webhook-event-names';
 import { WEBHOOK_AUTHENTICATIONS } from '@app/contracts/models/webhook-registration';
 import { allItems, api, ApiError } from '../api';
 import { hrefOf } from '../routes';
-import { Problem, Status, when } from '../ui';
+import { attempt, Problem, Status, when } from '../ui';
 
 export interface WebhookItem {
   id: number;
@@ -41,10 +41,9 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
   const load = () => allItems<WebhookItem>(`${base}/webhook`).then(setHooks, (err: Error) => setProblem(err.message));
   useEffect(() => void load(), [roomId]);
 
-  const add = async (e: Event) => {
+  const add = (e: Event) => {
     e.preventDefault();
-    setProblem(null);
-    try {
+    return attempt(setProblem, async () => {
       await api('POST', `${base}/webhook`, {
         url: url.trim(), event, authentication, ...(pattern ? { pattern } : {}), ...(name.trim() ? { name: name.trim() } : {}),
       });
@@ -53,20 +52,13 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
       setName('');
       setStatus('Webhook added.');
       await load();
-    } catch (err) {
-      setProblem((err as Error).message);
-    }
+    });
   };
-  const remove = async (w: WebhookItem) => {
-    setProblem(null);
-    try {
-      await api('DELETE', `${base}/webhook/${w.id}`);
-      setStatus(`Webhook ${w.name ?? w.id} deleted.`);
-      await load();
-    } catch (err) {
-      setProblem((err as Error).message);
-    }
-  };
+  const remove = (w: WebhookItem) => attempt(setProblem, async () => {
+    await api('DELETE', `${base}/webhook/${w.id}`);
+    setStatus(`Webhook ${w.name ?? w.id} deleted.`);
+    await load();
+  });
 
   return (
     <>
@@ -136,26 +128,18 @@ function Addons({ roomId }: { roomId: number }) {
   });
   useEffect(() => void load(), [roomId]);
 
-  const install = async (e: Event) => {
+  const install = (e: Event) => {
     e.preventDefault();
-    setProblem(null);
-    try {
+    return attempt(setProblem, async () => {
       await api('POST', '/v2/addons', { url: descriptor.trim(), room: roomId });
       setDescriptor('');
       await load();
-    } catch (err) {
-      setProblem((err as Error).message);
-    }
+    });
   };
-  const uninstall = async (a: AddonItem) => {
-    setProblem(null);
-    try {
-      await api('DELETE', `/v2/addons/${a.id}`);
-      await load();
-    } catch (err) {
-      setProblem((err as Error).message);
-    }
-  };
+  const uninstall = (a: AddonItem) => attempt(setProblem, async () => {
+    await api('DELETE', `/v2/addons/${a.id}`);
+    await load();
+  });
   return (
     <>
       <h2>Add-ons</h2>

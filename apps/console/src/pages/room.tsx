@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, Session } from '../api';
 import { ChatItem, chatItemOf, mergeItems, segmentsOf } from '../messages';
 import { hrefOf } from '../routes';
-import { Problem, Status, when } from '../ui';
+import { attempt, Problem, Status, when } from '../ui';
 
 interface Room {
   id: number;
@@ -123,16 +123,13 @@ function Topic({ room, onChanged }: { room: Room; onChanged: (topic: string) => 
   const field = useRef<HTMLInputElement>(null);
   useEffect(() => (editing ? field.current?.focus() : undefined), [editing]);
 
-  const save = async (e: Event) => {
+  const save = (e: Event) => {
     e.preventDefault();
-    try {
+    return attempt(setProblem, async () => {
       await api('PUT', `/v2/room/${room.id}/topic`, { topic });
       onChanged(topic);
       setEditing(false);
-      setProblem(null);
-    } catch (err) {
-      setProblem((err as Error).message);
-    }
+    });
   };
   if (!editing) {
     return <p class="topic"><span>Topic: {room.topic || <span class="muted">none</span>}</span> <button type="button" onClick={() => { setTopic(room.topic); setEditing(true); }}>Edit topic</button></p>;
@@ -156,16 +153,12 @@ function Composer({ roomId, onSent }: { roomId: number; onSent: () => void }) {
     e.preventDefault();
     if (!message.trim()) return;
     setBusy(true);
-    try {
+    await attempt(setProblem, async () => {
       await api('POST', `/v2/room/${roomId}/message`, { message });
       setMessage('');
-      setProblem(null);
       onSent();
-    } catch (err) {
-      setProblem((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
+    setBusy(false);
   };
   return (
     <form class="composer" onSubmit={send}>

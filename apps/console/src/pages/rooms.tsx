@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { allItems, api } from '../api';
 import { hrefOf } from '../routes';
-import { Problem, when } from '../ui';
+import { attempt, Problem, when } from '../ui';
 
 interface RoomItem {
   id: number;
@@ -25,15 +25,11 @@ export function RoomsPage() {
   const create = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
-    setProblem(null);
-    try {
+    await attempt(setProblem, async () => {
       const created = await api<{ id: number }>('POST', '/v2/room', { name: name.trim() });
       location.hash = hrefOf({ page: 'room', roomId: created.id });
-    } catch (err) {
-      setProblem((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
+    setBusy(false);
   };
 
   return (

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { V2_SCOPES } from '@app/contracts/models/scopes';
 import { api, Session } from '../api';
-import { Problem, Status, when } from '../ui';
+import { attempt, Problem, Status, when } from '../ui';
 
 interface TokenItem {
   id: number;
@@ -32,30 +32,22 @@ export function TokensPage({ session }: { session: Session }) {
   useEffect(() => void load(), []);
   useEffect(() => (created ? shown.current?.focus() : undefined), [created]);
 
-  const create = async (e: Event) => {
+  const create = (e: Event) => {
     e.preventDefault();
-    setProblem(null);
-    try {
+    return attempt(setProblem, async () => {
       const made = await api<TokenItem & { token: string }>('POST', '/v2/token', {
         label: label.trim(), kind, ...(kind === 'personal' ? { scopes: [...scopes] } : {}),
       });
       setCreated({ label: made.label, token: made.token });
       setLabel('');
       await load();
-    } catch (err) {
-      setProblem((err as Error).message);
-    }
+    });
   };
-  const revoke = async (t: TokenItem) => {
-    setProblem(null);
-    try {
-      await api('DELETE', `/v2/token/${t.id}`);
-      setStatus(`Token "${t.label}" revoked.`);
-      await load();
-    } catch (err) {
-      setProblem((err as Error).message);
-    }
-  };
+  const revoke = (t: TokenItem) => attempt(setProblem, async () => {
+    await api('DELETE', `/v2/token/${t.id}`);
+    setStatus(`Token "${t.label}" revoked.`);
+    await load();
+  });
   const copy = async () => {
     if (!created) return;
     try {
