@@ -214,21 +214,16 @@ export class UnitOfWork {
   /** Writes the command ids with their replies, and the events, of the commands that succeeded. */
   private async record(manager: EntityManager, results: Done[]): Promise<void> {
     const applied = results.flatMap((r) => (r.outcome.ok && UUID.test(r.item.meta.commandId) ? [r] : []));
-    if (applied.length > 0) {
-      await manager.query(
-        'INSERT INTO applied_commands (command_id, reply) SELECT * FROM unnest($1::uuid[], $2::jsonb[])',
-        [
-          applied.map((r) => r.item.meta.commandId),
-          applied.map((r) => {
-            const reply = (r.outcome as { reply: unknown }).reply;
-            return JSON.stringify(r.item.options.storedReply ? r.item.options.storedReply(reply) : reply ?? {});
-          }),
-        ],
-      );
-    }
     // The events first, so that staged rows (messages) can take their event's position; the
     // outbox's lock window (see OutboxRelay) is then this batch's last INSERTs and COMMIT.
-    await insertOutbox(manager, results.flatMap((r) => (r.outcome.ok ? r.outcome.events : [])));
+    // The command ids go in the events' statement.
+    await insertOutbox(manager, results.flatMap((r) => (r.outcome.ok ? r.outcome.events : [])), {
+      ids: applied.map((r) => r.item.meta.commandId),
+      replies: applied.map((r) => {
+        const reply = (r.outcome as { reply: unknown }).reply;
+        return JSON.stringify(r.item.options.storedReply ? r.item.options.storedReply(reply) : reply ?? {});
+      }),
+    });
     const rows = results.flatMap((r) => (r.outcome.ok ? r.outcome.rows : []));
     for (const into of new Set(rows.map((r) => r.into))) {
       await into.insertMany(manager, rows.filter((r) => r.into === into).map((r) => r.row));
