@@ -1,0 +1,23 @@
+import { collectDefaultMetrics, Registry } from 'prom-client';
+
+/**
+ * OpenTelemetry's recommended boundaries for request durations (http.server.request.duration),
+ * in seconds; used by every duration histogram here so that they read alike.
+ */
+export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+
+/**
+ * The registry of one service, with the process and Node metrics prom-client collects
+ * (CPU, memory, heap, event loop lag, GC, handles). One per service rather than
+ * prom-client's global one: the integration tests run several services in one process.
+ */
+export function createMetricsRegistry(): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+/** Seconds since `started` (process.hrtime.bigint()), for a duration histogram. */
+export function secondsSince(started: bigint): number {
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
