@@ -371,7 +371,7 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
       await stack.dispatcher!.close();
       replica = await startDispatcher(parseConfig(dispatcherConfigShape, {
         AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl,
-        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...SCHEDULE, WEBHOOK_ALLOWED_NETWORKS: '',
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0', ...SCHEDULE, WEBHOOK_ALLOWED_NETWORKS: '',
       }));
       extra.push(replica);
     });
@@ -405,7 +405,7 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
       // Waits long enough to see the busy attempts before their retries come.
       replica = await startDispatcher(parseConfig(dispatcherConfigShape, {
         AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl,
-        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...LIMIT_SCHEDULE, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0', ...LIMIT_SCHEDULE, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
         WEBHOOK_SLOW_RECEIVER_LIMIT: '2',
       }));
       extra.push(replica);
@@ -450,7 +450,7 @@ describe('dispatcher start-up before the rooms service', () => {
     const infra = testInfra();
     const namespace = uniqueName('t');
     const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName('chat_test'));
-    const common = { AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, DATABASE_URL: dbUrl, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' };
+    const common = { AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, DATABASE_URL: dbUrl, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0' };
     const names = brokerNames(namespace);
     let dispatcher: INestApplicationContext | undefined;
     let rooms: INestMicroservice | undefined;

@@ -21,3 +21,34 @@ export function createMetricsRegistry(): Registry {
 export function secondsSince(started: bigint): number {
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
+
+/**
+ * A reading taken when Prometheus scrapes (a count from a table, say), bounded: at most one
+ * read in flight, reused for `cacheMs`, and given up after `timeoutMs`. Resolves undefined
+ * when no read has succeeded recently enough (the gauge then keeps what it showed last).
+ */
+export function sampledOnScrape<T>(read: () => Promise<T>, options: { timeoutMs?: number; cacheMs?: number; now?: () => number } = {}): () => Promise<T | undefined> {
+  const timeoutMs = options.timeoutMs ?? 1_000;
+  const cacheMs = options.cacheMs ?? 1_000;
+  const now = options.now ?? Date.now;
+  let last: { at: number; value: T } | undefined;
+  let inFlight: Promise<T | undefined> | undefined;
+  return () => {
+    if (last && now() - last.at < cacheMs) return Promise.resolve(last.value);
+    if (inFlight) return inFlight;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), timeoutMs);
+      timer.unref();
+    });
+    const reading = read().then((value) => {
+      last = { at: now(), value };
+      return value;
+    }, () => undefined);
+    inFlight = Promise.race([reading, late]).finally(() => {
+      clearTimeout(timer);
+      inFlight = undefined;
+    });
+    return inFlight;
+  };
+}
