@@ -44,6 +44,8 @@ async function startLocal({ runId, logFile }) {
     WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
     WEBHOOKS_PER_ROOM_MAX: '2000',
     LOG_LEVEL: process.env.LOG_LEVEL || 'info',
+    // Any free port: scenarios start replicas beside the three, and a bench may run beside `npm start`.
+    METRICS_PORT: process.env.METRICS_PORT || '0',
   };
   system.services = launchServices(system, system.env);
   system.stop = () => stopLocal(system);

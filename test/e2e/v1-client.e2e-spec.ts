@@ -128,7 +128,7 @@ describe('start-up with a dependency down', () => {
     const port = await freePort();
     const system = launchSystem({
       PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl(infra.pgServerUrl, uniqueName('chat_e2e')),
-      AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: uniqueName('e2e'), STARTUP_TIMEOUT_SECONDS: '1', LOG_LEVEL: 'warn',
+      AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: uniqueName('e2e'), STARTUP_TIMEOUT_SECONDS: '1', LOG_LEVEL: 'warn', METRICS_PORT: '0',
       ...overrides,
     });
     const result = await system.exited;

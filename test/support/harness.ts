@@ -45,7 +45,7 @@ export async function startStack(options: StackOptions = { gateway: true, rooms:
   const infra = testInfra();
   const namespace = uniqueName('t');
   const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName('chat_test'));
-  const common = { AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' };
+  const common = { AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0' };
   const gateways: INestApplication[] = [];
   let rooms: INestMicroservice | undefined;
   let dispatcher: INestApplicationContext | undefined;

@@ -115,6 +115,8 @@ export async function startTestSystem(prefix: string, extraEnv: Record<string, s
     REDIS_URL: infra.redisUrl,
     BROKER_NAMESPACE: namespace,
     LOG_LEVEL: 'info',
+    // Each service its own free port (test stacks run side by side): see metricsPorts.
+    METRICS_PORT: '0',
     ...extraEnv,
   };
   const launched = launchSystem(env);

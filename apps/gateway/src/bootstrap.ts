@@ -1,14 +1,21 @@
 import { BadRequestException, INestApplication, NotFoundException } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { assertRabbitReachable, assertRedisReachable, createLogger, NestPinoLogger } from '@app/common';
+import {
+  AmqpBroker, assertRabbitReachable, assertRedisReachable, CONNECTION, createLogger, NestPinoLogger, ObservabilityModule, startObservability,
+} from '@app/common';
+import { Gauge } from 'prom-client';
+import type Redis from 'ioredis';
 import type { FastifyError, FastifyReply } from 'fastify';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { parse as parseQuery } from 'node:querystring';
 import { GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
+import { LiveHub } from './live/live-hub';
 import { accessLogHook } from './shared/access-log';
+import { AMQP_BROKER, REDIS_CLIENT } from './shared/di-tokens';
+import { httpMetricsHook } from './shared/http-metrics';
 
 /**
  * The HTTP server: Fastify, set to route and read requests as the gateway always has
@@ -71,11 +78,35 @@ function answerClientError(err: Error & { code?: string }, socket: Socket): void
 export async function startGateway(config: GatewayConfig): Promise<INestApplication> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const startupMs = config.STARTUP_TIMEOUT_SECONDS * 1000;
-  await Promise.all([assertRabbitReachable(config.AMQP_URL, startupMs), assertRedisReachable(config.REDIS_URL, startupMs)]);
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config, logger), createAdapter(config), {
-    bodyParser: false,
-    logger: new NestPinoLogger(logger),
-    abortOnError: false,
+  // First: live while it waits for its dependencies, and not ready until then. The gateway
+  // uses no database: its readiness is the broker (every request's command) and Redis (limits).
+  const observability = await startObservability(config, logger, { rabbitmq: CONNECTION, redis: CONNECTION });
+  let app: NestFastifyApplication;
+  try {
+    await Promise.all([assertRabbitReachable(config.AMQP_URL, startupMs), assertRedisReachable(config.REDIS_URL, startupMs)]);
+    app = await NestFactory.create<NestFastifyApplication>(ObservabilityModule.around(GatewayModule.forRoot(config, logger), observability), createAdapter(config), {
+      bodyParser: false,
+      logger: new NestPinoLogger(logger),
+      abortOnError: false,
+    });
+  } catch (err) {
+    await observability.server.close();
+    throw err;
+  }
+  const { registry, readiness } = observability;
+  const broker = app.get<symbol, AmqpBroker>(AMQP_BROKER);
+  const redis = app.get<symbol, Redis>(REDIS_CLIENT);
+  readiness.set('rabbitmq', () => broker.isConnected());
+  // ioredis's own state: no round trip (it reconnects by itself, and says so here).
+  readiness.set('redis', () => redis.status === 'ready');
+  const hub = app.get(LiveHub);
+  new Gauge({
+    name: 'live_active_connections',
+    help: 'Live connections (Server-Sent Events, GET /v2/room/{room}/events) open on this gateway.',
+    registers: [registry],
+    collect() {
+      this.set(hub.size);
+    },
   });
   const fastify = app.getHttpAdapter().getInstance();
   // Bodies are read by the API that serves the path (v1: its first guard, so that a body
@@ -83,6 +114,7 @@ export async function startGateway(config: GatewayConfig): Promise<INestApplicat
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
   fastify.addHook('onResponse', accessLogHook(logger));
+  fastify.addHook('onResponse', httpMetricsHook(registry));
   app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST);
   logger.info({ url: await app.getUrl() }, 'gateway listening');

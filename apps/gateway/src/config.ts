@@ -1,9 +1,14 @@
-import { commonShape, ConfigError, env, loadConfigOrExit } from '@app/common';
+import { commonShape, ConfigError, env, loadConfigOrExit, METRICS_PORTS, observabilityShape } from '@app/common';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 export const gatewayConfigShape = {
   ...commonShape,
+  /**
+   * GET /metrics, /health/live and /health/ready on a listener of their own (see README:
+   * Metrics and health); METRICS_HOST, not HOST: the public address is not the metrics'.
+   */
+  ...observabilityShape(METRICS_PORTS.gateway),
   HOST: z.string().default('0.0.0.0'),
   PORT: env.port(8080),
   /** Public base URL of this gateway: used in the documentation links of error messages. */

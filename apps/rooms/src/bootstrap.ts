@@ -1,9 +1,14 @@
 import { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AmqpBroker, AmqpCommandServer, assertPostgresReachable, assertRabbitReachable, createLogger, NestPinoLogger } from '@app/common';
+import {
+  AmqpBroker, AmqpCommandServer, assertPostgresReachable, assertRabbitReachable, CONNECTION, createLogger, MIGRATIONS, NestPinoLogger,
+  ObservabilityModule, startObservability,
+} from '@app/common';
 import { brokerNames } from '@app/contracts';
+import { DataSource } from 'typeorm';
 import { RoomsConfig } from './config';
 import { openDatabase } from './database/database';
+import { readOutboxBacklog, registerOutboxMetrics } from './outbox/outbox-metrics';
 import { RoomsAppModule } from './rooms-app.module';
 
 /**
@@ -14,24 +19,37 @@ import { RoomsAppModule } from './rooms-app.module';
 export async function startRoomsService(config: RoomsConfig): Promise<INestMicroservice> {
   const logger = createLogger('rooms', config.LOG_LEVEL);
   const timeout = config.STARTUP_TIMEOUT_SECONDS * 1000;
-  await assertPostgresReachable(config.DATABASE_URL, timeout);
-  await assertRabbitReachable(config.AMQP_URL, timeout);
-  const names = brokerNames(config.BROKER_NAMESPACE);
-  const db = await openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  let broker: AmqpBroker;
+  // First: live while it waits for its dependencies and migrates, and not ready until then.
+  const observability = await startObservability(config, logger, { postgres: CONNECTION, rabbitmq: CONNECTION, migrations: MIGRATIONS });
+  const { registry, readiness } = observability;
+  let db: DataSource | undefined;
+  let broker: AmqpBroker | undefined;
   try {
-    broker = await AmqpBroker.connect(config.AMQP_URL, names, logger, timeout);
+    await assertPostgresReachable(config.DATABASE_URL, timeout);
+    await assertRabbitReachable(config.AMQP_URL, timeout);
+    const names = brokerNames(config.BROKER_NAMESPACE);
+    const opened = await openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+    db = opened;
+    readiness.set('postgres', () => opened.query('SELECT 1').then(() => true));
+    // openDatabase resolves once every migration has been applied.
+    readiness.set('migrations', () => true);
+    const connected = await AmqpBroker.connect(config.AMQP_URL, names, logger, timeout, registry);
+    broker = connected;
+    readiness.set('rabbitmq', () => connected.isConnected());
+    registerOutboxMetrics(registry, () => readOutboxBacklog(opened));
+    const app = await NestFactory.createMicroservice(ObservabilityModule.around(RoomsAppModule.forRoot(config, logger, opened, connected), observability), {
+      strategy: new AmqpCommandServer(connected, names.roomsCommandQueue, config.COMMAND_PREFETCH, logger, registry),
+      logger: new NestPinoLogger(logger),
+      abortOnError: false,
+    });
+    app.enableShutdownHooks();
+    await app.listen();
+    logger.info({ queue: names.roomsCommandQueue }, 'rooms service ready');
+    return app;
   } catch (err) {
-    await db.destroy();
+    await broker?.close().catch(() => undefined);
+    await db?.destroy().catch(() => undefined);
+    await observability.server.close();
     throw err;
   }
-  const app = await NestFactory.createMicroservice(RoomsAppModule.forRoot(config, logger, db, broker), {
-    strategy: new AmqpCommandServer(broker, names.roomsCommandQueue, config.COMMAND_PREFETCH, logger),
-    logger: new NestPinoLogger(logger),
-    abortOnError: false,
-  });
-  app.enableShutdownHooks();
-  await app.listen();
-  logger.info({ queue: names.roomsCommandQueue }, 'rooms service ready');
-  return app;
 }

@@ -1,8 +1,10 @@
-import { commonShape, env, loadConfigOrExit, parseAllowedNetworks } from '@app/common';
+import { commonShape, env, loadConfigOrExit, METRICS_PORTS, observabilityShape, parseAllowedNetworks } from '@app/common';
 import { z } from 'zod';
 
 export const roomsConfigShape = {
   ...commonShape,
+  /** GET /metrics, /health/live and /health/ready (see README: Metrics and health). */
+  ...observabilityShape(METRICS_PORTS.rooms),
   DATABASE_URL: env.url(['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/chat'),
   DATABASE_POOL_SIZE: env.positiveInt(10),
   /** Public base URL of the gateway: used in links inside records and events. */

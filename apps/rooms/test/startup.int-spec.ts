@@ -67,6 +67,7 @@ describe('rooms service start-up (real Postgres, RabbitMQ)', () => {
       DATABASE_URL: databaseUrl(infra.pgServerUrl, uniqueName('chat_test_never')),
       BROKER_NAMESPACE: uniqueName('t'),
       LOG_LEVEL: 'silent',
+      METRICS_PORT: '0',
       STARTUP_TIMEOUT_SECONDS: '1',
       ...env,
     });

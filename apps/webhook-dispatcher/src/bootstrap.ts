@@ -1,10 +1,18 @@
 import { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { AmqpBroker, AmqpCommandServer, assertPostgresReachable, assertRabbitReachable, createLogger, NestPinoLogger } from '@app/common';
+import {
+  AmqpBroker, AmqpCommandServer, assertPostgresReachable, assertRabbitReachable, CONNECTION, createLogger, MIGRATIONS, NestPinoLogger,
+  ObservabilityModule, startObservability,
+} from '@app/common';
 import { brokerNames } from '@app/contracts';
+import { DataSource } from 'typeorm';
 import { DispatcherConfig } from './config';
 import { openDispatcherDatabase } from './database/database';
 import { DispatcherModule } from './dispatcher.module';
+import { DeliveryQueues } from './delivery/delivery-queues';
+import { registerDeliveryGauges } from './delivery/delivery-metrics';
+import { DeliveryRepository } from './delivery/delivery.repository';
+import { Registrations } from './registrations/registrations';
 
 /** Commands of the delivery log one replica handles at once (reads by index, and queueing jobs). */
 const COMMAND_PREFETCH = 16;
@@ -18,25 +26,41 @@ const COMMAND_PREFETCH = 16;
 export async function startDispatcher(config: DispatcherConfig): Promise<INestMicroservice> {
   const logger = createLogger('webhook-dispatcher', config.LOG_LEVEL);
   const timeout = config.STARTUP_TIMEOUT_SECONDS * 1000;
-  await assertPostgresReachable(config.DATABASE_URL, timeout);
-  await assertRabbitReachable(config.AMQP_URL, timeout);
-  const names = brokerNames(config.BROKER_NAMESPACE);
-  const db = await openDispatcherDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  // First: live while it waits for its dependencies and migrates, and not ready until then.
+  const observability = await startObservability(config, logger, { postgres: CONNECTION, rabbitmq: CONNECTION, migrations: MIGRATIONS });
+  const { registry, readiness } = observability;
+  let db: DataSource | undefined;
   let broker: AmqpBroker | undefined;
   try {
-    broker = await AmqpBroker.connect(config.AMQP_URL, names, logger, timeout);
-    const app = await NestFactory.createMicroservice(DispatcherModule.forRoot(config, logger, db, broker), {
-      strategy: new AmqpCommandServer(broker, names.dispatcherCommandQueue, COMMAND_PREFETCH, logger),
+    await assertPostgresReachable(config.DATABASE_URL, timeout);
+    await assertRabbitReachable(config.AMQP_URL, timeout);
+    const names = brokerNames(config.BROKER_NAMESPACE);
+    const opened = await openDispatcherDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+    db = opened;
+    readiness.set('postgres', () => opened.query('SELECT 1').then(() => true));
+    // openDispatcherDatabase resolves once every migration has been applied.
+    readiness.set('migrations', () => true);
+    broker = await AmqpBroker.connect(config.AMQP_URL, names, logger, timeout, registry);
+    const app = await NestFactory.createMicroservice(ObservabilityModule.around(DispatcherModule.forRoot(config, logger, opened, broker), observability), {
+      strategy: new AmqpCommandServer(broker, names.dispatcherCommandQueue, COMMAND_PREFETCH, logger, registry),
       logger: new NestPinoLogger(logger),
       abortOnError: false,
     });
+    // Two connections to the broker: the shared one (events, commands) and the deliveries' own.
+    const connected = broker;
+    const queues = app.get(DeliveryQueues);
+    readiness.set('rabbitmq', () => connected.isConnected() && queues.isConnected());
+    const registrations = app.get(Registrations);
+    const repository = app.get(DeliveryRepository);
+    registerDeliveryGauges(registry, { unfinished: () => repository.countUnfinished(), disabledWebhooks: () => registrations.disabled });
     app.enableShutdownHooks();
     // Initialises (registrations loaded, events consumed: see DispatcherLifecycle), then serves the commands.
     await app.listen();
     return app;
   } catch (err) {
     await broker?.close().catch(() => undefined);
-    await db.destroy().catch(() => undefined);
+    await db?.destroy().catch(() => undefined);
+    await observability.server.close();
     throw err;
   }
 }

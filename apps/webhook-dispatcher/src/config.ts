@@ -1,4 +1,4 @@
-import { commonShape, env, loadConfigOrExit, parseAllowedNetworks } from '@app/common';
+import { commonShape, env, loadConfigOrExit, METRICS_PORTS, observabilityShape, parseAllowedNetworks } from '@app/common';
 import { z } from 'zod';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './delivery/retry-policy';
 
@@ -16,6 +16,8 @@ const parsedWith = <T>(parse: (text: string) => T, fallback: () => T) =>
 
 export const dispatcherConfigShape = {
   ...commonShape,
+  /** GET /metrics, /health/live and /health/ready (see README: Metrics and health). */
+  ...observabilityShape(METRICS_PORTS['webhook-dispatcher']),
   /** The rooms service's database: the dispatcher keeps its delivery records there, in tables of its own. */
   DATABASE_URL: env.url(['postgres', 'postgresql'], 'postgres://postgres@127.0.0.1:5432/chat'),
   DATABASE_POOL_SIZE: env.positiveInt(10),

@@ -1,6 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { APP_LOGGER, AmqpBroker, AppLogger, orderedEventsQueue, CommandErrorPassthrough, GuardedHttpClient, RpcClient } from '@app/common';
+import {
+  APP_LOGGER, AmqpBroker, AppLogger, orderedEventsQueue, CommandErrorPassthrough, GuardedHttpClient, Observability, OBSERVABILITY, RpcClient,
+} from '@app/common';
 import { brokerNames, ListRegistrationsV1, ReportWebhookHealthV1, SendNotificationV1 } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { DISPATCHER_CONFIG, DispatcherConfig } from './config';
@@ -8,6 +10,7 @@ import { ATTEMPT_RECORDER, REGISTRATIONS_RPC, ROOMS_RPC } from './dispatcher.tok
 import { DeliveryDecisions } from './delivery/delivery-decisions';
 import { DeliveryQueues } from './delivery/delivery-queues';
 import { DeliveryWorker } from './delivery/delivery-worker';
+import { DeliveryMetrics } from './delivery/delivery-metrics';
 import { AttemptToRecord, DeliveryRepository } from './delivery/delivery.repository';
 import { BatchWriter } from './delivery/batch-writer';
 import { RecordPruner } from './delivery/record-pruner';
@@ -82,13 +85,18 @@ export class DispatcherModule {
           provide: DeliveryWorker,
           useFactory: (
             registrations: Registrations, http: GuardedHttpClient, repository: DeliveryRepository, recorder: BatchWriter<AttemptToRecord>,
-            queues: DeliveryQueues, replies: ReplyPoster, health: HealthReporter,
+            queues: DeliveryQueues, replies: ReplyPoster, health: HealthReporter, observability?: Observability,
           ) => new DeliveryWorker(registrations, http, repository, recorder, new BatchWriter((ids) => repository.progressOf(ids)), queues, decisions, replies, logger, {
             timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxInFlightPerSlowWebhook: config.WEBHOOK_SLOW_RECEIVER_LIMIT, health,
+            metrics: observability ? new DeliveryMetrics(observability.registry) : undefined,
             // No linger: written at once, or with the attempts of other lanes that came meanwhile.
             laneRecorder: new BatchWriter<AttemptToRecord>((items) => repository.recordAttempts(items), 200),
           }),
-          inject: [Registrations, GuardedHttpClient, DeliveryRepository, ATTEMPT_RECORDER, DeliveryQueues, ReplyPoster, HealthReporter],
+          inject: [
+            Registrations, GuardedHttpClient, DeliveryRepository, ATTEMPT_RECORDER, DeliveryQueues, ReplyPoster, HealthReporter,
+            // Absent when the module is built without ObservabilityModule around it.
+            { token: OBSERVABILITY, optional: true },
+          ],
         },
         {
           provide: EventsConsumer,

@@ -108,7 +108,7 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
 
   it('keeps its records in tables of its own, migrated in dispatcher_migrations', async () => {
     const { rows } = await db.query('SELECT name FROM dispatcher_migrations');
-    expect(rows.map((r) => r.name)).toEqual(['Deliveries1764200000000', 'DeliveryRetention1764300000000', 'DeliveryLog1764500000000', 'OrderedDeliveries1764650000000']);
+    expect(rows.map((r) => r.name)).toEqual(['Deliveries1764200000000', 'DeliveryRetention1764300000000', 'DeliveryLog1764500000000', 'OrderedDeliveries1764650000000', 'UnfinishedDeliveries1765000000000']);
     const tables = await db.query(`SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'webhook\\_%' ORDER BY 1`);
     expect(tables.rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(['webhook_attempts', 'webhook_deliveries']));
   });
@@ -371,7 +371,7 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
       await stack.dispatcher!.close();
       replica = await startDispatcher(parseConfig(dispatcherConfigShape, {
         AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl,
-        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...SCHEDULE, WEBHOOK_ALLOWED_NETWORKS: '',
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0', ...SCHEDULE, WEBHOOK_ALLOWED_NETWORKS: '',
       }));
       extra.push(replica);
     });
@@ -405,7 +405,7 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
       // Waits long enough to see the busy attempts before their retries come.
       replica = await startDispatcher(parseConfig(dispatcherConfigShape, {
         AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl,
-        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...LIMIT_SCHEDULE, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0', ...LIMIT_SCHEDULE, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
         WEBHOOK_SLOW_RECEIVER_LIMIT: '2',
       }));
       extra.push(replica);
@@ -450,7 +450,7 @@ describe('dispatcher start-up before the rooms service', () => {
     const infra = testInfra();
     const namespace = uniqueName('t');
     const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName('chat_test'));
-    const common = { AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, DATABASE_URL: dbUrl, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' };
+    const common = { AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, DATABASE_URL: dbUrl, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0' };
     const names = brokerNames(namespace);
     let dispatcher: INestApplicationContext | undefined;
     let rooms: INestMicroservice | undefined;

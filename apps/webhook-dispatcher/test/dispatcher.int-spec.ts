@@ -35,7 +35,7 @@ describe('webhook dispatcher consuming room events (real RabbitMQ)', () => {
   /** One more dispatcher replica on the stack's namespace; closed after the test. */
   const startReplica = async () => {
     const app = await startDispatcher(parseConfig(dispatcherConfigShape, {
-      AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0',
     }));
     extra.push(app);
     return app;

@@ -114,7 +114,7 @@ describe('ordered deliveries ("delivery": "ordered"; real RabbitMQ, PostgreSQL a
   it('goes on, in order, on another replica when the one making the ordered deliveries stops mid-retry', async () => {
     const second = await startDispatcher(parseConfig(dispatcherConfigShape, {
       AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl,
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...DISPATCHER_ENV,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0', ...DISPATCHER_ENV,
     }));
     replicas.push(second);
     expect(second.get(OrderedDeliveries).leading).toBe(false);

@@ -50,7 +50,7 @@ describe('registration changes in force before the call answers (two dispatcher 
     stack = await startStack({ rooms: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' }, dispatcher: DISPATCHER_ENV });
     second = await startDispatcher(parseConfig(dispatcherConfigShape, {
       AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl,
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...DISPATCHER_ENV,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0', ...DISPATCHER_ENV,
     }));
     broker = await AmqpBroker.connect(stack.amqpUrl, brokerNames(stack.namespace), createLogger('test', 'silent'));
     rpc = await broker.createRpcClient(brokerNames(stack.namespace).roomsCommandQueue, 10_000);

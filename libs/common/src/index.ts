@@ -4,3 +4,4 @@ export * from './security';
 export * from './infra';
 export * from './amqp';
 export * from './http';
+export * from './observability';

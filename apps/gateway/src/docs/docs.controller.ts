@@ -1,4 +1,6 @@
-import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Optional, Res } from '@nestjs/common';
+import { Observability, OBSERVABILITY, readinessStatus, ReadinessReport } from '@app/common';
+import type { FastifyReply } from 'fastify';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 
 /**
@@ -49,10 +51,30 @@ export class DocsController {
   }
 }
 
+/**
+ * `/health` (the process answers, as before), and the same `/health/live` and `/health/ready`
+ * as the METRICS_PORT listener serves, for load balancers that only reach the public port.
+ */
 @Controller()
 export class HealthController {
+  constructor(@Optional() @Inject(OBSERVABILITY) private readonly observability?: Observability) {}
+
   @Get('health')
   health(): { status: 'ok' } {
     return { status: 'ok' };
+  }
+
+  @Get('health/live')
+  @Header('Cache-Control', 'no-store')
+  live(): { status: 'live' } {
+    return { status: 'live' };
+  }
+
+  @Get('health/ready')
+  @Header('Cache-Control', 'no-store')
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<ReadinessReport> {
+    const report = this.observability ? await this.observability.readiness.report() : { status: 'not_ready' as const, checks: {} };
+    reply.status(readinessStatus(report));
+    return report;
   }
 }

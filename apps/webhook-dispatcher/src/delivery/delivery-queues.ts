@@ -177,6 +177,11 @@ export class DeliveryQueues {
    * Stops taking jobs, lets those in hand finish (up to `drainMs`: what is still unsettled
    * then goes back to the queue when the channel closes), and disconnects.
    */
+  /** False while its connection to the broker is down (it reconnects by itself). */
+  isConnected(): boolean {
+    return this.connection.isConnected();
+  }
+
   async close(drainMs: number): Promise<void> {
     this.closing = true;
     if (this.consuming) await this.consuming.ch.cancel(this.consuming.tag).catch(() => undefined);

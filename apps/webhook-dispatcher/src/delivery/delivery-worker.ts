@@ -10,6 +10,7 @@ import { deliveryRequest } from './delivery-request';
 import { AttemptToRecord, DeliveryProgress, DeliveryRepository } from './delivery.repository';
 import { BatchWriter } from './batch-writer';
 import { disabledAttempt } from './disabled-webhook';
+import type { DeliveryMetrics } from './delivery-metrics';
 
 export interface DeliveryWorkerOptions {
   /** The per-attempt time limit (WEBHOOK_TIMEOUT_MS). */
@@ -32,6 +33,8 @@ export interface DeliveryWorkerOptions {
    * lane at one attempt per linger. Default: the recorder.
    */
   laneRecorder?: BatchWriter<AttemptToRecord>;
+  /** Where attempts and ended deliveries are counted (in memory). */
+  metrics?: DeliveryMetrics;
 }
 
 /** What one attempt of a delivery came to: the next attempt of the same delivery, or none (it ended). */
@@ -79,6 +82,7 @@ export class DeliveryWorker {
   private readonly maxInFlightPerSlowWebhook: number;
   private readonly health: DeliveryWorkerOptions['health'];
   private readonly laneRecorder: BatchWriter<AttemptToRecord>;
+  private readonly metrics: DeliveryMetrics | undefined;
 
   constructor(
     private readonly registrations: Registrations,
@@ -100,6 +104,7 @@ export class DeliveryWorker {
     this.maxInFlightPerSlowWebhook = options.maxInFlightPerSlowWebhook ?? 100;
     this.health = options.health;
     this.laneRecorder = options.laneRecorder ?? recorder;
+    this.metrics = options.metrics;
     // The attempt has ended (timed out at worst) and been recorded well before its guard returns.
     this.guardMs = Math.round(options.timeoutMs * 1.5) + 1_000;
   }
@@ -132,11 +137,13 @@ export class DeliveryWorker {
     const registration = await this.registrationOf(job);
     if (!registration) {
       this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId }, 'delivery cancelled: the webhook is gone');
+      this.metrics?.end(job.event, 'cancelled');
       await this.repository.markCancelled(job).catch((err) => this.recordFailed(err, job));
       return 'ack';
     }
     if (!isEnabled(registration)) {
       this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, attempt: job.attempt }, 'delivery not sent: the webhook is disabled');
+      this.metrics?.end(job.event, 'failed');
       await this.recorder.add(disabledAttempt(job, new Date())).catch((err) => this.recordFailed(err, job));
       return 'ack';
     }
@@ -190,6 +197,7 @@ export class DeliveryWorker {
     const decision = this.decisions.decide({ job, result, startedAt, secrets, now: new Date() });
     this.log(job, registration, decision);
     this.health?.observe(job.webhookId, result);
+    this.measure(job, result, decision);
 
     if (decision.retry) {
       try {
@@ -227,10 +235,12 @@ export class DeliveryWorker {
     if (!registration) {
       this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId }, 'delivery cancelled: the webhook is gone');
       await this.repository.markCancelled(job);
+      this.metrics?.end(job.event, 'cancelled');
       return { next: null, retryInMs: 0 };
     }
     if (!isEnabled(registration)) {
       await this.recorder.add(disabledAttempt(job, new Date()));
+      this.metrics?.end(job.event, 'failed');
       return { next: null, retryInMs: 0 };
     }
     const startedAt = new Date();
@@ -239,6 +249,7 @@ export class DeliveryWorker {
     const decision = this.decisions.decide({ job, result, startedAt, secrets: request.secrets, now: new Date() });
     this.log(job, registration, decision);
     this.health?.observe(job.webhookId, result);
+    this.measure(job, result, decision);
     const recorded = this.laneRecorder.add({ job, record: decision.record, state: decision.state }).catch((err) => this.recordFailed(err, job));
     await this.reply(job, registration, decision);
     return { next: decision.retry?.job ?? null, retryInMs: decision.retry?.delayMs ?? 0, recorded };
@@ -341,6 +352,12 @@ export class DeliveryWorker {
     };
     if (delivered) this.logger.debug(line, 'webhook delivered');
     else this.logger.info(line, d.state.status === 'retrying' ? 'webhook delivery failed; retrying' : 'webhook delivery failed');
+  }
+
+  /** The attempt, and the delivery if it ended with it (a retry is counted when it ends). */
+  private measure(job: DeliveryJob, result: AttemptResult, decision: Decision): void {
+    this.metrics?.attempt(job.event, result);
+    if (decision.state.status !== 'retrying') this.metrics?.end(job.event, decision.state.status);
   }
 
   private recordFailed(err: unknown, job: DeliveryJob): void {

@@ -20,6 +20,19 @@ export class DeliveryRepository {
   constructor(private readonly db: DataSource) {}
 
   /**
+   * Deliveries not yet ended, of every replica (the metrics' gauges): read from the partial
+   * index of those rows (webhook_deliveries_unfinished_idx), whatever the size of the log.
+   */
+  async countUnfinished(): Promise<{ pending: number; retrying: number }> {
+    const rows = await this.db.query(
+      `SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE status IN ('pending', 'retrying') GROUP BY status`,
+    ) as Array<{ status: 'pending' | 'retrying'; n: number }>;
+    const counts = { pending: 0, retrying: 0 };
+    for (const row of rows) counts[row.status] = row.n;
+    return counts;
+  }
+
+  /**
    * One `pending` row per job (one statement for all of an event's jobs); a job already
    * recorded (a redelivered event) is left as it is. Returns the ids it inserted.
    */

@@ -1,5 +1,5 @@
 import { AppLogger } from '@app/common';
-import { WebhookEventName, WebhookRegistration } from '@app/contracts';
+import { isEnabled, WebhookEventName, WebhookRegistration } from '@app/contracts';
 import { PatternCache, RegistrationIndex } from './matching';
 
 /** Every registration, and the registrations' version of that snapshot. */
@@ -65,6 +65,13 @@ export class Registrations {
 
   get size(): number {
     return this.byId.size;
+  }
+
+  /** Registrations in the index that are disabled (the rooms service disabled them for failing). */
+  get disabled(): number {
+    let n = 0;
+    for (const r of this.byId.values()) if (!isEnabled(r)) n++;
+    return n;
   }
 
   /** The registrations for a room's event, as they were in force at `version` (an event's stamp; absent: now). */

@@ -1,6 +1,7 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import { BrokerNames, EventEnvelope } from '@app/contracts';
+import { Counter, Registry } from 'prom-client';
 import type { AppLogger } from '../logging';
 import { connectAmqp } from './connect';
 import { CommandHandler, RpcClient, serveCommands } from './rpc';
@@ -20,15 +21,25 @@ export type EventHandler = (envelope: EventEnvelope, message: ConsumeMessage) =>
 export class AmqpBroker {
   private readonly channels: ChannelWrapper[] = [];
   private readonly clients: RpcClient[] = [];
+  private readonly consumed: Counter<'messaging_destination_name' | 'outcome'> | null;
 
   private constructor(
     private readonly connection: AmqpConnectionManager,
     readonly names: BrokerNames,
     private readonly logger: AppLogger,
-  ) {}
+    metrics?: Registry,
+  ) {
+    this.consumed = metrics ? new Counter({
+      name: 'messaging_client_consumed_messages_total',
+      help: 'Messages consumed from durable queues (consumeEvents), by queue and what became of them (ack, requeue, dead-letter).',
+      labelNames: ['messaging_destination_name', 'outcome'],
+      registers: [metrics],
+    }) : null;
+  }
 
-  static async connect(url: string, names: BrokerNames, logger: AppLogger, timeoutMs = 10_000): Promise<AmqpBroker> {
-    return new AmqpBroker(await connectAmqp(url, logger, { timeoutMs }), names, logger);
+  /** `metrics`: the service's registry, where consumed messages are counted. */
+  static async connect(url: string, names: BrokerNames, logger: AppLogger, timeoutMs = 10_000, metrics?: Registry): Promise<AmqpBroker> {
+    return new AmqpBroker(await connectAmqp(url, logger, { timeoutMs }), names, logger, metrics);
   }
 
   isConnected(): boolean {
@@ -83,7 +94,7 @@ export class AmqpBroker {
         await assertConsumerQueue(ch, this.names, spec);
         await ch.prefetch(prefetch);
         await ch.consume(spec.queue, (msg) => {
-          if (msg) void this.dispatch(ch, msg, handler);
+          if (msg) void this.dispatch(ch, msg, handler, spec.queue);
         }, { noAck: false });
       },
     }), `events ${spec.queue}`);
@@ -145,12 +156,13 @@ export class AmqpBroker {
     return { stop };
   }
 
-  private async dispatch(ch: ConfirmChannel, msg: ConsumeMessage, handler: EventHandler): Promise<void> {
+  private async dispatch(ch: ConfirmChannel, msg: ConsumeMessage, handler: EventHandler, queue: string): Promise<void> {
     let envelope: EventEnvelope;
     try {
       envelope = JSON.parse(msg.content.toString('utf8')) as EventEnvelope;
     } catch {
       this.logger.error({ routingKey: msg.fields.routingKey }, 'unparseable event; dead-lettering');
+      this.consumed?.inc({ messaging_destination_name: queue, outcome: 'dead-letter' });
       ch.nack(msg, false, false);
       return;
     }
@@ -161,6 +173,7 @@ export class AmqpBroker {
       this.logger.error({ err, eventId: envelope?.id, routingKey: msg.fields.routingKey }, 'event handler failed');
       outcome = msg.fields.redelivered ? 'dead-letter' : 'requeue';
     }
+    this.consumed?.inc({ messaging_destination_name: queue, outcome });
     try {
       if (outcome === 'ack') ch.ack(msg);
       else ch.nack(msg, false, outcome === 'requeue');

@@ -2,8 +2,10 @@ import { Catch, RpcExceptionFilter } from '@nestjs/common';
 import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { BaseRpcContext } from '@nestjs/microservices/ctx-host/base-rpc.context';
 import { CommandError, CommandFailure, isCommandError } from '@app/contracts';
+import { Histogram, Registry } from 'prom-client';
 import { lastValueFrom, Observable, throwError } from 'rxjs';
 import type { AppLogger } from '../logging';
+import { DURATION_BUCKETS, OTHER, secondsSince } from '../observability';
 import type { AmqpBroker } from './amqp-broker';
 import { CommandMeta, RpcReply } from './rpc';
 
@@ -20,13 +22,24 @@ export class CommandContext extends BaseRpcContext<[CommandMeta]> {
  * before the command is acknowledged.
  */
 export class AmqpCommandServer extends Server implements CustomTransportStrategy {
+  private readonly handled: Histogram<'rpc_method' | 'outcome'> | null;
+
   constructor(
     private readonly broker: AmqpBroker,
     private readonly queue: string,
     private readonly prefetch: number,
     private readonly appLogger: AppLogger,
+    /** The service's metrics: each command's handling time and outcome is observed there. */
+    metrics?: Registry,
   ) {
     super();
+    this.handled = metrics ? new Histogram({
+      name: 'rpc_server_call_duration_seconds',
+      help: 'Commands handled, from receipt to reply, by command (its contract name) and outcome (ok, or the command error code).',
+      labelNames: ['rpc_method', 'outcome'],
+      buckets: DURATION_BUCKETS,
+      registers: [metrics],
+    }) : null;
   }
 
   listen(callback: (err?: unknown) => void): void {
@@ -35,6 +48,17 @@ export class AmqpCommandServer extends Server implements CustomTransportStrategy
   }
 
   private async dispatch(payload: unknown, meta: CommandMeta): Promise<RpcReply> {
+    const started = process.hrtime.bigint();
+    const reply = await this.reply(payload, meta);
+    // Only the patterns this server serves name a series: an unknown one (sent by anyone) is _OTHER.
+    this.handled?.observe({
+      rpc_method: this.messageHandlers.has(meta.pattern) ? meta.pattern : OTHER,
+      outcome: 'ok' in reply ? 'ok' : reply.error.code,
+    }, secondsSince(started));
+    return reply;
+  }
+
+  private async reply(payload: unknown, meta: CommandMeta): Promise<RpcReply> {
     const handler = this.messageHandlers.get(meta.pattern);
     if (!handler) {
       return { error: { code: 'invalid', reason: 'rule', detail: { problem: `unknown command ${meta.pattern}` } } };

@@ -1,0 +1,25 @@
+import { apiLabel, httpLabels } from './http-metrics';
+
+describe('HTTP metric labels', () => {
+  it('take the route template the router matched, never the path', () => {
+    expect(httpLabels('POST', '/v2/room/:room/notification', '/v2/room/Secret%20Ops/notification?auth_token=abc', 204)).toEqual({
+      http_request_method: 'POST', http_route: '/v2/room/:room/notification', http_response_status_code: '204', api: 'v2',
+    });
+    expect(httpLabels('GET', '/v1/:resource/:action', '/v1/rooms/message?auth_token=abc', 200).http_route).toBe('/v1/:resource/:action');
+  });
+
+  it('name a request no route matched "unmatched", and an unknown method _OTHER', () => {
+    expect(httpLabels('GET', undefined, '/v2/no/such/path', 404)).toMatchObject({ http_route: 'unmatched', api: 'v2' });
+    expect(httpLabels('PURGE', undefined, '/anything', 404)).toMatchObject({ http_request_method: '_OTHER', http_route: 'unmatched', api: 'other' });
+  });
+
+  it('tell the API from the first path segment, whatever its case', () => {
+    expect(apiLabel('/v1/rooms/list')).toBe('v1');
+    expect(apiLabel('/V2/room')).toBe('v2');
+    expect(apiLabel('/')).toBe('console');
+    expect(apiLabel('/assets/app-1234.js')).toBe('console');
+    expect(apiLabel('/health')).toBe('other');
+    expect(apiLabel('/docs/api/v2')).toBe('other');
+    expect(apiLabel('/v2x/room')).toBe('other');
+  });
+});

@@ -1,0 +1,48 @@
+import { DURATION_BUCKETS, httpMethodLabel, statusCodeLabel, UNMATCHED_ROUTE } from '@app/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Histogram, Registry } from 'prom-client';
+
+export type HttpLabels = Record<'http_request_method' | 'http_route' | 'http_response_status_code' | 'api', string>;
+
+/**
+ * Which API a request was for, from its path's first segment (routing is case-insensitive):
+ * `v1`, `v2`, `console` (the page and its assets) or `other` (health, documentation, files).
+ */
+export function apiLabel(path: string): 'v1' | 'v2' | 'console' | 'other' {
+  const first = /^\/([^/?#]*)/.exec(path)?.[1].toLowerCase() ?? '';
+  if (first === 'v1') return 'v1';
+  if (first === 'v2') return 'v2';
+  if (first === '' || first === 'assets') return 'console';
+  return 'other';
+}
+
+/**
+ * The labels of one request, none of them user-supplied: the route is the template the router
+ * matched, as declared (`/v2/room/:room/notification`: never the room's name, or a token in
+ * a path), `unmatched` when no route did; the method one OpenTelemetry names or `_OTHER`.
+ */
+export function httpLabels(method: string, routeTemplate: string | undefined, path: string, status: number): HttpLabels {
+  return {
+    http_request_method: httpMethodLabel(method),
+    http_route: routeTemplate && routeTemplate !== '*' && routeTemplate !== '/*' ? routeTemplate : UNMATCHED_ROUTE,
+    http_response_status_code: statusCodeLabel(status),
+    api: apiLabel(path),
+  };
+}
+
+/**
+ * `http_server_request_duration_seconds`, observed in memory in a Fastify `onResponse` hook
+ * beside the access log (Fastify's own timing of the request, to the last byte sent).
+ */
+export function httpMetricsHook(registry: Registry): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  const duration = new Histogram({
+    name: 'http_server_request_duration_seconds',
+    help: 'HTTP requests to the public port, by method, route template, status code and API (v1, v2, console, other).',
+    labelNames: ['http_request_method', 'http_route', 'http_response_status_code', 'api'],
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  return async (req, reply) => {
+    duration.observe(httpLabels(req.method, req.routeOptions?.url, req.url, reply.statusCode), reply.elapsedTime / 1000);
+  };
+}
