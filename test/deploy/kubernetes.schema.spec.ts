@@ -3,7 +3,7 @@ import { build } from './kustomize';
 
 /**
  * Every built-in object of deploy/kubernetes (base, and each overlay on it) against the
- * Kubernetes API's own schemas, as the kubernetes-models package ships them (generated from
+ * Kubernetes API's own schemas, as the kubernetes-models package (4.x: it also ships CommonJS, which Jest loads) ships them (generated from
  * the API's OpenAPI document; @kubernetes-models/validate runs them): unknown fields, wrong
  * types and missing required fields fail. The operators' kinds are checked in kubernetes.spec.ts.
  */
