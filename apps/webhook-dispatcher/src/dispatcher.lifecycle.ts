@@ -6,6 +6,7 @@ import { DISPATCHER_CONFIG, DispatcherConfig } from './config';
 import { BatchWriter } from './delivery/batch-writer';
 import { DeliveryQueues } from './delivery/delivery-queues';
 import { RecordPruner } from './delivery/record-pruner';
+import { StalledRetries } from './delivery-log/stalled-retries';
 import { AttemptToRecord } from './delivery/delivery.repository';
 import { ATTEMPT_RECORDER } from './dispatcher.tokens';
 import { DeliveryWorker } from './delivery/delivery-worker';
@@ -41,6 +42,7 @@ export class DispatcherLifecycle implements OnApplicationBootstrap, OnApplicatio
     private readonly db: DataSource,
     @Inject(ATTEMPT_RECORDER) private readonly recorder: BatchWriter<AttemptToRecord>,
     private readonly pruner: RecordPruner,
+    private readonly stalled: StalledRetries,
     private readonly health: HealthReporter,
     private readonly ordered: OrderedDeliveries,
   ) {}
@@ -68,6 +70,7 @@ export class DispatcherLifecycle implements OnApplicationBootstrap, OnApplicatio
     this.ordered.start();
     // Replicas started together do not all try the lock at the same moment.
     this.pruner.start(60_000 + Math.floor(Math.random() * 60_000));
+    this.stalled.start(60_000 + Math.floor(Math.random() * 60_000));
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -75,6 +78,7 @@ export class DispatcherLifecycle implements OnApplicationBootstrap, OnApplicatio
     this.registrations.stop();
     this.events.stop();
     await this.pruner.stop();
+    await this.stalled.stop();
     // Its lanes end the attempts under way (recorded); what waits stays in its rows for the next leader.
     await this.ordered.stop();
     // The attempts in hand still record and post replies: the broker (RPC) and database stay until they end.

@@ -14,6 +14,7 @@ import { DeliveryMetrics } from './delivery/delivery-metrics';
 import { AttemptToRecord, DeliveryRepository } from './delivery/delivery.repository';
 import { BatchWriter } from './delivery/batch-writer';
 import { RecordPruner } from './delivery/record-pruner';
+import { StalledRetries } from './delivery-log/stalled-retries';
 import { DeliveryLogHandlers } from './delivery-log/delivery-log.handlers';
 import { DeliveryLogRepository } from './delivery-log/delivery-log.repository';
 import { GetDelivery } from './delivery-log/get-delivery.usecase';
@@ -122,6 +123,13 @@ export class DispatcherModule {
         { provide: RecordPruner, useFactory: () => new RecordPruner(db, logger, {
           retentionDays: config.WEBHOOK_RECORD_RETENTION_DAYS, failedRetentionDays: config.WEBHOOK_FAILED_RETENTION_DAYS,
         }) },
+        {
+          provide: StalledRetries,
+          // Past due by ten minutes, or three attempt timeouts if longer: a job merely late (a
+          // broker outage, an attempt still running) has come back by then.
+          useFactory: (queues: DeliveryQueues) => new StalledRetries(db, queues, logger, { graceMs: Math.max(10 * 60_000, 3 * config.WEBHOOK_TIMEOUT_MS) }),
+          inject: [DeliveryQueues],
+        },
         { provide: DeliveryLogRepository, useFactory: () => new DeliveryLogRepository(db) },
         { provide: ListDeliveries, useFactory: (log: DeliveryLogRepository) => new ListDeliveries(log), inject: [DeliveryLogRepository] },
         {

@@ -9,6 +9,7 @@ import {
 } from '@app/contracts';
 import { deleteBrokerNamespace, EventCapture, eventually, Stack, startStack } from '../../../test/support/harness';
 import { deliveryIdOf } from '../src/delivery/delivery-job';
+import { StalledRetries } from '../src/delivery-log/stalled-retries';
 import { Registrations } from '../src/registrations/registrations';
 import { standardWebhookKey } from '../src/signing/standard-webhooks';
 import { Answer, Receiver } from './receiver';
@@ -218,6 +219,28 @@ describe('the delivery log (dispatcher commands; real RabbitMQ, PostgreSQL and H
     expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(170);
     expect(attempts[2].at - attempts[1].at).toBeGreaterThanOrEqual(350);
     expect(await detail(older)).toMatchObject({ status: 'failed', attempts: 3 });
+  });
+
+  it('queues again a delivery left retrying with no job (a recover that died before publishing), once it is long past due', async () => {
+    let up = false;
+    const roomId = (await newRoom()).id;
+    const { webhook } = await register(roomId, { url: receiver.route('/stalled', (): Answer => ({ status: up ? 204 : 503 })), event: 'room_notification' });
+    const deliveryId = await notify(roomId, webhook.id, 'stalled');
+    await eventually(async () => expect((await detail(deliveryId)).status).toBe('failed'), 5_000);
+    // What a recover leaves when its process dies between taking the delivery and publishing
+    // its job, an hour later: retrying, due long ago, and nothing in the broker to retry it.
+    await db.query(`UPDATE webhook_deliveries SET status = 'retrying', next_attempt_at = now() - interval '1 hour' WHERE id = $1`, [deliveryId]);
+    up = true;
+    const sent = receiver.to('/stalled').length;
+    const sweeper = stack.dispatcher!.get(StalledRetries);
+    expect(await sweeper.runOnce()).toBe(1);
+    await eventually(async () => expect(await detail(deliveryId)).toMatchObject({ status: 'delivered', attempts: 4 }), 5_000);
+    expect(receiver.to('/stalled').slice(sent).map((h) => h.headers['webhook-id'])).toEqual([deliveryId]);
+    // Nothing is stalled any more; one merely due (not past the grace) is left to its job.
+    expect(await sweeper.runOnce()).toBe(0);
+    await db.query(`UPDATE webhook_deliveries SET status = 'retrying', next_attempt_at = now() - interval '1 minute' WHERE id = $1`, [deliveryId]);
+    expect(await sweeper.runOnce()).toBe(0);
+    await db.query(`UPDATE webhook_deliveries SET status = 'delivered', next_attempt_at = NULL WHERE id = $1`, [deliveryId]);
   });
 
   it('refuses a recover from a time in the future, naming since', async () => {

@@ -1,0 +1,105 @@
+import type { AppLogger } from '@app/common';
+import { DataSource } from 'typeorm';
+import { DeliveryQueues } from '../delivery/delivery-queues';
+import type { JobRow } from './delivery-log.repository';
+import { recoveryJob } from './resend-jobs';
+
+/** The advisory lock that lets one replica at a time sweep (a fixed key of the dispatcher's own). */
+const SWEEP_LOCK_KEY = 7_411_906;
+
+export interface StalledRetriesOptions {
+  /**
+   * A retry this long past due has no job left to make it: its parked job would have come
+   * back (and been recorded) long before. Well above the attempt timeout and a broker outage's
+   * usual length, so that a sweep does not race a job that is merely late.
+   */
+  graceMs: number;
+  intervalMs?: number;
+  batch?: number;
+}
+
+/**
+ * Deliveries left `retrying` with nothing to retry them: a recover (or a redeliver) whose
+ * process died between taking the deliveries and publishing their jobs, or a retry whose
+ * parked job the broker lost. Each sweep takes those past due by more than `graceMs` (not
+ * ordered ones: their lanes hold their retries, in the leader's memory and their rows), sets
+ * them due now so the next sweep leaves them alone, and publishes their jobs as a recover
+ * does (the attempts go on from what the delivery had, on a fresh schedule). A job that
+ * turns up late after all finds its attempt recorded and is dropped (see DeliveryWorker).
+ * Every replica runs it; an advisory lock lets one at a time do the work.
+ */
+export class StalledRetries {
+  private readonly intervalMs: number;
+  private readonly batch: number;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly queues: Pick<DeliveryQueues, 'publishJobs'>,
+    private readonly logger: AppLogger,
+    private readonly options: StalledRetriesOptions,
+  ) {
+    this.intervalMs = options.intervalMs ?? 60_000;
+    this.batch = options.batch ?? 500;
+  }
+
+  start(firstInMs = this.intervalMs): void {
+    const tick = (ms: number) => {
+      this.timer = setTimeout(() => {
+        this.running = this.runOnce().catch((err) => {
+          this.logger.warn({ err: (err as Error).message }, 'could not sweep stalled webhook retries');
+          return 0;
+        });
+        void this.running.finally(() => {
+          this.running = null;
+          if (this.timer) tick(this.intervalMs);
+        });
+      }, ms);
+      this.timer.unref();
+    };
+    tick(firstInMs);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.running) await this.running;
+  }
+
+  /** One sweep; answers how many deliveries it queued again (0 when another replica holds the lock). */
+  async runOnce(): Promise<number> {
+    const runner = this.db.createQueryRunner();
+    await runner.connect();
+    try {
+      const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [SWEEP_LOCK_KEY]);
+      if (!locked) return 0;
+      try {
+        let queued = 0;
+        for (;;) {
+          const rows: JobRow[] = await runner.query(
+            `UPDATE webhook_deliveries d SET next_attempt_at = now(), updated_at = now()
+               FROM (SELECT id FROM webhook_deliveries
+                      WHERE status = 'retrying' AND lane_position IS NULL
+                        AND next_attempt_at < now() - make_interval(secs => $1::double precision / 1000)
+                      ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED) stalled
+              WHERE d.id = stalled.id
+              RETURNING d.id, d.webhook_id, d.event, d.event_id, d.room_id, d.envelope, d.created_at, d.attempts, d.actor_user_id, d.reply_depth`,
+            [this.options.graceMs, this.batch],
+          ).then((r: unknown) => (Array.isArray((r as unknown[])[0]) ? (r as JobRow[][])[0] : r as JobRow[]));
+          if (rows.length === 0) break;
+          // Not published: they are due now, so a later sweep (a grace later) takes them again.
+          await this.queues.publishJobs(rows.map(recoveryJob));
+          queued += rows.length;
+          if (rows.length < this.batch) break;
+        }
+        if (queued > 0) this.logger.warn({ deliveries: queued }, 'stalled webhook retries queued again (their jobs were lost)');
+        return queued;
+      } finally {
+        await runner.query('SELECT pg_advisory_unlock($1)', [SWEEP_LOCK_KEY]);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+}
