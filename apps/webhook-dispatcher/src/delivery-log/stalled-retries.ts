@@ -1,5 +1,6 @@
 import type { AppLogger } from '@app/common';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
+import { LockedSchedule } from '../delivery/locked-schedule';
 import { DeliveryQueues } from '../delivery/delivery-queues';
 import type { JobRow } from './delivery-log.repository';
 import { recoveryJob } from './resend-jobs';
@@ -29,77 +30,55 @@ export interface StalledRetriesOptions {
  * Every replica runs it; an advisory lock lets one at a time do the work.
  */
 export class StalledRetries {
-  private readonly intervalMs: number;
   private readonly batch: number;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+  private readonly schedule: LockedSchedule;
 
   constructor(
-    private readonly db: DataSource,
+    db: DataSource,
     private readonly queues: Pick<DeliveryQueues, 'publishJobs'>,
     private readonly logger: AppLogger,
     private readonly options: StalledRetriesOptions,
   ) {
-    this.intervalMs = options.intervalMs ?? 60_000;
     this.batch = options.batch ?? 500;
+    this.schedule = new LockedSchedule(db, logger, SWEEP_LOCK_KEY, 'sweep stalled webhook retries', options.intervalMs ?? 60_000,
+      (runner) => this.sweep(runner));
   }
 
-  start(firstInMs = this.intervalMs): void {
-    const tick = (ms: number) => {
-      this.timer = setTimeout(() => {
-        this.running = this.runOnce().catch((err) => {
-          this.logger.warn({ err: (err as Error).message }, 'could not sweep stalled webhook retries');
-          return 0;
-        });
-        void this.running.finally(() => {
-          this.running = null;
-          if (this.timer) tick(this.intervalMs);
-        });
-      }, ms);
-      this.timer.unref();
-    };
-    tick(firstInMs);
+  start(firstInMs?: number): void {
+    this.schedule.start(firstInMs);
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.running) await this.running;
+  stop(): Promise<void> {
+    return this.schedule.stop();
   }
 
   /** One sweep; answers how many deliveries it queued again (0 when another replica holds the lock). */
-  async runOnce(): Promise<number> {
-    const runner = this.db.createQueryRunner();
-    await runner.connect();
-    try {
-      const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [SWEEP_LOCK_KEY]);
-      if (!locked) return 0;
-      try {
-        let queued = 0;
-        for (;;) {
-          const rows: JobRow[] = await runner.query(
-            `UPDATE webhook_deliveries d SET next_attempt_at = now(), updated_at = now()
-               FROM (SELECT id FROM webhook_deliveries
-                      WHERE status = 'retrying' AND lane_position IS NULL
-                        AND next_attempt_at < now() - make_interval(secs => $1::double precision / 1000)
-                      ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED) stalled
-              WHERE d.id = stalled.id
-              RETURNING d.id, d.webhook_id, d.event, d.event_id, d.room_id, d.envelope, d.created_at, d.attempts, d.actor_user_id, d.reply_depth`,
-            [this.options.graceMs, this.batch],
-          ).then((r: unknown) => (Array.isArray((r as unknown[])[0]) ? (r as JobRow[][])[0] : r as JobRow[]));
-          if (rows.length === 0) break;
-          // Not published: they are due now, so a later sweep (a grace later) takes them again.
-          await this.queues.publishJobs(rows.map(recoveryJob));
-          queued += rows.length;
-          if (rows.length < this.batch) break;
-        }
-        if (queued > 0) this.logger.warn({ deliveries: queued }, 'stalled webhook retries queued again (their jobs were lost)');
-        return queued;
-      } finally {
-        await runner.query('SELECT pg_advisory_unlock($1)', [SWEEP_LOCK_KEY]);
-      }
-    } finally {
-      await runner.release();
+  runOnce(): Promise<number> {
+    return this.schedule.runOnce();
+  }
+
+  private async sweep(runner: QueryRunner): Promise<number> {
+    let queued = 0;
+    for (;;) {
+      const result: unknown = await runner.query(
+        `UPDATE webhook_deliveries d SET next_attempt_at = now(), updated_at = now()
+           FROM (SELECT id FROM webhook_deliveries
+                  WHERE status = 'retrying' AND lane_position IS NULL
+                    AND next_attempt_at < now() - make_interval(secs => $1::double precision / 1000)
+                  ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED) stalled
+          WHERE d.id = stalled.id
+          RETURNING d.id, d.webhook_id, d.event, d.event_id, d.room_id, d.envelope, d.created_at, d.attempts, d.actor_user_id, d.reply_depth`,
+        [this.options.graceMs, this.batch],
+      );
+      // TypeORM answers an UPDATE ... RETURNING as [rows, count].
+      const rows = (Array.isArray((result as unknown[])[0]) ? (result as unknown[][])[0] : result) as JobRow[];
+      if (rows.length === 0) break;
+      // Not published: they are due now, so a later sweep (a grace later) takes them again.
+      await this.queues.publishJobs(rows.map(recoveryJob));
+      queued += rows.length;
+      if (rows.length < this.batch) break;
     }
+    if (queued > 0) this.logger.warn({ deliveries: queued }, 'stalled webhook retries queued again (their jobs were lost)');
+    return queued;
   }
 }

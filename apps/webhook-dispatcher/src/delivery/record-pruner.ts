@@ -1,5 +1,6 @@
 import type { AppLogger } from '@app/common';
 import { DataSource, QueryRunner } from 'typeorm';
+import { LockedSchedule } from './locked-schedule';
 
 /** The advisory lock that lets one replica at a time prune (a fixed key of the dispatcher's own). */
 const PRUNE_LOCK_KEY = 7_411_904;
@@ -24,62 +25,38 @@ export interface PrunerOptions {
  * time do the work.
  */
 export class RecordPruner {
-  private readonly intervalMs: number;
   private readonly batch: number;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<number> | null = null;
+  private readonly schedule: LockedSchedule;
 
-  constructor(private readonly db: DataSource, private readonly logger: AppLogger, private readonly options: PrunerOptions) {
-    this.intervalMs = options.intervalMs ?? 60 * 60_000;
+  constructor(db: DataSource, private readonly logger: AppLogger, private readonly options: PrunerOptions) {
     this.batch = options.batch ?? 5_000;
+    this.schedule = new LockedSchedule(db, logger, PRUNE_LOCK_KEY, 'prune old webhook deliveries', options.intervalMs ?? 60 * 60_000,
+      (runner) => this.pruneAll(runner));
   }
 
   /** First run after `firstInMs` (spread over replicas by the caller), then every interval. */
   start(firstInMs = 60_000): void {
-    const tick = (ms: number) => {
-      this.timer = setTimeout(() => {
-        this.running = this.runOnce().catch((err) => {
-          this.logger.warn({ err: (err as Error).message }, 'could not prune old webhook deliveries');
-          return 0;
-        });
-        void this.running.finally(() => {
-          this.running = null;
-          if (this.timer) tick(this.intervalMs);
-        });
-      }, ms);
-      this.timer.unref();
-    };
-    tick(firstInMs);
+    this.schedule.start(firstInMs);
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.running) await this.running;
+  stop(): Promise<void> {
+    return this.schedule.stop();
   }
 
   /** Deletes what is past the retention; answers how many deliveries (0 when another replica holds the lock). */
-  async runOnce(): Promise<number> {
-    const runner = this.db.createQueryRunner();
-    await runner.connect();
-    try {
-      const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [PRUNE_LOCK_KEY]);
-      if (!locked) return 0;
-      try {
-        const failedDays = this.options.failedRetentionDays ?? this.options.retentionDays;
-        // Each pass reads its candidates oldest first by an index of its own: created_at, and the partial failed one.
-        const total = await this.prune(runner, `status IN ('delivered', 'cancelled')`, this.options.retentionDays)
-          + await this.prune(runner, `status = 'failed'`, failedDays);
-        if (total > 0) {
-          this.logger.info({ deliveries: total, retentionDays: this.options.retentionDays, failedRetentionDays: failedDays }, 'old webhook deliveries pruned');
-        }
-        return total;
-      } finally {
-        await runner.query('SELECT pg_advisory_unlock($1)', [PRUNE_LOCK_KEY]);
-      }
-    } finally {
-      await runner.release();
+  runOnce(): Promise<number> {
+    return this.schedule.runOnce();
+  }
+
+  private async pruneAll(runner: QueryRunner): Promise<number> {
+    const failedDays = this.options.failedRetentionDays ?? this.options.retentionDays;
+    // Each pass reads its candidates oldest first by an index of its own: created_at, and the partial failed one.
+    const total = await this.prune(runner, `status IN ('delivered', 'cancelled')`, this.options.retentionDays)
+      + await this.prune(runner, `status = 'failed'`, failedDays);
+    if (total > 0) {
+      this.logger.info({ deliveries: total, retentionDays: this.options.retentionDays, failedRetentionDays: failedDays }, 'old webhook deliveries pruned');
     }
+    return total;
   }
 
   /** Deletes, a batch at a time, the deliveries in `statuses` (an SQL condition of ours) older than `days`. */
