@@ -1,8 +1,8 @@
 import { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
-  AmqpBroker, AmqpCommandServer, assertPostgresReachable, assertRabbitReachable, CONNECTION, createLogger, MIGRATIONS, NestPinoLogger,
-  ObservabilityModule, startObservability,
+  AmqpBroker, AmqpCommandServer, assertPostgresReachable, assertQueuesDeclarable, assertRabbitReachable, commandQueueDeclaration,
+  CONNECTION, consumerQueueDeclarations, createLogger, MIGRATIONS, NestPinoLogger, ObservabilityModule, orderedEventsQueue, startObservability,
 } from '@app/common';
 import { brokerNames } from '@app/contracts';
 import { DataSource } from 'typeorm';
@@ -28,12 +28,17 @@ export async function startRoomsService(config: RoomsConfig): Promise<INestMicro
     await assertPostgresReachable(config.DATABASE_URL, timeout);
     await assertRabbitReachable(config.AMQP_URL, timeout);
     const names = brokerNames(config.BROKER_NAMESPACE);
+    // Its durable queues: the commands it serves, and the ordered deliveries' queue its relay feeds.
+    await assertQueuesDeclarable(config.AMQP_URL, [
+      commandQueueDeclaration(names.roomsCommandQueue, config.AMQP_QUEUE_TYPE),
+      ...consumerQueueDeclarations(names, orderedEventsQueue(names), config.AMQP_QUEUE_TYPE),
+    ], timeout);
     const opened = await openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
     db = opened;
     readiness.set('postgres', () => opened.query('SELECT 1').then(() => true));
     // openDatabase resolves once every migration has been applied.
     readiness.set('migrations', () => true);
-    const connected = await AmqpBroker.connect(config.AMQP_URL, names, logger, timeout, registry);
+    const connected = await AmqpBroker.connect(config.AMQP_URL, names, logger, timeout, registry, config.AMQP_QUEUE_TYPE);
     broker = connected;
     readiness.set('rabbitmq', () => connected.isConnected());
     registerOutboxMetrics(registry, () => readOutboxBacklog(opened));

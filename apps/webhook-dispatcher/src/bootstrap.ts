@@ -1,17 +1,19 @@
 import { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
-  AmqpBroker, AmqpCommandServer, assertPostgresReachable, assertRabbitReachable, CONNECTION, createLogger, MIGRATIONS, NestPinoLogger,
-  ObservabilityModule, startObservability,
+  AmqpBroker, AmqpCommandServer, assertPostgresReachable, assertQueuesDeclarable, assertRabbitReachable, commandQueueDeclaration,
+  CONNECTION, consumerQueueDeclarations, createLogger, MIGRATIONS, NestPinoLogger, ObservabilityModule, orderedEventsQueue, startObservability,
 } from '@app/common';
 import { brokerNames } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { DispatcherConfig } from './config';
 import { openDispatcherDatabase } from './database/database';
 import { DispatcherModule } from './dispatcher.module';
+import { DeliveryDecisions } from './delivery/delivery-decisions';
 import { DeliveryQueues } from './delivery/delivery-queues';
 import { registerDeliveryGauges } from './delivery/delivery-metrics';
 import { DeliveryRepository } from './delivery/delivery.repository';
+import { roomEventsQueue } from './events/room-events';
 import { Registrations } from './registrations/registrations';
 
 /** Commands of the delivery log one replica handles at once (reads by index, and queueing jobs). */
@@ -35,12 +37,19 @@ export async function startDispatcher(config: DispatcherConfig): Promise<INestMi
     await assertPostgresReachable(config.DATABASE_URL, timeout);
     await assertRabbitReachable(config.AMQP_URL, timeout);
     const names = brokerNames(config.BROKER_NAMESPACE);
+    const type = config.AMQP_QUEUE_TYPE;
+    await assertQueuesDeclarable(config.AMQP_URL, [
+      commandQueueDeclaration(names.dispatcherCommandQueue, type),
+      ...consumerQueueDeclarations(names, roomEventsQueue(names), type),
+      ...consumerQueueDeclarations(names, orderedEventsQueue(names), type),
+      ...DeliveryQueues.declarations(names, new DeliveryDecisions(config.WEBHOOK_RETRY_SCHEDULE).tiers, type),
+    ], timeout);
     const opened = await openDispatcherDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
     db = opened;
     readiness.set('postgres', () => opened.query('SELECT 1').then(() => true));
     // openDispatcherDatabase resolves once every migration has been applied.
     readiness.set('migrations', () => true);
-    broker = await AmqpBroker.connect(config.AMQP_URL, names, logger, timeout, registry);
+    broker = await AmqpBroker.connect(config.AMQP_URL, names, logger, timeout, registry, config.AMQP_QUEUE_TYPE);
     const app = await NestFactory.createMicroservice(ObservabilityModule.around(DispatcherModule.forRoot(config, logger, opened, broker), observability), {
       strategy: new AmqpCommandServer(broker, names.dispatcherCommandQueue, COMMAND_PREFETCH, logger, registry),
       logger: new NestPinoLogger(logger),

@@ -12,7 +12,7 @@ import { ATTEMPT_RECORDER } from './dispatcher.tokens';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { EventsConsumer } from './events/events.consumer';
 import { HealthReporter } from './health/health-reporter';
-import { ROOM_EVENT_BINDINGS } from './events/room-events';
+import { roomEventsQueue } from './events/room-events';
 import { Registrations } from './registrations/registrations';
 import { OrderedDeliveries } from './ordered/ordered-deliveries';
 
@@ -61,7 +61,7 @@ export class DispatcherLifecycle implements OnApplicationBootstrap, OnApplicatio
 
     await this.queues.consume(this.config.WEBHOOK_CONCURRENCY, (job, lease) => this.worker.handle(job, lease));
     await this.broker.consumeEvents(
-      { queue: names.dispatcherEventsQueue, deadLetterQueue: names.dispatcherDeadLetterQueue, bindings: ROOM_EVENT_BINDINGS },
+      roomEventsQueue(names),
       this.config.EVENT_PREFETCH,
       (envelope, message) => this.events.handle(envelope, message),
     );

@@ -46,7 +46,7 @@ export class DispatcherModule {
         { provide: DataSource, useValue: db },
         { provide: DeliveryDecisions, useValue: decisions },
         { provide: AmqpBroker, useValue: broker },
-        { provide: DeliveryQueues, useFactory: () => DeliveryQueues.connect(config.AMQP_URL, names, decisions.tiers, logger, startupMs) },
+        { provide: DeliveryQueues, useFactory: () => DeliveryQueues.connect(config.AMQP_URL, names, decisions.tiers, logger, startupMs, broker.queueType) },
         { provide: ROOMS_RPC, useFactory: (broker: AmqpBroker) => broker.createRpcClient(names.roomsCommandQueue, 10_000), inject: [AmqpBroker] },
         { provide: REGISTRATIONS_RPC, useFactory: (broker: AmqpBroker) => broker.createRpcClient(names.roomsCommandQueue, 5_000), inject: [AmqpBroker] },
         {

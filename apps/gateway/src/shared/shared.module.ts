@@ -40,7 +40,7 @@ export class SharedModule {
         { provide: APP_LOGGER, useValue: logger },
         {
           provide: AMQP_BROKER,
-          useFactory: () => AmqpBroker.connect(config.AMQP_URL, brokerNames(config.BROKER_NAMESPACE), logger, config.STARTUP_TIMEOUT_SECONDS * 1000),
+          useFactory: () => AmqpBroker.connect(config.AMQP_URL, brokerNames(config.BROKER_NAMESPACE), logger, config.STARTUP_TIMEOUT_SECONDS * 1000, undefined, config.AMQP_QUEUE_TYPE),
         },
         {
           provide: ROOMS_RPC,

@@ -1,6 +1,6 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
-import { AppLogger, connectAmqp, HandlerOutcome } from '@app/common';
+import { AmqpUrls, AppLogger, connectAmqp, declareQueue, durableQueueOptions, HandlerOutcome, QueueDeclaration, QueueType } from '@app/common';
 import { BrokerNames, deliveryDelayQueue } from '@app/contracts';
 import { DeliveryJob, deliveryJobSchema } from './delivery-job';
 
@@ -42,11 +42,14 @@ export class DeliveryQueues {
     private readonly names: BrokerNames,
     private readonly tiers: readonly number[],
     private readonly logger: AppLogger,
+    private readonly queueType: QueueType,
   ) {}
 
-  static async connect(url: string, names: BrokerNames, tiers: readonly number[], logger: AppLogger, timeoutMs: number): Promise<DeliveryQueues> {
-    const connection = await connectAmqp(url, logger, { timeoutMs, name: 'deliveries' });
-    const queues = new DeliveryQueues(connection, names, tiers, logger);
+  static async connect(
+    urls: AmqpUrls, names: BrokerNames, tiers: readonly number[], logger: AppLogger, timeoutMs: number, queueType: QueueType = 'quorum',
+  ): Promise<DeliveryQueues> {
+    const connection = await connectAmqp(urls, logger, { timeoutMs, name: 'deliveries' });
+    const queues = new DeliveryQueues(connection, names, tiers, logger, queueType);
     queues.publisher = queues.track(connection.createChannel({
       json: false,
       confirm: true,
@@ -72,17 +75,35 @@ export class DeliveryQueues {
     return this.names.deliveryInFlightQueue;
   }
 
+  /**
+   * The durable queues of deliveries, in the order they are declared (a dead-letter queue
+   * before the queue that dead-letters to it): the deliveries queue, its dead-letter queue,
+   * the delay queue of every tier and the in-flight queue (both dead-letter back to the
+   * deliveries exchange once a message's expiration passes).
+   */
+  static declarations(names: BrokerNames, tiers: readonly number[], type: QueueType): QueueDeclaration[] {
+    const back = { exchange: names.deliveriesExchange, routingKey: names.deliveriesQueue };
+    return [
+      { queue: names.deliveriesDeadLetterQueue, options: durableQueueOptions(type, { kind: 'dead-letter' }) },
+      {
+        queue: names.deliveriesQueue,
+        options: durableQueueOptions(type, { kind: 'jobs', deadLetter: { exchange: names.deadLetterExchange, routingKey: names.deliveriesQueue } }),
+      },
+      ...[...tiers.map((tier) => deliveryDelayQueue(names, tier)), names.deliveryInFlightQueue]
+        .map((queue) => ({ queue, options: durableQueueOptions(type, { kind: 'delay', deadLetter: back }) })),
+    ];
+  }
+
   private async assertTopology(ch: ConfirmChannel): Promise<void> {
     const n = this.names;
     await ch.assertExchange(n.deliveriesExchange, 'direct', { durable: true });
     await ch.assertExchange(n.deadLetterExchange, 'direct', { durable: true });
-    await ch.assertQueue(n.deliveriesDeadLetterQueue, { durable: true });
+    const [deadLetter, deliveries, ...delays] = DeliveryQueues.declarations(n, this.tiers, this.queueType);
+    await declareQueue(ch, deadLetter);
     await ch.bindQueue(n.deliveriesDeadLetterQueue, n.deadLetterExchange, n.deliveriesQueue);
-    await ch.assertQueue(n.deliveriesQueue, { durable: true, deadLetterExchange: n.deadLetterExchange, deadLetterRoutingKey: n.deliveriesQueue });
+    await declareQueue(ch, deliveries);
     await ch.bindQueue(n.deliveriesQueue, n.deliveriesExchange, n.deliveriesQueue);
-    for (const queue of [...this.tiers.map((tier) => this.delayQueue(tier)), this.inFlightQueue]) {
-      await ch.assertQueue(queue, { durable: true, deadLetterExchange: n.deliveriesExchange, deadLetterRoutingKey: n.deliveriesQueue });
-    }
+    for (const delay of delays) await declareQueue(ch, delay);
   }
 
   private track(channel: ChannelWrapper, what: string): ChannelWrapper {

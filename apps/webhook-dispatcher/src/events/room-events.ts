@@ -1,4 +1,5 @@
-import { EventEnvelope, isEventEnvelope, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_SOURCES, WebhookEventName } from '@app/contracts';
+import type { ConsumerQueueSpec } from '@app/common';
+import { BrokerNames, EventEnvelope, isEventEnvelope, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_SOURCES, WebhookEventName } from '@app/contracts';
 
 const EVENT_OF_ROUTING_KEY: ReadonlyMap<string, WebhookEventName> = new Map(
   WEBHOOK_EVENT_NAMES.map((name) => [WEBHOOK_EVENT_SOURCES[name].routingKey, name]),
@@ -11,6 +12,11 @@ export function eventNameOf(routingKey: string): WebhookEventName | null {
 
 /** Binding patterns: every room event of version 1. */
 export const ROOM_EVENT_BINDINGS = ['room.*.v2'];
+
+/** The dispatcher's queue of room events, and where the events it rejects go. */
+export const roomEventsQueue = (names: BrokerNames): ConsumerQueueSpec => ({
+  queue: names.dispatcherEventsQueue, deadLetterQueue: names.dispatcherDeadLetterQueue, bindings: ROOM_EVENT_BINDINGS,
+});
 
 export type Classified =
   | { kind: 'room-event'; webhookEvent: WebhookEventName; envelope: EventEnvelope }

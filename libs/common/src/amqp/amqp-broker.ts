@@ -3,8 +3,9 @@ import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-mana
 import { BrokerNames, EventEnvelope } from '@app/contracts';
 import { Counter, Registry } from 'prom-client';
 import type { AppLogger } from '../logging';
-import { connectAmqp } from './connect';
+import { AmqpUrls, connectAmqp } from './connect';
 import { CommandHandler, RpcClient, serveCommands } from './rpc';
+import { QueueType } from './queue-arguments';
 import { assertConsumerQueue, assertEventExchanges, ConsumerQueueSpec, orderedEventsQueue } from './topology';
 
 /** What a handler decides for a delivered message (golevelup style: always explicit). */
@@ -27,6 +28,8 @@ export class AmqpBroker {
     private readonly connection: AmqpConnectionManager,
     readonly names: BrokerNames,
     private readonly logger: AppLogger,
+    /** The type of the durable queues it declares (AMQP_QUEUE_TYPE). */
+    readonly queueType: QueueType,
     metrics?: Registry,
   ) {
     this.consumed = metrics ? new Counter({
@@ -37,9 +40,14 @@ export class AmqpBroker {
     }) : null;
   }
 
-  /** `metrics`: the service's registry, where consumed messages are counted. */
-  static async connect(url: string, names: BrokerNames, logger: AppLogger, timeoutMs = 10_000, metrics?: Registry): Promise<AmqpBroker> {
-    return new AmqpBroker(await connectAmqp(url, logger, { timeoutMs }), names, logger, metrics);
+  /**
+   * `urls`: the nodes of the cluster (any that answers). `metrics`: the service's registry, where
+   * consumed messages are counted. `queueType`: AMQP_QUEUE_TYPE.
+   */
+  static async connect(
+    urls: AmqpUrls, names: BrokerNames, logger: AppLogger, timeoutMs = 10_000, metrics?: Registry, queueType: QueueType = 'quorum',
+  ): Promise<AmqpBroker> {
+    return new AmqpBroker(await connectAmqp(urls, logger, { timeoutMs }), names, logger, queueType, metrics);
   }
 
   isConnected(): boolean {
@@ -64,7 +72,7 @@ export class AmqpBroker {
       publishTimeout: publishTimeoutMs,
       setup: async (ch: ConfirmChannel) => {
         await assertEventExchanges(ch, this.names);
-        await assertConsumerQueue(ch, this.names, orderedEventsQueue(this.names));
+        await assertConsumerQueue(ch, this.names, orderedEventsQueue(this.names), this.queueType);
       },
     }), 'events publisher');
     return new EventPublisher(channel, this.names.eventsExchange, this.names.dispatcherOrderedEventsQueue, () => this.connection.isConnected());
@@ -80,7 +88,7 @@ export class AmqpBroker {
 
   /** Serves a command queue; see serveCommands. */
   async serveCommands(queue: string, prefetch: number, handler: CommandHandler): Promise<void> {
-    this.track(await serveCommands(this.connection, queue, prefetch, this.logger, handler), `commands ${queue}`);
+    this.track(await serveCommands(this.connection, queue, prefetch, this.logger, handler, this.queueType), `commands ${queue}`);
   }
 
   /**
@@ -91,7 +99,7 @@ export class AmqpBroker {
     const channel = this.track(this.connection.createChannel({
       json: false,
       setup: async (ch: ConfirmChannel) => {
-        await assertConsumerQueue(ch, this.names, spec);
+        await assertConsumerQueue(ch, this.names, spec, this.queueType);
         await ch.prefetch(prefetch);
         await ch.consume(spec.queue, (msg) => {
           if (msg) void this.dispatch(ch, msg, handler, spec.queue);

@@ -5,3 +5,4 @@ export * from './rpc';
 export * from './command-server';
 export * from './coalesce-writes';
 export * from './command-pipe';
+export * from './queue-arguments';

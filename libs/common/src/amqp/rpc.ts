@@ -3,6 +3,8 @@ import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import { COMMAND_HEADERS, CommandDefinition, CommandError, isCommandError } from '@app/contracts';
 import type { AppLogger } from '../logging';
+import { declareQueue, QueueType } from './queue-arguments';
+import { commandQueueDeclaration } from './topology';
 
 const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
 
@@ -185,11 +187,12 @@ export async function serveCommands(
   prefetch: number,
   logger: AppLogger,
   handler: CommandHandler,
+  queueType: QueueType,
 ): Promise<ChannelWrapper> {
   const channel = connection.createChannel({
     json: false,
     setup: async (ch: ConfirmChannel) => {
-      await ch.assertQueue(queue, { durable: true });
+      await declareQueue(ch, commandQueueDeclaration(queue, queueType));
       await ch.prefetch(prefetch);
       await ch.consume(queue, (msg) => msg && void handle(ch, msg), { noAck: false });
     },

@@ -1,5 +1,6 @@
 import type { Channel, ConfirmChannel } from 'amqplib';
 import { BrokerNames } from '@app/contracts';
+import { declareQueue, durableQueueOptions, QueueDeclaration, QueueType } from './queue-arguments';
 
 /** The exchanges every publisher and consumer of domain events relies on. */
 export async function assertEventExchanges(channel: Channel | ConfirmChannel, names: BrokerNames): Promise<void> {
@@ -32,6 +33,26 @@ export const orderedEventsQueue = (names: BrokerNames): ConsumerQueueSpec => ({
   singleActiveConsumer: true,
 });
 
+/** The queues of a ConsumerQueueSpec: its dead-letter queue first (the queue dead-letters to it). */
+export function consumerQueueDeclarations(names: BrokerNames, spec: ConsumerQueueSpec, type: QueueType): QueueDeclaration[] {
+  return [
+    { queue: spec.deadLetterQueue, options: durableQueueOptions(type, { kind: 'dead-letter' }) },
+    {
+      queue: spec.queue,
+      options: durableQueueOptions(type, {
+        kind: 'events',
+        deadLetter: { exchange: names.deadLetterExchange, routingKey: spec.queue },
+        singleActiveConsumer: spec.singleActiveConsumer,
+      }),
+    },
+  ];
+}
+
+/** A command queue (see serveCommands). */
+export function commandQueueDeclaration(queue: string, type: QueueType): QueueDeclaration {
+  return { queue, options: durableQueueOptions(type, { kind: 'commands' }) };
+}
+
 /**
  * A durable queue bound to the events exchange whose rejected messages go, through the
  * dead-letter exchange, to a durable dead-letter queue of its own.
@@ -40,16 +61,13 @@ export async function assertConsumerQueue(
   channel: Channel | ConfirmChannel,
   names: BrokerNames,
   spec: ConsumerQueueSpec,
+  type: QueueType,
 ): Promise<void> {
   await assertEventExchanges(channel, names);
-  await channel.assertQueue(spec.deadLetterQueue, { durable: true });
+  const [deadLetter, queue] = consumerQueueDeclarations(names, spec, type);
+  await declareQueue(channel, deadLetter);
   await channel.bindQueue(spec.deadLetterQueue, names.deadLetterExchange, spec.queue);
-  await channel.assertQueue(spec.queue, {
-    durable: true,
-    deadLetterExchange: names.deadLetterExchange,
-    deadLetterRoutingKey: spec.queue,
-    ...(spec.singleActiveConsumer ? { arguments: { 'x-single-active-consumer': true } } : {}),
-  });
+  await declareQueue(channel, queue);
   for (const pattern of spec.bindings) {
     await channel.bindQueue(spec.queue, names.eventsExchange, pattern);
   }

@@ -2,6 +2,14 @@ import { accessSync, constants } from 'node:fs';
 import { z } from 'zod';
 import { parseDuration } from './duration';
 
+function hasScheme(value: string, protocols: string[]): boolean {
+  try {
+    return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
+  } catch {
+    return false;
+  }
+}
+
 /** Reusable variable types with messages that state the rule. */
 export const env = {
   port: (fallback: number) =>
@@ -22,19 +30,30 @@ export const env = {
       }
     }),
   url: (protocols: string[], fallback: string) =>
-    z.string().default(fallback).refine((value) => {
-      try {
-        return protocols.includes(new URL(value).protocol.replace(/:$/, ''));
-      } catch {
-        return false;
-      }
-    }, `must be a URL with scheme ${protocols.join(' or ')}`),
+    z.string().default(fallback).refine((value) => hasScheme(value, protocols), `must be a URL with scheme ${protocols.join(' or ')}`),
   /**
    * The service's public address as others reach it: an http(s) URL, normalised here once
    * (trailing slashes dropped), so every link is built as `${base}/path`.
    */
   publicBaseUrl: (fallback: string) =>
     env.url(['http', 'https'], fallback).transform((value) => value.replace(/\/+$/, '')),
+  /**
+   * A comma-separated list of URLs (the nodes of a cluster), each checked as `url` is: the
+   * problem names the entry. Spaces around the commas are dropped.
+   */
+  urlList: (protocols: string[], fallback: string) =>
+    z.string().default(fallback).transform((value, ctx) => {
+      const urls = value.split(',').map((u) => u.trim());
+      urls.forEach((url, i) => {
+        const which = urls.length > 1 ? `entry ${i + 1} ` : '';
+        if (url === '') {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${which}is empty: must be URLs separated by commas` });
+        } else if (!hasScheme(url, protocols)) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${which}must be a URL with scheme ${protocols.join(' or ')}` });
+        }
+      });
+      return urls;
+    }),
   name: (fallback: string) =>
     z.string().default(fallback).refine((v) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,100}$/.test(v),
       'must be letters, digits, ".", "_" or "-" (at most 101 characters)'),
@@ -57,7 +76,10 @@ export const env = {
 
 /** Settings every service reads. */
 export const commonShape = {
-  AMQP_URL: env.url(['amqp', 'amqps'], 'amqp://guest:guest@127.0.0.1:5672'),
+  /** The broker, or the nodes of a cluster separated by commas (any that answers is used). */
+  AMQP_URL: env.urlList(['amqp', 'amqps'], 'amqp://guest:guest@127.0.0.1:5672'),
+  /** The type of the durable queues (see QueueType); an existing queue of the other type stops the start. */
+  AMQP_QUEUE_TYPE: z.enum(['quorum', 'classic'], { errorMap: () => ({ message: 'must be quorum or classic' }) }).default('quorum'),
   BROKER_NAMESPACE: env.name('chat'),
   LOG_LEVEL: env.logLevel(),
 };

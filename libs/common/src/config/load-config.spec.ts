@@ -7,7 +7,8 @@ describe('parseConfig', () => {
   it('applies defaults when variables are absent or blank', () => {
     const config = parseConfig(shape, { PORT: '  ' });
     expect(config).toEqual({
-      AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672',
+      AMQP_URL: ['amqp://guest:guest@127.0.0.1:5672'],
+      AMQP_QUEUE_TYPE: 'quorum',
       BROKER_NAMESPACE: 'chat',
       LOG_LEVEL: 'info',
       PORT: 8080,
@@ -43,5 +44,21 @@ describe('parseConfig', () => {
     expect(parseConfig(base, {}).PUBLIC_BASE_URL).toBe('http://127.0.0.1:8080');
     expect(parseConfig(base, { PUBLIC_BASE_URL: 'https://chat.example.com/base//' }).PUBLIC_BASE_URL).toBe('https://chat.example.com/base');
     expect(() => parseConfig(base, { PUBLIC_BASE_URL: 'ftp://chat.example.com' })).toThrow('PUBLIC_BASE_URL: must be a URL with scheme http or https');
+  });
+
+  it('reads AMQP_URL as the nodes of a cluster, separated by commas, each a URL', () => {
+    expect(parseConfig(shape, { AMQP_URL: 'amqp://u:p@rabbit-0:5672, amqp://u:p@rabbit-1:5672,amqps://u:p@rabbit-2' }).AMQP_URL)
+      .toEqual(['amqp://u:p@rabbit-0:5672', 'amqp://u:p@rabbit-1:5672', 'amqps://u:p@rabbit-2']);
+    expect(parseConfig(shape, { AMQP_URL: 'amqp://rabbit' }).AMQP_URL).toEqual(['amqp://rabbit']);
+    expect(() => parseConfig(shape, { AMQP_URL: 'amqp://a,http://b' }))
+      .toThrow('AMQP_URL: entry 2 must be a URL with scheme amqp or amqps (got "amqp://a,http://b")');
+    expect(() => parseConfig(shape, { AMQP_URL: 'amqp://a,,amqp://b' }))
+      .toThrow('AMQP_URL: entry 2 is empty: must be URLs separated by commas');
+    expect(() => parseConfig(shape, { AMQP_URL: 'amqp://a,' })).toThrow('AMQP_URL: entry 2 is empty');
+  });
+
+  it('takes AMQP_QUEUE_TYPE quorum (the default) or classic, nothing else', () => {
+    expect(parseConfig(shape, { AMQP_QUEUE_TYPE: 'classic' }).AMQP_QUEUE_TYPE).toBe('classic');
+    expect(() => parseConfig(shape, { AMQP_QUEUE_TYPE: 'stream' })).toThrow('AMQP_QUEUE_TYPE: must be quorum or classic (got "stream")');
   });
 });

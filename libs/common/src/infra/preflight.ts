@@ -1,6 +1,8 @@
 import { connect as amqpConnect } from 'amqplib';
 import Redis from 'ioredis';
 import { Client } from 'pg';
+import type { AmqpUrls } from '../amqp/connect';
+import { declareQueue, QueueDeclaration, QueueTypeMismatchError } from '../amqp/queue-arguments';
 
 export class DependencyUnreachableError extends Error {
   constructor(readonly dependency: string, message: string) {
@@ -60,18 +62,58 @@ export async function assertPostgresReachable(databaseUrl: string, timeoutMs: nu
   }
 }
 
-/** Fails with a message naming RabbitMQ, its address, the variable and how to start it. */
-export async function assertRabbitReachable(amqpUrl: string, timeoutMs: number): Promise<void> {
+/** An amqplib connection to the first node of the list that answers. */
+async function connectFirst(urls: AmqpUrls, timeoutMs: number) {
+  let last: unknown;
+  for (const url of typeof urls === 'string' ? [urls] : urls) {
+    try {
+      return await amqpConnect(url, { timeout: timeoutMs });
+    } catch (err) {
+      last = err;
+    }
+  }
+  throw last;
+}
+
+const addresses = (urls: AmqpUrls) => (typeof urls === 'string' ? [urls] : urls).map((u) => describeAddress(u, 5672)).join(', ');
+
+/** Fails with a message naming RabbitMQ, its address(es), the variable and how to start it. Any node that answers will do. */
+export async function assertRabbitReachable(amqpUrl: AmqpUrls, timeoutMs: number): Promise<void> {
   try {
     await retryUntil(timeoutMs, async () => {
-      const conn = await amqpConnect(amqpUrl, { timeout: 3000 });
+      const conn = await connectFirst(amqpUrl, 3000);
       await conn.close().catch(() => undefined);
     });
   } catch (err) {
     throw new DependencyUnreachableError('RabbitMQ',
-      `Cannot reach RabbitMQ at ${describeAddress(amqpUrl, 5672)} (AMQP_URL): ${reason(err)}.\n` +
+      `Cannot reach RabbitMQ at ${addresses(amqpUrl)} (AMQP_URL): ${reason(err)}.\n` +
       `Start it with: rabbitmq-server -detached\n` +
       `  (or: docker compose up -d rabbitmq), or point AMQP_URL at a running broker.`);
+  }
+}
+
+/**
+ * Declares again, as the service will, those of its durable queues that exist already, each on a
+ * channel of its own: a queue of the other type (a deployment from before AMQP_QUEUE_TYPE, or set
+ * otherwise) stops the start with a QueueTypeMismatchError naming it, rather than a channel that
+ * fails its set-up after every reconnection. A queue not there yet is left to the service's own
+ * set-up (no conflict is possible; the dispatcher declares its events queue only once ready).
+ */
+export async function assertQueuesDeclarable(amqpUrl: AmqpUrls, declarations: readonly QueueDeclaration[], timeoutMs: number): Promise<void> {
+  const conn = await connectFirst(amqpUrl, timeoutMs);
+  conn.on('error', () => undefined);
+  try {
+    for (const declaration of declarations) {
+      const ch = await conn.createChannel();
+      ch.on('error', () => undefined);
+      const exists = await ch.checkQueue(declaration.queue).then(() => true, () => false);
+      if (exists) {
+        await declareQueue(ch, declaration);
+        await ch.close().catch(() => undefined);
+      }
+    }
+  } finally {
+    await conn.close().catch(() => undefined);
   }
 }
 
@@ -100,7 +142,7 @@ export async function assertRedisReachable(redisUrl: string, timeoutMs: number):
 export function exitOnStartupFailure(service: string, err: unknown): never {
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`${service}: ${message}\n`);
-  if (!(err instanceof DependencyUnreachableError) && err instanceof Error && err.stack) {
+  if (!(err instanceof DependencyUnreachableError) && !(err instanceof QueueTypeMismatchError) && err instanceof Error && err.stack) {
     process.stderr.write(`${err.stack}\n`);
   }
   process.exit(1);
