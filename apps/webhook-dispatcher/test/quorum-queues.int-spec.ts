@@ -13,7 +13,7 @@ import { DEFAULT_RETRY_SCHEDULE_MS } from '../src/delivery/retry-policy';
 import { roomEventsQueue } from '../src/events/room-events';
 
 /**
- * Durable queues as quorum queues (AMQP_QUEUE_TYPE's default) on the local broker. The
+ * Durable queues as quorum queues (AMQP_QUEUE_TYPE=quorum) on the local broker. The
  * management API is not enabled here, and checkQueue does not tell a queue's type: a queue's
  * type is read from the broker's refusal to declare it again as a classic queue, whose message
  * says what the queue is ("current is the value 'quorum'").
@@ -46,11 +46,11 @@ describe('quorum queues (real RabbitMQ)', () => {
     await conn?.close();
   });
 
-  describe('the services, started with the default AMQP_QUEUE_TYPE', () => {
+  describe('the services, started with AMQP_QUEUE_TYPE=quorum', () => {
     let stack: Stack;
     let names: BrokerNames;
     beforeAll(async () => {
-      stack = await startStack({ rooms: true, dispatcher: true });
+      stack = await startStack({ rooms: { AMQP_QUEUE_TYPE: 'quorum' }, dispatcher: { AMQP_QUEUE_TYPE: 'quorum' } });
       names = brokerNames(stack.namespace);
     });
     afterAll(async () => {
@@ -147,7 +147,7 @@ describe('quorum queues (real RabbitMQ)', () => {
     it('stops the start, naming the queue and how to migrate, and leaves the classic queue as it was', async () => {
       const config = parseConfig(dispatcherConfigShape, {
         AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, DATABASE_URL: databaseUrl(infra.pgServerUrl, uniqueName('never')),
-        LOG_LEVEL: 'silent', METRICS_PORT: '0',
+        LOG_LEVEL: 'silent', METRICS_PORT: '0', AMQP_QUEUE_TYPE: 'quorum',
       });
       const started = startDispatcher(config);
       await expect(started).rejects.toBeInstanceOf(QueueTypeMismatchError);
