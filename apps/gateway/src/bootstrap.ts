@@ -16,6 +16,7 @@ import { LiveHub } from './live/live-hub';
 import { accessLogHook } from './shared/access-log';
 import { AMQP_BROKER, REDIS_CLIENT } from './shared/di-tokens';
 import { httpMetricsHook } from './shared/http-metrics';
+import { V1_METHODS } from './v1/methods';
 
 /**
  * The HTTP server: Fastify, set to route and read requests as the gateway always has
@@ -114,7 +115,7 @@ export async function startGateway(config: GatewayConfig): Promise<INestApplicat
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
   fastify.addHook('onResponse', accessLogHook(logger));
-  fastify.addHook('onResponse', httpMetricsHook(registry));
+  fastify.addHook('onResponse', httpMetricsHook(registry, new Set(Object.keys(V1_METHODS))));
   app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST);
   logger.info({ url: await app.getUrl() }, 'gateway listening');

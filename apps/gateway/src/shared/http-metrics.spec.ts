@@ -8,6 +8,14 @@ describe('HTTP metric labels', () => {
     expect(httpLabels('GET', '/v1/:resource/:action', '/v1/rooms/message?auth_token=abc', 200).http_route).toBe('/v1/:resource/:action');
   });
 
+  it('name a v1 request by its method when it is one (a bounded set), else by the route', () => {
+    const v1 = new Set(['rooms/message', 'rooms/list']);
+    expect(httpLabels('GET', '/v1/:resource/:action', '/v1/Rooms/Message?auth_token=abc', 200, v1).http_route).toBe('/v1/rooms/message');
+    expect(httpLabels('GET', '/v1/:resource/:action', '/v1/rooms/list/', 200, v1).http_route).toBe('/v1/rooms/list');
+    expect(httpLabels('GET', '/v1/:resource/:action', '/v1/rooms/nothing-like-it', 404, v1).http_route).toBe('/v1/:resource/:action');
+    expect(httpLabels('GET', '/v1/:resource/:action', '/v1/secret-room-name/x', 404, v1).http_route).toBe('/v1/:resource/:action');
+  });
+
   it('name a request no route matched "unmatched", and an unknown method _OTHER', () => {
     expect(httpLabels('GET', undefined, '/v2/no/such/path', 404)).toMatchObject({ http_route: 'unmatched', api: 'v2' });
     expect(httpLabels('PURGE', undefined, '/anything', 404)).toMatchObject({ http_request_method: '_OTHER', http_route: 'unmatched', api: 'other' });

@@ -16,15 +16,32 @@ export function apiLabel(path: string): 'v1' | 'v2' | 'console' | 'other' {
   return 'other';
 }
 
+/** The one route every v1 method is served by (the method is its path's last two segments). */
+const V1_ROUTE = '/v1/:resource/:action';
+
 /**
- * The labels of one request, none of them user-supplied: the route is the template the router
- * matched, as declared (`/v2/room/:room/notification`: never the room's name, or a token in
- * a path), `unmatched` when no route did; the method one OpenTelemetry names or `_OTHER`.
+ * The route of a request: the template the router matched, as declared
+ * (`/v2/room/:room/notification`: never the room's name, or a token in a path); for the v1
+ * route, the method's own path when it is one of `v1Methods` (thirteen names, so the series
+ * stay bounded); `unmatched` when no route did.
  */
-export function httpLabels(method: string, routeTemplate: string | undefined, path: string, status: number): HttpLabels {
+function routeLabel(routeTemplate: string | undefined, path: string, v1Methods: ReadonlySet<string>): string {
+  if (!routeTemplate || routeTemplate === '*' || routeTemplate === '/*') return UNMATCHED_ROUTE;
+  if (routeTemplate === V1_ROUTE) {
+    const method = /^\/v1\/([^/?#]+\/[^/?#]+)\/?(?:[?#]|$)/i.exec(path)?.[1].toLowerCase();
+    if (method && v1Methods.has(method)) return `/v1/${method}`;
+  }
+  return routeTemplate;
+}
+
+/**
+ * The labels of one request, none of them user-supplied: the route (see routeLabel), the
+ * method one OpenTelemetry names or `_OTHER`, the status, the API.
+ */
+export function httpLabels(method: string, routeTemplate: string | undefined, path: string, status: number, v1Methods: ReadonlySet<string> = new Set()): HttpLabels {
   return {
     http_request_method: httpMethodLabel(method),
-    http_route: routeTemplate && routeTemplate !== '*' && routeTemplate !== '/*' ? routeTemplate : UNMATCHED_ROUTE,
+    http_route: routeLabel(routeTemplate, path, v1Methods),
     http_response_status_code: statusCodeLabel(status),
     api: apiLabel(path),
   };
@@ -34,7 +51,7 @@ export function httpLabels(method: string, routeTemplate: string | undefined, pa
  * `http_server_request_duration_seconds`, observed in memory in a Fastify `onResponse` hook
  * beside the access log (Fastify's own timing of the request, to the last byte sent).
  */
-export function httpMetricsHook(registry: Registry): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
+export function httpMetricsHook(registry: Registry, v1Methods: ReadonlySet<string> = new Set()): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
   const duration = new Histogram({
     name: 'http_server_request_duration_seconds',
     help: 'HTTP requests to the public port, by method, route template, status code and API (v1, v2, console, other).',
@@ -43,6 +60,6 @@ export function httpMetricsHook(registry: Registry): (req: FastifyRequest, reply
     registers: [registry],
   });
   return async (req, reply) => {
-    duration.observe(httpLabels(req.method, req.routeOptions?.url, req.url, reply.statusCode), reply.elapsedTime / 1000);
+    duration.observe(httpLabels(req.method, req.routeOptions?.url, req.url, reply.statusCode, v1Methods), reply.elapsedTime / 1000);
   };
 }
