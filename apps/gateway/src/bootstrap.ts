@@ -2,7 +2,7 @@ import { BadRequestException, INestApplication, NotFoundException } from '@nestj
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
-  AmqpBroker, assertRabbitReachable, assertRedisReachable, CONNECTION, createLogger, NestPinoLogger, ObservabilityModule, startObservability,
+  activeTraceFields, AmqpBroker, assertRabbitReachable, assertRedisReachable, CONNECTION, createLogger, NestPinoLogger, ObservabilityModule, startObservability,
 } from '@app/common';
 import { Gauge } from 'prom-client';
 import type Redis from 'ioredis';
@@ -16,6 +16,7 @@ import { LiveHub } from './live/live-hub';
 import { accessLogHook } from './shared/access-log';
 import { AMQP_BROKER, REDIS_CLIENT } from './shared/di-tokens';
 import { httpMetricsHook } from './shared/http-metrics';
+import { httpTracingHooks } from './shared/http-tracing';
 import { V1_METHODS } from './v1/methods';
 
 /**
@@ -77,11 +78,12 @@ function answerClientError(err: Error & { code?: string }, socket: Socket): void
 
 /** Starts the HTTP gateway. Used by main.ts and by the integration tests alike. */
 export async function startGateway(config: GatewayConfig): Promise<INestApplication> {
-  const logger = createLogger('gateway', config.LOG_LEVEL);
+  // Its log lines carry the active request's trace_id and span_id.
+  const logger = createLogger('gateway', config.LOG_LEVEL, 1, activeTraceFields);
   const startupMs = config.STARTUP_TIMEOUT_SECONDS * 1000;
   // First: live while it waits for its dependencies, and not ready until then. The gateway
   // uses no database: its readiness is the broker (every request's command) and Redis (limits).
-  const observability = await startObservability(config, logger, { rabbitmq: CONNECTION, redis: CONNECTION });
+  const observability = await startObservability('gateway', config, logger, { rabbitmq: CONNECTION, redis: CONNECTION }, { activeContext: true });
   let app: NestFastifyApplication;
   try {
     await Promise.all([assertRabbitReachable(config.AMQP_URL, startupMs), assertRedisReachable(config.REDIS_URL, startupMs)]);
@@ -114,8 +116,13 @@ export async function startGateway(config: GatewayConfig): Promise<INestApplicat
   // error gets the v1 error body): Fastify hands every body over unread.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+  const v1Methods = new Set(Object.keys(V1_METHODS));
+  const tracing = httpTracingHooks(observability.tracing, v1Methods);
+  fastify.addHook('onRequest', tracing.onRequest);
+  fastify.addHook('onRequestAbort', tracing.onRequestAbort);
   fastify.addHook('onResponse', accessLogHook(logger));
-  fastify.addHook('onResponse', httpMetricsHook(registry, new Set(Object.keys(V1_METHODS))));
+  fastify.addHook('onResponse', httpMetricsHook(registry, v1Methods));
+  fastify.addHook('onResponse', tracing.onResponse);
   app.enableShutdownHooks();
   await app.listen(config.PORT, config.HOST);
   logger.info({ url: await app.getUrl() }, 'gateway listening');

@@ -20,8 +20,8 @@ export async function startRoomsService(config: RoomsConfig): Promise<INestMicro
   const logger = createLogger('rooms', config.LOG_LEVEL);
   const timeout = config.STARTUP_TIMEOUT_SECONDS * 1000;
   // First: live while it waits for its dependencies and migrates, and not ready until then.
-  const observability = await startObservability(config, logger, { postgres: CONNECTION, rabbitmq: CONNECTION, migrations: MIGRATIONS });
-  const { registry, readiness } = observability;
+  const observability = await startObservability('rooms', config, logger, { postgres: CONNECTION, rabbitmq: CONNECTION, migrations: MIGRATIONS });
+  const { registry, readiness, tracing } = observability;
   let db: DataSource | undefined;
   let broker: AmqpBroker | undefined;
   try {
@@ -38,7 +38,7 @@ export async function startRoomsService(config: RoomsConfig): Promise<INestMicro
     readiness.set('postgres', () => opened.query('SELECT 1').then(() => true));
     // openDatabase resolves once every migration has been applied.
     readiness.set('migrations', () => true);
-    const connected = await AmqpBroker.connect(config.AMQP_URL, names, logger, timeout, registry, config.AMQP_QUEUE_TYPE);
+    const connected = await AmqpBroker.connect(config.AMQP_URL, names, logger, timeout, { metrics: registry, queueType: config.AMQP_QUEUE_TYPE, tracing });
     broker = connected;
     readiness.set('rabbitmq', () => connected.isConnected());
     registerOutboxMetrics(registry, () => readOutboxBacklog(opened));

@@ -29,7 +29,7 @@ export async function startDispatcher(config: DispatcherConfig): Promise<INestMi
   const logger = createLogger('webhook-dispatcher', config.LOG_LEVEL);
   const timeout = config.STARTUP_TIMEOUT_SECONDS * 1000;
   // First: live while it waits for its dependencies and migrates, and not ready until then.
-  const observability = await startObservability(config, logger, { postgres: CONNECTION, rabbitmq: CONNECTION, migrations: MIGRATIONS });
+  const observability = await startObservability('webhook-dispatcher', config, logger, { postgres: CONNECTION, rabbitmq: CONNECTION, migrations: MIGRATIONS });
   const { registry, readiness } = observability;
   let db: DataSource | undefined;
   let broker: AmqpBroker | undefined;
@@ -49,7 +49,7 @@ export async function startDispatcher(config: DispatcherConfig): Promise<INestMi
     readiness.set('postgres', () => opened.query('SELECT 1').then(() => true));
     // openDispatcherDatabase resolves once every migration has been applied.
     readiness.set('migrations', () => true);
-    broker = await AmqpBroker.connect(config.AMQP_URL, names, logger, timeout, registry, config.AMQP_QUEUE_TYPE);
+    broker = await AmqpBroker.connect(config.AMQP_URL, names, logger, timeout, { metrics: registry, queueType: config.AMQP_QUEUE_TYPE, tracing: observability.tracing });
     const app = await NestFactory.createMicroservice(ObservabilityModule.around(DispatcherModule.forRoot(config, logger, opened, broker), observability), {
       strategy: new AmqpCommandServer(broker, names.dispatcherCommandQueue, COMMAND_PREFETCH, logger, registry),
       logger: new NestPinoLogger(logger),

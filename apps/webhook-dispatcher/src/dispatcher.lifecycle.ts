@@ -63,7 +63,7 @@ export class DispatcherLifecycle implements OnApplicationBootstrap, OnApplicatio
     await this.broker.consumeEvents(
       roomEventsQueue(names),
       this.config.EVENT_PREFETCH,
-      (envelope, message) => this.events.handle(envelope, message),
+      (envelope, message, trace) => this.events.handle(envelope, message, trace),
     );
     this.logger.info({ queue: names.dispatcherEventsQueue, deliveries: names.deliveriesQueue }, 'consuming room events');
     // The ordered queue is declared by the rooms relay that feeds it, and by the leader that consumes it.

@@ -74,7 +74,7 @@ export class DispatcherModule {
         },
         {
           provide: ReplyPoster,
-          useFactory: (rpc: RpcClient) => new ReplyPoster((command) => rpc.request(SendNotificationV1, command)),
+          useFactory: (rpc: RpcClient) => new ReplyPoster((command, trace) => rpc.request(SendNotificationV1, command, trace)),
           inject: [ROOMS_RPC],
         },
         {
@@ -90,6 +90,7 @@ export class DispatcherModule {
           ) => new DeliveryWorker(registrations, http, repository, recorder, new BatchWriter((ids) => repository.progressOf(ids)), queues, decisions, replies, logger, {
             timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxInFlightPerSlowWebhook: config.WEBHOOK_SLOW_RECEIVER_LIMIT, health,
             metrics: observability ? new DeliveryMetrics(observability.registry) : undefined,
+            tracing: observability?.tracing,
             // No linger: written at once, or with the attempts of other lanes that came meanwhile.
             laneRecorder: new BatchWriter<AttemptToRecord>((items) => repository.recordAttempts(items), 200),
           }),

@@ -5,3 +5,4 @@ export * from './infra';
 export * from './amqp';
 export * from './http';
 export * from './observability';
+export * from './tracing';

@@ -1,6 +1,7 @@
-import { AppLogger, redactUrl } from '@app/common';
+import { AppLogger, redactUrl, traceFields } from '@app/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requestToken } from './auth/request-token';
+import { requestSpan } from './http-tracing';
 
 /**
  * One structured line per request, with secrets redacted from the URL: a Fastify
@@ -16,6 +17,7 @@ export function accessLogHook(logger: AppLogger): (req: FastifyRequest, reply: F
       ms: Math.round(reply.elapsedTime * 100) / 100,
       tokenId: requestToken(req)?.id,
       remaining: reply.getHeader('X-RateLimit-Remaining'),
+      ...traceFields(requestSpan(req)),
     }, 'request');
   };
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RpcClient, RpcFailure } from '@app/common';
+import type { Context } from '@opentelemetry/api';
 import type { CommandDefinition } from '@app/contracts';
 import { ROOMS_RPC } from './di-tokens';
 
@@ -37,10 +38,10 @@ export class RoomsOutage extends Error {
  */
 export async function sendCommand<Req, Rep>(
   rpc: RpcClient, command: CommandDefinition<Req, Rep>, payload: Req,
-  outage: (...args: ConstructorParameters<typeof RoomsOutage>) => RoomsOutage,
+  outage: (...args: ConstructorParameters<typeof RoomsOutage>) => RoomsOutage, trace?: Context,
 ): Promise<Rep> {
   try {
-    return await rpc.request(command, payload);
+    return await rpc.request(command, payload, trace);
   } catch (err) {
     if (err instanceof RpcFailure) throw outage(err.kind, command.pattern, !command.query, err);
     throw err;
@@ -52,7 +53,8 @@ export async function sendCommand<Req, Rep>(
 export class RoomsClient {
   constructor(@Inject(ROOMS_RPC) private readonly rpc: RpcClient) {}
 
-  send<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req): Promise<Rep> {
-    return sendCommand(this.rpc, command, payload, (...args) => new RoomsOutage(...args));
+  /** `trace`: the request's, where the payload's actor does not carry it (see carryTrace). */
+  send<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req, trace?: Context): Promise<Rep> {
+    return sendCommand(this.rpc, command, payload, (...args) => new RoomsOutage(...args), trace);
   }
 }

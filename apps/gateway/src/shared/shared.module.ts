@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import { AmqpBroker, APP_LOGGER, AppLogger } from '@app/common';
+import { AmqpBroker, APP_LOGGER, AppLogger, OBSERVABILITY, Observability } from '@app/common';
 import { brokerNames } from '@app/contracts';
 import type Redis from 'ioredis';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
@@ -40,7 +40,10 @@ export class SharedModule {
         { provide: APP_LOGGER, useValue: logger },
         {
           provide: AMQP_BROKER,
-          useFactory: () => AmqpBroker.connect(config.AMQP_URL, brokerNames(config.BROKER_NAMESPACE), logger, config.STARTUP_TIMEOUT_SECONDS * 1000, undefined, config.AMQP_QUEUE_TYPE),
+          inject: [OBSERVABILITY],
+          useFactory: ({ tracing }: Observability) => AmqpBroker.connect(
+            config.AMQP_URL, brokerNames(config.BROKER_NAMESPACE), logger, config.STARTUP_TIMEOUT_SECONDS * 1000, { queueType: config.AMQP_QUEUE_TYPE, tracing },
+          ),
         },
         {
           provide: ROOMS_RPC,

@@ -2,6 +2,8 @@ import { All, Controller, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { AuthGuard } from '@nestjs/passport';
 import type { FastifyReply } from 'fastify';
 import { rateLimitHeaders } from '../shared/rate-limit/rate-limit';
+import { withSpan } from '@app/common';
+import { requestSpan } from '../shared/http-tracing';
 import { RoomsClient } from '../shared/rooms-client';
 import { render } from './render';
 import { V1_TOKEN_STRATEGY } from './v1-token.strategy';
@@ -29,7 +31,8 @@ export class V1Controller {
     if (v1.authTest) return send(res, v1, 202, AUTH_TEST_BODY);
     const actor = { tokenId: v1.token.id, label: v1.token.label || 'API' };
     const request = v1.method.request(v1.params, actor);
-    const reply = await this.rooms.send(v1.method.command, request);
+    const span = requestSpan(res.request);
+    const reply = await this.rooms.send(v1.method.command, request, span && withSpan(span));
     send(res, v1, 200, v1.method.present(reply, request, v1.params));
   }
 }

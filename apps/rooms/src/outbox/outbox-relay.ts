@@ -1,4 +1,4 @@
-import type { AppLogger, EventPublisher } from '@app/common';
+import { AppLogger, EventPublisher, preparedStatement } from '@app/common';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
@@ -233,20 +233,20 @@ export class OutboxRelay {
     const limit = this.options.batchSize ?? 500;
     // One round trip; a read-only transaction (its commit writes nothing).
     const results = await client.query(`BEGIN; LOCK TABLE outbox IN SHARE MODE;
-      SELECT id, room_id, routing_key, envelope::text AS envelope, ordered FROM outbox ORDER BY id LIMIT ${Number(limit)}; COMMIT`) as unknown as Array<{ rows: OutboxRow[] }>;
+      SELECT id, room_id, routing_key, envelope::text AS envelope, ordered, traceparent FROM outbox ORDER BY id LIMIT ${Number(limit)}; COMMIT`) as unknown as Array<{ rows: OutboxRow[] }>;
     const rows = results[2].rows;
     if (rows.length === 0) return 0;
     const unknown = roomsToLoad(rows, this.lastSeq);
     if (unknown.length > 0) {
-      const known = await client.query<{ room_id: number; last_seq: string }>(
-        'SELECT room_id, last_seq FROM room_sequences WHERE room_id = ANY($1::int[])', [unknown]);
+      const known = await client.query<{ room_id: number; last_seq: string }>(preparedStatement(
+        'SELECT room_id, last_seq FROM room_sequences WHERE room_id = ANY($1::int[])', [unknown]));
       for (const r of unknown) this.lastSeq.set(r, 0);
       for (const r of known.rows) this.lastSeq.set(r.room_id, Number(r.last_seq));
     }
     const batch = sequenceBatch(rows, (room) => this.lastSeq.get(room)!);
     try {
       // One channel: the broker takes them in this order.
-      await Promise.all(batch.events.map((e) => this.publisher!.publish(e.routingKey, e.envelope as never, e.ordered)));
+      await Promise.all(batch.events.map((e) => this.publisher!.publish(e.routingKey, e.envelope as never, e.ordered, e.traceparent)));
     } catch (err) {
       throw Object.assign(err as Error, { publishFailed: true });
     }
@@ -254,7 +254,7 @@ export class OutboxRelay {
     // The log takes the envelopes from the rows being deleted (they are not sent again),
     // stamped with the sequence they were published with. DO NOTHING: a relay that took over
     // after a crash publishes a row again with the number it had (see sequenceBatch).
-    await client.query(
+    await client.query(preparedStatement(
       `WITH published AS (DELETE FROM outbox WHERE id = ANY($1::bigint[]) RETURNING id, room_id, routing_key, envelope),
             logged AS (INSERT INTO room_events (room_id, seq, routing_key, envelope)
               SELECT p.room_id, s.seq, p.routing_key, p.envelope || jsonb_build_object('sequence', s.seq)
@@ -264,7 +264,7 @@ export class OutboxRelay {
        ON CONFLICT (room_id) DO UPDATE SET last_seq = GREATEST(room_sequences.last_seq, EXCLUDED.last_seq)`,
       [rows.map((r) => r.id), [...batch.lastSeq.keys()], [...batch.lastSeq.values()],
         roomEvents.map((e) => e.id), roomEvents.map((e) => e.envelope.sequence)],
-    );
+    ));
     // Rooms long idle are read again when they next speak: the memory stays bounded.
     if (this.lastSeq.size > 100_000) this.lastSeq.clear();
     for (const [room, seq] of batch.lastSeq) this.lastSeq.set(room, seq);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventDefinition, EventEnvelope } from '@app/contracts';
 import { EntityManager } from 'typeorm';
+import { preparedQuery } from '@app/common';
 
 /** Ids of the commands a commit applies, with their replies (kept for redeliveries: see UnitOfWork). */
 export interface AppliedCommands {
@@ -19,14 +20,17 @@ export interface StagedEvent {
   roomId: number | null;
   /** Its outbox id once written: its place in the order events are published. */
   position?: string;
+  /** The span of the command that caused it: kept with its row, so that its publishing (even by a sweep) belongs to that trace. */
+  traceparent?: string;
 }
 
 /** Builds the envelope for an event about to be written. */
-export function stageEvent<P>(definition: EventDefinition<P>, payload: P, now = new Date()): StagedEvent {
+export function stageEvent<P>(definition: EventDefinition<P>, payload: P, now = new Date(), traceparent?: string): StagedEvent {
   return {
     routingKey: definition.routingKey,
     envelope: { id: randomUUID(), type: definition.type, version: definition.version, occurredAt: now.toISOString(), payload },
     roomId: definition.roomIdOf ? definition.roomIdOf(payload) : null,
+    traceparent,
   };
 }
 
@@ -52,26 +56,26 @@ export function stageEvent<P>(definition: EventDefinition<P>, payload: P, now = 
  */
 export async function insertOutbox(manager: EntityManager, events: StagedEvent[], applied?: AppliedCommands): Promise<void> {
   if (events.length === 0) {
-    if (applied && applied.ids.length > 0) await manager.query(APPLIED_INSERT, [applied.ids, applied.replies]);
+    if (applied && applied.ids.length > 0) await preparedQuery(manager, APPLIED_INSERT, [applied.ids, applied.replies]);
     return;
   }
   // The commands' ids go in the same statement (a CTE): one round trip fewer per commit.
   const appliedParams = applied && applied.ids.length > 0 ? [applied.ids, applied.replies] : [];
   const withApplied = appliedParams.length > 0;
   // WITH ORDINALITY and ORDER BY: ids follow the order the events were staged in.
-  const rows: Array<{ id: string; event_id: string; version: string }> = await manager.query(
-    `WITH ${withApplied ? `a AS (${APPLIED_INSERT.replace('$1', '$5').replace('$2', '$6')}),` : ''}
+  const rows: Array<{ id: string; event_id: string; version: string }> = await preparedQuery(manager, 
+    `WITH ${withApplied ? `a AS (${APPLIED_INSERT.replace('$1', '$6').replace('$2', '$7')}),` : ''}
           v AS (SELECT value FROM registrations_version),
           o AS (SELECT coalesce(array_agg(room_id) FILTER (WHERE room_id IS NOT NULL), '{}') AS rooms, coalesce(bool_or(room_id IS NULL), false) AS every_room
                   FROM webhooks WHERE delivery = 'ordered' AND enabled)
-     INSERT INTO outbox (event_id, routing_key, envelope, room_id, created_at, ordered)
+     INSERT INTO outbox (event_id, routing_key, envelope, room_id, created_at, ordered, traceparent)
      SELECT e.id, e.routing_key, e.envelope || jsonb_build_object('registrationsVersion', v.value), e.room_id, clock_timestamp(),
-            e.room_id IS NOT NULL AND (o.every_room OR e.room_id = ANY (o.rooms))
-       FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::int[]) WITH ORDINALITY AS e(id, routing_key, envelope, room_id, n), v, o
+            e.room_id IS NOT NULL AND (o.every_room OR e.room_id = ANY (o.rooms)), e.traceparent
+       FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::int[], $5::text[]) WITH ORDINALITY AS e(id, routing_key, envelope, room_id, traceparent, n), v, o
       ORDER BY e.n
      RETURNING id, event_id, envelope->>'registrationsVersion' AS version`,
     [events.map((e) => e.envelope.id), events.map((e) => e.routingKey), events.map((e) => JSON.stringify(e.envelope)),
-      events.map((e) => e.roomId), ...appliedParams],
+      events.map((e) => e.roomId), events.map((e) => e.traceparent ?? null), ...appliedParams],
   );
   const stamp = Number(rows[0].version);
   const position = new Map(rows.map((r) => [r.event_id, r.id]));

@@ -7,6 +7,8 @@ export interface OutboxRow {
   envelope: string;
   /** Also for the ordered deliveries' queue (see insertOutbox). */
   ordered?: boolean;
+  /** The span of the command that caused it (see StagedEvent). */
+  traceparent?: string | null;
 }
 
 export interface Sequenced {
@@ -16,6 +18,7 @@ export interface Sequenced {
   envelope: Record<string, unknown> & { id: string; occurredAt: string; type: string };
   /** Also for the ordered deliveries' queue. */
   ordered: boolean;
+  traceparent: string | null;
 }
 
 export interface SequencedBatch {
@@ -40,7 +43,7 @@ export function sequenceBatch(rows: OutboxRow[], lastPublished: (roomId: number)
       lastSeq.set(row.room_id, seq);
       envelope.sequence = seq;
     }
-    return { id: row.id, routingKey: row.routing_key, envelope, ordered: row.ordered === true };
+    return { id: row.id, routingKey: row.routing_key, envelope, ordered: row.ordered === true, traceparent: row.traceparent ?? null };
   });
   return { events, lastSeq };
 }

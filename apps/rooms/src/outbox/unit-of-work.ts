@@ -1,5 +1,5 @@
 import { CommandFailure, commandFailure, EventDefinition } from '@app/contracts';
-import type { AppLogger, CommandMeta } from '@app/common';
+import { AppLogger, CommandMeta, contextOf, isSampled, preparedQuery, Tracing } from '@app/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../shared/db-errors';
 import { insertOutbox, StagedEvent, stageEvent } from './outbox';
@@ -68,6 +68,8 @@ interface Done {
 export interface UnitOfWorkOptions {
   maxBatch: number;
   maxConcurrent: number;
+  /** Each command of a recorded trace gets a `commit` span: its transaction, shared with its batch. */
+  tracing?: Tracing;
 }
 
 /**
@@ -126,6 +128,7 @@ export class UnitOfWork {
 
   private async runBatch(items: Item[]): Promise<void> {
     let done: Done[];
+    const begun = Date.now();
     try {
       done = await this.db.transaction(async (manager) => {
         const memo = new Map<string, Promise<unknown>>();
@@ -134,7 +137,7 @@ export class UnitOfWork {
           const staged: Staged = { events: [], rows: [] };
           try {
             this.checkDeadline(item.meta);
-            const reply = await item.work(this.tx(manager, staged, memo));
+            const reply = await item.work(this.tx(manager, staged, memo, item.meta));
             results.push({ item, outcome: { ok: true, reply, ...staged } });
           } catch (err) {
             if (!(err instanceof CommandFailure)) throw err;
@@ -153,12 +156,14 @@ export class UnitOfWork {
       await Promise.all(items.map((item) => this.runAlone(item, true)));
       return;
     }
+    this.traceCommit(items, begun);
     this.settle(done);
   }
 
   /** One command in a transaction of its own; `retry`: it may have been applied meanwhile. */
   private async runAlone(item: Item, retry: boolean): Promise<void> {
     let done: Done;
+    const begun = Date.now();
     try {
       done = await this.db.transaction(async (manager) => {
         if (retry) {
@@ -167,11 +172,12 @@ export class UnitOfWork {
         }
         this.checkDeadline(item.meta);
         const staged: Staged = { events: [], rows: [] };
-        const reply = await item.work(this.tx(manager, staged, new Map()));
+        const reply = await item.work(this.tx(manager, staged, new Map(), item.meta));
         const result: Done = { item, outcome: { ok: true, reply, ...staged } };
         await this.record(manager, [result]);
         return result;
       });
+      this.traceCommit([item], begun);
     } catch (err) {
       done = await this.failed(item, err);
     }
@@ -191,11 +197,23 @@ export class UnitOfWork {
     return { item, outcome: { ok: false, error: err } };
   }
 
-  private tx(manager: EntityManager, staged: Staged, memo: Map<string, Promise<unknown>>): Tx {
+  /** A `commit` span (its transaction, begun at `begun`) for each command whose trace is recorded. */
+  private traceCommit(items: Item[], begun: number): void {
+    const tracer = this.options.tracing?.tracer;
+    if (!tracer) return;
+    for (const { meta } of items) {
+      if (!isSampled(meta.traceparent)) continue;
+      tracer.startSpan('commit', { startTime: begun, attributes: { 'db.system.name': 'postgresql', 'chat.batch.size': items.length } },
+        contextOf(meta.traceparent)).end();
+    }
+  }
+
+  private tx(manager: EntityManager, staged: Staged, memo: Map<string, Promise<unknown>>, meta: CommandMeta): Tx {
     return {
       manager,
       emit: (definition, payload) => {
-        const event = stageEvent(definition, payload);
+        // The event belongs to the trace of the command that caused it (one batch holds many).
+        const event = stageEvent(definition, payload, new Date(), meta.traceparent);
         staged.events.push(event);
         return event;
       },
@@ -256,7 +274,7 @@ export class UnitOfWork {
 
   private async storedReply(manager: EntityManager, commandId: string): Promise<unknown> {
     if (!UUID.test(commandId)) return undefined;
-    const rows: Array<{ reply: unknown }> = await manager.query('SELECT reply FROM applied_commands WHERE command_id = $1', [commandId]);
+    const rows: Array<{ reply: unknown }> = await preparedQuery(manager, 'SELECT reply FROM applied_commands WHERE command_id = $1', [commandId]);
     return rows[0]?.reply;
   }
 }

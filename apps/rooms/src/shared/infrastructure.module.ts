@@ -21,7 +21,7 @@ export function createUnitOfWork(db: DataSource, broker: AmqpBroker | undefined,
   const relay = new OutboxRelay(db, broker?.createEventPublisher() ?? null, logger, {
     pollMs: config.OUTBOX_POLL_MS, eventRetentionMs: config.LIVE_EVENTS_RETENTION,
   });
-  const uow = new UnitOfWork(db, relay, logger, { maxBatch: config.COMMIT_BATCH_MAX, maxConcurrent: config.COMMIT_CONCURRENCY });
+  const uow = new UnitOfWork(db, relay, logger, { maxBatch: config.COMMIT_BATCH_MAX, maxConcurrent: config.COMMIT_CONCURRENCY, tracing: broker?.tracing });
   return { relay, uow };
 }
 

@@ -32,7 +32,7 @@ export class RecoverDeliveries {
         const rows = new Map((await this.log.jobRows(batches[i].map((d) => d.id))).map((r) => [r.id, r]));
         const jobs = batches[i].flatMap((d) => {
           const row = rows.get(d.id);
-          return row ? [recoveryJob(row)] : [];
+          return row ? [{ ...recoveryJob(row), ...(meta.traceparent ? { traceparent: meta.traceparent } : {}) }] : [];
         });
         await this.queues.publishJobs(jobs);
         queued += jobs.length;

@@ -16,7 +16,8 @@ export class Redeliver {
   async execute(c: RequestOf<typeof RedeliverV1>, meta: CommandMeta): Promise<ReplyOf<typeof RedeliverV1>> {
     refuseIfLate(meta);
     const row = ofWebhook(await this.log.find(c.delivery), c.delivery, c.webhookId);
-    const job = redeliveryJob(row);
+    // Its attempt belongs to the operator's request (the command's trace).
+    const job = { ...redeliveryJob(row), ...(meta.traceparent ? { traceparent: meta.traceparent } : {}) };
     try {
       await this.queues.publishJobs([job]);
     } catch (err) {

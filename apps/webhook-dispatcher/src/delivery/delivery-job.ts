@@ -69,5 +69,11 @@ export const deliveryJobSchema = z.object({
    * event reached the dispatcher. Absent: a concurrent delivery.
    */
   lanePosition: z.number().int().nonnegative().optional(),
+  /**
+   * The W3C trace context its attempts belong to (the span that matched the event, or the
+   * operator's redeliver): each attempt's span is its child, whichever replica makes it and
+   * however late. Unreadable: the attempt starts a trace of its own.
+   */
+  traceparent: z.string().max(256).optional(),
 });
 export type DeliveryJob = z.output<typeof deliveryJobSchema>;

@@ -19,10 +19,12 @@ export interface DeliveryRequest {
  * is the user who caused the event, else whoever registered the webhook. Signed afresh per
  * attempt: the JWT is short-lived.
  */
-export function deliveryRequest(o: { job: DeliveryJob; registration: WebhookRegistration; now: Date }): DeliveryRequest {
+export function deliveryRequest(o: { job: DeliveryJob; registration: WebhookRegistration; now: Date; traceparent?: string }): DeliveryRequest {
   const { job, registration } = o;
   const signed = standardWebhookHeaders({ secret: registration.secret, deliveryId: job.deliveryId, timestamp: o.now, body: job.envelopeBody });
   const headers: Record<string, string> = { 'Content-Type': 'application/json', ...signed };
+  // W3C Trace Context: the receiver may join the trace of the request that caused the event.
+  if (o.traceparent) headers.traceparent = o.traceparent;
   const secrets = [registration.secret, ...signed['webhook-signature'].split(' ').map((s) => s.replace(/^v1,/, ''))];
   let url = registration.url;
   if (registration.authentication === 'jwt') {

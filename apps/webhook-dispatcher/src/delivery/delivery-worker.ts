@@ -1,4 +1,7 @@
-import { AppLogger, GuardedHttpClient, HandlerOutcome, OutboundFailure, redactUrl } from '@app/common';
+import {
+  AppLogger, contextOf, endWithError, GuardedHttpClient, HandlerOutcome, OutboundFailure, redactUrl, traceFields, traceparentOf, Tracing, withSpan,
+} from '@app/common';
+import { Context, Span, SpanKind } from '@opentelemetry/api';
 import { isEnabled, WebhookRegistration } from '@app/contracts';
 import type { AttemptOutcome } from '../health/health-reporter';
 import { Registrations } from '../registrations/registrations';
@@ -35,6 +38,8 @@ export interface DeliveryWorkerOptions {
   laneRecorder?: BatchWriter<AttemptToRecord>;
   /** Where attempts and ended deliveries are counted (in memory). */
   metrics?: DeliveryMetrics;
+  /** Each attempt is a span (a child of its job's trace) whose traceparent the POST carries. */
+  tracing?: Tracing;
 }
 
 /** What one attempt of a delivery came to: the next attempt of the same delivery, or none (it ended). */
@@ -83,6 +88,7 @@ export class DeliveryWorker {
   private readonly health: DeliveryWorkerOptions['health'];
   private readonly laneRecorder: BatchWriter<AttemptToRecord>;
   private readonly metrics: DeliveryMetrics | undefined;
+  private readonly tracing: Tracing;
 
   constructor(
     private readonly registrations: Registrations,
@@ -105,6 +111,7 @@ export class DeliveryWorker {
     this.health = options.health;
     this.laneRecorder = options.laneRecorder ?? recorder;
     this.metrics = options.metrics;
+    this.tracing = options.tracing ?? Tracing.off();
     // The attempt has ended (timed out at worst) and been recorded well before its guard returns.
     this.guardMs = Math.round(options.timeoutMs * 1.5) + 1_000;
   }
@@ -159,7 +166,8 @@ export class DeliveryWorker {
       return this.conclude(job, registration, lease, result, startedAt, [], false);
     }
 
-    const request = deliveryRequest({ job, registration, now: startedAt });
+    const span = this.attemptSpan(job, registration);
+    const request = deliveryRequest({ job, registration, now: startedAt, traceparent: traceparentOf(span) });
     let detached = false;
     let overdue = false;
     let detaching: Promise<void> | null = null;
@@ -170,7 +178,7 @@ export class DeliveryWorker {
       return detaching;
     };
     this.inFlight.set(job.webhookId, held + 1);
-    const sending = this.send(request).finally(() => {
+    const sending = this.send(request, span).finally(() => {
       const left = (this.inFlight.get(job.webhookId) ?? 1) - 1;
       if (left > 0) this.inFlight.set(job.webhookId, left);
       else this.inFlight.delete(job.webhookId);
@@ -186,13 +194,13 @@ export class DeliveryWorker {
     if (overdue) this.notSlow(job.webhookId);
     if (detaching) await detaching;
     if (detached) this.detachedTotal--;
-    return this.conclude(job, registration, lease, result, startedAt, request.secrets, detached);
+    return this.conclude(job, registration, lease, result, startedAt, request.secrets, detached, withSpan(span));
   }
 
   /** Decides what the attempt means, parks its retry, records it and posts its reply. */
   private async conclude(
     job: DeliveryJob, registration: WebhookRegistration, lease: JobLease, result: AttemptResult, startedAt: Date,
-    secrets: readonly string[], detached: boolean,
+    secrets: readonly string[], detached: boolean, trace?: Context,
   ): Promise<HandlerOutcome> {
     const decision = this.decisions.decide({ job, result, startedAt, secrets, now: new Date() });
     this.log(job, registration, decision);
@@ -219,7 +227,7 @@ export class DeliveryWorker {
     await this.recorder.add({ job, record: decision.record, state: decision.state }).catch((err) => this.recordFailed(err, job));
     // Replying needs no slot: the next job can start meanwhile.
     lease.release();
-    await this.reply(job, registration, decision);
+    await this.reply(job, registration, decision, trace);
     return 'ack';
   }
 
@@ -244,22 +252,23 @@ export class DeliveryWorker {
       return { next: null, retryInMs: 0 };
     }
     const startedAt = new Date();
-    const request = deliveryRequest({ job, registration, now: startedAt });
-    const result = await this.send(request);
+    const span = this.attemptSpan(job, registration);
+    const request = deliveryRequest({ job, registration, now: startedAt, traceparent: traceparentOf(span) });
+    const result = await this.send(request, span);
     const decision = this.decisions.decide({ job, result, startedAt, secrets: request.secrets, now: new Date() });
     this.log(job, registration, decision);
     this.health?.observe(job.webhookId, result);
     this.measure(job, result, decision);
     const recorded = this.laneRecorder.add({ job, record: decision.record, state: decision.state }).catch((err) => this.recordFailed(err, job));
-    await this.reply(job, registration, decision);
+    await this.reply(job, registration, decision, withSpan(span));
     return { next: decision.retry?.job ?? null, retryInMs: decision.retry?.delayMs ?? 0, recorded };
   }
 
   /** Posts the reply the answer carried (or records why it could not be one). */
-  private async reply(job: DeliveryJob, registration: WebhookRegistration, decision: Decision): Promise<void> {
+  private async reply(job: DeliveryJob, registration: WebhookRegistration, decision: Decision, trace?: Context): Promise<void> {
     const reply = decision.reply;
     if (reply.kind === 'notification') {
-      const posted = await this.replies.post({ job, registration, notification: reply.notification })
+      const posted = await this.replies.post({ job, registration, notification: reply.notification, trace })
         .catch((err: Error) => ({ error: `The reply could not be posted: ${err.message}` }));
       if ('error' in posted) this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, problem: posted.error }, 'webhook reply not posted');
       await this.repository.recordReply(job.deliveryId, posted).catch((err) => this.recordFailed(err, job));
@@ -324,14 +333,40 @@ export class DeliveryWorker {
     return this.registrations.get(job.webhookId);
   }
 
-  private async send(request: ReturnType<typeof deliveryRequest>): Promise<AttemptResult> {
+  /**
+   * The attempt's span: a child of the job's trace (the event's, or the operator's redeliver).
+   * Its attributes name the webhook, never its URL's path or query (tokens live there).
+   */
+  private attemptSpan(job: DeliveryJob, registration: WebhookRegistration): Span {
+    return this.tracing.span('POST', SpanKind.CLIENT, contextOf(job.traceparent), () => ({
+      'http.request.method': 'POST',
+      'server.address': hostOf(registration.url),
+      'webhook.id': job.webhookId,
+      'webhook.event': job.event,
+      'webhook.delivery_id': job.deliveryId,
+      'webhook.attempt': job.attempt,
+    }));
+  }
+
+  private async send(request: ReturnType<typeof deliveryRequest>, span: Span): Promise<AttemptResult> {
+    let result: AttemptResult;
     try {
       const res = await this.http.request({ method: 'POST', url: request.url, headers: request.headers, body: request.body });
-      return { kind: 'response', status: res.status, headers: res.headers, body: res.body, truncated: res.truncated, durationMs: res.durationMs };
+      result = { kind: 'response', status: res.status, headers: res.headers, body: res.body, truncated: res.truncated, durationMs: res.durationMs };
     } catch (err) {
-      if (err instanceof OutboundFailure) return { kind: 'failure', failure: err.kind, message: err.message, durationMs: err.durationMs };
-      return { kind: 'failure', failure: 'connection', message: (err as Error)?.message ?? String(err), durationMs: 0 };
+      result = err instanceof OutboundFailure
+        ? { kind: 'failure', failure: err.kind, message: err.message, durationMs: err.durationMs }
+        : { kind: 'failure', failure: 'connection', message: (err as Error)?.message ?? String(err), durationMs: 0 };
     }
+    if (result.kind === 'response') {
+      span.setAttribute('http.response.status_code', result.status);
+      if (result.status >= 400) endWithError(span, `HTTP ${result.status}`);
+      else span.end();
+    } else {
+      // The failure's kind only: its message may quote the URL.
+      endWithError(span, result.failure);
+    }
+    return result;
   }
 
   private log(job: DeliveryJob, registration: WebhookRegistration, d: Decision): void {
@@ -339,6 +374,7 @@ export class DeliveryWorker {
     // Not even built for a success at info: redacting the URL is a scan per attempt.
     if (delivered && !this.logger.isLevelEnabled('debug')) return;
     const line = {
+      ...traceFields(job.traceparent),
       deliveryId: job.deliveryId,
       webhookId: job.webhookId,
       event: job.event,
@@ -362,5 +398,14 @@ export class DeliveryWorker {
 
   private recordFailed(err: unknown, job: DeliveryJob): void {
     this.logger.warn({ err: (err as Error)?.message, deliveryId: job.deliveryId }, 'could not record the delivery');
+  }
+}
+
+/** The host of a webhook's URL (a span attribute: no path, no query, no credentials). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return 'unknown';
   }
 }

@@ -16,6 +16,8 @@ export function planDeliveries(o: {
   candidates: (roomId: number | null, event: WebhookEventName) => readonly WebhookRegistration[];
   patterns: (source: string) => { test(text: string): boolean };
   now: Date;
+  /** The span that matched the event: its deliveries' attempts belong to its trace. */
+  traceparent?: string;
 }): DeliveryJob[] {
   const { envelope, event } = o;
   const payload = envelope.payload;
@@ -37,6 +39,7 @@ export function planDeliveries(o: {
       replyDepth: replyCausedBy({ webhookId: registration.id, deliveryId, event, payload }).depth,
       actorUserId,
       registrationsVersion: envelope.registrationsVersion ?? null,
+      ...(o.traceparent ? { traceparent: o.traceparent } : {}),
     };
   });
 }

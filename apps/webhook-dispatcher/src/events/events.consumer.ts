@@ -1,4 +1,5 @@
-import { AppLogger, HandlerOutcome } from '@app/common';
+import { AppLogger, HandlerOutcome, traceFields, traceparentIn } from '@app/common';
+import type { Context } from '@opentelemetry/api';
 import { EventEnvelope, isOrdered } from '@app/contracts';
 import type { ConsumeMessage } from 'amqplib';
 import { BatchWriter } from '../delivery/batch-writer';
@@ -34,7 +35,8 @@ export class EventsConsumer {
     private readonly logger: AppLogger,
   ) {}
 
-  async handle(envelope: EventEnvelope, message: ConsumeMessage): Promise<HandlerOutcome> {
+  /** `trace`: the event's consumer span (see AmqpBroker.consumeEvents). */
+  async handle(envelope: EventEnvelope, message: ConsumeMessage, trace: Context): Promise<HandlerOutcome> {
     // Left unsettled: the broker hands it to another replica when this one's channel closes
     // (requeued at once, it would come straight back here).
     if (this.stopped) return new Promise<never>(() => undefined);
@@ -43,6 +45,7 @@ export class EventsConsumer {
     // order in which events that waited for the index were matched.
     const receivedAt = new Date();
     const routingKey = message.fields.routingKey;
+    const traceparent = traceparentIn(trace);
     const event = classify(routingKey, envelope);
     if (event.kind === 'unknown') {
       this.logger.warn({ routingKey, reason: event.reason }, 'event dead-lettered');
@@ -77,6 +80,7 @@ export class EventsConsumer {
         candidates: (roomId, name) => this.registrations.forEvent(roomId, name, stamp).filter((r) => !isOrdered(r)),
         patterns: this.registrations.patterns.lookup,
         now: receivedAt,
+        traceparent,
       });
     } catch (err) {
       this.logger.warn({ eventId: event.envelope.id, routingKey, err: (err as Error).message }, 'malformed event dead-lettered');
@@ -95,7 +99,7 @@ export class EventsConsumer {
     } catch (err) {
       // The broker did not take them all: the event comes back, and makes the same jobs.
       await attempts;
-      this.logger.warn({ eventId: event.envelope.id, err: (err as Error).message }, 'could not publish delivery jobs; requeueing the event');
+      this.logger.warn({ eventId: event.envelope.id, err: (err as Error).message, ...traceFields(traceparent) }, 'could not publish delivery jobs; requeueing the event');
       return 'requeue';
     }
     this.logger.debug({ eventId: event.envelope.id, attempted: attempted.length, queued: queued.length }, 'deliveries under way');

@@ -1,5 +1,6 @@
 import type { ConsumeMessage } from 'amqplib';
-import type { AppLogger, HandlerOutcome } from '@app/common';
+import { AppLogger, HandlerOutcome, traceparentIn } from '@app/common';
+import { Context, ROOT_CONTEXT } from '@opentelemetry/api';
 import { EventEnvelope, isOrdered } from '@app/contracts';
 import { DataSource, QueryRunner } from 'typeorm';
 import { BatchWriter } from '../delivery/batch-writer';
@@ -25,7 +26,7 @@ const POSITIONS_PER_EVENT = 10_000;
 
 /** Where the ordered events come from: a queue consumed only while this replica leads. */
 export interface OrderedEventSource {
-  consume(handler: (envelope: EventEnvelope, message: ConsumeMessage) => Promise<HandlerOutcome>): Promise<{ stop(): Promise<void> }>;
+  consume(handler: (envelope: EventEnvelope, message: ConsumeMessage, trace: Context) => Promise<HandlerOutcome>): Promise<{ stop(): Promise<void> }>;
 }
 
 /**
@@ -130,7 +131,7 @@ export class OrderedDeliveries {
       this.lastPosition = Math.max(this.lastPosition, Number(row.lane_position));
       lanes.add({ ...jobOf(row), lanePosition: Number(row.lane_position) }, row.next_attempt_at?.getTime() ?? 0);
     }
-    this.consumer = await this.source.consume((envelope, message) => this.handle(envelope, message));
+    this.consumer = await this.source.consume((envelope, message, trace) => this.handle(envelope, message, trace));
     this.logger.info({ deliveries: open.length }, 'making the ordered deliveries (their lanes rebuilt)');
   }
 
@@ -154,7 +155,7 @@ export class OrderedDeliveries {
    * positions, then added to their lanes (after every event that arrived before it), then
    * the event is acknowledged.
    */
-  async handle(envelope: EventEnvelope, message: ConsumeMessage): Promise<HandlerOutcome> {
+  async handle(envelope: EventEnvelope, message: ConsumeMessage, trace: Context = ROOT_CONTEXT): Promise<HandlerOutcome> {
     // Taken at once, in arrival order (amqplib hands messages over in order): the event's turn
     // to join the lanes, and its lane positions (from the clock, so that they increase across
     // leaders too, and past any this replica has seen).
@@ -163,14 +164,14 @@ export class OrderedDeliveries {
     this.turn = new Promise<void>((resolve) => (done = resolve));
     this.lastPosition = Math.max(this.lastPosition + POSITIONS_PER_EVENT, Date.now() * 1_000);
     try {
-      return await this.place(envelope, message, before, this.lastPosition, new Date());
+      return await this.place(envelope, message, before, this.lastPosition, new Date(), traceparentIn(trace));
     } finally {
       done();
     }
   }
 
   private async place(
-    envelope: EventEnvelope, message: ConsumeMessage, before: Promise<void>, position: number, receivedAt: Date,
+    envelope: EventEnvelope, message: ConsumeMessage, before: Promise<void>, position: number, receivedAt: Date, traceparent?: string,
   ): Promise<HandlerOutcome> {
     const lanes = this.current;
     // The relay sends these through the default exchange, with the event's routing key as a header.
@@ -188,6 +189,7 @@ export class OrderedDeliveries {
         candidates: (roomId, name) => this.registrations.forEvent(roomId, name, stamp).filter(isOrdered),
         patterns: this.registrations.patterns.lookup,
         now: receivedAt,
+        traceparent,
       });
     } catch {
       return 'ack';

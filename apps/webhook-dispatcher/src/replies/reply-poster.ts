@@ -1,4 +1,5 @@
 import { RpcCommandError, RpcFailure } from '@app/common';
+import type { Context } from '@opentelemetry/api';
 import {
   charLength, NotificationBody, notificationCommand, RequestOf, SendNotificationV1, WebhookRegistration,
 } from '@app/contracts';
@@ -41,13 +42,14 @@ export type ReplyResult = { messageId: string } | { error: string };
 
 /** Sends a reply's notification to the rooms service; a refusal is an answer, not a throw. */
 export class ReplyPoster {
-  constructor(private readonly send: (command: RequestOf<typeof SendNotificationV1>) => Promise<{ messageId: string }>) {}
+  constructor(private readonly send: (command: RequestOf<typeof SendNotificationV1>, trace?: Context) => Promise<{ messageId: string }>) {}
 
-  async post(o: { job: ReplyOrigin; registration: WebhookRegistration; notification: NotificationBody }): Promise<ReplyResult> {
+  /** `trace`: the attempt that got the reply; the notification continues its trace. */
+  async post(o: { job: ReplyOrigin; registration: WebhookRegistration; notification: NotificationBody; trace?: Context }): Promise<ReplyResult> {
     const command = replyCommand(o);
     if (!command) return { error: 'The event has no room to post the reply in.' };
     try {
-      const { messageId } = await this.send(command);
+      const { messageId } = await this.send(command, o.trace);
       return { messageId };
     } catch (err) {
       if (err instanceof RpcCommandError) {

@@ -2,7 +2,9 @@ import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import { BrokerNames, EventEnvelope } from '@app/contracts';
 import { Counter, Registry } from 'prom-client';
+import { Context, SpanKind } from '@opentelemetry/api';
 import type { AppLogger } from '../logging';
+import { contextFromHeaders, contextOf, endWithError, injectHeaders, Tracing, withSpan } from '../tracing';
 import { AmqpUrls, connectAmqp } from './connect';
 import { CommandHandler, RpcClient, serveCommands } from './rpc';
 import { QueueType } from './queue-arguments';
@@ -11,7 +13,17 @@ import { assertConsumerQueue, assertEventExchanges, ConsumerQueueSpec, orderedEv
 /** What a handler decides for a delivered message (golevelup style: always explicit). */
 export type HandlerOutcome = 'ack' | 'dead-letter' | 'requeue';
 
-export type EventHandler = (envelope: EventEnvelope, message: ConsumeMessage) => Promise<HandlerOutcome>;
+/** `trace`: the context of the message's consumer span (a child of the span that published it). */
+export type EventHandler = (envelope: EventEnvelope, message: ConsumeMessage, trace: Context) => Promise<HandlerOutcome>;
+
+export interface AmqpBrokerOptions {
+  /** The service's registry, where consumed messages are counted. */
+  metrics?: Registry;
+  /** The type of the durable queues it declares (AMQP_QUEUE_TYPE). */
+  queueType?: QueueType;
+  /** The service's tracer: commands and events carry their span's traceparent in their headers. */
+  tracing?: Tracing;
+}
 
 /**
  * The one AMQP set-up of every app: one managed connection per process (see connectAmqp).
@@ -30,6 +42,7 @@ export class AmqpBroker {
     private readonly logger: AppLogger,
     /** The type of the durable queues it declares (AMQP_QUEUE_TYPE). */
     readonly queueType: QueueType,
+    readonly tracing: Tracing,
     metrics?: Registry,
   ) {
     this.consumed = metrics ? new Counter({
@@ -40,14 +53,13 @@ export class AmqpBroker {
     }) : null;
   }
 
-  /**
-   * `urls`: the nodes of the cluster (any that answers). `metrics`: the service's registry, where
-   * consumed messages are counted. `queueType`: AMQP_QUEUE_TYPE.
-   */
+  /** `urls`: the nodes of the cluster (any that answers). */
   static async connect(
-    urls: AmqpUrls, names: BrokerNames, logger: AppLogger, timeoutMs = 10_000, metrics?: Registry, queueType: QueueType = 'quorum',
+    urls: AmqpUrls, names: BrokerNames, logger: AppLogger, timeoutMs = 10_000, options: AmqpBrokerOptions = {},
   ): Promise<AmqpBroker> {
-    return new AmqpBroker(await connectAmqp(urls, logger, { timeoutMs }), names, logger, queueType, metrics);
+    return new AmqpBroker(
+      await connectAmqp(urls, logger, { timeoutMs }), names, logger, options.queueType ?? 'quorum', options.tracing ?? Tracing.off(), options.metrics,
+    );
   }
 
   isConnected(): boolean {
@@ -75,12 +87,12 @@ export class AmqpBroker {
         await assertConsumerQueue(ch, this.names, orderedEventsQueue(this.names), this.queueType);
       },
     }), 'events publisher');
-    return new EventPublisher(channel, this.names.eventsExchange, this.names.dispatcherOrderedEventsQueue, () => this.connection.isConnected());
+    return new EventPublisher(channel, this.names.eventsExchange, this.names.dispatcherOrderedEventsQueue, () => this.connection.isConnected(), this.tracing);
   }
 
   /** Request/reply client of a command queue. */
   async createRpcClient(queue: string, timeoutMs: number): Promise<RpcClient> {
-    const client = new RpcClient(this.connection, queue, this.logger, timeoutMs);
+    const client = new RpcClient(this.connection, queue, this.logger, timeoutMs, this.tracing);
     await client.start();
     this.clients.push(client);
     return client;
@@ -88,7 +100,7 @@ export class AmqpBroker {
 
   /** Serves a command queue; see serveCommands. */
   async serveCommands(queue: string, prefetch: number, handler: CommandHandler): Promise<void> {
-    this.track(await serveCommands(this.connection, queue, prefetch, this.logger, handler, this.queueType), `commands ${queue}`);
+    this.track(await serveCommands(this.connection, queue, prefetch, this.logger, handler, this.queueType, this.tracing), `commands ${queue}`);
   }
 
   /**
@@ -174,14 +186,21 @@ export class AmqpBroker {
       ch.nack(msg, false, false);
       return;
     }
+    // A child of the span that published it (its traceparent header): the trace goes on here.
+    const span = this.tracing.span(`process ${msg.fields.routingKey}`, SpanKind.CONSUMER, contextFromHeaders(msg.properties.headers), () => ({
+      'messaging.system': 'rabbitmq', 'messaging.operation.type': 'process', 'messaging.destination.name': queue,
+      'messaging.rabbitmq.destination.routing_key': msg.fields.routingKey, 'messaging.message.id': envelope?.id,
+    }));
     let outcome: HandlerOutcome;
     try {
-      outcome = await handler(envelope, msg);
+      outcome = await handler(envelope, msg, withSpan(span));
     } catch (err) {
       this.logger.error({ err, eventId: envelope?.id, routingKey: msg.fields.routingKey }, 'event handler failed');
       outcome = msg.fields.redelivered ? 'dead-letter' : 'requeue';
     }
     this.consumed?.inc({ messaging_destination_name: queue, outcome });
+    if (outcome === 'ack') span.end();
+    else endWithError(span, outcome);
     try {
       if (outcome === 'ack') ch.ack(msg);
       else ch.nack(msg, false, outcome === 'requeue');
@@ -204,6 +223,7 @@ export class EventPublisher {
     private readonly exchange: string,
     private readonly orderedQueue: string,
     private readonly connected: () => boolean,
+    private readonly tracing: Tracing,
   ) {}
 
   /** False while the broker is unreachable: callers leave events in the outbox for later. */
@@ -214,19 +234,32 @@ export class EventPublisher {
   /**
    * Resolves when the broker has confirmed the (persistent) message. `ordered`: the event
    * also goes, right after, to the ordered deliveries' queue (see orderedEventsQueue) with
-   * its routing key; the same channel keeps the order of both.
+   * its routing key; the same channel keeps the order of both. `traceparent`: the span that
+   * caused the event (kept with its outbox row); the message carries its publish span's.
    */
-  async publish(routingKey: string, envelope: EventEnvelope | string, ordered = false): Promise<void> {
+  async publish(routingKey: string, envelope: EventEnvelope | string, ordered = false, traceparent?: string | null): Promise<void> {
     const body = Buffer.from(typeof envelope === 'string' ? envelope : JSON.stringify(envelope));
     const parsed = typeof envelope === 'string' ? undefined : envelope;
+    const span = this.tracing.span(`publish ${routingKey}`, SpanKind.PRODUCER, contextOf(traceparent), () => ({
+      'messaging.system': 'rabbitmq', 'messaging.operation.type': 'send', 'messaging.destination.name': this.exchange,
+      'messaging.rabbitmq.destination.routing_key': routingKey, ...(parsed ? { 'messaging.message.id': parsed.id } : {}),
+    }));
+    const headers = injectHeaders(span, {});
     const options = {
       persistent: true,
       contentType: 'application/json',
+      headers,
       ...(parsed ? { messageId: parsed.id, type: parsed.type, timestamp: Math.floor(Date.parse(parsed.occurredAt) / 1000) } : {}),
     };
     const published = this.channel.publish(this.exchange, routingKey, body, options);
     // Through the default exchange: the routing key travels as a header, where the consumer reads it.
-    const queued = ordered ? this.channel.sendToQueue(this.orderedQueue, body, { ...options, headers: { 'x-routing-key': routingKey } }) : undefined;
-    await Promise.all([published, queued]);
+    const queued = ordered ? this.channel.sendToQueue(this.orderedQueue, body, { ...options, headers: { ...headers, 'x-routing-key': routingKey } }) : undefined;
+    try {
+      await Promise.all([published, queued]);
+      span.end();
+    } catch (err) {
+      endWithError(span, (err as Error).message);
+      throw err;
+    }
   }
 }

@@ -18,8 +18,8 @@ export class CommandContext extends BaseRpcContext<[CommandMeta]> {
 
 /**
  * A Nest microservice transport on our AMQP set-up: @MessagePattern handlers (with their
- * pipes, interceptors and filters) serve the command queue, with the reply published
- * before the command is acknowledged.
+ * pipes, interceptors and filters) serve the command queue; each command is acknowledged and
+ * answered once handled (see serveCommands).
  */
 export class AmqpCommandServer extends Server implements CustomTransportStrategy {
   private readonly handled: Histogram<'rpc_method' | 'outcome'> | null;

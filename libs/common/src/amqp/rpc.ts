@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
+import { Context, SpanKind } from '@opentelemetry/api';
 import { COMMAND_HEADERS, CommandDefinition, CommandError, isCommandError } from '@app/contracts';
 import type { AppLogger } from '../logging';
+import { carriedTrace, contextFromHeaders, endWithError, injectHeaders, traceFields, traceparentOf, Tracing } from '../tracing';
 import { declareQueue, QueueType } from './queue-arguments';
 import { commandQueueDeclaration } from './topology';
 
@@ -37,6 +39,8 @@ interface Pending {
   resolve(reply: unknown): void;
   reject(err: Error): void;
   timer: NodeJS.Timeout;
+  /** Written to the connection (a request still queued in the channel is sent on the next one). */
+  sent?: boolean;
 }
 
 /**
@@ -52,6 +56,7 @@ export class RpcClient {
     private readonly queue: string,
     private readonly logger: AppLogger,
     private readonly timeoutMs: number,
+    private readonly tracing: Tracing,
   ) {}
 
   async start(): Promise<void> {
@@ -67,6 +72,10 @@ export class RpcClient {
     });
     // Replies to a closed channel are lost: whatever was in flight may or may not have run.
     this.channel.on('close', () => this.failAll('the broker connection closed before the reply arrived'));
+    // A direct reply comes back on the channel that sent the request, and the channel goes
+    // with its connection: what was written on a lost connection is answered never, so its
+    // caller hears it now rather than at its timeout (a node of a cluster stopping, say).
+    this.connection.on('disconnect', this.onDisconnect);
     this.channel.on('error', (err: Error) => this.logger.warn({ err: err.message }, 'RPC channel error'));
     await this.channel.waitForConnect();
   }
@@ -94,8 +103,27 @@ export class RpcClient {
     }
   }
 
-  async request<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req): Promise<Rep> {
+  /**
+   * `parent`: the trace the command is part of (default: the active context, the gateway's
+   * request, or the one its payload's actor carries: see carryTrace); the command carries its
+   * span's `traceparent` in its headers.
+   */
+  async request<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req, parent?: Context): Promise<Rep> {
     if (!this.connection.isConnected()) throw new RpcFailure('not_sent', 'the message broker is unreachable');
+    const span = this.tracing.span(command.pattern, SpanKind.CLIENT, parent ?? this.tracing.activeOr(carriedTrace(payload)), () => ({
+      'messaging.system': 'rabbitmq', 'rpc.system': 'rabbitmq', 'rpc.method': command.pattern, 'messaging.destination.name': this.queue,
+    }));
+    try {
+      const reply = await this.send(command, payload, injectHeaders(span, {}));
+      span.end();
+      return reply;
+    } catch (err) {
+      endWithError(span, err instanceof RpcCommandError ? err.error.code : (err as Error).name);
+      throw err;
+    }
+  }
+
+  private async send<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req, headers: Record<string, unknown>): Promise<Rep> {
     const id = randomUUID();
     const deadline = Date.now() + this.timeoutMs;
     const reply = new Promise<unknown>((resolve, reject) => {
@@ -114,9 +142,11 @@ export class RpcClient {
         type: command.pattern,
         contentType: 'application/json',
         expiration: String(this.timeoutMs),
-        headers: { [COMMAND_HEADERS.deadline]: deadline },
+        headers: { ...headers, [COMMAND_HEADERS.deadline]: deadline },
         persistent: false,
       });
+      const entry = this.pending.get(id);
+      if (entry) entry.sent = true;
     } catch (err) {
       const entry = this.pending.get(id);
       if (entry) {
@@ -150,8 +180,11 @@ export class RpcClient {
     }
   }
 
-  private failAll(reason: string): void {
+  private readonly onDisconnect = () => this.failAll('the broker connection was lost before the reply arrived', (entry) => entry.sent === true);
+
+  private failAll(reason: string, which: (entry: Pending) => boolean = () => true): void {
     for (const [id, entry] of this.pending) {
+      if (!which(entry)) continue;
       clearTimeout(entry.timer);
       entry.reject(new RpcFailure('no_answer', reason));
       this.pending.delete(id);
@@ -159,6 +192,7 @@ export class RpcClient {
   }
 
   async close(): Promise<void> {
+    this.connection.removeListener('disconnect', this.onDisconnect);
     this.failAll('the client is closing');
     await this.channel?.close().catch(() => undefined);
   }
@@ -172,14 +206,19 @@ export interface CommandMeta {
   /** UNIX ms after which the command must not be applied (0: none). */
   deadline: number;
   redelivered: boolean;
+  /** The command's span (its handling, from receipt to reply): what its events and log lines belong to. */
+  traceparent?: string;
 }
 
 export type CommandHandler = (payload: unknown, meta: CommandMeta) => Promise<RpcReply>;
 
 /**
- * Serves a command queue: the reply is published, then the command acknowledged. A
- * process that dies mid-command leaves it unacknowledged, so the broker hands it at once
- * to another replica (which applies a command id once).
+ * Serves a command queue: once handled, the command is acknowledged and its reply published
+ * (written together). A process that dies mid-command leaves it unacknowledged, so the broker
+ * hands it at once to another replica (which applies a command id once). The acknowledgement
+ * goes first because RabbitMQ 3.10 closes the connection on a reply to a requester whose node
+ * has left the cluster (rabbitmq-server#6396): settled first, such a command closes one
+ * connection, where it came back after every reconnection until it expired.
  */
 export async function serveCommands(
   connection: AmqpConnectionManager,
@@ -188,6 +227,7 @@ export async function serveCommands(
   logger: AppLogger,
   handler: CommandHandler,
   queueType: QueueType,
+  tracing: Tracing,
 ): Promise<ChannelWrapper> {
   const channel = connection.createChannel({
     json: false,
@@ -200,11 +240,17 @@ export async function serveCommands(
   channel.on('error', (err: Error) => logger.warn({ err: err.message }, 'command channel error'));
 
   async function handle(ch: ConfirmChannel, msg: ConsumeMessage): Promise<void> {
+    const pattern = String(msg.properties.type ?? '');
+    // The caller's span is in the headers (W3C traceparent): this one continues its trace.
+    const span = tracing.span(pattern, SpanKind.SERVER, contextFromHeaders(msg.properties.headers), () => ({
+      'messaging.system': 'rabbitmq', 'rpc.system': 'rabbitmq', 'rpc.method': pattern, 'messaging.destination.name': queue,
+    }));
     const meta: CommandMeta = {
-      pattern: String(msg.properties.type ?? ''),
+      pattern,
       commandId: String(msg.properties.messageId ?? msg.properties.correlationId ?? ''),
       deadline: Number(msg.properties.headers?.[COMMAND_HEADERS.deadline] ?? 0) || 0,
       redelivered: msg.fields.redelivered,
+      traceparent: traceparentOf(span),
     };
     let payload: unknown;
     let reply: RpcReply;
@@ -212,21 +258,23 @@ export async function serveCommands(
       payload = JSON.parse(msg.content.toString('utf8'));
       reply = await handler(payload, meta);
     } catch (err) {
-      logger.error({ err, command: meta.pattern }, 'command could not be read');
+      logger.error({ err, command: meta.pattern, ...traceFields(span) }, 'command could not be read');
       reply = { error: { code: 'invalid', reason: 'rule', detail: { problem: 'the command is not valid JSON' } } };
     }
     try {
+      ch.ack(msg);
       if (msg.properties.replyTo) {
         ch.sendToQueue(msg.properties.replyTo, Buffer.from(JSON.stringify(reply)), {
           correlationId: msg.properties.correlationId,
           contentType: 'application/json',
         });
       }
-      ch.ack(msg);
     } catch (err) {
       // The channel closed under us: the broker redelivers the command, applied once by its id.
-      logger.warn({ err: (err as Error).message, command: meta.pattern }, 'could not answer a command');
+      logger.warn({ err: (err as Error).message, command: meta.pattern, ...traceFields(span) }, 'could not answer a command');
     }
+    if ('error' in reply && (reply.error.code === 'internal' || reply.error.code === 'unavailable')) endWithError(span, reply.error.code);
+    else span.end();
   }
 
   await channel.waitForConnect();

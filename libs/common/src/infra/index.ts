@@ -1,2 +1,3 @@
 export * from './preflight';
 export * from './database';
+export * from './prepared';

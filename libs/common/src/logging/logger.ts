@@ -4,10 +4,14 @@ import { REDACT_PATHS } from './redact';
 
 export type AppLogger = Logger;
 
-/** One JSON object per line on stdout (or another descriptor), with secrets redacted. */
-export function createLogger(service: string, level: string, fd = 1): AppLogger {
+/**
+ * One JSON object per line on stdout (or another descriptor), with secrets redacted. `mixin`:
+ * fields every line gets (the gateway's: its request's trace_id and span_id).
+ */
+export function createLogger(service: string, level: string, fd = 1, mixin?: () => object): AppLogger {
   return pino({
     level,
+    ...(mixin ? { mixin } : {}),
     base: { service, pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { env } from '../config/env-types';
+import { tracingShape } from '../tracing/tracing';
 
 /**
  * Where a service serves /metrics and /health/*: a port of its own, apart from any public
@@ -11,6 +12,7 @@ export const observabilityShape = (defaultPort: number) => ({
   /** 0: any free port (logged: "metrics listening"). */
   METRICS_PORT: env.port(defaultPort),
   METRICS_HOST: z.string().default('127.0.0.1').refine((v) => /^[A-Za-z0-9.:_-]{1,253}$/.test(v), 'must be a host name or an IP address'),
+  ...tracingShape,
 });
 
 /** Defaults that let `npm start` run the three services on one machine. */

@@ -1,15 +1,17 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import type { Registry } from 'prom-client';
-import type { AppLogger } from '../logging';
+import { AppLogger, redactUrl } from '../logging';
+import { Tracing, TracingConfig, TracingOptions } from '../tracing/tracing';
 import { createMetricsRegistry } from './metrics';
 import { ObservabilityServer, startObservabilityServer } from './observability-server';
 import { CheckWords, Readiness } from './readiness';
 
-/** A service's metrics registry, its readiness and the METRICS_PORT listener serving both. */
+/** A service's metrics registry, its readiness, the METRICS_PORT listener serving both, and its tracer. */
 export interface Observability {
   registry: Registry;
   readiness: Readiness;
   server: ObservabilityServer;
+  tracing: Tracing;
 }
 
 /** DI token of the service's Observability (see ObservabilityModule). */
@@ -21,13 +23,16 @@ export const OBSERVABILITY = Symbol('OBSERVABILITY');
  * declared, and the listener on METRICS_HOST:METRICS_PORT.
  */
 export async function startObservability(
-  config: { METRICS_HOST: string; METRICS_PORT: number }, logger: AppLogger, checks: Record<string, CheckWords>,
+  service: string, config: { METRICS_HOST: string; METRICS_PORT: number } & TracingConfig, logger: AppLogger,
+  checks: Record<string, CheckWords>, tracingOptions: TracingOptions = {},
 ): Promise<Observability> {
   const registry = createMetricsRegistry();
   const readiness = new Readiness(checks);
   try {
     const server = await startObservabilityServer({ host: config.METRICS_HOST, port: config.METRICS_PORT, registry, readiness, logger });
-    return { registry, readiness, server };
+    const tracing = Tracing.start(service, config, tracingOptions);
+    if (tracing.exporting) logger.info({ endpoint: redactUrl(config.OTEL_EXPORTER_OTLP_ENDPOINT!), sampled: config.OTEL_TRACES_SAMPLER_ARG }, 'exporting traces');
+    return { registry, readiness, server, tracing };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     throw new Error(`METRICS_PORT: cannot listen on ${config.METRICS_HOST}:${config.METRICS_PORT} (${e.code ?? e.message}); ` +
@@ -49,7 +54,8 @@ export class ObservabilityModule {
       providers: [
         { provide: OBSERVABILITY, useValue: observability },
         // A value with the hook: Nest calls it when the application closes.
-        { provide: ObservabilityServerCloser, useValue: { onApplicationShutdown: () => observability.server.close() } },
+        // The spans still buffered are exported before the process ends.
+        { provide: ObservabilityServerCloser, useValue: { onApplicationShutdown: () => Promise.all([observability.server.close(), observability.tracing.shutdown()]) } },
       ],
       exports: [OBSERVABILITY],
     };

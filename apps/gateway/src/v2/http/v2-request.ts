@@ -1,6 +1,8 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { Actor, AuthenticatedToken, parseRoomRef, parseUserRef, RoomRef, UserRef } from '@app/contracts';
 import type { FastifyRequest } from 'fastify';
+import { carryTrace, withSpan } from '@app/common';
+import { requestSpan } from '../../shared/http-tracing';
 import { ApiError } from '../../shared/api-error';
 import type { RateLimitState } from '../../shared/rate-limit/rate-limit';
 import { CSRF_HEADER, sessionSecretOf } from '../session/session-cookie';
@@ -61,8 +63,13 @@ export const PresentedSession = createParamDecorator((_: unknown, ctx: Execution
   return { secret: sessionSecretOf(req.headers.cookie), csrf: typeof csrf === 'string' ? csrf : undefined };
 });
 
-export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext): Actor =>
-  actorOf(ctx.switchToHttp().getRequest<V2HttpRequest>().v2!.token!));
+/** The actor carries the request's trace to the commands it is given to (see carryTrace). */
+export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext): Actor => {
+  const req = ctx.switchToHttp().getRequest<V2HttpRequest>();
+  const actor = actorOf(req.v2!.token!);
+  const span = requestSpan(req);
+  return span ? carryTrace(actor, withSpan(span)) : actor;
+});
 
 /** A parameter of the request's path, as text ('' when the route has none by that name). */
 export const pathParam = (ctx: ExecutionContext, name: string): string =>
