@@ -22,7 +22,7 @@ module.exports = {
   // Per-project testTimeout is ignored by Jest 29; integration and e2e steps need more than 5 s.
   testTimeout: 60_000,
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/apps/**/src/**/*.spec.ts', '<rootDir>/libs/**/src/**/*.spec.ts', '<rootDir>/test/support/**/*.spec.ts', '<rootDir>/test/deploy/**/*.spec.ts'] },
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/apps/**/src/**/*.spec.ts', '<rootDir>/libs/**/src/**/*.spec.ts', '<rootDir>/test/support/**/*.spec.ts', '<rootDir>/test/deploy/**/*.spec.ts', '<rootDir>/bench/**/*.spec.js'] },
     { ...shared, displayName: 'integration', testMatch: ['<rootDir>/apps/*/test/**/*.int-spec.ts'] },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
     // The web console in Chromium (Debian's package, driven by playwright-core) against the built system.

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench`: builds, starts the system (or uses BENCH_URL), measures a bare Fastify +
 // PostgreSQL baseline and every scenario in bench/scenarios/, prints a table with the
-// targets and writes the same data to bench/results/<timestamp>.json. See bench/README.md.
+// targets and writes the same data to bench/results/<timestamp>.json. `npm run bench --
+// --scale` runs the scale mode instead (bench/scale/). See bench/README.md.
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -15,7 +16,7 @@ const { measure, form, FORM } = require('./lib/load');
 const { paced } = require('./lib/paced');
 const { evaluateTargets, render, writeJson } = require('./lib/report');
 const { startSystem } = require('./lib/system');
-const { log, randomId, sleep } = require('./lib/util');
+const { log, randomId, sleep, stopOnExit } = require('./lib/util');
 
 const RESULTS = path.join(__dirname, 'results');
 const SCENARIOS = path.join(__dirname, 'scenarios');
@@ -92,16 +93,7 @@ async function main() {
   log(process.env.BENCH_URL ? `using ${process.env.BENCH_URL}` : `starting the services (logs: ${path.relative(ROOT, logFile)})`);
   const system = await startSystem({ runId, logFile });
   const stop = once(() => system.stop());
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    process.once(signal, () => {
-      log(`${signal}: stopping and cleaning up`);
-      stop().finally(() => process.exit(130));
-    });
-  }
-  process.once('uncaughtException', (err) => {
-    log(`crashed: ${err.stack}`);
-    stop().finally(() => process.exit(1));
-  });
+  stopOnExit(stop);
 
   const machine = { cpus: os.cpus().length, node: process.version, loadAverageAtStart: os.loadavg()[0] };
   const report = { startedAt, mode: system.mode, baseUrl: system.baseUrl, settings, machine, runId, logFile: path.relative(ROOT, logFile) };
@@ -142,6 +134,7 @@ async function main() {
     log('stopping and cleaning up');
     await stop();
   }
+  report.tracing = system.tracing ? system.tracing() : { exported: false, sampled: 0 };
   report.finishedAt = new Date().toISOString();
   machine.loadAverageAtEnd = os.loadavg()[0];
   report.targets = evaluateTargets(report);
@@ -160,7 +153,14 @@ function once(fn) {
 // `npm run bench | head` must not kill the bench (and leave the services running).
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
 
-main().then(
+// `--scale`: the scale mode (bench/scale/), costs as the data grows; nothing else is shared with this one's run.
+const args = process.argv.slice(2);
+const unknownArgs = args.filter((a) => a !== '--scale');
+const mode = unknownArgs.length
+  ? () => Promise.reject(new Error(`unknown argument ${unknownArgs.join(' ')} (known: --scale)`))
+  : args.includes('--scale') ? require('./scale').main : main;
+
+mode().then(
   (code) => process.exit(code),
   (err) => {
     process.stderr.write(`[bench] could not run: ${err.message}\n`);

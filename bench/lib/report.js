@@ -41,6 +41,12 @@ function render(report) {
   const m = report.machine;
   out.push(`Benchmark ${report.startedAt}  (${report.mode}, ${s.duration} s per run after ${s.warmup} s warm-up, ${s.connections} connections unless noted)`);
   out.push(`Machine: ${m.cpus} CPUs, Node ${m.node}, 1-min load average ${num(m.loadAverageAtStart)} at start, ${num(m.loadAverageAtEnd)} at end (other load skews every figure)`);
+  const t = report.tracing;
+  if (t) {
+    out.push(t.exported
+      ? `Tracing: on (every span recorded and exported over OTLP${t.spans !== undefined ? `: ${t.spans} spans in ${t.exports} exports` : ''}, sampled ${t.sampled})`
+      : 'Tracing: off (trace context propagated, no span recorded or exported; BENCH_TRACING=1 turns it on)');
+  }
   out.push('');
   const httpRow = (name, h, ratio, error) => (error
     ? [name, `ERROR: ${error}`, '', '', '', '', '', '']
@@ -117,4 +123,4 @@ function writeJson(file, report) {
   fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
 }
 
-module.exports = { evaluateTargets, render, writeJson };
+module.exports = { evaluateTargets, render, writeJson, table };

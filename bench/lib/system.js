@@ -8,6 +8,7 @@ const { Client } = require('pg');
 const { NODE_FLAGS, SERVICES, root } = require('../../scripts/services');
 const { freePort, log, retry } = require('./util');
 const { track, stopProcess, memoryOf } = require('./processes');
+const { startOtlpSink } = require('./otlp-sink');
 
 const PG_SERVER = 'postgres://postgres@127.0.0.1:5432';
 const DEFAULT_AMQP = 'amqp://guest:guest@127.0.0.1:5672';
@@ -47,6 +48,19 @@ async function startLocal({ runId, logFile }) {
     // Any free port: scenarios start replicas beside the three, and a bench may run beside `npm start`.
     METRICS_PORT: process.env.METRICS_PORT || '0',
   };
+  if (process.env.BENCH_TRACING === '1') {
+    // Every span recorded and exported, to a receiver here (or to the endpoint given).
+    system.otlpSink = process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? null : await startOtlpSink();
+    if (system.otlpSink) system.env.OTEL_EXPORTER_OTLP_ENDPOINT = system.otlpSink.url;
+    system.env.OTEL_TRACES_SAMPLER_ARG = process.env.OTEL_TRACES_SAMPLER_ARG || '1';
+  } else {
+    delete system.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  }
+  system.tracing = () => ({
+    exported: !!system.env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    sampled: system.env.OTEL_EXPORTER_OTLP_ENDPOINT ? Number(system.env.OTEL_TRACES_SAMPLER_ARG) : 0,
+    ...(system.otlpSink ? { spans: system.otlpSink.spans, exports: system.otlpSink.requests, bytes: system.otlpSink.bytes } : {}),
+  });
   system.services = launchServices(system, system.env);
   system.stop = () => stopLocal(system);
   system.memory = () => Object.fromEntries(system.services.map((s) => [s.name, { pid: s.pid, ...memoryOf(s.pid) }]));
@@ -138,7 +152,14 @@ function startExternal() {
 async function stopLocal(system) {
   system.stopping = true;
   await Promise.all(system.services.map((s) => stopProcess(s.child)));
-  await dropDatabase(system.databaseUrl).catch((err) => log(`could not drop the bench database: ${err.message}`));
+  // The services flushed their last spans as they stopped.
+  await system.otlpSink?.close();
+  if (process.env.BENCH_KEEP_DATABASE === '1') {
+    // To read the plans of the queries behind a figure (EXPLAIN) on the data it was measured on.
+    log(`kept the database ${system.databaseUrl} (BENCH_KEEP_DATABASE=1): drop it when done`);
+  } else {
+    await dropDatabase(system.databaseUrl).catch((err) => log(`could not drop the bench database: ${err.message}`));
+  }
   const tiers = [...system.retrySchedules].flatMap(scheduleMs);
   await deleteNamespace(system.amqpUrl, system.namespace, tiers).catch((err) => log(`could not clean the broker: ${err.message}`));
 }

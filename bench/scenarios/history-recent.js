@@ -2,7 +2,7 @@
 module.exports = {
   name: 'history-recent',
   description: 'GET /v1/rooms/history date=recent, room with 80 messages',
-  targets: [],
+  targets: [{ metric: 'ratio', min: 0.25, label: 'req/s >= 25% of baseline' }],
 
   async setup(ctx) {
     const room = await ctx.fixtures.room('history');

@@ -1,5 +1,5 @@
 import {
-  CreateRoomV1, CreateUserV1, DeleteRoomV1, DeleteUserV1, GetHistoryV2, GetRoomV1, GetUserV1, ListRoomsV1, ListUsersV1,
+  AddMemberV1, CreateRoomV1, CreateUserV1, EnterRoomV1, DeleteRoomV1, DeleteUserV1, GetHistoryV2, GetRoomV1, GetUserV1, ListRoomsV1, ListUsersV1,
   NOTIFICATION_COLORS, RoomCreatedV2, RoomDeletedV2, RoomNotificationSentV2, RoomTopicChangedV2, SendNotificationV1, SetTopicV1,
   UndeleteUserV1, UpdateUserV1, UserCreatedV1, UserDeletedV1, UserUndeletedV1, UserUpdatedV1,
   readHistoryDate,
@@ -271,6 +271,30 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
       expect(list.rooms).toContainEqual(room);
       const ids = list.rooms.map((r) => r.id);
       expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    });
+
+    it('rooms.get-room.v1 shows a private room\'s members, who is in it (in the order they entered) and its owner, to its members and group admins only', async () => {
+      const room = await createRoom('Detailed Private', { privacy: 'private' });
+      const [first, second, outsider] = [await rpc.createUser('Detail First'), await rpc.createUser('Detail Second'), await rpc.createUser('Detail Outsider')];
+      const admin = await rpc.createUser('Detail Admin', { isGroupAdmin: true });
+      const user = async (id: number) => (await rpc.send(GetUserV1, { user: { id } })).user;
+      for (const u of [second, first]) await rpc.send(AddMemberV1, { actor: ACTOR, room: { id: room.id }, user: { id: u.id } });
+      // Entered second first: participants keep that order, members are by id.
+      for (const u of [second, first]) await rpc.send(EnterRoomV1, { actor: ACTOR, room: { id: room.id }, user: { id: u.id }, asAdmin: true });
+      const asUser = (u: { id: number; name: string; mentionName: string; version: string }) => ({ userId: u.id, name: u.name, mentionName: u.mentionName, version: u.version });
+      const shown = await rpc.send(GetRoomV1, { room: { name: 'detailed private' }, actor: { ...ACTOR, userId: first.id }, withOwner: true });
+      const members = [owner.id, first.id, second.id].sort((a, b) => a - b);
+      expect(shown.room).toMatchObject({
+        id: room.id, memberUserIds: members,
+        participants: [asUser(await user(second.id)), asUser(await user(first.id))],
+        owner: asUser(await user(owner.id)),
+      });
+      expect((await rpc.send(GetRoomV1, { room: { id: room.id }, actor: { ...ACTOR, userId: admin.id } })).room.memberUserIds).toEqual(members);
+      expect((await rpc.send(GetRoomV1, { room: { id: room.id } })).room).not.toHaveProperty('owner');
+      expect(await rpc.refused(GetRoomV1, { room: { id: room.id }, actor: { ...ACTOR, userId: outsider.id } })).toEqual({
+        code: 'forbidden', reason: 'not_allowed', field: 'room',
+        detail: { message: 'Room Detailed Private is private: only its members and group admins may see it.' },
+      });
     });
 
     it('rooms.set-topic.v1 answers {} and publishes room.topic-changed.v2 with sender, topic and a new version', async () => {

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import type { HistoryMessageView, RoomDetailView, RoomView, UserView } from '@app/contracts';
 import { formatHistoryDate, toV1HistoryMessage, toV1Room, toV1RoomDetail, toV1User, unixSeconds } from './presenters';
 
@@ -54,6 +55,12 @@ describe('v1 presenters', () => {
       expect(formatHistoryDate('2010-11-19T23:48:19.000Z', 'America/Los_Angeles')).toBe('2010-11-19T15:48:19-0800');
       expect(formatHistoryDate('2010-11-19T23:48:19.000Z', 'UTC')).toBe('2010-11-19T23:48:19+0000');
       expect(formatHistoryDate('2010-07-01T12:00:00.000Z', 'Asia/Kolkata')).toBe('2010-07-01T17:30:00+0530');
+      // UTC takes a short cut: the same text as luxon gives, for dates with and without milliseconds.
+      for (const iso of ['2024-02-29T00:00:00.000Z', '1999-12-31T23:59:59.999Z', '2026-11-25T01:02:03Z', '2026-06-30T12:34:56.5Z']) {
+        expect(formatHistoryDate(iso, 'UTC')).toBe(DateTime.fromISO(iso, { zone: 'UTC' }).toFormat("yyyy-MM-dd'T'HH:mm:ssZZZ"));
+      }
+      // Anything else goes through luxon (an offset in the input, another zone).
+      expect(formatHistoryDate('2010-11-19T23:48:19.000+01:00', 'UTC')).toBe('2010-11-19T22:48:19+0000');
     });
 
     it('answers user_id "api" for messages sent through the API, the number otherwise', () => {

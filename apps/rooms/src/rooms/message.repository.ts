@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MessageUserView } from '@app/contracts';
+import { preparedQuery } from '@app/common';
 import { EntityManager } from 'typeorm';
 import { MessageEntity } from '../database/entities';
 import type { StagedEvent } from '../outbox/outbox';
@@ -68,37 +69,56 @@ export class MessageRepository implements StagedRows<StoredMessage> {
    * batch (the hot path), every column named by its SQL name in a JSON row.
    */
   async insertMany(m: EntityManager, messages: StoredMessage[]): Promise<void> {
-    await m.query('INSERT INTO messages SELECT * FROM json_populate_recordset(NULL::messages, $1::json)',
+    await preparedQuery(m, 'INSERT INTO messages SELECT * FROM json_populate_recordset(NULL::messages, $1::json)',
       [JSON.stringify(messages.map(toRow))]);
   }
 
   /**
    * Messages within [since, before), newest first, `offset` skipped and at most `limit`
    * (null: all). With details: senders' mention names, mentions, links and cards (v2).
-   * Ordered by position, the order the room's events were published in (see
-   * OutboxRelay): two messages sent at once may carry dates a few milliseconds out of
-   * that order; the bounds are on the dates.
+   *
+   * Order: by position, the order the room's events were published in (see OutboxRelay),
+   * when the window is open-ended (recent history, `since` only); by date when it has an end
+   * (`before`: a window in time, as the client asked for), position breaking ties. Two
+   * messages sent at once may carry dates a few milliseconds out of position order; a window
+   * with an end is then read in the order of the time index, which finds its end in one probe
+   * however much is newer (in position order every newer message was read and dropped).
+   *
+   * The page is cut first, from the index alone where it can be (positions, or dates and
+   * positions), then joined to its rows, senders and mentions: a deep offset costs index
+   * entries, not a join and a subquery per skipped row. Each combination of bounds is a
+   * statement of its own, so that a prepared plan keeps its index conditions.
    */
   async page(m: EntityManager, roomId: number, w: HistoryWindow): Promise<HistoryRow[]> {
-    const rows: Row[] = await m.query(
-      `${w.details ? SELECT_FULL : SELECT} WHERE m.room_id = $1 AND ($2::timestamptz IS NULL OR m.created_at >= $2)
-         AND ($3::timestamptz IS NULL OR m.created_at < $3)
-       ORDER BY m.position DESC OFFSET $4 LIMIT $5`,
-      [roomId, w.since ?? null, w.before ?? null, w.offset, w.limit]);
+    const params: unknown[] = [roomId];
+    const where = ['room_id = $1'];
+    if (w.since) where.push(`created_at >= $${params.push(w.since)}::timestamptz`);
+    if (w.before) where.push(`created_at < $${params.push(w.before)}::timestamptz`);
+    const order = (t: string) => (w.before ? `${t}created_at DESC, ${t}position DESC` : `${t}position DESC`);
+    const offset = params.push(w.offset);
+    const limit = params.push(w.limit);
+    const rows: Row[] = await preparedQuery(m,
+      `WITH page AS MATERIALIZED (
+         SELECT position${w.before ? ', created_at' : ''} FROM messages WHERE ${where.join(' AND ')}
+          ORDER BY ${order('')} OFFSET $${offset} LIMIT $${limit})
+       ${w.details ? SELECT_FULL : SELECT} JOIN page p ON p.position = m.position
+        WHERE m.room_id = $1
+        ORDER BY ${order('m.')}`,
+      params);
     return rows.map(toHistoryRow);
   }
 
   /** One message of a room, with its sender and mentions; null when the room has no such message. */
   async findInRoom(m: EntityManager, roomId: number, id: string): Promise<HistoryRow | null> {
     if (!UUID.test(id)) return null;
-    const rows: Row[] = await m.query(`${SELECT_FULL} WHERE m.room_id = $1 AND m.id = $2`, [roomId, id]);
+    const rows: Row[] = await preparedQuery(m, `${SELECT_FULL} WHERE m.room_id = $1 AND m.id = $2`, [roomId, id]);
     return rows[0] ? toHistoryRow(rows[0]) : null;
   }
 
   /** When a message of the room was sent; null when the room has no such message. */
   async sentAt(m: EntityManager, roomId: number, id: string): Promise<Date | null> {
     if (!UUID.test(id)) return null;
-    const rows: Array<{ created_at: Date }> = await m.query('SELECT created_at FROM messages WHERE room_id = $1 AND id = $2', [roomId, id]);
+    const rows: Array<{ created_at: Date }> = await preparedQuery(m, 'SELECT created_at FROM messages WHERE room_id = $1 AND id = $2', [roomId, id]);
     return rows[0]?.created_at ?? null;
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Actor, commandFailure, describeRef, RoomRef } from '@app/contracts';
+import { preparedQuery } from '@app/common';
 import { EntityManager } from 'typeorm';
 import { RoomEntity, RoomMemberEntity, UserEntity } from '../database/entities';
 import type { Memo } from '../outbox/unit-of-work';
@@ -32,6 +33,25 @@ export interface RoomListQuery {
   limit: number;
 }
 
+/** A user as a room's record shows them (its participants, its owner). */
+export interface RoomUserRow {
+  id: number;
+  name: string;
+  mention_name: string;
+  version: string;
+}
+
+/** A room with what its record shows besides: read in one statement (see RoomRepository.detail). */
+export interface RoomDetail {
+  room: RoomEntity;
+  lastActive: Date | null;
+  memberUserIds: number[];
+  /** Who is in it now, in the order they entered (the first 1,000). */
+  participants: RoomUserRow[];
+  /** Asked for: null when not, or when no such user exists. */
+  owner: RoomUserRow | null;
+}
+
 export interface RoomWithActivity {
   room: RoomEntity;
   lastActive: Date | null;
@@ -60,8 +80,8 @@ export class RoomRepository {
   async findByRef(m: EntityManager, ref: RoomRef, lock: RoomLock = 'none'): Promise<RoomEntity> {
     const suffix = lock === 'share' ? ' FOR SHARE' : lock === 'update' ? ' FOR UPDATE' : '';
     const rows: RoomRow[] = 'id' in ref
-      ? await m.query(`SELECT ${COLUMNS} FROM rooms WHERE id = $1${suffix}`, [ref.id])
-      : await m.query(`SELECT ${COLUMNS} FROM rooms WHERE lower(name) = lower($1)${suffix}`, [ref.name]);
+      ? await preparedQuery(m, `SELECT ${COLUMNS} FROM rooms WHERE id = $1${suffix}`, [ref.id])
+      : await preparedQuery(m, `SELECT ${COLUMNS} FROM rooms WHERE lower(name) = lower($1)${suffix}`, [ref.name]);
     if (rows.length === 0) throw commandFailure('not_found', 'room_not_found', 'room', { ref: describeRef(ref) });
     return toEntity(rows[0]);
   }
@@ -99,21 +119,53 @@ export class RoomRepository {
   async findForViewer(m: EntityManager, ref: RoomRef, viewerId: number | undefined): Promise<RoomEntity> {
     const room = await this.findByRef(m, ref);
     if (viewerId === undefined || !membershipDecides(room, { isGroupAdmin: false })) return room;
-    const [standing]: Array<{ is_group_admin: boolean; is_member: boolean }> = await m.query(
+    const [standing]: Array<{ is_group_admin: boolean; is_member: boolean }> = await preparedQuery(m, 
       `SELECT EXISTS (SELECT 1 FROM users WHERE id = $2 AND is_group_admin) AS is_group_admin,
               EXISTS (SELECT 1 FROM room_members WHERE room_id = $1 AND user_id = $2) AS is_member`, [room.id, viewerId]);
     assertNotRefused(privateRoomRefusal(room, { isGroupAdmin: standing.is_group_admin }, standing.is_member, 'see it'));
     return room;
   }
 
+  /**
+   * A room's whole record for a viewer, in one statement (a read that made five round trips):
+   * the room, its last activity, its members, who is in it now, its owner when asked for, and
+   * the viewer's standing in it. not_found, or forbidden by the private-room rule as
+   * findForViewer is.
+   */
+  async detail(m: EntityManager, ref: RoomRef, viewerId: number | undefined, withOwner: boolean): Promise<RoomDetail> {
+    const user = (alias: string) => `json_build_object('id', ${alias}.id, 'name', ${alias}.name, 'mention_name', ${alias}.mention_name, 'version', ${alias}.version)`;
+    const rows: Array<RoomRow & {
+      member_ids: number[]; participants: RoomUserRow[]; owner: RoomUserRow | null; viewer_is_group_admin: boolean; viewer_is_member: boolean;
+    }> = await preparedQuery(m,
+      `SELECT ${COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')},
+              (SELECT max(created_at) FROM messages WHERE room_id = r.id) AS last_active,
+              ARRAY(SELECT user_id FROM room_members WHERE room_id = r.id ORDER BY user_id) AS member_ids,
+              (SELECT coalesce(json_agg(${user('u')} ORDER BY p.entered_at, p.user_id), '[]'::json)
+                 FROM (SELECT user_id, entered_at FROM room_participants WHERE room_id = r.id ORDER BY entered_at, user_id LIMIT 1000) p
+                 JOIN users u ON u.id = p.user_id) AS participants,
+              CASE WHEN $3::boolean THEN (SELECT ${user('o')} FROM users o WHERE o.id = r.owner_user_id) END AS owner,
+              ($2::int IS NOT NULL AND EXISTS (SELECT 1 FROM users WHERE id = $2::int AND is_group_admin)) AS viewer_is_group_admin,
+              ($2::int IS NOT NULL AND EXISTS (SELECT 1 FROM room_members WHERE room_id = r.id AND user_id = $2::int)) AS viewer_is_member
+         FROM rooms r WHERE ${'id' in ref ? 'r.id = $1::int' : 'lower(r.name) = lower($1::text)'}`,
+      ['id' in ref ? ref.id : ref.name, viewerId ?? null, withOwner],
+    );
+    if (rows.length === 0) throw commandFailure('not_found', 'room_not_found', 'room', { ref: describeRef(ref) });
+    const row = rows[0];
+    const room = toEntity(row);
+    if (viewerId !== undefined && membershipDecides(room, { isGroupAdmin: false })) {
+      assertNotRefused(privateRoomRefusal(room, { isGroupAdmin: row.viewer_is_group_admin }, row.viewer_is_member, 'see it'));
+    }
+    return { room, lastActive: row.last_active ?? null, memberUserIds: row.member_ids, participants: row.participants, owner: row.owner };
+  }
+
   /** A room's last activity: its newest message (an index lookup, no column to update). */
   async lastActive(m: EntityManager, roomId: number): Promise<Date | null> {
-    const rows: Array<{ at: Date | null }> = await m.query('SELECT max(created_at) AS at FROM messages WHERE room_id = $1', [roomId]);
+    const rows: Array<{ at: Date | null }> = await preparedQuery(m, 'SELECT max(created_at) AS at FROM messages WHERE room_id = $1', [roomId]);
     return rows[0]?.at ?? null;
   }
 
   async listWithActivity(m: EntityManager): Promise<RoomWithActivity[]> {
-    const rows: RoomRow[] = await m.query(
+    const rows: RoomRow[] = await preparedQuery(m,
       `SELECT ${COLUMNS}, (SELECT max(created_at) FROM messages WHERE room_id = r.id) AS last_active FROM rooms r ORDER BY id`);
     return rows.map((r) => ({ room: toEntity(r), lastActive: r.last_active ?? null }));
   }
@@ -125,15 +177,18 @@ export class RoomRepository {
    * OFFSET/LIMIT after the filter, so the rule cannot be applied to rows once loaded.
    */
   async listPage(m: EntityManager, q: RoomListQuery): Promise<RoomWithActivity[]> {
-    const rows: RoomRow[] = await m.query(
-      `SELECT ${COLUMNS}, (SELECT max(created_at) FROM messages WHERE room_id = r.id) AS last_active FROM rooms r
-        WHERE ($1::boolean OR r.privacy = 'public')
-          AND ($2::boolean OR NOT r.is_archived)
-          AND (r.privacy = 'public' OR $3::int IS NULL
-               OR EXISTS (SELECT 1 FROM users u WHERE u.id = $3::int AND u.is_group_admin)
-               OR EXISTS (SELECT 1 FROM room_members rm WHERE rm.room_id = r.id AND rm.user_id = $3::int))
-          AND ($6::int IS NULL OR r.id = $6::int)
-        ORDER BY r.id OFFSET $4 LIMIT $5`,
+    // The page is cut first: the last activity is looked up for its rooms only, not for those skipped.
+    const rows: RoomRow[] = await preparedQuery(m,
+      `SELECT ${COLUMNS}, (SELECT max(created_at) FROM messages WHERE room_id = r.id) AS last_active FROM (
+         SELECT ${COLUMNS} FROM rooms r
+          WHERE ($1::boolean OR r.privacy = 'public')
+            AND ($2::boolean OR NOT r.is_archived)
+            AND (r.privacy = 'public' OR $3::int IS NULL
+                 OR EXISTS (SELECT 1 FROM users u WHERE u.id = $3::int AND u.is_group_admin)
+                 OR EXISTS (SELECT 1 FROM room_members rm WHERE rm.room_id = r.id AND rm.user_id = $3::int))
+            AND ($6::int IS NULL OR r.id = $6::int)
+          ORDER BY r.id OFFSET $4 LIMIT $5) r
+        ORDER BY r.id`,
       [q.includePrivate, q.includeArchived, q.viewerId, q.offset, q.limit, q.onlyRoomId]);
     return rows.map((r) => ({ room: toEntity(r), lastActive: r.last_active ?? null }));
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthenticatedToken, grantableScopes, TokenKind, TokenView, V2_SCOPES, V2Scope } from '@app/contracts';
+import { preparedQuery } from '@app/common';
 import { EntityManager } from 'typeorm';
 import { ApiTokenEntity } from '../database/entities';
 
@@ -29,7 +30,7 @@ export class TokenRepository {
    * personal tokens stop working; a room token goes with its room).
    */
   async findLive(m: EntityManager, tokenHash: string): Promise<AuthenticatedToken | null> {
-    const rows: TokenRow[] = await m.query(
+    const rows: TokenRow[] = await preparedQuery(m,
       `SELECT t.id, t.kind, t.label, t.user_id, t.room_id, t.scopes, t.expires_at, u.is_group_admin FROM api_tokens t
          LEFT JOIN users u ON u.id = t.user_id
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())

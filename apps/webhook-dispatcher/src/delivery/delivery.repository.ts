@@ -1,3 +1,4 @@
+import { preparedQuery } from '@app/common';
 import { DataSource } from 'typeorm';
 import { AttemptRecord, DeliveryState } from './delivery-decisions';
 import { DeliveryJob } from './delivery-job';
@@ -24,7 +25,7 @@ export class DeliveryRepository {
    * index of those rows (webhook_deliveries_unfinished_idx), whatever the size of the log.
    */
   async countUnfinished(): Promise<{ pending: number; retrying: number }> {
-    const rows = await this.db.query(
+    const rows = await preparedQuery(this.db, 
       `SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE status IN ('pending', 'retrying') GROUP BY status`,
     ) as Array<{ status: 'pending' | 'retrying'; n: number }>;
     const counts = { pending: 0, retrying: 0 };
@@ -38,7 +39,7 @@ export class DeliveryRepository {
    */
   async insertPending(jobs: readonly DeliveryJob[]): Promise<Set<string>> {
     if (jobs.length === 0) return new Set();
-    const rows: Array<{ id: string }> = await this.db.query(
+    const rows: Array<{ id: string }> = await preparedQuery(this.db, 
       `INSERT INTO webhook_deliveries (id, webhook_id, event, event_id, room_id, envelope, created_at, actor_user_id, reply_depth, lane_position)
        SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::text[], $7::timestamptz[], $8::int[], $9::int[],
                             $10::bigint[])
@@ -56,7 +57,7 @@ export class DeliveryRepository {
   /** Which of these deliveries no attempt has been made for yet. */
   async notYetAttempted(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows: Array<{ id: string }> = await this.db.query(
+    const rows: Array<{ id: string }> = await preparedQuery(this.db, 
       `SELECT id FROM webhook_deliveries WHERE id = ANY($1::uuid[]) AND status = 'pending' AND attempts = 0`, [ids]);
     return new Set(rows.map((r) => r.id));
   }
@@ -86,7 +87,7 @@ export class DeliveryRepository {
     }
     // In id order: two writes at once (see the recorder's concurrency) lock their rows in one order.
     const d = [...latest.values()].sort((a, b) => (a.job.deliveryId < b.job.deliveryId ? -1 : 1));
-    await this.db.query(
+    await preparedQuery(this.db, 
       `WITH delivery AS (
          INSERT INTO webhook_deliveries AS d
            (id, webhook_id, event, event_id, room_id, envelope, created_at, status, attempts, last_status, last_error, next_attempt_at,
@@ -128,7 +129,7 @@ export class DeliveryRepository {
     // against duplicated jobs), while it is still the latest attempt. Redeliveries are rare: no cost otherwise.
     const redelivered = d.filter((i) => i.job.redelivery);
     if (redelivered.length > 0) {
-      await this.db.query(
+      await preparedQuery(this.db, 
         `UPDATE webhook_deliveries d SET status = u.status, updated_at = now()
            FROM unnest($1::uuid[], $2::varchar[], $3::int[]) AS u (id, status, attempt)
           WHERE d.id = u.id AND d.attempts = u.attempt`,
@@ -140,7 +141,7 @@ export class DeliveryRepository {
   /** How far each of these deliveries has got, as recorded (absent: no row). */
   async progressOf(ids: readonly string[]): Promise<Map<string, DeliveryProgress>> {
     if (ids.length === 0) return new Map();
-    const rows: Array<{ id: string; status: string; attempts: number }> = await this.db.query(
+    const rows: Array<{ id: string; status: string; attempts: number }> = await preparedQuery(this.db, 
       'SELECT id, status, attempts FROM webhook_deliveries WHERE id = ANY($1::uuid[])', [ids]);
     return new Map(rows.map((r) => [r.id, { status: r.status, attempts: r.attempts }]));
   }
@@ -150,7 +151,7 @@ export class DeliveryRepository {
    * is due: what a replica that takes the ordered deliveries over rebuilds its lanes from.
    */
   async openLaneDeliveries(): Promise<Array<JobRow & { lane_position: string; next_attempt_at: Date | null }>> {
-    return this.db.query(
+    return preparedQuery(this.db, 
       `SELECT id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth, lane_position, next_attempt_at
          FROM webhook_deliveries
         WHERE lane_position IS NOT NULL AND status IN ('pending', 'retrying')
@@ -159,7 +160,7 @@ export class DeliveryRepository {
 
   /** The registration is gone: nothing is sent any more. */
   async markCancelled(job: DeliveryJob): Promise<void> {
-    await this.db.query(
+    await preparedQuery(this.db, 
       `INSERT INTO webhook_deliveries AS d (id, webhook_id, event, event_id, room_id, envelope, created_at, status, actor_user_id, reply_depth)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'cancelled', $8, $9)
        ON CONFLICT (id) DO UPDATE SET
@@ -172,7 +173,7 @@ export class DeliveryRepository {
 
   /** What became of the receiver's reply: the notification posted, or why not. */
   async recordReply(deliveryId: string, r: { messageId: string } | { error: string }): Promise<void> {
-    await this.db.query(
+    await preparedQuery(this.db, 
       'UPDATE webhook_deliveries SET reply_message_id = $2, reply_error = $3, updated_at = now() WHERE id = $1',
       [deliveryId, 'messageId' in r ? r.messageId : null, 'error' in r ? r.error.slice(0, 1000) : null],
     );

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import type { HistoryMessageView } from '@app/contracts';
 import { formatMessageDate, toV2HistoryItem } from './messages.presenter';
 
@@ -42,5 +43,9 @@ describe('formatMessageDate', () => {
   it('writes the instant in the zone with its offset', () => {
     expect(formatMessageDate('2010-11-19T23:48:19.123Z', 'America/Los_Angeles')).toBe('2010-11-19T15:48:19.123-08:00');
     expect(formatMessageDate('2010-11-19T23:48:19.123Z', 'UTC')).toBe('2010-11-19T23:48:19.123+00:00');
+    // UTC takes a short cut: the same text as luxon gives.
+    for (const iso of ['2024-02-29T00:00:00.000Z', '1999-12-31T23:59:59.999Z', '2026-11-25T01:02:03Z', '2026-06-30T12:34:56.5Z']) {
+      expect(formatMessageDate(iso, 'UTC')).toBe(DateTime.fromISO(iso, { zone: 'UTC' }).toFormat("yyyy-MM-dd'T'HH:mm:ss.SSSZZ"));
+    }
   });
 });

@@ -1,8 +1,15 @@
 import type { HistoryMessageView, MessageUserView } from '@app/contracts';
 import { DateTime } from 'luxon';
 
-/** Dates of v2 messages as HipChat wrote them: ISO-8601 in the reader's zone, offset with a colon. */
+const UTC_ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * Dates of v2 messages as HipChat wrote them: ISO-8601 in the reader's zone, offset with a
+ * colon. In UTC, the date as the rooms service wrote it (toISOString) with `+00:00` for `Z`:
+ * no parse and format per message.
+ */
 export function formatMessageDate(iso: string, zone: string): string {
+  if (zone === 'UTC' && UTC_ISO_MS.test(iso)) return `${iso.slice(0, -1)}+00:00`;
   return DateTime.fromISO(iso, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss.SSSZZ");
 }
 
