@@ -3,7 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import {
   APP_LOGGER, AmqpBroker, AppLogger, orderedEventsQueue, CommandErrorPassthrough, GuardedHttpClient, Observability, OBSERVABILITY, RpcClient,
 } from '@app/common';
-import { brokerNames, ListRegistrationsV1, ReportWebhookHealthV1, SendNotificationV1 } from '@app/contracts';
+import { brokerNames, ListRegistrationChangesV1, ListRegistrationsV1, ReportWebhookHealthV1, SendNotificationV1 } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { DISPATCHER_CONFIG, DispatcherConfig } from './config';
 import { ATTEMPT_RECORDER, REGISTRATIONS_RPC, ROOMS_RPC } from './dispatcher.tokens';
@@ -69,6 +69,7 @@ export class DispatcherModule {
           provide: Registrations,
           useFactory: (rpc: RpcClient) => new Registrations(() => rpc.request(ListRegistrationsV1, {}), logger, {
             sourceReady: () => rpc.served(),
+            changes: (since) => rpc.request(ListRegistrationChangesV1, { since }),
           }),
           inject: [REGISTRATIONS_RPC],
         },

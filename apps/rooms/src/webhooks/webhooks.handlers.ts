@@ -2,8 +2,8 @@ import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandContext } from '@app/common';
 import {
-  CreateWebhookV1, DeleteWebhookV1, EnableWebhookV1, GetWebhookV1, ListAllWebhooksV1, ListRegistrationsV1, ListWebhooksV1, PutWebhookV1,
-  ReportWebhookHealthV1, RequestOf,
+  CreateWebhookV1, DeleteWebhookV1, EnableWebhookV1, GetWebhookV1, ListAllWebhooksV1, ListRegistrationChangesV1, ListRegistrationsV1, ListWebhooksV1,
+  PutWebhookV1, ReportWebhookHealthV1, RequestOf,
 } from '@app/contracts';
 import { CommandPipe } from '../shared/command-pipe';
 import { CreateWebhook } from './create-webhook/create-webhook.usecase';
@@ -11,6 +11,7 @@ import { DeleteWebhook } from './delete-webhook/delete-webhook.usecase';
 import { EnableWebhook } from './enable-webhook/enable-webhook.usecase';
 import { GetWebhook } from './get-webhook/get-webhook.usecase';
 import { ListAllWebhooks } from './list-all-webhooks/list-all-webhooks.usecase';
+import { ListRegistrationChanges } from './list-registration-changes/list-registration-changes.usecase';
 import { ListRegistrations } from './list-registrations/list-registrations.usecase';
 import { ListWebhooks } from './list-webhooks/list-webhooks.usecase';
 import { PutWebhook } from './put-webhook/put-webhook.usecase';
@@ -26,6 +27,7 @@ export class WebhooksHandlers {
     private readonly getWebhook: GetWebhook,
     private readonly deleteWebhook: DeleteWebhook,
     private readonly listRegistrations: ListRegistrations,
+    private readonly listRegistrationChanges: ListRegistrationChanges,
     private readonly reportHealth: ReportWebhookHealth,
     private readonly enableWebhook: EnableWebhook,
     private readonly listAllWebhooks: ListAllWebhooks,
@@ -48,6 +50,9 @@ export class WebhooksHandlers {
 
   @MessagePattern(ListRegistrationsV1.pattern)
   registrations(@Payload(new CommandPipe(ListRegistrationsV1)) _c: RequestOf<typeof ListRegistrationsV1>) { return this.listRegistrations.execute(); }
+
+  @MessagePattern(ListRegistrationChangesV1.pattern)
+  registrationChanges(@Payload(new CommandPipe(ListRegistrationChangesV1)) c: RequestOf<typeof ListRegistrationChangesV1>) { return this.listRegistrationChanges.execute(c); }
 
   @MessagePattern(ReportWebhookHealthV1.pattern)
   report(@Payload(new CommandPipe(ReportWebhookHealthV1)) c: RequestOf<typeof ReportWebhookHealthV1>, @Ctx() ctx: CommandContext) { return this.reportHealth.execute(c, ctx.meta); }

@@ -5,6 +5,7 @@ import { DeleteWebhook } from './delete-webhook/delete-webhook.usecase';
 import { EnableWebhook } from './enable-webhook/enable-webhook.usecase';
 import { GetWebhook } from './get-webhook/get-webhook.usecase';
 import { ListAllWebhooks } from './list-all-webhooks/list-all-webhooks.usecase';
+import { ListRegistrationChanges } from './list-registration-changes/list-registration-changes.usecase';
 import { ListRegistrations } from './list-registrations/list-registrations.usecase';
 import { ListWebhooks } from './list-webhooks/list-webhooks.usecase';
 import { PutWebhook } from './put-webhook/put-webhook.usecase';
@@ -14,13 +15,13 @@ import { WebhookHealthRepository } from './webhook-health.repository';
 import { WebhookRepository } from './webhook.repository';
 import { WebhooksHandlers } from './webhooks.handlers';
 
-/** Webhook registrations of rooms (REST API), the dispatchers' snapshot of them all, and their health. */
+/** Webhook registrations of rooms (REST API), the dispatchers' snapshot of them all (and of their changes), and their health. */
 @Module({
   imports: [forwardRef(() => RoomsModule)],
   controllers: [WebhooksHandlers],
   providers: [
     WebhookRepository, RegisterWebhook, CreateWebhook, PutWebhook, ListWebhooks, GetWebhook, DeleteWebhook, ListRegistrations,
-    WebhookHealthRepository, ReportWebhookHealth, EnableWebhook, ListAllWebhooks,
+    ListRegistrationChanges, WebhookHealthRepository, ReportWebhookHealth, EnableWebhook, ListAllWebhooks,
   ],
   exports: [WebhookRepository],
 })

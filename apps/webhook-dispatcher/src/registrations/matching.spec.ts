@@ -1,5 +1,5 @@
 import { compileWebhookPattern, WebhookEventName, WebhookRegistration } from '@app/contracts';
-import { inForce, matchingRegistrations, MAX_REPLY_DEPTH, PatternCache, RegistrationIndex, roomIdOf } from './matching';
+import { compareForms, inForce, matchingRegistrations, MAX_REPLY_DEPTH, PatternCache, RegistrationIndex, roomIdOf } from './matching';
 
 const registration = (over: Partial<WebhookRegistration> = {}): WebhookRegistration => ({
   id: 1, roomId: 7, event: 'room_message', url: 'https://r.example/hook', pattern: null, name: 'hook',
@@ -151,6 +151,141 @@ describe('RegistrationIndex with versions', () => {
     expect(inForce(registration(), 1)).toBe(true);
     expect(inForce(registration(), undefined)).toBe(true);
     expect(inForce(registration({ removedVersion: 4 }), undefined)).toBe(false);
+  });
+});
+
+describe('RegistrationIndex brought up to date with changes', () => {
+  const EVENTS: WebhookEventName[] = ['room_message', 'room_topic_change', 'room_created'];
+  /** What an index answers: every room and event at every stamp (and unstamped), every form by id and stamp, its size. */
+  const answers = (index: RegistrationIndex) => {
+    const forms = (regs: Array<WebhookRegistration | undefined>) => regs.map((r) => r && `${r.id}:${r.url}:${r.enabled ?? true}`);
+    const stamps = [undefined, ...Array.from({ length: 40 }, (_, v) => v)];
+    return {
+      forEvent: [7, 8, 9].flatMap((roomId) => EVENTS.flatMap((event) => stamps.map((v) => forms(index.forEvent(roomId, event, v))))),
+      at: [1, 2, 3, 4, 5, 6].flatMap((id) => stamps.slice(1).map((v) => forms([index.at(id, v!)]))),
+      now: forms([...index.registrations()].sort((a, b) => a.id - b.id)),
+      size: index.size,
+    };
+  };
+  const urls = (index: RegistrationIndex, roomId: number, version?: number) => index.forEvent(roomId, 'room_message', version).map((r) => `${r.id}:${r.url}`);
+
+  // Webhook 1 created at 3, webhook 2 at 4; the index holds version 5.
+  const one = registration({ id: 1, url: 'https://a.example/1', createdVersion: 3 });
+  const two = registration({ id: 2, url: 'https://a.example/2', createdVersion: 4 });
+  const at5 = () => new RegistrationIndex([one, two]);
+
+  it('replaces a changed registration, keeping its former form for events caused before', () => {
+    const index = at5();
+    const changed = registration({ id: 1, url: 'https://a.example/1b', createdVersion: 6 });
+    index.apply({ registrations: [changed], removed: [{ ...one, removedVersion: 6 }] });
+    expect(urls(index, 7)).toEqual(['1:https://a.example/1b', '2:https://a.example/2']);
+    // The forms in force now first, then the removed ones (compareForms: the order of a full load).
+    expect(urls(index, 7, 5)).toEqual(['2:https://a.example/2', '1:https://a.example/1']);
+    expect(urls(index, 7, 6)).toEqual(['1:https://a.example/1b', '2:https://a.example/2']);
+    expect(index.get(1)).toBe(changed);
+    expect(index.at(1, 5)?.url).toBe('https://a.example/1');
+    expect(index.size).toBe(2);
+    expect(answers(index)).toEqual(answers(new RegistrationIndex([changed, two], [{ ...one, removedVersion: 6 }])));
+  });
+
+  it('drops a deleted registration, still matching an event caused before the deletion', () => {
+    const index = at5();
+    index.apply({ registrations: [], removed: [{ ...two, removedVersion: 7 }] });
+    expect(urls(index, 7)).toEqual(['1:https://a.example/1']);
+    expect(urls(index, 7, 6)).toEqual(['1:https://a.example/1', '2:https://a.example/2']);
+    expect(urls(index, 7, 7)).toEqual(['1:https://a.example/1']);
+    expect(index.get(2)).toBeUndefined();
+    expect(index.at(2, 6)?.url).toBe('https://a.example/2');
+    expect(index.size).toBe(1);
+  });
+
+  it('takes a disabling and an enabling as replacements (the rooms service writes them as changes)', () => {
+    const index = at5();
+    const disabled = registration({ ...one, enabled: false, createdVersion: 6 });
+    index.apply({ registrations: [disabled], removed: [{ ...one, removedVersion: 6 }] });
+    expect(index.get(1)?.enabled).toBe(false);
+    expect(index.forEvent(7, 'room_message', 5).find((r) => r.id === 1)?.enabled).not.toBe(false);
+    // Matching leaves the disabled form out, for an event caused after the disabling only.
+    expect(match('room_message', messagePayload('x'), index.forEvent(7, 'room_message', 6))).toEqual([2]);
+    expect(match('room_message', messagePayload('x'), index.forEvent(7, 'room_message', 5))).toEqual([2, 1]);
+
+    const enabled = registration({ ...one, createdVersion: 8 });
+    index.apply({ registrations: [enabled], removed: [{ ...disabled, removedVersion: 8 }] });
+    expect(index.get(1)).toBe(enabled);
+    expect(match('room_message', messagePayload('x'), index.forEvent(7, 'room_message', 7))).toEqual([2]);
+    expect(match('room_message', messagePayload('x'), index.forEvent(7, 'room_message', 8))).toEqual([1, 2]);
+    expect(answers(index)).toEqual(answers(new RegistrationIndex([enabled, two], [{ ...one, removedVersion: 6 }, { ...disabled, removedVersion: 8 }])));
+  });
+
+  it('adds and drops group-wide registrations, for every room', () => {
+    const index = at5();
+    const everyRoom = registration({ id: 3, roomId: null, event: 'room_created', oauthClientId: 'c', createdVersion: 6 });
+    const messages = registration({ id: 4, roomId: null, url: 'https://a.example/4', oauthClientId: 'c', createdVersion: 6 });
+    index.apply({ registrations: [messages, everyRoom] });
+    expect(urls(index, 7)).toEqual(['1:https://a.example/1', '2:https://a.example/2', '4:https://a.example/4']);
+    expect(urls(index, 8)).toEqual(['4:https://a.example/4']);
+    expect(index.forEvent(9, 'room_created').map((r) => r.id)).toEqual([3]);
+    expect(urls(index, 8, 5)).toEqual([]);
+
+    index.apply({ registrations: [], removed: [{ ...everyRoom, removedVersion: 7 }, { ...messages, removedVersion: 7 }] });
+    expect(urls(index, 8)).toEqual([]);
+    expect(urls(index, 8, 6)).toEqual(['4:https://a.example/4']);
+    expect(index.forEvent(9, 'room_created', 6).map((r) => r.id)).toEqual([3]);
+    expect(answers(index)).toEqual(answers(new RegistrationIndex([one, two], [{ ...everyRoom, removedVersion: 7 }, { ...messages, removedVersion: 7 }])));
+  });
+
+  it('filters by stamp once changes bring versions to an index loaded without them', () => {
+    const index = new RegistrationIndex([registration({ id: 1 })]);
+    index.apply({ registrations: [registration({ id: 2, createdVersion: 5 })] });
+    expect(index.forEvent(7, 'room_message', 4).map((r) => r.id)).toEqual([1]);
+    expect(index.forEvent(7, 'room_message', 5).map((r) => r.id)).toEqual([1, 2]);
+  });
+
+  it('answers as a full load of the same forms would, after any run of changes', () => {
+    // A rooms service in miniature: webhooks 1-6 in rooms 7 and 8 (or group-wide) created,
+    // changed (another URL, moved, disabled, enabled) and deleted at random, each change at
+    // a new version, every form it ends kept with that version. After each batch of changes
+    // the index brought up to date equals an index built whole from the forms of that time.
+    let seed = 42;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    const inForceNow = new Map<number, WebhookRegistration>();
+    const removed: WebhookRegistration[] = [];
+    let version = 1;
+    const full = () => new RegistrationIndex([...inForceNow.values()].sort((a, b) => a.id - b.id), [...removed].sort(compareForms));
+    const index = full();
+    let since = version;
+    for (let batch = 0; batch < 12; batch++) {
+      for (let n = 1 + random(3); n > 0; n--) {
+        version++;
+        const id = 1 + random(6);
+        const before = inForceNow.get(id);
+        if (before) {
+          removed.push({ ...before, removedVersion: version });
+          inForceNow.delete(id);
+        }
+        if (!before || random(3) > 0) {
+          const roomId = [7, 8, null][random(3)];
+          inForceNow.set(id, registration({
+            id, roomId, url: `https://a.example/${id}/${version}`, enabled: random(4) > 0, createdVersion: version,
+            event: roomId === null && random(2) === 0 ? 'room_created' : EVENTS[random(2)],
+          }));
+        }
+      }
+      index.apply({
+        registrations: [...inForceNow.values()].filter((r) => r.createdVersion! > since).sort((a, b) => a.id - b.id),
+        removed: removed.filter((r) => r.removedVersion! > since).sort(compareForms),
+      });
+      since = version;
+      expect(answers(index)).toEqual(answers(full()));
+      // Not only what it answers: each list in the order a full load gives.
+      for (const roomId of [7, 8, 9]) for (const event of EVENTS) for (const v of [undefined, version - 2]) {
+        expect(index.forEvent(roomId, event, v)).toEqual(full().forEvent(roomId, event, v));
+      }
+    }
+    expect(removed.length).toBeGreaterThan(10);
   });
 });
 

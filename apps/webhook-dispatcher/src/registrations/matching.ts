@@ -53,10 +53,6 @@ export function matchingRegistrations(o: {
 }
 
 /**
- * The dispatcher's index (room, event) → registrations, rebuilt from each snapshot, so no
- * event needs the database.
- */
-/**
  * Whether a form of a registration is in force for an event stamped `version` (see
  * WebhookRegistration.createdVersion): an unstamped event sees only what is in force now.
  */
@@ -65,31 +61,66 @@ export function inForce(reg: WebhookRegistration, version: number | undefined): 
   return (reg.createdVersion ?? 0) <= version && (reg.removedVersion == null || version < reg.removedVersion);
 }
 
+/** What changed since the snapshot an index holds (ListRegistrationChangesV1). */
+export interface RegistrationChanges {
+  /** Forms in force now, written since (registered, changed, disabled or enabled). */
+  registrations: WebhookRegistration[];
+  /** Forms removed or replaced since, each with its removedVersion. */
+  removed?: WebhookRegistration[];
+}
+
+/**
+ * The order of every list of the index: the order a full load gives, the forms in force
+ * now by id, then the removed ones by id and the version that ended them (two reads, each
+ * ORDER BY id, removed_version). created_version last: a transaction that changes a
+ * webhook twice ends two forms at one version.
+ */
+export function compareForms(a: WebhookRegistration, b: WebhookRegistration): number {
+  return Number(a.removedVersion != null) - Number(b.removedVersion != null) || a.id - b.id
+    || (a.removedVersion ?? 0) - (b.removedVersion ?? 0) || (a.createdVersion ?? 0) - (b.createdVersion ?? 0);
+}
+
+/**
+ * The dispatcher's index (room, event) → registrations, so that no event needs the
+ * database: built from a snapshot of every registration, then brought up to date with the
+ * changes since (apply). Each list keeps compareForms' order however the index was built,
+ * so an event is matched alike after a full load and after changes.
+ */
 export class RegistrationIndex {
   private readonly byRoom = new Map<string, WebhookRegistration[]>();
-  private readonly groupWide = new Map<WebhookEventName, WebhookRegistration[]>();
+  /** By event. */
+  private readonly groupWide = new Map<string, WebhookRegistration[]>();
+  /** Every form of each registration: the one in force now and those removed lately. */
   private readonly forms = new Map<number, WebhookRegistration[]>();
-  private readonly count: number;
-  private readonly versioned: boolean;
+  private readonly current = new Map<number, WebhookRegistration>();
+  /** Forms with versions. None (a source without versions): every form is in force for every stamp, no need to filter. */
+  private versionedForms = 0;
 
   /** `regs` in force now; `removed`, forms removed or replaced lately (each with its removedVersion). */
   constructor(regs: WebhookRegistration[], removed: WebhookRegistration[] = []) {
     // One registration per id: a snapshot that lists one twice keeps the later.
     const unique = new Map<number, WebhookRegistration>();
-    for (const reg of regs) {
-      unique.delete(reg.id);
-      unique.set(reg.id, reg);
+    for (const reg of regs) unique.set(reg.id, reg);
+    for (const reg of [...unique.values(), ...removed.filter((r) => r.removedVersion != null)]) this.insert(reg, false);
+    // Sorted once, rather than each form put in its place.
+    for (const list of [...this.byRoom.values(), ...this.groupWide.values()]) list.sort(compareForms);
+  }
+
+  /**
+   * Brings the index from its snapshot's version to the version of `changes` (those since
+   * it), as a full load at that version would have built it. Any change of a registration
+   * ends the form in force at the snapshot: that form goes, and comes back among `removed`
+   * with the version that ended it, for events caused before.
+   */
+  apply(changes: RegistrationChanges): void {
+    const removed = (changes.removed ?? []).filter((r) => r.removedVersion != null);
+    const written = new Map<number, WebhookRegistration>();
+    for (const reg of changes.registrations) written.set(reg.id, reg);
+    for (const id of [...written.keys(), ...removed.map((r) => r.id)]) {
+      const ended = this.current.get(id);
+      if (ended) this.delete(ended);
     }
-    const all = [...unique.values(), ...removed.filter((r) => r.removedVersion != null)];
-    for (const reg of all) {
-      if (reg.roomId === null) push(this.groupWide, reg.event, reg);
-      else push(this.byRoom, key(reg.roomId, reg.event), reg);
-      const forms = this.forms.get(reg.id);
-      if (forms) forms.push(reg);
-      else this.forms.set(reg.id, [reg]);
-    }
-    this.count = unique.size;
-    this.versioned = all.some((r) => r.removedVersion != null || (r.createdVersion ?? 0) > 0);
+    for (const reg of [...removed, ...written.values()]) this.insert(reg, true);
   }
 
   /**
@@ -100,7 +131,7 @@ export class RegistrationIndex {
     const room = this.byRoom.get(key(roomId, event)) ?? [];
     const group = this.groupWide.get(event) ?? [];
     const found = [...room, ...group];
-    return this.versioned ? found.filter((r) => inForce(r, version)) : found;
+    return this.versionedForms > 0 ? found.filter((r) => inForce(r, version)) : found;
   }
 
   /** The form of a registration in force at `version`. */
@@ -108,17 +139,70 @@ export class RegistrationIndex {
     return this.forms.get(webhookId)?.find((r) => inForce(r, version));
   }
 
+  /** The form of a registration in force now. */
+  get(webhookId: number): WebhookRegistration | undefined {
+    return this.current.get(webhookId);
+  }
+
+  /** The registrations in force now. */
+  registrations(): IterableIterator<WebhookRegistration> {
+    return this.current.values();
+  }
+
   get size(): number {
-    return this.count;
+    return this.current.size;
+  }
+
+  /** Its room's list for its event, or the group-wide list of its event. */
+  private listOf(reg: WebhookRegistration): [Map<string, WebhookRegistration[]>, string] {
+    return reg.roomId === null ? [this.groupWide, reg.event] : [this.byRoom, key(reg.roomId, reg.event)];
+  }
+
+  /** `inOrder`: put in its place in its list (else appended, the caller sorts). */
+  private insert(reg: WebhookRegistration, inOrder: boolean): void {
+    const [lists, k] = this.listOf(reg);
+    const list = lists.get(k);
+    // After the forms that compare equal, as a (stable) sort of a full load puts it.
+    if (list) list.splice(inOrder ? bound(list, reg, true) : list.length, 0, reg);
+    else lists.set(k, [reg]);
+    const forms = this.forms.get(reg.id);
+    if (forms) forms.push(reg);
+    else this.forms.set(reg.id, [reg]);
+    if (reg.removedVersion == null) this.current.set(reg.id, reg);
+    if (hasVersions(reg)) this.versionedForms++;
+  }
+
+  private delete(reg: WebhookRegistration): void {
+    const [lists, k] = this.listOf(reg);
+    const list = lists.get(k)!;
+    list.splice(list.indexOf(reg, bound(list, reg, false)), 1);
+    if (list.length === 0) lists.delete(k);
+    const forms = this.forms.get(reg.id)!;
+    forms.splice(forms.indexOf(reg), 1);
+    if (forms.length === 0) this.forms.delete(reg.id);
+    if (this.current.get(reg.id) === reg) this.current.delete(reg.id);
+    if (hasVersions(reg)) this.versionedForms--;
   }
 }
 
 const key = (roomId: number, event: WebhookEventName) => `${roomId}:${event}`;
 
-function push<K>(map: Map<K, WebhookRegistration[]>, k: K, reg: WebhookRegistration): void {
-  const list = map.get(k);
-  if (list) list.push(reg);
-  else map.set(k, [reg]);
+const hasVersions = (reg: WebhookRegistration) => reg.removedVersion != null || (reg.createdVersion ?? 0) > 0;
+
+/**
+ * The first position in `list` (in compareForms' order) of a form that comes after `reg`
+ * (`after`), or that does not come before it.
+ */
+function bound(list: WebhookRegistration[], reg: WebhookRegistration, after: boolean): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = compareForms(list[mid], reg);
+    if (c < 0 || (after && c === 0)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

@@ -2,7 +2,7 @@ import { AppLogger } from '@app/common';
 import { isEnabled, WebhookEventName, WebhookRegistration } from '@app/contracts';
 import { PatternCache, RegistrationIndex } from './matching';
 
-/** Every registration, and the registrations' version of that snapshot. */
+/** Every registration (or those changed since a version), and the registrations' version of that snapshot. */
 export interface RegistrationSnapshot {
   registrations: WebhookRegistration[];
   /** Forms removed or replaced lately, for events caused before (see WebhookRegistration.removedVersion). */
@@ -13,6 +13,12 @@ export interface RegistrationSnapshot {
 /** Where a snapshot of every registration comes from (the rooms service, over RPC). */
 export type RegistrationSource = () => Promise<RegistrationSnapshot>;
 
+/**
+ * Where the changes since a version come from (the rooms service, over RPC): the forms
+ * written and the forms removed after `since`, and the version of that snapshot.
+ */
+export type RegistrationChangesSource = (since: number) => Promise<RegistrationSnapshot>;
+
 export interface RegistrationsOptions {
   /** Notices arriving within this window cause one reload. */
   debounceMs?: number;
@@ -20,38 +26,53 @@ export interface RegistrationsOptions {
   retryMs?: number;
   /** Before the first load: whether the source can answer yet (polled, so that no load waits for a timeout). */
   sourceReady?: () => Promise<boolean>;
+  /** Once the index is loaded, it is brought up to date with the changes since its version (absent: every load is full). */
+  changes?: RegistrationChangesSource;
+  /** The longest the index goes on changes alone: a full load at least this often (default an hour; see fullLoadDue). */
+  fullLoadMaxAgeMs?: number;
 }
 
 /**
- * This replica's index (room, event) → registrations: loaded whole at start, and again on
- * every `webhook.registrations-changed.v1` notice, every reconnection to the broker (a
- * notice published while disconnected is missed), and before matching an event stamped
- * with a newer registrations' version than the index's (upTo): a registration change is
- * in force for every event caused after its call answered, on every replica, whenever the
- * notice arrives. In the common case (no change since the last load) an event costs no
+ * This replica's index (room, event) → registrations: loaded whole at start, and brought up
+ * to date on every `webhook.registrations-changed.v1` notice, every reconnection to the
+ * broker (a notice published while disconnected is missed), and before matching an event
+ * stamped with a newer registrations' version than the index's (upTo): a registration
+ * change is in force for every event caused after its call answered, on every replica,
+ * whenever the notice arrives. Bringing it up to date loads only the changes since the
+ * index's version (with a `changes` source): what the first event after a change waits
+ * for grows with the change, not with the registrations. It is loaded whole again now and
+ * then (fullLoadDue). In the common case (no change since the last load) an event costs no
  * query at all.
  */
 export class Registrations {
   private index = new RegistrationIndex([]);
-  private byId = new Map<number, WebhookRegistration>();
   /** The registrations' version of the loaded snapshot (0: nothing loaded yet). */
   private snapshotVersion = 0;
-  /** When the request behind the current snapshot was sent (0: nothing loaded yet). */
+  /** When the request behind the current snapshot, or the last changes applied to it, was sent (0: nothing loaded yet). */
   private loadedFrom = 0;
+  /** When the request behind the last full load was sent. */
+  private fullyLoadedFrom = 0;
+  /** A load of the changes failed: the next load is full. */
+  private fullLoadNext = false;
   private running: Promise<void> | null = null;
   private dirty = false;
   private debounce: NodeJS.Timeout | null = null;
   private retry: NodeJS.Timeout | null = null;
+  private fullLoadTimer: NodeJS.Timeout | null = null;
   private stopped = false;
   readonly patterns = new PatternCache();
   private readonly debounceMs: number;
   private readonly retryMs: number;
   private readonly sourceReady: () => Promise<boolean>;
+  private readonly changes: RegistrationChangesSource | undefined;
+  private readonly fullLoadMaxAgeMs: number;
 
   constructor(private readonly source: RegistrationSource, private readonly logger: AppLogger, options: RegistrationsOptions = {}) {
     this.debounceMs = options.debounceMs ?? 50;
     this.retryMs = options.retryMs ?? 1_000;
     this.sourceReady = options.sourceReady ?? (async () => true);
+    this.changes = options.changes;
+    this.fullLoadMaxAgeMs = options.fullLoadMaxAgeMs ?? 3_600_000;
   }
 
   get loaded(): boolean {
@@ -64,13 +85,13 @@ export class Registrations {
   }
 
   get size(): number {
-    return this.byId.size;
+    return this.index.size;
   }
 
   /** Registrations in the index that are disabled (the rooms service disabled them for failing). */
   get disabled(): number {
     let n = 0;
-    for (const r of this.byId.values()) if (!isEnabled(r)) n++;
+    for (const r of this.index.registrations()) if (!isEnabled(r)) n++;
     return n;
   }
 
@@ -82,7 +103,7 @@ export class Registrations {
 
   /** A registration in force now. */
   get(webhookId: number): WebhookRegistration | undefined {
-    return this.byId.get(webhookId);
+    return this.index.get(webhookId);
   }
 
   /** A registration as it was in force at `version`, removed or changed since or not. */
@@ -157,8 +178,9 @@ export class Registrations {
   }
 
   /**
-   * Loads a snapshot; calls made while one is loading are served by one more load after it
-   * (a change may have been committed after the running load read its snapshot).
+   * Brings the index up to date (loads the changes since its version, or every
+   * registration); calls made while a load runs are served by one more load after it (a
+   * change may have been committed after the running load read its snapshot).
    */
   reload(): Promise<void> {
     this.dirty = true;
@@ -174,18 +196,73 @@ export class Registrations {
     while (this.dirty && !this.stopped) {
       this.dirty = false;
       const startedAt = Date.now();
-      const { registrations, removed, version } = await this.source();
-      this.index = new RegistrationIndex(registrations, removed);
-      this.byId = new Map(registrations.map((r) => [r.id, r]));
-      this.snapshotVersion = version;
-      this.loadedFrom = startedAt;
-      this.logger.debug({ registrations: this.byId.size, version }, 'webhook registrations loaded');
+      if (this.changes && this.loaded && !this.fullLoadDue(startedAt)) await this.loadChanges(this.changes, startedAt);
+      else await this.loadAll(startedAt);
     }
+  }
+
+  /**
+   * Whether the next load must be full rather than the changes: after a failed load of the
+   * changes (whatever failed, a full load does not depend on it: a rooms service of the
+   * previous version, during a rolling update, does not serve the changes), and when the
+   * last full load is older than fullLoadMaxAgeMs. The rooms service keeps removed forms 7
+   * days (webhooks_removed is pruned): changes since a version older than that would miss
+   * removals, and the index would keep a deleted webhook. A full load also drops the
+   * removed forms the index no longer needs: changes add them, never drop them. A timer
+   * makes that load once the bound is reached (armFullLoad), so that the first event after
+   * a change seldom waits for it.
+   */
+  private fullLoadDue(now: number): boolean {
+    return this.fullLoadNext || now - this.fullyLoadedFrom >= this.fullLoadMaxAgeMs;
+  }
+
+  private async loadAll(startedAt: number): Promise<void> {
+    const { registrations, removed, version } = await this.source();
+    this.index = new RegistrationIndex(registrations, removed);
+    this.snapshotVersion = version;
+    this.loadedFrom = startedAt;
+    this.fullyLoadedFrom = startedAt;
+    this.fullLoadNext = false;
+    this.armFullLoad();
+    this.logger.debug({ registrations: this.index.size, version }, 'webhook registrations loaded');
+  }
+
+  private async loadChanges(changes: RegistrationChangesSource, startedAt: number): Promise<void> {
+    let answer: RegistrationSnapshot;
+    try {
+      answer = await changes(this.snapshotVersion);
+    } catch (err) {
+      this.fullLoadNext = true;
+      throw err;
+    }
+    // Not newer than the index: no change since, nothing to apply.
+    if (answer.version > this.snapshotVersion) {
+      this.index.apply(answer);
+      this.snapshotVersion = answer.version;
+    }
+    this.loadedFrom = startedAt;
+    this.logger.debug(
+      { written: answer.registrations.length, removed: answer.removed?.length ?? 0, registrations: this.index.size, version: this.snapshotVersion },
+      'webhook registrations brought up to date',
+    );
+  }
+
+  /** The next full load, once the bound is reached (with changes only: without, every load is full). */
+  private armFullLoad(): void {
+    if (!this.changes || this.stopped) return;
+    if (this.fullLoadTimer) clearTimeout(this.fullLoadTimer);
+    this.fullLoadTimer = setTimeout(() => {
+      this.fullLoadTimer = null;
+      // On failure, the next load is full all the same (fullLoadDue).
+      this.reload().catch((err) => this.logger.warn({ err: (err as Error).message }, 'could not reload the webhook registrations'));
+    }, this.fullLoadMaxAgeMs);
+    this.fullLoadTimer.unref();
   }
 
   stop(): void {
     this.stopped = true;
     if (this.debounce) clearTimeout(this.debounce);
     if (this.retry) clearTimeout(this.retry);
+    if (this.fullLoadTimer) clearTimeout(this.fullLoadTimer);
   }
 }

@@ -45,3 +45,22 @@ export const ListRegistrationsV1 = defineCommand<{
   removed: WebhookRegistration[];
   version: number;
 }>('webhooks.list-registrations.v1', z.object({}), { query: true });
+
+/**
+ * The registration changes since `since` (the version of a dispatcher replica's index):
+ * the forms in force now that were written after it (`createdVersion > since`: registered,
+ * changed, disabled or enabled since), the forms removed or replaced after it
+ * (`removedVersion > since`), and `version`, the registrations' version of this very
+ * snapshot. An index holding every registration at `since` holds every registration at
+ * `version` once it drops the forms in force of the registrations `removed` names and adds
+ * both lists: what a dispatcher replica loads instead of ListRegistrationsV1 once it has
+ * an index. Removed forms are kept 7 days: a `since` older than that misses removals, so a
+ * dispatcher loads everything again long before. Never exposed through the API.
+ */
+export const ListRegistrationChangesV1 = defineCommand<{
+  /** Forms in force now, written after `since`. */
+  registrations: WebhookRegistration[];
+  /** Forms removed or replaced after `since`, each with its `removedVersion`. */
+  removed: WebhookRegistration[];
+  version: number;
+}>('webhooks.list-registration-changes.v1', z.object({ since: z.number().int().min(0) }), { query: true });
