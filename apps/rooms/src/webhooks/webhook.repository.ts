@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { preparedQuery } from '@app/common';
 import {
   NO_WEBHOOK_HEALTH, WebhookAuthentication, WebhookDeliveryMode, WebhookEventName, WebhookHealthView, WebhookRef, WebhookRegistration, WebhookView,
 } from '@app/contracts';
@@ -114,7 +115,7 @@ export class WebhookRepository {
 
   /** The room's webhook with this id (add-on ones included). */
   async findById(m: EntityManager, roomId: number, id: number): Promise<StoredWebhook | null> {
-    const rows: WebhookRow[] = await m.query(`${WITH_HEALTH} WHERE w.room_id = $1 AND w.id = $2`, [roomId, id]);
+    const rows: WebhookRow[] = await preparedQuery(m, `${WITH_HEALTH} WHERE w.room_id = $1 AND w.id = $2`, [roomId, id]);
     return rows[0] ? toStored(rows[0]) : null;
   }
 
@@ -123,7 +124,7 @@ export class WebhookRepository {
    * this room declared with that key (the caller may see it, not change it).
    */
   async findByKey(m: EntityManager, r: Registrant, key: string): Promise<StoredWebhook | null> {
-    const rows: WebhookRow[] = await m.query(
+    const rows: WebhookRow[] = await preparedQuery(m,
       `${WITH_HEALTH}
         WHERE w.room_id = $1 AND w.key = $3
           AND (w.installation_id IS NOT NULL OR coalesce(w.created_by_user_id, 0) = coalesce($2::int, 0))

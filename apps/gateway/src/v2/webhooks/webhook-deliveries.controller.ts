@@ -16,6 +16,19 @@ import { toV2Delivery, toV2DeliveryItem } from './webhook-deliveries.presenter';
 import { WebhookIdParam } from './webhooks.controller';
 import { webhookUrl } from './webhooks.presenter';
 
+/**
+ * A read made while access to it is checked (the two commands go to different services, so a
+ * request waits for the slower, not for both in turn), answered only once access is granted:
+ * a refusal is the answer, whatever the read found or however it failed. Reads only: what
+ * changes anything (redeliver, recover) is sent once access is granted.
+ */
+export async function afterAccess<A, T>(access: Promise<A>, read: Promise<T>): Promise<[A, T]> {
+  // Refused, the read's own failure is nobody's concern (and must not go unhandled).
+  read.catch(() => undefined);
+  const granted = await access;
+  return [granted, await read];
+}
+
 /** `{delivery}` of the path: a delivery id (a UUID); anything else names no delivery. */
 export function deliveryIdOf(raw: string): string {
   if (!deliveryField.deliveryId.safeParse(raw).success) throw new ApiError(404, `Delivery ${raw.slice(0, 100)} not found`);
@@ -43,10 +56,16 @@ export class WebhookDeliveriesController extends V2Resource {
     @RoomRefParam() room: RoomRef, @WebhookIdParam() ref: WebhookRef, @Param('room') name: string,
     @V2Query(deliveryListQuery) q: DeliveryListQuery, @Query() raw: Record<string, unknown>, @CurrentActor() actor: Actor,
   ) {
-    const webhook = await this.visibleWebhook(actor, room, ref);
-    const self = webhookUrl(webhook, this.base);
-    return this.page(q, raw, `/v2/room/${encodeURIComponent(name)}/webhook/${webhook.id}/delivery`,
-      async (w) => (await this.dispatcher.send(ListDeliveriesV1, { webhookId: webhook.id, ...filtersOf(q), ...w })).deliveries,
+    const access = this.visibleWebhook(actor, room, ref);
+    // A key names the webhook only once the rooms service has found it; an id names it now.
+    const webhookId = 'id' in ref ? ref.id : (await access).id;
+    let self = '';
+    return this.page(q, raw, `/v2/room/${encodeURIComponent(name)}/webhook/${webhookId}/delivery`,
+      async (w) => {
+        const [webhook, { deliveries }] = await afterAccess(access, this.dispatcher.send(ListDeliveriesV1, { webhookId, ...filtersOf(q), ...w }));
+        self = webhookUrl(webhook, this.base);
+        return deliveries;
+      },
       (d) => toV2DeliveryItem(d, self));
   }
 
@@ -54,8 +73,9 @@ export class WebhookDeliveriesController extends V2Resource {
   @Summary('Get a delivery of a webhook: the request as sent, every attempt, the reply')
   @RequireScopes('admin_room')
   async get(@RoomRefParam() room: RoomRef, @WebhookIdParam() ref: WebhookRef, @DeliveryIdParam() id: string, @CurrentActor() actor: Actor) {
-    const webhook = await this.visibleWebhook(actor, room, ref);
-    const { delivery } = await this.dispatcher.send(GetDeliveryV1, { delivery: id, webhookId: webhook.id });
+    const access = this.visibleWebhook(actor, room, ref);
+    const webhookId = 'id' in ref ? ref.id : (await access).id;
+    const [webhook, { delivery }] = await afterAccess(access, this.dispatcher.send(GetDeliveryV1, { delivery: id, webhookId }));
     return toV2Delivery(delivery, webhookUrl(webhook, this.base));
   }
 
