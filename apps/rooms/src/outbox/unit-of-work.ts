@@ -1,7 +1,7 @@
 import { CommandFailure, commandFailure, EventDefinition } from '@app/contracts';
 import { AppLogger, CommandMeta, contextOf, isSampled, preparedQuery, Tracing } from '@app/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { isUniqueViolation } from '../shared/db-errors';
+import { isTransientConflict, isUniqueViolation } from '../shared/db-errors';
 import { insertOutbox, StagedEvent, stageEvent } from './outbox';
 import { OutboxRelay } from './outbox-relay';
 
@@ -49,6 +49,14 @@ export interface ApplyOptions<T> {
    */
   replyAfterPublish?: boolean;
 }
+
+/**
+ * How often a command whose transaction lost a deadlock (or a serialization conflict) is
+ * applied again before its caller hears of it: two commands that lock the same rows in
+ * opposite orders (a room deleted while a report disables one of its webhooks and posts to
+ * it) are both applied, one a moment later, where one used to fail.
+ */
+const CONFLICT_RETRIES = 3;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -148,7 +156,7 @@ export class UnitOfWork {
         return results;
       });
     } catch (err) {
-      if (items.length === 1) {
+      if (items.length === 1 && !isTransientConflict(err)) {
         this.settle([await this.failed(items[0], err)]);
         return;
       }
@@ -160,26 +168,38 @@ export class UnitOfWork {
     this.settle(done);
   }
 
-  /** One command in a transaction of its own; `retry`: it may have been applied meanwhile. */
+  /**
+   * One command in a transaction of its own; `retry`: it may have been applied meanwhile.
+   * A transaction rolled back by a transient conflict runs again (CONFLICT_RETRIES).
+   */
   private async runAlone(item: Item, retry: boolean): Promise<void> {
-    let done: Done;
-    const begun = Date.now();
-    try {
-      done = await this.db.transaction(async (manager) => {
-        if (retry) {
-          const stored = await this.storedReply(manager, item.meta.commandId);
-          if (stored !== undefined) return { item, outcome: { ok: true as const, reply: stored, events: [], rows: [] } };
+    let done: Done | undefined;
+    for (let conflicts = 0; !done; conflicts++) {
+      const begun = Date.now();
+      try {
+        done = await this.db.transaction(async (manager) => {
+          if (retry) {
+            const stored = await this.storedReply(manager, item.meta.commandId);
+            if (stored !== undefined) return { item, outcome: { ok: true as const, reply: stored, events: [], rows: [] } };
+          }
+          this.checkDeadline(item.meta);
+          const staged: Staged = { events: [], rows: [] };
+          const reply = await item.work(this.tx(manager, staged, new Map(), item.meta));
+          const result: Done = { item, outcome: { ok: true, reply, ...staged } };
+          await this.record(manager, [result]);
+          return result;
+        });
+        this.traceCommit([item], begun);
+      } catch (err) {
+        if (isTransientConflict(err) && conflicts < CONFLICT_RETRIES) {
+          this.logger.info({ command: item.meta.pattern, conflicts: conflicts + 1, err: (err as Error).message },
+            'the command\'s transaction lost a conflict; applying it again');
+          // Apart, so that the two sides of a deadlock do not meet again at once.
+          await new Promise((r) => setTimeout(r, 5 + Math.floor(Math.random() * 20) * (conflicts + 1)));
+          continue;
         }
-        this.checkDeadline(item.meta);
-        const staged: Staged = { events: [], rows: [] };
-        const reply = await item.work(this.tx(manager, staged, new Map(), item.meta));
-        const result: Done = { item, outcome: { ok: true, reply, ...staged } };
-        await this.record(manager, [result]);
-        return result;
-      });
-      this.traceCommit([item], begun);
-    } catch (err) {
-      done = await this.failed(item, err);
+        done = await this.failed(item, err);
+      }
     }
     this.settle([done]);
   }

@@ -5,3 +5,13 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const name = e?.constraint ?? e?.driverError?.constraint;
   return code === '23505' && (!constraint || name === constraint);
 }
+
+/**
+ * PostgreSQL's transient conflicts, deadlock_detected and serialization_failure: the
+ * transaction was rolled back whole, and running it again may well succeed.
+ */
+export function isTransientConflict(err: unknown): boolean {
+  const e = err as { code?: string; driverError?: { code?: string } };
+  const code = e?.code ?? e?.driverError?.code;
+  return code === '40P01' || code === '40001';
+}
