@@ -80,7 +80,7 @@ export class DispatcherModule {
         },
         {
           provide: HealthReporter,
-          useFactory: (rpc: RpcClient) => new HealthReporter((reports) => rpc.request(ReportWebhookHealthV1, { reports }), logger),
+          useFactory: (rpc: RpcClient) => new HealthReporter((reports, commandId) => rpc.request(ReportWebhookHealthV1, { reports }, undefined, { commandId }), logger),
           inject: [ROOMS_RPC],
         },
         {

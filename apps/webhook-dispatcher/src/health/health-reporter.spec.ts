@@ -12,11 +12,13 @@ const timeout = { kind: 'failure' as const, failure: 'timeout' };
 /** A reporter on a fake clock, whose sends are recorded and answered as `answer` says. */
 function reporter(answer: (reports: WebhookHealthReport[]) => Promise<unknown> = async () => ({ disabled: [] })) {
   const sent: WebhookHealthReport[][] = [];
-  const health = new HealthReporter(async (reports) => {
+  const ids: string[] = [];
+  const health = new HealthReporter(async (reports, commandId) => {
     sent.push(reports);
+    ids.push(commandId);
     return answer(reports);
   }, logger);
-  return { health, sent };
+  return { health, sent, ids };
 }
 
 /** Lets timers due by `ms` from now fire, and the sends they start settle. */
@@ -81,9 +83,9 @@ describe('HealthReporter', () => {
     expect(sent.map((reports) => reports.map((r) => r.webhookId))).toEqual([[1, 2, 3], [3, 1, 2]]);
   });
 
-  it('keeps a report the rooms service did not take, and adds it to the next', async () => {
+  it('sends a report that was not answered again as it was, under its command id, before anything newer', async () => {
     let down = true;
-    const { health, sent } = reporter(async () => {
+    const { health, sent, ids } = reporter(async () => {
       if (down) throw new RpcFailure('no_answer', 'no answer to webhooks.report-health.v1 within 10000 ms');
       return { disabled: [] };
     });
@@ -92,15 +94,42 @@ describe('HealthReporter', () => {
     jest.setSystemTime(T0 + 400);
     health.observe(7, http500);
     await advance(1_000);
+    // The first report, again: the same failure, the same command id (the rooms service
+    // applies an id once, so it counts once even if the first send did reach it).
     expect(sent).toHaveLength(2);
+    expect(sent[1]).toEqual(sent[0]);
+    expect(ids[1]).toBe(ids[0]);
+    expect(sent[0]).toEqual([{ webhookId: 7, lastSuccessAt: null, failuresAfterSuccess: 1, firstFailureAt: iso(0), lastFailureAt: iso(0), lastError: 'HTTP 500' }]);
     expect(health.pendingCount).toBe(1);
     down = false;
     jest.setSystemTime(T0 + 1_600);
     health.observe(7, timeout);
     await advance(1_000);
-    expect(sent).toHaveLength(3);
-    expect(sent[2]).toEqual([{ webhookId: 7, lastSuccessAt: null, failuresAfterSuccess: 3, firstFailureAt: iso(0), lastFailureAt: iso(1_600), lastError: 'timeout' }]);
+    // Answered at last; then what came since, in a report of its own.
+    expect(sent).toHaveLength(4);
+    expect(ids[2]).toBe(ids[0]);
+    expect(sent[3]).toEqual([{ webhookId: 7, lastSuccessAt: null, failuresAfterSuccess: 2, firstFailureAt: iso(400), lastFailureAt: iso(1_600), lastError: 'timeout' }]);
+    expect(ids[3]).not.toBe(ids[0]);
+    await advance(5_000);
+    expect(sent).toHaveLength(4);
     expect(health.pendingCount).toBe(0);
+  });
+
+  it('on shutdown, flushes a report not answered first, then what came since', async () => {
+    let down = true;
+    const { health, sent, ids } = reporter(async () => {
+      if (down) throw new RpcFailure('not_sent', 'the message broker is unreachable');
+      return { disabled: [] };
+    });
+    health.observe(1, http500);
+    await advance(0);
+    health.observe(2, ok);
+    down = false;
+    await health.flush();
+    expect(sent.map((reports) => reports.map((r) => r.webhookId))).toEqual([[1], [1], [2]]);
+    expect(ids[1]).toBe(ids[0]);
+    expect(health.pendingCount).toBe(0);
+    health.stop();
   });
 
   it('drops a report the rooms service refuses as malformed (it would be refused again)', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { AppLogger, RpcCommandError } from '@app/common';
 import { HealthTally, mergeHealth, reportOfTally, tallyOf, WebhookHealthReport } from '@app/contracts';
 
@@ -16,8 +17,11 @@ export function healthErrorOf(result: AttemptOutcome): string | null {
   return result.failure;
 }
 
-/** Sends one report command (webhooks.report-health.v1) to the rooms service. */
-export type HealthReportSender = (reports: WebhookHealthReport[]) => Promise<unknown>;
+/**
+ * Sends one report command (webhooks.report-health.v1) to the rooms service, under
+ * `commandId` (the rooms service applies an id once).
+ */
+export type HealthReportSender = (reports: WebhookHealthReport[], commandId: string) => Promise<unknown>;
 
 export interface HealthReporterOptions {
   /** While a webhook's outcome stays the same, at most one report of it this often (ms). */
@@ -41,11 +45,11 @@ const FORGET_AFTER_MS = 10 * 60_000;
  * an attempt only adds to an in-memory tally (mergeHealth); the tallies are sent as one
  * command for all pending webhooks, at most once a second per webhook while its outcome
  * stays the same, at once when it changes (the first failure after successes, the first
- * success after failures). One command is in flight at a time. A report that could not be
- * sent (the rooms service restarting, the broker away) is added back to what came since and
- * sent with the next; only one the service refuses as malformed is dropped. A report sent
- * but not answered is sent again too: its failures may then count twice, which brings a
- * disabling at most that much closer, rather than lose them.
+ * success after failures). One command is in flight at a time. A report that was not
+ * answered (the rooms service restarting, the broker away, a reply lost) is sent again as it
+ * was, under its command id, before anything newer: the rooms service applies a command id
+ * once, so each outcome counts once whether the first send reached it or not. What came
+ * since waits for the next report. Only a report the service refuses as malformed is dropped.
  */
 export class HealthReporter {
   private readonly pending = new Map<number, HealthTally>();
@@ -56,6 +60,8 @@ export class HealthReporter {
   private timer: NodeJS.Timeout | null = null;
   private timerAt = Infinity;
   private sending: Promise<void> | null = null;
+  /** The report sent and not answered: sent again, as it was, before anything newer. */
+  private unanswered: { commandId: string; reports: WebhookHealthReport[]; webhooks: number } | null = null;
   private unreachable = false;
   private stopped = false;
 
@@ -83,14 +89,19 @@ export class HealthReporter {
     this.schedule(this.dueAt(webhookId));
   }
 
-  /** Webhooks with outcomes not yet reported (tests, shutdown). */
+  /** Webhooks with outcomes not yet reported, in a report not answered or waiting (tests, shutdown). */
   get pendingCount(): number {
-    return this.pending.size;
+    const waiting = new Set(this.pending.keys());
+    for (const r of this.unanswered?.reports ?? []) waiting.add(r.webhookId);
+    return waiting.size;
   }
 
   /** Sends what is pending now, whatever the interval (shutdown); waits for a send in flight first. */
   async flush(): Promise<void> {
     if (this.sending) await this.sending;
+    // A report not answered goes first; still unanswered, nothing newer may overtake it.
+    if (this.unanswered) await this.sendDue();
+    if (this.unanswered) return;
     for (const id of this.pending.keys()) this.urgent.add(id);
     await this.sendDue();
   }
@@ -119,8 +130,12 @@ export class HealthReporter {
     }, Math.max(0, due - this.now()));
   }
 
-  /** After a send: the timer for the earliest webhook still pending. */
+  /** After a send: the timer for the earliest webhook still pending (a report not answered: an interval on). */
   private reschedule(): void {
+    if (this.unanswered) {
+      this.schedule(this.now() + this.intervalMs);
+      return;
+    }
     let due = Infinity;
     for (const id of this.pending.keys()) due = Math.min(due, this.dueAt(id));
     if (due !== Infinity) this.schedule(due);
@@ -128,6 +143,10 @@ export class HealthReporter {
 
   private async sendDue(): Promise<void> {
     if (this.sending) return;
+    if (this.unanswered) {
+      await this.sendReport(this.unanswered);
+      return;
+    }
     const now = this.now();
     const batch = new Map<number, HealthTally>();
     for (const [id, tally] of this.pending) {
@@ -145,9 +164,13 @@ export class HealthReporter {
     }
     this.forgetIdle(now);
     const reports = [...batch].map(([id, tally]) => reportOfTally(id, tally));
-    this.sending = this.send(reports).then(
+    await this.sendReport({ commandId: randomUUID(), reports, webhooks: batch.size });
+  }
+
+  private async sendReport(report: { commandId: string; reports: WebhookHealthReport[]; webhooks: number }): Promise<void> {
+    this.sending = this.send(report.reports, report.commandId).then(
       () => this.sent(),
-      (err: unknown) => this.notSent(batch, err),
+      (err: unknown) => this.notSent(report, err),
     ).finally(() => {
       this.sending = null;
       this.reschedule();
@@ -156,24 +179,23 @@ export class HealthReporter {
   }
 
   private sent(): void {
+    this.unanswered = null;
     if (this.unreachable) this.logger.info('webhook health reports reach the rooms service again');
     this.unreachable = false;
   }
 
-  private notSent(batch: Map<number, HealthTally>, err: unknown): void {
+  private notSent(report: { commandId: string; reports: WebhookHealthReport[]; webhooks: number }, err: unknown): void {
     if (err instanceof RpcCommandError && err.error.code === 'invalid') {
       // Sending it again would be refused again.
-      this.logger.error({ err: err.message, problem: err.error.detail?.problem, webhooks: batch.size }, 'webhook health report refused; dropped');
+      this.unanswered = null;
+      this.logger.error({ err: err.message, problem: err.error.detail?.problem, webhooks: report.webhooks }, 'webhook health report refused; dropped');
       return;
     }
-    // Older than what came since: merged in that order.
-    for (const [id, tally] of batch) {
-      const since = this.pending.get(id);
-      this.pending.set(id, since ? mergeHealth(tally, since) : tally);
-    }
+    // Applied or not, it goes again as it was: its command id counts it once.
+    this.unanswered = report;
     // Stopping (the broker closing under the last report) is no outage worth a warning.
     if (!this.unreachable && !this.stopped) {
-      this.logger.warn({ err: (err as Error)?.message, webhooks: batch.size }, 'could not report webhook health; keeping it for the next report');
+      this.logger.warn({ err: (err as Error)?.message, webhooks: report.webhooks }, 'could not report webhook health; sending it again');
     }
     this.unreachable = true;
   }

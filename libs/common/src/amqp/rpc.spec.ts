@@ -43,13 +43,13 @@ describe('RpcClient.request when the connection is lost', () => {
    */
   function fakeBroker() {
     const manager = Object.assign(new EventEmitter(), { isConnected: () => true });
-    const writes: Array<{ id: string; write(): void }> = [];
+    const writes: Array<{ id: string; messageId: string; write(): void }> = [];
     let onReply: (msg: unknown) => void = () => undefined;
     const wrapper = Object.assign(new EventEmitter(), {
       waitForConnect: async () => undefined,
       close: async () => undefined,
-      sendToQueue: (_queue: string, _body: Buffer, options: { correlationId: string }) =>
-        new Promise<boolean>((resolve) => writes.push({ id: options.correlationId, write: () => resolve(true) })),
+      sendToQueue: (_queue: string, _body: Buffer, options: { correlationId: string; messageId: string }) =>
+        new Promise<boolean>((resolve) => writes.push({ id: options.correlationId, messageId: options.messageId, write: () => resolve(true) })),
     });
     Object.assign(manager, {
       createChannel: ({ setup }: { setup(ch: unknown): Promise<void> }) => {
@@ -82,6 +82,24 @@ describe('RpcClient.request when the connection is lost', () => {
     await expect(queued).resolves.toEqual({ sent: true });
     await client.close();
     expect(manager.listenerCount('disconnect')).toBe(0);
+  });
+
+  it('sends a request under the command id it is given (a new one each time otherwise), its reply matched as any', async () => {
+    const { manager, writes, reply } = fakeBroker();
+    const client = new RpcClient(manager, 'rooms.commands', createLogger('test', 'silent'), 60_000, Tracing.off());
+    await client.start();
+    const first = client.request(command, {}, undefined, { commandId: '8d0e4c1a-64b1-4a57-9b52-0d7d2c8f3e11' });
+    const again = client.request(command, {}, undefined, { commandId: '8d0e4c1a-64b1-4a57-9b52-0d7d2c8f3e11' });
+    const plain = client.request(command, {});
+    await tick();
+    for (const w of writes) w.write();
+    await tick();
+    expect(writes.map((w) => w.messageId)).toEqual(['8d0e4c1a-64b1-4a57-9b52-0d7d2c8f3e11', '8d0e4c1a-64b1-4a57-9b52-0d7d2c8f3e11', writes[2].id]);
+    // Each request waits for its own reply (correlation ids stay distinct).
+    expect(new Set(writes.map((w) => w.id)).size).toBe(3);
+    for (const [i, w] of writes.entries()) reply(w.id, { ok: { n: i } });
+    await expect(Promise.all([first, again, plain])).resolves.toEqual([{ n: 0 }, { n: 1 }, { n: 2 }]);
+    await client.close();
   });
 });
 

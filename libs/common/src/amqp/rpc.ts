@@ -35,6 +35,15 @@ export class RpcCommandError extends Error {
   }
 }
 
+export interface RequestOptions {
+  /**
+   * The command's id (default: a new one per request): the rooms service applies a command
+   * id once, so a request sent again with the id of one that went unanswered is applied at
+   * most once, whether the first reached it or not.
+   */
+  commandId?: string;
+}
+
 interface Pending {
   resolve(reply: unknown): void;
   reject(err: Error): void;
@@ -108,13 +117,13 @@ export class RpcClient {
    * request, or the one its payload's actor carries: see carryTrace); the command carries its
    * span's `traceparent` in its headers.
    */
-  async request<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req, parent?: Context): Promise<Rep> {
+  async request<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req, parent?: Context, options: RequestOptions = {}): Promise<Rep> {
     if (!this.connection.isConnected()) throw new RpcFailure('not_sent', 'the message broker is unreachable');
     const span = this.tracing.span(command.pattern, SpanKind.CLIENT, parent ?? this.tracing.activeOr(carriedTrace(payload)), () => ({
       'messaging.system': 'rabbitmq', 'rpc.system': 'rabbitmq', 'rpc.method': command.pattern, 'messaging.destination.name': this.queue,
     }));
     try {
-      const reply = await this.send(command, payload, injectHeaders(span, {}));
+      const reply = await this.send(command, payload, injectHeaders(span, {}), options.commandId);
       span.end();
       return reply;
     } catch (err) {
@@ -123,7 +132,7 @@ export class RpcClient {
     }
   }
 
-  private async send<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req, headers: Record<string, unknown>): Promise<Rep> {
+  private async send<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req, headers: Record<string, unknown>, commandId?: string): Promise<Rep> {
     const id = randomUUID();
     const deadline = Date.now() + this.timeoutMs;
     const reply = new Promise<unknown>((resolve, reject) => {
@@ -137,7 +146,7 @@ export class RpcClient {
     try {
       await this.channel.sendToQueue(this.queue, Buffer.from(JSON.stringify(payload)), {
         correlationId: id,
-        messageId: id,
+        messageId: commandId ?? id,
         replyTo: DIRECT_REPLY_TO,
         type: command.pattern,
         contentType: 'application/json',
