@@ -151,7 +151,7 @@ describe('one trace per request, across every service', () => {
     expect(text).not.toContain(token);
     expect(text).not.toContain(hook);
 
-    // The request's log line, and the dispatcher's delivery log line, name the trace.
+    // The request's log line names the trace (and its span: the gateway's HTTP span).
     const request = stack.launched.logs((l) => l.service === 'gateway' && l.msg === 'request' && l.trace_id === traceId);
     expect(request).toHaveLength(1);
     expect(request[0].span_id).toBe(http.spanId);

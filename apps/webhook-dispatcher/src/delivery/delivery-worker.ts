@@ -143,13 +143,13 @@ export class DeliveryWorker {
 
     const registration = await this.registrationOf(job);
     if (!registration) {
-      this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId }, 'delivery cancelled: the webhook is gone');
+      this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, ...traceFields(job.traceparent) }, 'delivery cancelled: the webhook is gone');
       this.metrics?.end(job.event, 'cancelled');
       await this.repository.markCancelled(job).catch((err) => this.recordFailed(err, job));
       return 'ack';
     }
     if (!isEnabled(registration)) {
-      this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, attempt: job.attempt }, 'delivery not sent: the webhook is disabled');
+      this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, attempt: job.attempt, ...traceFields(job.traceparent) }, 'delivery not sent: the webhook is disabled');
       this.metrics?.end(job.event, 'failed');
       await this.recorder.add(disabledAttempt(job, new Date())).catch((err) => this.recordFailed(err, job));
       return 'ack';
@@ -211,7 +211,7 @@ export class DeliveryWorker {
       try {
         await this.queues.publishRetry(decision.retry.job, decision.retry.delayMs, decision.retry.tierMs);
       } catch (err) {
-        this.logger.warn({ err: (err as Error).message, deliveryId: job.deliveryId }, 'could not schedule the retry; the attempt will be made again');
+        this.logger.warn({ err: (err as Error).message, deliveryId: job.deliveryId, ...traceFields(job.traceparent) }, 'could not schedule the retry; the attempt will be made again');
         // Not parked, so not recorded either: a job that comes back (this one, requeued or handed
         // out again after its channel closed, or its guard copy) is dropped once its attempt is
         // recorded, and the delivery would wait as `retrying` for a retry that nothing holds.
@@ -241,7 +241,7 @@ export class DeliveryWorker {
   async attemptInLane(job: DeliveryJob): Promise<NextAttempt> {
     const registration = await this.registrationOf(job);
     if (!registration) {
-      this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId }, 'delivery cancelled: the webhook is gone');
+      this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, ...traceFields(job.traceparent) }, 'delivery cancelled: the webhook is gone');
       await this.repository.markCancelled(job);
       this.metrics?.end(job.event, 'cancelled');
       return { next: null, retryInMs: 0 };
@@ -270,10 +270,10 @@ export class DeliveryWorker {
     if (reply.kind === 'notification') {
       const posted = await this.replies.post({ job, registration, notification: reply.notification, trace })
         .catch((err: Error) => ({ error: `The reply could not be posted: ${err.message}` }));
-      if ('error' in posted) this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, problem: posted.error }, 'webhook reply not posted');
+      if ('error' in posted) this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, problem: posted.error, ...traceFields(job.traceparent) }, 'webhook reply not posted');
       await this.repository.recordReply(job.deliveryId, posted).catch((err) => this.recordFailed(err, job));
     } else if (reply.kind === 'invalid') {
-      this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, problem: reply.problem }, 'invalid webhook reply');
+      this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, problem: reply.problem, ...traceFields(job.traceparent) }, 'invalid webhook reply');
       await this.repository.recordReply(job.deliveryId, { error: reply.problem }).catch((err) => this.recordFailed(err, job));
     }
   }
@@ -302,7 +302,7 @@ export class DeliveryWorker {
       await this.queues.publishInFlight({ ...job, guard: true }, this.guardMs);
     } catch (err) {
       this.detachedTotal--;
-      this.logger.warn({ err: (err as Error).message, deliveryId: job.deliveryId }, 'could not park a guard copy; keeping the slot');
+      this.logger.warn({ err: (err as Error).message, deliveryId: job.deliveryId, ...traceFields(job.traceparent) }, 'could not park a guard copy; keeping the slot');
       return false;
     }
     lease.release();
@@ -397,7 +397,7 @@ export class DeliveryWorker {
   }
 
   private recordFailed(err: unknown, job: DeliveryJob): void {
-    this.logger.warn({ err: (err as Error)?.message, deliveryId: job.deliveryId }, 'could not record the delivery');
+    this.logger.warn({ err: (err as Error)?.message, deliveryId: job.deliveryId, ...traceFields(job.traceparent) }, 'could not record the delivery');
   }
 }
 

@@ -6,6 +6,7 @@ import { Histogram, Registry } from 'prom-client';
 import { lastValueFrom, Observable, throwError } from 'rxjs';
 import type { AppLogger } from '../logging';
 import { DURATION_BUCKETS, OTHER, secondsSince } from '../observability';
+import { traceFields } from '../tracing';
 import type { AmqpBroker } from './amqp-broker';
 import { CommandMeta, RpcReply } from './rpc';
 
@@ -116,9 +117,9 @@ function toCommandError(err: unknown, logger: AppLogger, meta: CommandMeta): Com
   const code = e?.driverError?.code ?? e?.code ?? '';
   if (UNAVAILABLE.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code) ||
       /Connection terminated|timeout exceeded when trying to connect/i.test(String((err as Error)?.message))) {
-    logger.warn({ err: loggable(err), command: meta.pattern }, 'command not applied: database unavailable');
+    logger.warn({ err: loggable(err), command: meta.pattern, ...traceFields(meta.traceparent) }, 'command not applied: database unavailable');
     return { code: 'unavailable', reason: 'dependency_failed' };
   }
-  logger.error({ err: loggable(err), command: meta.pattern }, 'command failed');
+  logger.error({ err: loggable(err), command: meta.pattern, ...traceFields(meta.traceparent) }, 'command failed');
   return { code: 'internal', reason: 'unexpected' };
 }
