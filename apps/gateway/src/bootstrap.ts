@@ -2,7 +2,7 @@ import { BadRequestException, INestApplication, NotFoundException } from '@nestj
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
-  activeTraceFields, AmqpBroker, assertRabbitReachable, assertRedisReachable, CONNECTION, createLogger, NestPinoLogger, ObservabilityModule, startObservability,
+  activeTraceFields, AmqpBroker, assertRabbitReachable, assertRedisReachable, CONNECTION, createLogger, createUnredactedLogger, NestPinoLogger, ObservabilityModule, startObservability,
 } from '@app/common';
 import { Gauge } from 'prom-client';
 import type Redis from 'ioredis';
@@ -120,7 +120,7 @@ export async function startGateway(config: GatewayConfig): Promise<INestApplicat
   const tracing = httpTracingHooks(observability.tracing, v1Methods);
   fastify.addHook('onRequest', tracing.onRequest);
   fastify.addHook('onRequestAbort', tracing.onRequestAbort);
-  fastify.addHook('onResponse', accessLogHook(logger));
+  fastify.addHook('onResponse', accessLogHook(createUnredactedLogger('gateway', config.LOG_LEVEL)));
   fastify.addHook('onResponse', httpMetricsHook(registry, v1Methods));
   fastify.addHook('onResponse', tracing.onResponse);
   app.enableShutdownHooks();

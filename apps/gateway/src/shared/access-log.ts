@@ -6,7 +6,9 @@ import { requestSpan } from './http-tracing';
 /**
  * One structured line per request, with secrets redacted from the URL: a Fastify
  * `onResponse` hook rather than a Nest middleware, which on Fastify would bring in
- * @fastify/middie's Connect layer on every request.
+ * @fastify/middie's Connect layer on every request. Every field is named here and none
+ * holds a secret (the URL is redacted, the token is its id), so `logger` may be one without
+ * pino's path redaction (createUnredactedLogger): add no field that could carry one.
  */
 export function accessLogHook(logger: AppLogger): (req: FastifyRequest, reply: FastifyReply) => Promise<void> {
   return async (req, reply) => {
