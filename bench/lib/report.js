@@ -48,9 +48,11 @@ function render(report) {
       : 'Tracing: off (trace context propagated, no span recorded or exported; BENCH_TRACING=1 turns it on)');
   }
   out.push('');
+  // A scenario with no HTTP load of its own (webhook-fanout, delivery-recover) has no counts: '-'.
+  const count = (n) => (n === undefined ? '-' : n);
   const httpRow = (name, h, ratio, error) => (error
     ? [name, `ERROR: ${error}`, '', '', '', '', '', '']
-    : [name, num(h.reqPerSec, 0), num(h.p50), num(h.p99), ratio === undefined ? '-' : `${num(ratio * 100, 0)}%`, h.requests, h.non2xx, h.errors]);
+    : [name, num(h.reqPerSec, 0), num(h.p50), num(h.p99), ratio === undefined ? '-' : `${num(ratio * 100, 0)}%`, count(h.requests), count(h.non2xx), count(h.errors)]);
   out.push(table(
     ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline', 'requests', 'non-2xx', 'errors'],
     [httpRow('baseline (fastify + pg)', report.baseline || {}, undefined, report.baselineError),
