@@ -39,6 +39,13 @@ describe('room presentation', () => {
     expect(roomSlug('Ünïcode Room!! 2')).toBe('unicode_room_2');
     expect(roomSlug('***')).toBe('room');
   });
+
+  it('answers the same slug from its memo, and stays right past the memo\'s bound', () => {
+    expect(roomSlug('Ünïcode Room!! 2')).toBe('unicode_room_2');
+    for (let i = 0; i < 20_050; i++) expect(roomSlug(`Röom ${i}`)).toBe(`room_${i}`);
+    expect(roomSlug('Ünïcode Room!! 2')).toBe('unicode_room_2');
+    expect(roomSlug('Röom 7')).toBe('room_7');
+  });
 });
 
 describe('user presentation', () => {
