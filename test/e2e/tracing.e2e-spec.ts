@@ -6,7 +6,7 @@
  * A notification sent with a client's `traceparent` is one trace from the client's span to
  * the reply posted back: the gateway's HTTP span (a child of the client's), the command over
  * AMQP (client and server spans), the commit, the outbox event's publish, the dispatcher's
- * consumer span, the webhook attempt (whose `traceparent` the receiver gets), and the reply's
+ * consumer span and its matching, the webhook attempt (whose `traceparent` the receiver gets), and the reply's
  * command. The log lines of the request carry its trace id. Without an OTLP endpoint nothing
  * is recorded, but the trace context still reaches the receiver.
  */
@@ -138,6 +138,10 @@ describe('one trace per request, across every service', () => {
     const publish = one((s) => s.service === 'rooms' && s.kind === 4 && s.parentSpanId === handled.spanId, 'publish span');
     expect(publish.name).toMatch(/^publish /);
     const consumed = one((s) => s.service === 'webhook-dispatcher' && s.kind === 5 && s.parentSpanId === publish.spanId, 'dispatcher consumer span');
+    // (The reply's own event is matched too, under its own consumer span.)
+    const match = one((s) => s.service === 'webhook-dispatcher' && s.name === 'match' && s.parentSpanId === consumed.spanId, 'dispatcher matching span');
+    expect(match.kind).toBe(1);
+    expect(match.attributes).toMatchObject({ 'webhook.event': 'room_notification', 'webhook.deliveries': 1 });
     const attempt = one((s) => s.service === 'webhook-dispatcher' && s.name === 'POST', 'webhook attempt span');
     expect(attempt.parentSpanId).toBe(consumed.spanId);
     expect(attempt.attributes).toMatchObject({ 'http.response.status_code': 200, 'webhook.attempt': 1, 'server.address': '127.0.0.2' });

@@ -103,12 +103,12 @@ export class DispatcherModule {
         },
         {
           provide: EventsConsumer,
-          useFactory: (registrations: Registrations, repository: DeliveryRepository, queues: DeliveryQueues, worker: DeliveryWorker) =>
+          useFactory: (registrations: Registrations, repository: DeliveryRepository, queues: DeliveryQueues, worker: DeliveryWorker, observability?: Observability) =>
             new EventsConsumer(
               registrations, repository, new BatchWriter((batches) => repository.insertPending(batches.flat()), 50), queues,
-              new InlineAttempts((job, lease) => worker.handle(job, lease), config.WEBHOOK_CONCURRENCY), logger,
+              new InlineAttempts((job, lease) => worker.handle(job, lease), config.WEBHOOK_CONCURRENCY), logger, observability?.tracing,
             ),
-          inject: [Registrations, DeliveryRepository, DeliveryQueues, DeliveryWorker],
+          inject: [Registrations, DeliveryRepository, DeliveryQueues, DeliveryWorker, { token: OBSERVABILITY, optional: true }],
         },
         {
           provide: OrderedDeliveries,

@@ -1,5 +1,5 @@
-import { AppLogger, HandlerOutcome, traceFields, traceparentIn } from '@app/common';
-import type { Context } from '@opentelemetry/api';
+import { AppLogger, endWithError, HandlerOutcome, traceFields, traceparentIn, Tracing } from '@app/common';
+import { Context, SpanKind } from '@opentelemetry/api';
 import { EventEnvelope, isOrdered } from '@app/contracts';
 import type { ConsumeMessage } from 'amqplib';
 import { BatchWriter } from '../delivery/batch-writer';
@@ -33,6 +33,8 @@ export class EventsConsumer {
     private readonly queues: DeliveryQueues,
     private readonly inline: InlineAttempts,
     private readonly logger: AppLogger,
+    /** The `match` span of each event (the index brought up to date, the registrations matched). */
+    private readonly tracing: Tracing = Tracing.off('webhook-dispatcher'),
   ) {}
 
   /** `trace`: the event's consumer span (see AmqpBroker.consumeEvents). */
@@ -62,9 +64,12 @@ export class EventsConsumer {
       redelivered: message.fields.redelivered,
     }, 'event received');
 
+    // A child of the consumer span, beside the attempts (their parent is the consumer span).
+    const match = this.tracing.span('match', SpanKind.INTERNAL, trace, () => ({ 'webhook.event': event.webhookEvent }));
     // Registered before this event was caused: the index must have it before matching.
     const stamp = event.envelope.registrationsVersion;
     if (typeof stamp === 'number' && !(await this.registrations.upTo(stamp))) {
+      endWithError(match, 'registrations not up to date');
       // Not matched against an index that may lack a registration: back to the queue, after
       // a pause (the rooms service is not answering; an immediate requeue would spin).
       await new Promise((r) => setTimeout(r, REQUEUE_PAUSE_MS).unref());
@@ -83,9 +88,12 @@ export class EventsConsumer {
         traceparent,
       });
     } catch (err) {
+      endWithError(match, 'malformed event');
       this.logger.warn({ eventId: event.envelope.id, routingKey, err: (err as Error).message }, 'malformed event dead-lettered');
       return 'dead-letter';
     }
+    if (match.isRecording()) match.setAttribute('webhook.deliveries', jobs.length);
+    match.end();
     if (jobs.length === 0) return 'ack';
 
     const toSend = await this.unsent(jobs);
