@@ -9,14 +9,7 @@ export type AppLogger = Logger;
  * fields every line gets (the gateway's: its request's trace_id and span_id).
  */
 export function createLogger(service: string, level: string, fd = 1, mixin?: () => object): AppLogger {
-  return pino({
-    level,
-    ...(mixin ? { mixin } : {}),
-    base: { service, pid: process.pid },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
-    formatters: { level: (label) => ({ level: label }) },
-  }, pino.destination({ fd, sync: true }));
+  return pinoLogger(service, level, fd, { ...(mixin ? { mixin } : {}), redact: { paths: REDACT_PATHS, censor: '[REDACTED]' } });
 }
 
 /**
@@ -27,8 +20,13 @@ export function createLogger(service: string, level: string, fd = 1, mixin?: () 
  * fixed set of non-secrets need not pay for it.
  */
 export function createUnredactedLogger(service: string, level: string, fd = 1): AppLogger {
+  return pinoLogger(service, level, fd, {});
+}
+
+function pinoLogger(service: string, level: string, fd: number, options: pino.LoggerOptions): AppLogger {
   return pino({
     level,
+    ...options,
     base: { service, pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
