@@ -9,6 +9,8 @@ import { createServer, Server, Socket, connect } from 'node:net';
  */
 export class OutageProxy {
   private readonly sockets = new Set<Socket>();
+  /** Each connection's two sockets: the client's and the server's. */
+  private readonly pairs = new Set<[Socket, Socket]>();
   private down = false;
   private upTimer?: NodeJS.Timeout;
 
@@ -50,6 +52,18 @@ export class OutageProxy {
     }, ms);
   }
 
+  /**
+   * Stops passing what the servers send to the clients (requests still go through), so that
+   * what a client writes now is taken but never answered: a broker's confirms in flight when it
+   * went away. Until the next outage, which drops these connections.
+   */
+  freeze(): void {
+    for (const [client, upstream] of this.pairs) {
+      upstream.unpipe(client);
+      upstream.pause();
+    }
+  }
+
   /** Resolves when the outage in progress (if any) is over. */
   async restored(): Promise<void> {
     while (this.down) await new Promise((r) => setTimeout(r, 20));
@@ -67,13 +81,15 @@ export class OutageProxy {
       return;
     }
     const upstream = connect(target.port, target.host);
-    const pair = [client, upstream];
+    const pair: [Socket, Socket] = [client, upstream];
+    this.pairs.add(pair);
     for (const s of pair) {
       this.sockets.add(s);
       s.setNoDelay(true);
       s.on('error', () => undefined);
       s.on('close', () => {
         this.sockets.delete(s);
+        this.pairs.delete(pair);
         for (const other of pair) if (other !== s) other.destroy();
       });
     }

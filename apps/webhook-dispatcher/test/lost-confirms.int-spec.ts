@@ -1,0 +1,64 @@
+import { connect } from 'amqplib';
+import { createLogger } from '@app/common';
+import { brokerNames } from '@app/contracts';
+import { deleteBrokerNamespace, eventually, testInfra, uniqueName } from '../../../test/support/harness';
+import { OutageProxy } from '../../../test/support/outage-proxy';
+import { DeliveryJob } from '../src/delivery/delivery-job';
+import { DeliveryQueues } from '../src/delivery/delivery-queues';
+
+/**
+ * A delivery job written to the broker but not yet confirmed when the connection drops (a
+ * cluster node stopping): its publish fails at once (amqplib fails a closed channel's pending
+ * confirms), so the event behind it is requeued and matched again now, not after the 30 s
+ * publish timeout. Real RabbitMQ behind a proxy that first holds the broker's answers back
+ * (the confirm is in flight), then drops the connection.
+ */
+describe('delivery jobs in flight when the broker connection drops (real RabbitMQ)', () => {
+  const infra = testInfra();
+  const namespace = uniqueName('lost');
+  const names = brokerNames(namespace);
+  const tiers = [300];
+  const job = (deliveryId: string) => ({ deliveryId, attempt: 1 }) as unknown as DeliveryJob;
+  let proxy: OutageProxy;
+  let queues: DeliveryQueues;
+
+  beforeAll(async () => {
+    const broker = new URL(infra.amqpUrl);
+    proxy = await OutageProxy.start({ host: broker.hostname, port: Number(broker.port || 5672) });
+    queues = await DeliveryQueues.connect(proxy.rewrite(infra.amqpUrl), names, tiers, createLogger('test', 'silent'), 5_000, 'classic');
+  });
+  afterAll(async () => {
+    await queues?.close(0);
+    await proxy?.close();
+    await deleteBrokerNamespace(infra.amqpUrl, namespace, tiers);
+  });
+
+  it('fails the unconfirmed publish when the connection drops, and publishes again once it is back', async () => {
+    await queues.publishJobs([job('before')]);
+    proxy.freeze();
+    const started = Date.now();
+    const inFlight = queues.publishJobs([job('in-flight')]);
+    inFlight.catch(() => undefined);
+    // Written and taken by the broker; its confirm is held back by the proxy.
+    await new Promise((r) => setTimeout(r, 300));
+    proxy.outage(500);
+    await expect(inFlight).rejects.toThrow(/channel closed/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+
+    // Back: the caller's next publish is confirmed as usual.
+    await proxy.restored();
+    await eventually(() => queues.publishJobs([job('after')]), 20_000);
+    const conn = await connect(infra.amqpUrl);
+    try {
+      const ch = await conn.createChannel();
+      const ids: string[] = [];
+      for (let msg = await ch.get(names.deliveriesQueue, { noAck: true }); msg; msg = await ch.get(names.deliveriesQueue, { noAck: true })) {
+        ids.push(JSON.parse(msg.content.toString()).deliveryId);
+      }
+      // The broker had taken the one in flight (a duplicate, had its caller published it again).
+      expect(ids).toEqual(expect.arrayContaining(['before', 'in-flight', 'after']));
+    } finally {
+      await conn.close();
+    }
+  }, 40_000);
+});
