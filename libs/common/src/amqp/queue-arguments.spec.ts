@@ -1,4 +1,4 @@
-import { declareQueue, DELIVERY_LIMIT, durableQueueOptions, QueueKind, QueueTypeMismatchError } from './queue-arguments';
+import { declareQueue, DELIVERY_LIMIT, durableQueueOptions, QueueKind, QueueTypeMismatchError, quorumUnsupportedReason } from './queue-arguments';
 
 describe('durableQueueOptions', () => {
   const deadLetter = { exchange: 'chat.events.dead-letter', routingKey: 'chat.q' };
@@ -52,5 +52,22 @@ describe('declareQueue', () => {
     const other = Object.assign(new Error("PRECONDITION_FAILED - inequivalent arg 'x-dead-letter-exchange'"), { code: 406 });
     const channel = { assertQueue: jest.fn().mockRejectedValue(other) };
     await expect(declareQueue(channel, { queue: 'q', options: { durable: true } })).rejects.toBe(other);
+  });
+});
+
+describe('quorumUnsupportedReason', () => {
+  it('accepts RabbitMQ 3.10 and later, and a version it cannot read', () => {
+    for (const version of ['3.10.0', '3.10.8', '3.13.7', '4.0.5', '10.1.0', undefined, 'unknown']) {
+      expect(quorumUnsupportedReason(version)).toBeUndefined();
+    }
+  });
+
+  it('refuses older brokers, naming the version, the variable and the way out', () => {
+    for (const version of ['3.9.29', '3.8.0', '2.8.1']) {
+      const reason = quorumUnsupportedReason(version);
+      expect(reason).toContain(`RabbitMQ ${version} cannot hold the quorum queues`);
+      expect(reason).toContain('RabbitMQ 3.10.0 or later');
+      expect(reason).toContain('set AMQP_QUEUE_TYPE=classic');
+    }
   });
 });

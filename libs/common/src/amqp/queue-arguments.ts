@@ -63,6 +63,31 @@ export function durableQueueOptions(type: QueueType, queue: QueueKind): Options.
   return Object.keys(args).length > 0 ? { durable: true, arguments: args } : { durable: true };
 }
 
+/** The oldest RabbitMQ whose quorum queues have what durableQueueOptions asks of them (at-least-once dead-lettering, per-message TTL). */
+export const QUORUM_MIN_VERSION = '3.10.0';
+
+/**
+ * Why a broker cannot hold the quorum queues of durableQueueOptions, or undefined when it can.
+ * `version` is the broker's own (its `version` server property); one that cannot be read is
+ * given the benefit of the doubt (the declarations then say what is missing).
+ */
+export function quorumUnsupportedReason(version: unknown): string | undefined {
+  const m = typeof version === 'string' ? /^(\d+)\.(\d+)/.exec(version) : null;
+  if (!m) return undefined;
+  const [major, minor] = [Number(m[1]), Number(m[2])];
+  if (major > 3 || (major === 3 && minor >= 10)) return undefined;
+  return `RabbitMQ ${version} cannot hold the quorum queues AMQP_QUEUE_TYPE=quorum (the default) asks for: ` +
+    `at-least-once dead-lettering and message TTL on quorum queues need RabbitMQ ${QUORUM_MIN_VERSION} or later.\n` +
+    `Upgrade the broker, or set AMQP_QUEUE_TYPE=classic (queues on one node, not replicated).`;
+}
+
+export class QueueTypeUnsupportedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QueueTypeUnsupportedError';
+  }
+}
+
 /** A durable queue as a service declares it. */
 export interface QueueDeclaration {
   queue: string;

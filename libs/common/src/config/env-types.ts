@@ -78,8 +78,11 @@ export const env = {
 export const commonShape = {
   /** The broker, or the nodes of a cluster separated by commas (any that answers is used). */
   AMQP_URL: env.urlList(['amqp', 'amqps'], 'amqp://guest:guest@127.0.0.1:5672'),
-  /** The type of the durable queues (see QueueType); an existing queue of the other type stops the start. */
-  AMQP_QUEUE_TYPE: z.enum(['quorum', 'classic'], { errorMap: () => ({ message: 'must be quorum or classic' }) }).default('classic'),
+  /**
+   * The type of the durable queues (see QueueType): quorum (RabbitMQ 3.10+), or classic for a
+   * broker that cannot. An existing queue of the other type stops the start.
+   */
+  AMQP_QUEUE_TYPE: z.enum(['quorum', 'classic'], { errorMap: () => ({ message: 'must be quorum or classic' }) }).default('quorum'),
   BROKER_NAMESPACE: env.name('chat'),
   LOG_LEVEL: env.logLevel(),
 };

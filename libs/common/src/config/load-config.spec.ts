@@ -8,7 +8,7 @@ describe('parseConfig', () => {
     const config = parseConfig(shape, { PORT: '  ' });
     expect(config).toEqual({
       AMQP_URL: ['amqp://guest:guest@127.0.0.1:5672'],
-      AMQP_QUEUE_TYPE: 'classic',
+      AMQP_QUEUE_TYPE: 'quorum',
       BROKER_NAMESPACE: 'chat',
       LOG_LEVEL: 'info',
       PORT: 8080,
@@ -57,8 +57,9 @@ describe('parseConfig', () => {
     expect(() => parseConfig(shape, { AMQP_URL: 'amqp://a,' })).toThrow('AMQP_URL: entry 2 is empty');
   });
 
-  it('takes AMQP_QUEUE_TYPE classic (the default) or quorum, nothing else', () => {
-    expect(parseConfig(shape, { AMQP_QUEUE_TYPE: 'quorum' }).AMQP_QUEUE_TYPE).toBe('quorum');
+  it('takes AMQP_QUEUE_TYPE quorum (the default) or classic, nothing else', () => {
+    expect(parseConfig(shape, {}).AMQP_QUEUE_TYPE).toBe('quorum');
+    expect(parseConfig(shape, { AMQP_QUEUE_TYPE: 'classic' }).AMQP_QUEUE_TYPE).toBe('classic');
     expect(() => parseConfig(shape, { AMQP_QUEUE_TYPE: 'stream' })).toThrow('AMQP_QUEUE_TYPE: must be quorum or classic (got "stream")');
   });
 });

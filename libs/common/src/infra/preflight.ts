@@ -2,7 +2,7 @@ import { connect as amqpConnect } from 'amqplib';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import type { AmqpUrls } from '../amqp/connect';
-import { declareQueue, QueueDeclaration, QueueTypeMismatchError } from '../amqp/queue-arguments';
+import { declareQueue, QueueDeclaration, QueueTypeMismatchError, QueueTypeUnsupportedError, quorumUnsupportedReason } from '../amqp/queue-arguments';
 
 export class DependencyUnreachableError extends Error {
   constructor(readonly dependency: string, message: string) {
@@ -98,11 +98,18 @@ export async function assertRabbitReachable(amqpUrl: AmqpUrls, timeoutMs: number
  * otherwise) stops the start with a QueueTypeMismatchError naming it, rather than a channel that
  * fails its set-up after every reconnection. A queue not there yet is left to the service's own
  * set-up (no conflict is possible; the dispatcher declares its events queue only once ready).
+ * Quorum queues on a broker too old for them stop the start with a QueueTypeUnsupportedError
+ * that says so, rather than a declaration refused over an argument.
  */
 export async function assertQueuesDeclarable(amqpUrl: AmqpUrls, declarations: readonly QueueDeclaration[], timeoutMs: number): Promise<void> {
   const conn = await connectFirst(amqpUrl, timeoutMs);
   conn.on('error', () => undefined);
   try {
+    if (declarations.some((d) => d.options.arguments?.['x-queue-type'] === 'quorum')) {
+      const version = (conn as unknown as { connection?: { serverProperties?: { version?: unknown } } }).connection?.serverProperties?.version;
+      const unsupported = quorumUnsupportedReason(version);
+      if (unsupported) throw new QueueTypeUnsupportedError(unsupported);
+    }
     for (const declaration of declarations) {
       const ch = await conn.createChannel();
       ch.on('error', () => undefined);
@@ -142,7 +149,7 @@ export async function assertRedisReachable(redisUrl: string, timeoutMs: number):
 export function exitOnStartupFailure(service: string, err: unknown): never {
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`${service}: ${message}\n`);
-  if (!(err instanceof DependencyUnreachableError) && !(err instanceof QueueTypeMismatchError) && err instanceof Error && err.stack) {
+  if (!(err instanceof DependencyUnreachableError) && !(err instanceof QueueTypeMismatchError) && !(err instanceof QueueTypeUnsupportedError) && err instanceof Error && err.stack) {
     process.stderr.write(`${err.stack}\n`);
   }
   process.exit(1);
