@@ -230,4 +230,41 @@ describe('trace context without an OTLP endpoint', () => {
     await eventually(() => expect(receiver.to('/quiet-v1')).toHaveLength(1), 15_000);
     expect(String(receiver.to('/quiet-v1')[0].headers.traceparent)).toMatch(new RegExp(`^00-${v1Trace}-[0-9a-f]{16}-00$`));
   }, 30_000);
+
+  it('reaches it from v2 requests whose commands carry no actor too: a user deleted, a delivery sent again', async () => {
+    const admin = await stack.createToken('admin');
+    const form = (body: Record<string, string>) => ({ method: 'POST', body: new URLSearchParams({ auth_token: admin, ...body }) });
+    expect((await fetch(`${stack.baseUrl}/v1/users/create`, form({ email: 'leaver@example.com', name: 'Leaver' }))).status).toBe(200);
+    expect((await fetch(`${stack.baseUrl}/v1/users/create`, form({ email: 'ops@example.com', name: 'Ops', is_group_admin: '1' }))).status).toBe(200);
+    const ops = await stack.createToken('personal', '', { user: 'ops@example.com' });
+    expect((await fetch(`${stack.baseUrl}/v1/rooms/create`, form({ name: 'LeftRoom', owner_user_id: '1' }))).status).toBe(200);
+    const token = await stack.createToken('personal', '', { user: 'leaver@example.com' });
+    const json = (method: string, body?: unknown, traceparent?: string) => ({
+      method, headers: { 'Content-Type': 'application/json', ...(traceparent ? { traceparent } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const hook = receiver.route('/exits', { status: 204 });
+    const made = await fetch(`${stack.baseUrl}/v2/room/LeftRoom/webhook?auth_token=${token}`, json('POST', { url: hook, event: 'room_exit' }));
+    const created = await made.text();
+    expect(`${made.status} ${created}`).toMatch(/^201 /);
+    const webhook = JSON.parse(created).id;
+    expect((await fetch(`${stack.baseUrl}/v2/room/LeftRoom/participant/leaver@example.com?auth_token=${token}`, json('PUT'))).status).toBe(204);
+
+    // DELETE /v2/user: the command has no actor; the room_exit it causes is in the request's trace.
+    const deleteTrace = '47364bf92f3577b34da6a3ce929d0e0e';
+    const deleted = await fetch(`${stack.baseUrl}/v2/user/leaver@example.com?auth_token=${ops}`, json('DELETE', undefined, `00-${deleteTrace}-b7ad6b7169203331-01`));
+    expect(deleted.status).toBe(204);
+    await eventually(() => expect(receiver.to('/exits')).toHaveLength(1), 15_000);
+    const exit = receiver.to('/exits')[0];
+    expect(String(exit.headers.traceparent)).toMatch(new RegExp(`^00-${deleteTrace}-[0-9a-f]{16}-00$`));
+
+    // Redeliver (a dispatcher command): its attempt is in the operator's request's trace.
+    const redeliverTrace = '3577b34da6a3ce929d0e0e47364bf92f';
+    const redelivered = await fetch(
+      `${stack.baseUrl}/v2/room/LeftRoom/webhook/${webhook}/delivery/${exit.headers['webhook-id']}/redeliver?auth_token=${ops}`,
+      json('POST', undefined, `00-${redeliverTrace}-b7ad6b7169203331-01`));
+    expect(`${redelivered.status} ${await redelivered.text()}`).toMatch(/^202 /);
+    await eventually(() => expect(receiver.to('/exits')).toHaveLength(2), 15_000);
+    expect(receiver.to('/exits')[1].headers['webhook-id']).toBe(exit.headers['webhook-id']);
+    expect(String(receiver.to('/exits')[1].headers.traceparent)).toMatch(new RegExp(`^00-${redeliverTrace}-[0-9a-f]{16}-00$`));
+  }, 30_000);
 });

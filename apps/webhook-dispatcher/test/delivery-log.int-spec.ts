@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { AmqpBroker, createLogger, RpcClient, RpcCommandError } from '@app/common';
+import { AmqpBroker, contextOf, createLogger, RpcClient, RpcCommandError } from '@app/common';
 import {
   brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, GetDeliveryV1, ListDeliveriesV1, RecoverDeliveriesV1, RedeliverV1,
   RequestOf, RoomNotificationSentV2, SendNotificationV1,
@@ -43,10 +43,10 @@ describe('the delivery log (dispatcher commands; real RabbitMQ, PostgreSQL and H
   };
 
   /** A notification in the room; answers the delivery id of its event to `webhookId`. */
-  const notify = async (roomId: number, webhookId: number, message: string) => {
+  const notify = async (roomId: number, webhookId: number, message: string, traceparent?: string) => {
     const sent = await rooms.request(SendNotificationV1, {
       actor: { label: 'ci', userId: ownerId }, room: { id: roomId }, message, messageFormat: 'text', notify: false, color: 'yellow',
-    });
+    }, traceparent ? contextOf(traceparent) : undefined);
     const event = await capture.waitFor(RoomNotificationSentV2.routingKey, (e) => e.payload.message.id === sent.messageId);
     return deliveryIdOf(event.id, webhookId);
   };
@@ -221,11 +221,12 @@ describe('the delivery log (dispatcher commands; real RabbitMQ, PostgreSQL and H
     expect(await detail(older)).toMatchObject({ status: 'failed', attempts: 3 });
   });
 
-  it('queues again a delivery left retrying with no job (a recover that died before publishing), once it is long past due', async () => {
+  it('queues again a delivery left retrying with no job (a recover that died before publishing), once it is long past due, in its trace', async () => {
     let up = false;
     const roomId = (await newRoom()).id;
     const { webhook } = await register(roomId, { url: receiver.route('/stalled', (): Answer => ({ status: up ? 204 : 503 })), event: 'room_notification' });
-    const deliveryId = await notify(roomId, webhook.id, 'stalled');
+    const traceId = '5e0e47364bf92f3577b34da6a3ce929d';
+    const deliveryId = await notify(roomId, webhook.id, 'stalled', `00-${traceId}-b7ad6b7169203331-00`);
     await eventually(async () => expect((await detail(deliveryId)).status).toBe('failed'), 5_000);
     // What a recover leaves when its process dies between taking the delivery and publishing
     // its job, an hour later: retrying, due long ago, and nothing in the broker to retry it.
@@ -236,6 +237,9 @@ describe('the delivery log (dispatcher commands; real RabbitMQ, PostgreSQL and H
     expect(await sweeper.runOnce()).toBe(1);
     await eventually(async () => expect(await detail(deliveryId)).toMatchObject({ status: 'delivered', attempts: 4 }), 5_000);
     expect(receiver.to('/stalled').slice(sent).map((h) => h.headers['webhook-id'])).toEqual([deliveryId]);
+    // Rebuilt from its row alone, the job still belongs to the trace of the notification.
+    const traces = receiver.to('/stalled').map((h) => String(h.headers.traceparent).split('-')[1]);
+    expect(traces).toEqual(Array(sent + 1).fill(traceId));
     // Nothing is stalled any more; one merely due (not past the grace) is left to its job.
     expect(await sweeper.runOnce()).toBe(0);
     await db.query(`UPDATE webhook_deliveries SET status = 'retrying', next_attempt_at = now() - interval '1 minute' WHERE id = $1`, [deliveryId]);

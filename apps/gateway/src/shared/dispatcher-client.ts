@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { Context } from '@opentelemetry/api';
 import { RpcClient } from '@app/common';
 import type { CommandDefinition } from '@app/contracts';
 import { DISPATCHER_RPC } from './di-tokens';
@@ -24,7 +25,8 @@ export class DispatcherOutage extends RoomsOutage {
 export class DispatcherClient {
   constructor(@Inject(DISPATCHER_RPC) private readonly rpc: RpcClient) {}
 
-  send<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req): Promise<Rep> {
-    return sendCommand(this.rpc, command, payload, (...args) => new DispatcherOutage(...args));
+  /** `trace`: the request's (its payloads have no actor to carry it). */
+  send<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req, trace?: Context): Promise<Rep> {
+    return sendCommand(this.rpc, command, payload, (...args) => new DispatcherOutage(...args), trace);
   }
 }

@@ -30,6 +30,8 @@ export interface JobRow {
   attempts: number;
   actor_user_id: number | null;
   reply_depth: number;
+  /** The trace its attempts belong to (see DeliveryJob.traceparent); null for rows from before it was kept. */
+  traceparent: string | null;
 }
 
 export interface DetailRow extends JobRow, DeliveryRow {
@@ -68,7 +70,7 @@ const WITH_LAST_ATTEMPT = `
   d.id, d.webhook_id, d.event, d.status, d.created_at, d.attempts, d.next_attempt_at,
   a.attempt AS last_attempt, a.started_at AS last_at, a.status AS last_status, a.duration_ms AS last_duration_ms, a.error AS last_error`;
 
-const JOB_COLUMNS = 'id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth';
+const JOB_COLUMNS = 'id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth, traceparent';
 
 /**
  * The delivery log's SQL over the dispatcher's tables. Pages are read newest first by
@@ -109,7 +111,7 @@ export class DeliveryLogRepository {
   /** One delivery with what sending it again needs, and its reply; undefined when unknown. */
   async find(id: string): Promise<DetailRow | undefined> {
     const rows: DetailRow[] = await preparedQuery(this.db,
-      `SELECT ${WITH_LAST_ATTEMPT}, d.event_id, d.room_id, d.envelope, d.actor_user_id, d.reply_depth, d.reply_message_id, d.reply_error
+      `SELECT ${WITH_LAST_ATTEMPT}, d.event_id, d.room_id, d.envelope, d.actor_user_id, d.reply_depth, d.traceparent, d.reply_message_id, d.reply_error
          FROM webhook_deliveries d
          LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = d.attempts
         WHERE d.id = $1`,

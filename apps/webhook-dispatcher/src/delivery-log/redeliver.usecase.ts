@@ -1,3 +1,4 @@
+import { traceFields } from '@app/common';
 import type { AppLogger, CommandMeta } from '@app/common';
 import { commandFailure, RedeliverV1, ReplyOf, RequestOf } from '@app/contracts';
 import { DeliveryQueues } from '../delivery/delivery-queues';
@@ -21,10 +22,10 @@ export class Redeliver {
     try {
       await this.queues.publishJobs([job]);
     } catch (err) {
-      this.logger.warn({ err: (err as Error).message, deliveryId: row.id }, 'redelivery not queued');
+      this.logger.warn({ err: (err as Error).message, deliveryId: row.id, ...traceFields(meta.traceparent) }, 'redelivery not queued');
       throw commandFailure('unavailable', 'dependency_failed');
     }
-    this.logger.info({ deliveryId: row.id, webhookId: row.webhook_id, attempt: job.attempt }, 'redelivery queued');
+    this.logger.info({ deliveryId: row.id, webhookId: row.webhook_id, attempt: job.attempt, ...traceFields(meta.traceparent) }, 'redelivery queued');
     return { deliveryId: row.id, attempt: job.attempt };
   }
 }

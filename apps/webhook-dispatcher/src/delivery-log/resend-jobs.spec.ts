@@ -5,7 +5,7 @@ import { inBatches, oldestFirst, recoveryJob, redeliveryJob } from './resend-job
 const row = (over: Partial<JobRow> = {}): JobRow => ({
   id: '6f1c2a4e-3b5d-5e7f-8a9b-0c1d2e3f4a5b', webhook_id: 7, event: 'room_message', event_id: 'event-1', room_id: 3,
   envelope: '{"event":"room_message","item":{},"webhook_id":7}', created_at: new Date('2026-01-01T00:00:00Z'),
-  attempts: 7, actor_user_id: 5, reply_depth: 2, ...over,
+  attempts: 7, actor_user_id: 5, reply_depth: 2, traceparent: null, ...over,
 });
 
 describe('sending a recorded delivery again', () => {
@@ -27,6 +27,14 @@ describe('sending a recorded delivery again', () => {
     expect(job).toMatchObject({ attempt: 8, scheduleOffset: 7 });
     expect(job.redelivery).toBeUndefined();
     expect(deliveryJobSchema.parse(JSON.parse(JSON.stringify(job)))).toEqual(job);
+  });
+
+  it('keeps the trace of the event that caused it, when the row has one', () => {
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00';
+    const job = recoveryJob(row({ traceparent }));
+    expect(job.traceparent).toBe(traceparent);
+    expect(deliveryJobSchema.parse(JSON.parse(JSON.stringify(job)))).toEqual(job);
+    expect(recoveryJob(row())).not.toHaveProperty('traceparent');
   });
 
   it('queues a recover oldest first, ties by id, in batches', () => {

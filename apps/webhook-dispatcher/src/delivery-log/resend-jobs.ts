@@ -20,6 +20,8 @@ export function jobOf(row: JobRow): DeliveryJob {
     // Not the registration as it was when the event was caused: the webhook as it is now.
     registrationsVersion: null,
     replyDepth: row.reply_depth,
+    // The trace of the event that caused it (a redeliver or recover puts its own request's instead).
+    ...(row.traceparent ? { traceparent: row.traceparent } : {}),
   };
 }
 

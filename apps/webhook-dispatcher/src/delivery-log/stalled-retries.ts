@@ -67,7 +67,7 @@ export class StalledRetries {
                     AND next_attempt_at < now() - make_interval(secs => $1::double precision / 1000)
                   ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED) stalled
           WHERE d.id = stalled.id
-          RETURNING d.id, d.webhook_id, d.event, d.event_id, d.room_id, d.envelope, d.created_at, d.attempts, d.actor_user_id, d.reply_depth`,
+          RETURNING d.id, d.webhook_id, d.event, d.event_id, d.room_id, d.envelope, d.created_at, d.attempts, d.actor_user_id, d.reply_depth, d.traceparent`,
         [this.options.graceMs, this.batch],
       );
       // TypeORM answers an UPDATE ... RETURNING as [rows, count].

@@ -40,15 +40,17 @@ export class DeliveryRepository {
   async insertPending(jobs: readonly DeliveryJob[]): Promise<Set<string>> {
     if (jobs.length === 0) return new Set();
     const rows: Array<{ id: string }> = await preparedQuery(this.db, 
-      `INSERT INTO webhook_deliveries (id, webhook_id, event, event_id, room_id, envelope, created_at, actor_user_id, reply_depth, lane_position)
+      `INSERT INTO webhook_deliveries (id, webhook_id, event, event_id, room_id, envelope, created_at, actor_user_id, reply_depth, lane_position,
+                                      traceparent)
        SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::text[], $7::timestamptz[], $8::int[], $9::int[],
-                            $10::bigint[])
+                            $10::bigint[], $11::varchar[])
        ON CONFLICT (id) DO NOTHING
        RETURNING id`,
       [
         jobs.map((j) => j.deliveryId), jobs.map((j) => j.webhookId), jobs.map((j) => j.event), jobs.map((j) => j.eventId),
         jobs.map((j) => j.roomId), jobs.map((j) => j.envelopeBody), jobs.map((j) => j.createdAt),
         jobs.map((j) => j.actorUserId), jobs.map((j) => j.replyDepth), jobs.map((j) => j.lanePosition ?? null),
+        jobs.map((j) => j.traceparent ?? null),
       ],
     );
     return new Set(rows.map((r) => r.id));
@@ -91,9 +93,9 @@ export class DeliveryRepository {
       `WITH delivery AS (
          INSERT INTO webhook_deliveries AS d
            (id, webhook_id, event, event_id, room_id, envelope, created_at, status, attempts, last_status, last_error, next_attempt_at,
-            actor_user_id, reply_depth)
+            actor_user_id, reply_depth, traceparent)
          SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::text[], $7::timestamptz[],
-                              $8::varchar[], $9::int[], $10::int[], $11::text[], $12::timestamptz[], $20::int[], $21::int[])
+                              $8::varchar[], $9::int[], $10::int[], $11::text[], $12::timestamptz[], $20::int[], $21::int[], $23::varchar[])
          ON CONFLICT (id) DO UPDATE SET
            status = CASE WHEN d.status = 'delivered' THEN d.status
                          WHEN EXCLUDED.attempts >= d.attempts OR EXCLUDED.status = 'delivered' THEN EXCLUDED.status
@@ -123,6 +125,7 @@ export class DeliveryRepository {
         items.map((i) => i.record.responseExcerpt),
         d.map((i) => i.job.actorUserId), d.map((i) => i.job.replyDepth),
         items.map((i) => (i.record.responseHeaders ? JSON.stringify(i.record.responseHeaders) : null)),
+        d.map((i) => i.job.traceparent ?? null),
       ],
     );
     // A redelivery's outcome is the delivery's status even over `delivered` (which the upsert keeps
@@ -152,7 +155,7 @@ export class DeliveryRepository {
    */
   async openLaneDeliveries(): Promise<Array<JobRow & { lane_position: string; next_attempt_at: Date | null }>> {
     return preparedQuery(this.db, 
-      `SELECT id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth, lane_position, next_attempt_at
+      `SELECT id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth, traceparent, lane_position, next_attempt_at
          FROM webhook_deliveries
         WHERE lane_position IS NOT NULL AND status IN ('pending', 'retrying')
         ORDER BY lane_position, id`);

@@ -1,6 +1,6 @@
 import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
-import { carriedTrace, carryTrace, contextFromHeaders, contextOf, injectHeaders, isSampled, traceFields, traceparentIn, traceparentOf, withSpan } from './trace-context';
+import { carriedTrace, carryTrace, traceOfActor, contextFromHeaders, contextOf, injectHeaders, isSampled, traceFields, traceparentIn, traceparentOf, withSpan } from './trace-context';
 import { Tracing } from './tracing';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -46,6 +46,10 @@ describe('a trace carried by a request\'s actor', () => {
     expect(carriedTrace({ actor: { tokenId: 1 } })).toBeUndefined();
     expect(carriedTrace({})).toBeUndefined();
     expect(carriedTrace(null)).toBeUndefined();
+    // The actor itself, for commands that have no actor of their own.
+    expect(traceOfActor(actor)).toBe(ctx);
+    expect(traceOfActor({ tokenId: 1 })).toBeUndefined();
+    expect(traceOfActor(undefined)).toBeUndefined();
   });
 });
 

@@ -96,6 +96,10 @@ export function carryTrace<T extends object>(carrier: T, ctx: Context): T {
 
 /** The trace context a command's payload carries on its actor, if any. */
 export function carriedTrace(payload: unknown): Context | undefined {
-  const actor = (payload as { actor?: Record<symbol, unknown> } | null | undefined)?.actor;
-  return actor && typeof actor === 'object' ? (actor[TRACE_CARRIER] as Context | undefined) : undefined;
+  return traceOfActor((payload as { actor?: unknown } | null | undefined)?.actor);
+}
+
+/** The trace context a request's actor carries, if any (for a command that has no actor of its own to carry it). */
+export function traceOfActor(actor: unknown): Context | undefined {
+  return actor && typeof actor === 'object' ? ((actor as Record<symbol, unknown>)[TRACE_CARRIER] as Context | undefined) : undefined;
 }

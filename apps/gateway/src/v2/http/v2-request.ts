@@ -1,4 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Context } from '@opentelemetry/api';
 import { Actor, AuthenticatedToken, parseRoomRef, parseUserRef, RoomRef, UserRef } from '@app/contracts';
 import type { FastifyRequest } from 'fastify';
 import { carryTrace, withSpan } from '@app/common';
@@ -69,6 +70,15 @@ export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionCont
   const actor = actorOf(req.v2!.token!);
   const span = requestSpan(req);
   return span ? carryTrace(actor, withSpan(span)) : actor;
+});
+
+/**
+ * The request's trace, for the commands of handlers that have no actor to carry it (see
+ * CurrentActor): undefined when the request has no span.
+ */
+export const RequestTrace = createParamDecorator((_: unknown, ctx: ExecutionContext): Context | undefined => {
+  const span = requestSpan(ctx.switchToHttp().getRequest<V2HttpRequest>());
+  return span && withSpan(span);
 });
 
 /** A parameter of the request's path, as text ('' when the route has none by that name). */

@@ -1,11 +1,12 @@
 import { Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import type { Context } from '@opentelemetry/api';
 import { generateApiToken, hashApiToken } from '@app/common';
 import { CreateUserTokenV1, ListUserTokensV1, RevokeUserTokenV1 } from '@app/contracts';
 import { ApiError } from '../../shared/api-error';
 import { TokenAuthenticator } from '../../shared/auth/token-authenticator';
 import { Notes, RequireSessionOrScopes, ResponseSchema, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
-import { CurrentUserId } from '../http/v2-request';
+import { CurrentUserId, RequestTrace } from '../http/v2-request';
 import { V2Resource } from '../http/v2-resource';
 import { V2Body } from '../http/validation';
 import { CreateTokenBody, createTokenBody, createdTokenResponse, tokenListResponse } from './tokens.schemas';
@@ -25,8 +26,8 @@ export class TokensController extends V2Resource {
   @RequireSessionOrScopes('admin_group')
   @ResponseSchema(tokenListResponse)
   @Notes('Our extension. Your personal tokens; a group admin also sees every v1 admin and notification token. Never the clear token. Tokens of no user (room, add-on) get 403.')
-  async list(@CurrentUserId() userId: number) {
-    return toV2TokenList((await this.rooms.send(ListUserTokensV1, { userId })).tokens, this.base);
+  async list(@CurrentUserId() userId: number, @RequestTrace() trace?: Context) {
+    return toV2TokenList((await this.rooms.send(ListUserTokensV1, { userId }, trace)).tokens, this.base);
   }
 
   /** The clear token is made here and answered once; the rooms service gets its hash. */
@@ -36,9 +37,9 @@ export class TokensController extends V2Resource {
   @RequireSessionOrScopes('admin_group')
   @ResponseSchema(createdTokenResponse)
   @Notes('Our extension. `kind` personal (default) takes `scopes` (at least one; admin_group for group admins only, 403 otherwise; an unknown one is a 400 naming scopes); admin and notification (v1 tokens, no scopes) for group admins only (403). `token` is the clear token, shown this once; it works at once.')
-  async create(@CurrentUserId() userId: number, @V2Body(createTokenBody) body: CreateTokenBody) {
+  async create(@CurrentUserId() userId: number, @V2Body(createTokenBody) body: CreateTokenBody, @RequestTrace() trace?: Context) {
     const clear = generateApiToken();
-    const { token } = await this.rooms.send(CreateUserTokenV1, { userId, ...body, tokenHash: hashApiToken(clear) });
+    const { token } = await this.rooms.send(CreateUserTokenV1, { userId, ...body, tokenHash: hashApiToken(clear) }, trace);
     return { ...toV2TokenItem(token), token: clear };
   }
 
@@ -47,9 +48,9 @@ export class TokensController extends V2Resource {
   @HttpCode(204)
   @RequireSessionOrScopes('admin_group')
   @Notes('Our extension. Every gateway replica refuses the token before this answers. A token you may not see (someone else\'s) is 404.')
-  async revoke(@CurrentUserId() userId: number, @Param('id') id: string): Promise<void> {
+  async revoke(@CurrentUserId() userId: number, @Param('id') id: string, @RequestTrace() trace?: Context): Promise<void> {
     if (!/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_147_483_647) throw new ApiError(404, `Token ${id.slice(0, 50)} not found`);
-    await this.rooms.send(RevokeUserTokenV1, { userId, tokenId: Number(id) });
+    await this.rooms.send(RevokeUserTokenV1, { userId, tokenId: Number(id) }, trace);
     this.tokens.revoked(Number(id));
   }
 }

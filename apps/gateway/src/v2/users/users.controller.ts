@@ -1,8 +1,9 @@
 import { Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
+import type { Context } from '@opentelemetry/api';
 import { CreateUserV1, DeleteUserV1, GetUserV1, ListUsersV1, UpdateUserV1, UserRef } from '@app/contracts';
 import { RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
-import { UserRefParam } from '../http/v2-request';
+import { RequestTrace, UserRefParam } from '../http/v2-request';
 import { V2Resource } from '../http/v2-resource';
 import { V2Body, V2Query } from '../http/validation';
 import { ListUsersQuery, listUsersQuery, UserBody, userBody, userFieldsOf } from './users.schemas';
@@ -15,24 +16,24 @@ export class UsersController extends V2Resource {
   @Summary('Create a user')
   @HttpCode(201)
   @RequireScopes('admin_group')
-  async create(@V2Body(userBody) body: UserBody) {
-    return toV2CreatedUser((await this.rooms.send(CreateUserV1, userFieldsOf(body))).user, this.base);
+  async create(@V2Body(userBody) body: UserBody, @RequestTrace() trace?: Context) {
+    return toV2CreatedUser((await this.rooms.send(CreateUserV1, userFieldsOf(body), trace)).user, this.base);
   }
 
   @Get()
   @Summary('List users')
   @RequireScopes('view_group')
-  list(@V2Query(listUsersQuery) q: ListUsersQuery, @Query() raw: Record<string, unknown>) {
+  list(@V2Query(listUsersQuery) q: ListUsersQuery, @Query() raw: Record<string, unknown>, @RequestTrace() trace?: Context) {
     return this.page(q, raw, '/v2/user', async ({ startIndex, limit }) => (await this.rooms.send(ListUsersV1, {
       includeDeleted: q['include-deleted'], includeGuests: q['include-guests'], offset: startIndex, limit,
-    })).users, toV2UserItem);
+    }, trace)).users, toV2UserItem);
   }
 
   @Get(':user')
   @Summary('Get a user by id, e-mail address or @mention')
   @RequireScopes('view_group')
-  async get(@UserRefParam() user: UserRef) {
-    return toV2User((await this.rooms.send(GetUserV1, { user })).user, this.base);
+  async get(@UserRefParam() user: UserRef, @RequestTrace() trace?: Context) {
+    return toV2User((await this.rooms.send(GetUserV1, { user }, trace)).user, this.base);
   }
 
   /** Replaces the user: fields left out go back to their defaults. */
@@ -40,15 +41,15 @@ export class UsersController extends V2Resource {
   @Summary('Replace a user (absent optional fields reset)')
   @HttpCode(204)
   @RequireScopes('admin_group')
-  async replace(@UserRefParam() user: UserRef, @V2Body(userBody) body: UserBody): Promise<void> {
-    await this.rooms.send(UpdateUserV1, { user, replace: true, ...userFieldsOf(body) });
+  async replace(@UserRefParam() user: UserRef, @V2Body(userBody) body: UserBody, @RequestTrace() trace?: Context): Promise<void> {
+    await this.rooms.send(UpdateUserV1, { user, replace: true, ...userFieldsOf(body) }, trace);
   }
 
   @Delete(':user')
   @Summary('Delete a user (room_exit from every room)')
   @HttpCode(204)
   @RequireScopes('admin_group')
-  async delete(@UserRefParam() user: UserRef): Promise<void> {
-    await this.rooms.send(DeleteUserV1, { user });
+  async delete(@UserRefParam() user: UserRef, @RequestTrace() trace?: Context): Promise<void> {
+    await this.rooms.send(DeleteUserV1, { user }, trace);
   }
 }

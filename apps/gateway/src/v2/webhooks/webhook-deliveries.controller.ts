@@ -2,6 +2,7 @@ import { createParamDecorator, ExecutionContext, Get, HttpCode, Inject, Param, P
 import {
   Actor, deliveryField, GetDeliveryV1, GetWebhookV1, ListDeliveriesV1, RecoverDeliveriesV1, RedeliverV1, RoomRef, WebhookRef, WebhookView,
 } from '@app/contracts';
+import { traceOfActor } from '@app/common';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { ApiError } from '../../shared/api-error';
 import { DispatcherClient } from '../../shared/dispatcher-client';
@@ -62,7 +63,7 @@ export class WebhookDeliveriesController extends V2Resource {
     let self = '';
     return this.page(q, raw, `/v2/room/${encodeURIComponent(name)}/webhook/${webhookId}/delivery`,
       async (w) => {
-        const [webhook, { deliveries }] = await afterAccess(access, this.dispatcher.send(ListDeliveriesV1, { webhookId, ...filtersOf(q), ...w }));
+        const [webhook, { deliveries }] = await afterAccess(access, this.dispatcher.send(ListDeliveriesV1, { webhookId, ...filtersOf(q), ...w }, traceOfActor(actor)));
         self = webhookUrl(webhook, this.base);
         return deliveries;
       },
@@ -75,7 +76,7 @@ export class WebhookDeliveriesController extends V2Resource {
   async get(@RoomRefParam() room: RoomRef, @WebhookIdParam() ref: WebhookRef, @DeliveryIdParam() id: string, @CurrentActor() actor: Actor) {
     const access = this.visibleWebhook(actor, room, ref);
     const webhookId = 'id' in ref ? ref.id : (await access).id;
-    const [webhook, { delivery }] = await afterAccess(access, this.dispatcher.send(GetDeliveryV1, { delivery: id, webhookId }));
+    const [webhook, { delivery }] = await afterAccess(access, this.dispatcher.send(GetDeliveryV1, { delivery: id, webhookId }, traceOfActor(actor)));
     return toV2Delivery(delivery, webhookUrl(webhook, this.base));
   }
 
@@ -85,7 +86,7 @@ export class WebhookDeliveriesController extends V2Resource {
   @RequireScopes('admin_room')
   async redeliver(@RoomRefParam() room: RoomRef, @WebhookIdParam() ref: WebhookRef, @DeliveryIdParam() id: string, @CurrentActor() actor: Actor) {
     const webhook = await this.visibleWebhook(actor, room, ref);
-    await this.dispatcher.send(RedeliverV1, { delivery: id, webhookId: webhook.id });
+    await this.dispatcher.send(RedeliverV1, { delivery: id, webhookId: webhook.id }, traceOfActor(actor));
     return {};
   }
 
@@ -95,7 +96,7 @@ export class WebhookDeliveriesController extends V2Resource {
   @RequireScopes('admin_room')
   async recover(@RoomRefParam() room: RoomRef, @WebhookIdParam() ref: WebhookRef, @V2Body(recoverBody) b: RecoverBody, @CurrentActor() actor: Actor) {
     const webhook = await this.visibleWebhook(actor, room, ref);
-    return this.dispatcher.send(RecoverDeliveriesV1, { webhookId: webhook.id, since: b.since });
+    return this.dispatcher.send(RecoverDeliveriesV1, { webhookId: webhook.id, since: b.since }, traceOfActor(actor));
   }
 
   /** The webhook, when the actor may see it: the access rules of GET .../webhook/{id}, asked of the rooms service. */
