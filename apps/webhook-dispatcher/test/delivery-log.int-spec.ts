@@ -247,6 +247,22 @@ describe('the delivery log (dispatcher commands; real RabbitMQ, PostgreSQL and H
     await db.query(`UPDATE webhook_deliveries SET status = 'delivered', next_attempt_at = NULL WHERE id = $1`, [deliveryId]);
   });
 
+  it('redeliver of a delivery still in its retries makes its next attempt now, and the retries go on from there', async () => {
+    const roomId = (await newRoom()).id;
+    const { webhook } = await register(roomId, { url: receiver.route('/in-retries', { status: 503 }), event: 'room_notification' });
+    const deliveryId = await notify(roomId, webhook.id, 'in its retries');
+    await eventually(async () => expect((await detail(deliveryId)).status).toBe('failed'), 5_000);
+    // As it stood after its first attempt, its retry waiting an hour (gone here: only the redeliver makes attempt 2).
+    await db.query(`UPDATE webhook_deliveries SET status = 'retrying', attempts = 1, next_attempt_at = now() + interval '1 hour' WHERE id = $1`, [deliveryId]);
+    await db.query('DELETE FROM webhook_attempts WHERE delivery_id = $1 AND attempt > 1', [deliveryId]);
+    const before = receiver.to('/in-retries').length;
+    expect(await log.request(RedeliverV1, { delivery: deliveryId, webhookId: webhook.id })).toEqual({ deliveryId, attempt: 2 });
+    // Attempt 2 fails and is retried on the schedule (attempt 3, 400 ms later), not left failed.
+    await eventually(async () => expect(await detail(deliveryId)).toMatchObject({ status: 'failed', attempts: 3 }), 5_000);
+    expect(receiver.to('/in-retries')).toHaveLength(before + 2);
+    expect((await detail(deliveryId)).attemptLog.map((a) => a.attempt)).toEqual([1, 2, 3]);
+  });
+
   it('refuses a recover from a time in the future, naming since', async () => {
     expect(await refusal(log.request(RecoverDeliveriesV1, { webhookId: 1, since: new Date(Date.now() + 3_600_000).toISOString() })))
       .toMatchObject({ code: 'invalid', reason: 'rule', field: 'since', detail: { problem: 'must not be in the future' } });

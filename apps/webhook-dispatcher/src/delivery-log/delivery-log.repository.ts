@@ -35,6 +35,8 @@ export interface JobRow {
 }
 
 export interface DetailRow extends JobRow, DeliveryRow {
+  /** Whether it is an ordered delivery (it has a place in its lane). */
+  ordered: boolean;
   reply_message_id: string | null;
   reply_error: string | null;
 }
@@ -111,7 +113,7 @@ export class DeliveryLogRepository {
   /** One delivery with what sending it again needs, and its reply; undefined when unknown. */
   async find(id: string): Promise<DetailRow | undefined> {
     const rows: DetailRow[] = await preparedQuery(this.db,
-      `SELECT ${WITH_LAST_ATTEMPT}, d.event_id, d.room_id, d.envelope, d.actor_user_id, d.reply_depth, d.traceparent, d.reply_message_id, d.reply_error
+      `SELECT ${WITH_LAST_ATTEMPT}, d.event_id, d.room_id, d.envelope, d.actor_user_id, d.reply_depth, d.traceparent, d.lane_position IS NOT NULL AS ordered, d.reply_message_id, d.reply_error
          FROM webhook_deliveries d
          LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = d.attempts
         WHERE d.id = $1`,

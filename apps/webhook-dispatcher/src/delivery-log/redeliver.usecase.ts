@@ -5,11 +5,12 @@ import { DeliveryQueues } from '../delivery/delivery-queues';
 import { refuseIfLate } from './deadline';
 import { DeliveryLogRepository } from './delivery-log.repository';
 import { ofWebhook } from './not-found';
-import { redeliveryJob } from './resend-jobs';
+import { redeliverJobFor } from './resend-jobs';
 
 /**
  * One more attempt of a delivery, whatever its status, through the deliveries queue: the
- * DeliveryWorker sends it (outbound guard, signing, recording) like any other attempt.
+ * DeliveryWorker sends it (outbound guard, signing, recording) like any other attempt. Of a
+ * delivery still in its retries, the next one, now (see redeliverJobFor).
  */
 export class Redeliver {
   constructor(private readonly log: DeliveryLogRepository, private readonly queues: DeliveryQueues, private readonly logger: AppLogger) {}
@@ -18,7 +19,7 @@ export class Redeliver {
     refuseIfLate(meta);
     const row = ofWebhook(await this.log.find(c.delivery), c.delivery, c.webhookId);
     // Its attempt belongs to the operator's request (the command's trace).
-    const job = { ...redeliveryJob(row), ...(meta.traceparent ? { traceparent: meta.traceparent } : {}) };
+    const job = { ...redeliverJobFor(row), ...(meta.traceparent ? { traceparent: meta.traceparent } : {}) };
     try {
       await this.queues.publishJobs([job]);
     } catch (err) {

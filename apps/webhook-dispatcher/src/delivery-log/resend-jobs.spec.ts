@@ -1,6 +1,6 @@
 import { deliveryJobSchema } from '../delivery/delivery-job';
 import type { JobRow } from './delivery-log.repository';
-import { inBatches, oldestFirst, recoveryJob, redeliveryJob } from './resend-jobs';
+import { inBatches, oldestFirst, recoveryJob, redeliverJobFor, redeliveryJob } from './resend-jobs';
 
 const row = (over: Partial<JobRow> = {}): JobRow => ({
   id: '6f1c2a4e-3b5d-5e7f-8a9b-0c1d2e3f4a5b', webhook_id: 7, event: 'room_message', event_id: 'event-1', room_id: 3,
@@ -27,6 +27,19 @@ describe('sending a recorded delivery again', () => {
     expect(job).toMatchObject({ attempt: 8, scheduleOffset: 7 });
     expect(job.redelivery).toBeUndefined();
     expect(deliveryJobSchema.parse(JSON.parse(JSON.stringify(job)))).toEqual(job);
+  });
+
+  it('redeliver of a delivery still in its retries makes its next attempt now, as one of them', () => {
+    for (const status of ['pending', 'retrying']) {
+      const job = redeliverJobFor({ ...row({ attempts: 1 }), status });
+      // The same number as the retry that waits: whichever comes second is dropped as made.
+      expect(job).toMatchObject({ attempt: 2, guard: true });
+      expect(job.redelivery).toBeUndefined();
+      expect(deliveryJobSchema.parse(JSON.parse(JSON.stringify(job)))).toEqual(job);
+    }
+    // Ended: one attempt more, not retried. Ordered and in progress: its lane's, so one-off too.
+    for (const status of ['delivered', 'failed', 'cancelled']) expect(redeliverJobFor({ ...row(), status })).toEqual(redeliveryJob(row()));
+    expect(redeliverJobFor({ ...row(), status: 'retrying', ordered: true })).toEqual(redeliveryJob(row()));
   });
 
   it('keeps the trace of the event that caused it, when the row has one', () => {

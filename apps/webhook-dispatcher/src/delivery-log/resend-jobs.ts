@@ -28,6 +28,22 @@ export function jobOf(row: JobRow): DeliveryJob {
 /** Redeliver: one attempt, not retried (see DeliveryDecisions). */
 export const redeliveryJob = (row: JobRow): DeliveryJob => ({ ...jobOf(row), redelivery: true });
 
+/**
+ * The job a redeliver queues, by where the delivery stands. One that has ended (delivered,
+ * failed, cancelled) gets one more attempt, not retried (redeliveryJob). One still in its
+ * retries (`pending` or `retrying`, not ordered) has its next attempt made now, as part of
+ * them: a failure is retried on the schedule, and whichever of this copy and the retry that
+ * was waiting comes second finds the attempt made and is dropped (a guard copy: the worker
+ * looks the attempt up first, even a first one). A one-off attempt there would share its
+ * number with the waiting retry, so one of the two was silently dropped: a redeliver that
+ * did nothing, or retries cut short by a one-off failure. An ordered delivery in progress is
+ * its lane's to send; it gets a one-off attempt, as before.
+ */
+export function redeliverJobFor(row: JobRow & { status: string; ordered?: boolean }): DeliveryJob {
+  const inRetries = (row.status === 'pending' || row.status === 'retrying') && !row.ordered;
+  return inRetries ? { ...jobOf(row), guard: true } : redeliveryJob(row);
+}
+
 /** Recover: attempts go on from what the delivery had, on a retry schedule started afresh. */
 export const recoveryJob = (row: JobRow): DeliveryJob => ({ ...jobOf(row), scheduleOffset: row.attempts });
 
