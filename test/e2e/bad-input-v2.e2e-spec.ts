@@ -31,6 +31,8 @@ describe('generated bad input, v2', () => {
     files = mkdtempSync(join(tmpdir(), 'bad-v2-files-'));
     stack = await startTestSystem('e2e_bad2', {
       V2_RATE_LIMIT_MAX: '1000000000', FLOOD_CONTROL_MAX: '1000000000', FILE_STORAGE_DIR: files, FILE_MAX_BYTES: '200000',
+      // Webhooks to loopback are allowed (nothing listens on port 9: every delivery fails, and is logged).
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_RETRY_SCHEDULE: '1s',
     });
     const { env, baseUrl } = stack;
     const adminToken = cli(['token', 'create', '--type', 'admin'], env).stdout.trim();
@@ -46,9 +48,22 @@ describe('generated bad input, v2', () => {
     const personalToken = cli(['token', 'create', '--type', 'personal', '--user', 'v2admin@example.com'], env).stdout.trim();
     const roomToken = cli(['token', 'create', '--type', 'room', '--room', 'Bad Input Target'], env).stdout.trim();
     expect([personalToken, roomToken]).toEqual([expect.stringMatching(/^[A-Za-z0-9]{40}$/), expect.stringMatching(/^[A-Za-z0-9]{40}$/)]);
+    // A webhook of the room, keyed, and one delivery of it, for the webhook and delivery-log operations.
+    const v2 = (method: string, path: string, body?: unknown) => fetch(`${baseUrl}/v2${path}`, {
+      method, headers: { authorization: `Bearer ${personalToken}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}),
+    }).then(async (r) => ({ status: r.status, text: await r.text() }));
+    const made = await v2('PUT', '/room/Bad%20Input%20Target/extension/webhook/target-hook', { url: 'http://127.0.0.1:9/hook', event: 'room_message', name: 'Target' });
+    expect(made.status).toBe(201);
+    const webhookId = JSON.parse(made.text).id as number;
+    expect((await v2('POST', '/room/Bad%20Input%20Target/message', { message: 'for the delivery log' })).status).toBe(201);
+    let deliveryId: string | undefined;
+    for (const deadline = Date.now() + 15_000; !deliveryId && Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+      deliveryId = JSON.parse((await v2('GET', `/room/Bad%20Input%20Target/webhook/${webhookId}/delivery`)).text).items?.[0]?.id;
+    }
+    expect(deliveryId).toEqual(expect.any(String));
     ctx = {
       adminToken, notifyToken, personalToken, roomToken, roomId: room.json.room.room_id, roomName: 'Bad Input Target',
-      userId: user.json.user.user_id, userEmail: 'target@example.com',
+      userId: user.json.user.user_id, userEmail: 'target@example.com', webhookId, webhookKey: 'target-hook', deliveryId,
     };
   }, 60_000);
 

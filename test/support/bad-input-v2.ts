@@ -24,6 +24,13 @@ const victimRoom = (rng: Rng) => `victim-${rng.id(6)}`;
 const victimUser = (rng: Rng) => encodeURIComponent(`victim-${rng.id(6)}@example.com`);
 const page = (rng: Rng) => ({ 'start-index': String(rng.int(3)), 'max-results': String(rng.pick([1, 10, 100])) });
 const COLORS = ['yellow', 'red', 'green', 'purple', 'gray', 'random'];
+const EVENTS = ['room_message', 'room_notification', 'room_topic_change', 'room_enter', 'room_exit', 'room_archived'];
+/** The context's webhook by id, or one that does not exist. */
+const hook = (ctx: BadInputContext, rng: Rng) => `/v2/room/${room(ctx, rng)}/webhook/${rng.chance(0.8) ? ctx.webhookId : rng.pick(['999999', 'nope', '-1'])}`;
+/** One of its deliveries, or an id of none. */
+const delivery = (ctx: BadInputContext, rng: Rng) => (rng.chance(0.7) ? ctx.deliveryId! : rng.pick(['00000000-0000-4000-8000-000000000000', 'nope']));
+/** A receiver URL the service allows (loopback, WEBHOOK_ALLOWED_NETWORKS), or one it refuses. */
+const hookUrl = (rng: Rng) => rng.pick(['http://127.0.0.1:9/hook', 'https://10.1.2.3/internal', 'ftp://example.com/x', 'http://127.0.0.1:9/hook?room=1']);
 
 export const V2_OPERATIONS: readonly OperationDescriptor[] = [
   v2('capabilities', 'GET', () => '/v2/capabilities', () => ({}), []),
@@ -58,6 +65,25 @@ export const V2_OPERATIONS: readonly OperationDescriptor[] = [
   v2('user/{user}', 'PUT', (c) => `/v2/user/${c.userId}`, (c, rng) => ({ name: `Target ${rng.id(3)}`, email: c.userEmail, title: rng.pick(['Ops', 'Dev']) }), ['name', 'title']),
   v2('user/{user}', 'DELETE', (_c, rng) => `/v2/user/${victimUser(rng)}`, () => ({}), []),
   v2('user/{user}/message', 'POST', (c, rng) => `/v2/user/${user(c, rng)}/message`, () => ({ message: 'psst' }), ['message']),
+  // Webhooks and the delivery log (our extensions), on the context's webhook; creations and deletions on throwaway ones.
+  v2('room/{room}/webhook', 'POST', (c, rng) => `/v2/room/${room(c, rng)}/webhook`, (_c, rng) => ({
+    url: hookUrl(rng), event: rng.pick(EVENTS), name: `Gen ${rng.id(4)}`, ...(rng.chance(0.3) ? { pattern: rng.pick(['^deploy', '(a+)+$', 'x{2,}']) } : {}),
+    ...(rng.chance(0.3) ? { authentication: rng.pick(['jwt', 'none']) } : {}), ...(rng.chance(0.3) ? { delivery: rng.pick(['ordered', 'concurrent']) } : {}),
+  }), ['url', 'name', 'pattern'], PERSONAL, 0.5),
+  v2('room/{room}/webhook', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/webhook`, (_c, rng) => page(rng), []),
+  v2('room/{room}/webhook/{id}', 'GET', (c, rng) => hook(c, rng), () => ({}), []),
+  v2('room/{room}/webhook/{id}', 'DELETE', (c, rng) => `/v2/room/${room(c, rng)}/webhook/${rng.pick(['999999', 'nope'])}`, () => ({}), []),
+  v2('room/{room}/webhook/{id}/enable', 'POST', (c, rng) => `${hook(c, rng)}/enable`, () => ({}), []),
+  v2('room/{room}/extension/webhook/{key}', 'PUT', (c, rng) => `/v2/room/${room(c, rng)}/extension/webhook/${rng.pick([c.webhookKey!, `gen-${rng.id(6)}`])}`,
+    (_c, rng) => ({ url: hookUrl(rng), event: rng.pick(EVENTS), name: `Keyed ${rng.id(4)}` }), ['url', 'name'], PERSONAL, 0.5),
+  v2('room/{room}/extension/webhook/{key}', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/extension/webhook/${c.webhookKey}`, () => ({}), []),
+  v2('room/{room}/webhook/{id}/delivery', 'GET', (c, rng) => `${hook(c, rng)}/delivery`, (_c, rng) => ({
+    ...page(rng), ...(rng.chance(0.5) ? { status: rng.pick(['failed', 'delivered', 'retrying']) } : {}),
+    ...(rng.chance(0.5) ? { event: rng.pick(EVENTS) } : {}), ...(rng.chance(0.5) ? { since: rng.pick(['2024-02-29T10:00:00Z', '2024-02-29T10:00:00+02:00']) } : {}),
+  }), ['status', 'event', 'since']),
+  v2('room/{room}/webhook/{id}/delivery/{delivery}', 'GET', (c, rng) => `${hook(c, rng)}/delivery/${delivery(c, rng)}`, () => ({}), []),
+  v2('room/{room}/webhook/{id}/delivery/{delivery}/redeliver', 'POST', (c, rng) => `${hook(c, rng)}/delivery/${delivery(c, rng)}/redeliver`, () => ({}), [], PERSONAL, 0.5),
+  v2('room/{room}/webhook/{id}/recover', 'POST', (c, rng) => `${hook(c, rng)}/recover`, (_c, rng) => ({ since: rng.pick(['2024-02-29T10:00:00Z', '2030-01-01T00:00:00Z']) }), ['since'], PERSONAL, 0.5),
   v2('emoticon', 'GET', () => '/v2/emoticon', (_c, rng) => ({ ...page(rng), type: rng.pick(['all', 'global', 'group']) }), ['type']),
   v2('emoticon/{id}', 'GET', (_c, rng) => `/v2/emoticon/${rng.pick(['1', 'allthethings', '(allthethings)', 'nope'])}`, () => ({}), []),
 ];

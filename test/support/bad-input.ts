@@ -166,6 +166,10 @@ export interface BadInputContext {
   /** v2: a personal token with every scope, and a room token of the context's room. */
   personalToken?: string;
   roomToken?: string;
+  /** v2: a webhook of the context's room (its id and key) and one of its deliveries (the `webhook-id` a receiver sees). */
+  webhookId?: number;
+  webhookKey?: string;
+  deliveryId?: string;
 }
 
 export type TokenKind = 'admin' | 'notification' | 'personal' | 'room';
