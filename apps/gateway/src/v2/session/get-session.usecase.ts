@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { Context } from '@opentelemetry/api';
 import { AuthenticatedToken, GetUserV1 } from '@app/contracts';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { ApiError } from '../../shared/api-error';
@@ -14,9 +15,9 @@ export class GetSession {
     this.docs = `${config.PUBLIC_BASE_URL}/docs/api/v2`;
   }
 
-  async execute(session: { token: AuthenticatedToken; secret: string } | undefined) {
+  async execute(session: { token: AuthenticatedToken; secret: string } | undefined, trace?: Context) {
     if (!session) throw new ApiError(401, `No session: this request was authenticated by a token, not the session cookie. See ${this.docs}`);
-    const { user } = await this.rooms.send(GetUserV1, { user: { id: session.token.userId! } });
+    const { user } = await this.rooms.send(GetUserV1, { user: { id: session.token.userId! } }, trace);
     return toSessionBody(user, session.secret, session.token.expires ?? '');
   }
 }

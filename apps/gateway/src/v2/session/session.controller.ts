@@ -1,8 +1,9 @@
 import { Delete, Get, HttpCode, Post, UseInterceptors } from '@nestjs/common';
+import type { Context } from '@opentelemetry/api';
 import { AuthenticatedToken } from '@app/contracts';
 import { JsonBodyOnly, Notes, OtherAnswers, Public, ResponseSchema, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
-import { CurrentSession, Origin, PresentedSession, RequestOrigin } from '../http/v2-request';
+import { CurrentSession, Origin, PresentedSession, RequestOrigin, RequestTrace } from '../http/v2-request';
 import { V2Body } from '../http/validation';
 import { GetSession } from './get-session.usecase';
 import { SessionAnswerInterceptor } from './session-answer.interceptor';
@@ -24,13 +25,13 @@ export class SessionController {
   @Notes('Our extension, for the web console. JSON body only (415 otherwise). Sets `chat_session=<secret>; HttpOnly; SameSite=Lax; Path=/; Max-Age=<SESSION_TTL in seconds>`, plus `; Secure` when reached over TLS (PUBLIC_BASE_URL https, TLS_CERT_FILE, or X-Forwarded-Proto https from a TRUST_PROXY proxy). Failed sign-ins are counted per account and per client address (SIGN_IN_MAX_FAILURES_PER_ACCOUNT, SIGN_IN_MAX_FAILURES_PER_ADDRESS per SIGN_IN_WINDOW).')
   @OtherAnswers({ 401: 'Wrong e-mail address or password (the same answer for both).', 415: 'The body is not JSON.', 429: 'Too many failed sign-ins for this account or address; Retry-After says when to try again.' })
   @UseInterceptors(SessionAnswerInterceptor)
-  create(@V2Body(signInBody) body: SignInBody, @Origin() origin: RequestOrigin) { return this.signIn.execute(body, origin); }
+  create(@V2Body(signInBody) body: SignInBody, @Origin() origin: RequestOrigin, @RequestTrace() trace?: Context) { return this.signIn.execute(body, origin, trace); }
 
   @Get()
   @Summary('Who is signed in, and the session\'s CSRF token')
   @ResponseSchema(sessionResponse)
   @Notes('Our extension. Answers for the session cookie only: 401 when no session (or a token) authenticated the request.')
-  get(@CurrentSession() session: { token: AuthenticatedToken; secret: string } | undefined) { return this.getSession.execute(session); }
+  get(@CurrentSession() session: { token: AuthenticatedToken; secret: string } | undefined, @RequestTrace() trace?: Context) { return this.getSession.execute(session, trace); }
 
   @Delete()
   @Public()
@@ -39,5 +40,7 @@ export class SessionController {
   @Notes('Our extension. Ends the cookie\'s session on every gateway replica and clears the cookie (`chat_session=; ...; Max-Age=0`). Needs X-CSRF-Token when the cookie holds a live session; without one it only clears the cookie (204).')
   @OtherAnswers({ 403: 'A live session\'s cookie without its X-CSRF-Token.' })
   @UseInterceptors(SessionAnswerInterceptor)
-  delete(@PresentedSession() presented: { secret?: string; csrf?: string }, @Origin() origin: RequestOrigin) { return this.signOut.execute(presented, origin); }
+  delete(@PresentedSession() presented: { secret?: string; csrf?: string }, @Origin() origin: RequestOrigin, @RequestTrace() trace?: Context) {
+    return this.signOut.execute(presented, origin, trace);
+  }
 }

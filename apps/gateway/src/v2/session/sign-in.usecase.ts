@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { Context } from '@opentelemetry/api';
 import { generateApiToken, hashApiToken } from '@app/common';
 import { SignInV1 } from '@app/contracts';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
@@ -30,7 +31,7 @@ export class SignIn {
     this.ttlSeconds = Math.floor(config.SESSION_TTL / 1000);
   }
 
-  async execute(body: SignInBody, origin: RequestOrigin): Promise<SessionAnswer<ReturnType<typeof toSessionBody>>> {
+  async execute(body: SignInBody, origin: RequestOrigin, trace?: Context): Promise<SessionAnswer<ReturnType<typeof toSessionBody>>> {
     const verdict = await this.throttle.verdict(body.email, origin.address);
     if (!verdict.allowed) {
       throw new ApiError(429, `Too many failed sign-ins from this ${verdict.by === 'account' ? 'account' : 'address'}: try again in ${verdict.retryAfterSeconds} seconds.`,
@@ -39,7 +40,7 @@ export class SignIn {
     const secret = generateApiToken();
     const { session } = await this.rooms.send(SignInV1, {
       email: body.email, password: body.password, sessionHash: hashApiToken(secret), ttlSeconds: this.ttlSeconds,
-    });
+    }, trace);
     if (!session) {
       await this.throttle.failed(body.email, origin.address);
       throw new ApiError(401, 'Wrong e-mail address or password.');

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { Context } from '@opentelemetry/api';
 import { SignOutV1 } from '@app/contracts';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { ApiError } from '../../shared/api-error';
@@ -22,13 +23,13 @@ export class SignOut {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
-  async execute(presented: { secret?: string; csrf?: string }, origin: RequestOrigin): Promise<SessionAnswer<void>> {
+  async execute(presented: { secret?: string; csrf?: string }, origin: RequestOrigin, trace?: Context): Promise<SessionAnswer<void>> {
     const token = presented.secret ? await this.tokens.authenticate(presented.secret) : null;
     if (token?.kind === 'session') {
       if (!csrfTokenMatches(presented.secret!, presented.csrf)) {
         throw new ApiError(403, `Signing out with the session cookie must carry the X-CSRF-Token header with the session's csrf_token; it was ${presented.csrf === undefined ? 'missing' : 'wrong'}.`);
       }
-      await this.rooms.send(SignOutV1, { sessionId: token.id });
+      await this.rooms.send(SignOutV1, { sessionId: token.id }, trace);
       this.tokens.revoked(token.id);
     }
     return { body: undefined, setCookie: clearedSessionCookie(isSecureContext(this.config.PUBLIC_BASE_URL, Boolean(this.config.TLS_CERT_FILE), origin.protocol)) };
