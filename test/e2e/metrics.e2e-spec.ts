@@ -127,6 +127,26 @@ describe('metrics and health on every service', () => {
     }
   }, 60_000);
 
+  it('leaves live streams out of the request durations: a stream\'s lifetime is no request\'s latency', async () => {
+    const token = cli(['token', 'create', '--type', 'personal', '--user', 'metrics@example.com'], stack.env).stdout.trim();
+    // A Last-Event-ID the room never had: the stream opens (200), says why, and the gateway ends it.
+    const stream = await fetch(`${stack.baseUrl}/v2/room/${ROOM}/events?auth_token=${token}`, { headers: { 'Last-Event-ID': '999999' } });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(await stream.text()).toContain('last_event_id_unknown');
+    // A request after it, whose count shows that the stream's end was seen by now.
+    const route = { http_request_method: 'GET', http_route: '/v2/room/:room', http_response_status_code: '200', api: 'v2' };
+    const before = sampleOf(await scrape('gateway'), 'http_server_request_duration_seconds_count', route);
+    expect((await fetch(`${stack.baseUrl}/v2/room/${ROOM}?auth_token=${token}`)).status).toBe(200);
+    const text = await eventually(async () => {
+      const t = await scrape('gateway');
+      expect(sampleOf(t, 'http_server_request_duration_seconds_count', route)).toBe(before + 1);
+      return t;
+    }, 10_000);
+    expect(text).not.toContain('http_route="/v2/room/:room/events"');
+    expect(text).toMatch(/^live_active_connections 0$/m);
+  }, 30_000);
+
   it('answers /health/live, and /health/ready with the checks of what each service uses', async () => {
     const expected: Record<Service, Record<string, string>> = {
       gateway: { rabbitmq: 'up', redis: 'up' },

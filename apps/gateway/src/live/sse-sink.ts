@@ -2,6 +2,8 @@ import type { FastifyReply } from 'fastify';
 import type { LiveSink } from './live-connection';
 import { sseComment } from './sse';
 
+const EVENT_STREAM = 'text/event-stream; charset=utf-8';
+
 /** How long an ended stream may take to hand its last bytes to a client before the socket is dropped. */
 const END_GRACE_MS = 10_000;
 
@@ -15,14 +17,18 @@ export function sseSink(reply: FastifyReply): LiveSink {
   const res = reply.raw;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = String(value);
-  res.writeHead(200, {
+  const all = {
     ...headers,
-    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Content-Type': EVENT_STREAM,
     'Cache-Control': 'no-cache, no-transform',
     Connection: 'keep-alive',
     // nginx would otherwise hold the events back in its buffer.
     'X-Accel-Buffering': 'no',
-  });
+  };
+  // Set one by one (not given to writeHead) so that they stay readable on the response:
+  // the request metrics tell a stream from a request by its content type (http-metrics' isEventStream).
+  for (const [name, value] of Object.entries(all)) res.setHeader(name, value);
+  res.writeHead(200);
   res.write(sseComment(' live'));
   return {
     write: (text) => {

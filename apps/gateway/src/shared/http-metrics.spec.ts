@@ -1,4 +1,4 @@
-import { apiLabel, httpLabels } from './http-metrics';
+import { apiLabel, httpLabels, isEventStream } from './http-metrics';
 
 describe('HTTP metric labels', () => {
   it('take the route template the router matched, never the path', () => {
@@ -29,5 +29,13 @@ describe('HTTP metric labels', () => {
     expect(apiLabel('/health')).toBe('other');
     expect(apiLabel('/docs/api/v2')).toBe('other');
     expect(apiLabel('/v2x/room')).toBe('other');
+  });
+
+  it('tell a live stream by its content type, whatever the charset', () => {
+    const res = (type: unknown) => ({ getHeader: (name: string) => (name === 'content-type' ? type : undefined) });
+    expect(isEventStream(res('text/event-stream; charset=utf-8'))).toBe(true);
+    expect(isEventStream(res('text/event-stream'))).toBe(true);
+    expect(isEventStream(res('application/json'))).toBe(false);
+    expect(isEventStream(res(undefined))).toBe(false);
   });
 });

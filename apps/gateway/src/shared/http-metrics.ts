@@ -48,6 +48,15 @@ export function httpLabels(method: string, routeTemplate: string | undefined, pa
 }
 
 /**
+ * Whether a response is a live stream (`text/event-stream`, see the live module's sseSink):
+ * its lifetime, minutes or hours, is no request's latency, so it is left out of the request
+ * durations (`live_active_connections` counts the streams open).
+ */
+export function isEventStream(res: { getHeader(name: string): unknown }): boolean {
+  return String(res.getHeader('content-type') ?? '').startsWith('text/event-stream');
+}
+
+/**
  * `http_server_request_duration_seconds`, observed in memory in a Fastify `onResponse` hook
  * beside the access log (Fastify's own timing of the request, to the last byte sent).
  */
@@ -60,6 +69,7 @@ export function httpMetricsHook(registry: Registry, v1Methods: ReadonlySet<strin
     registers: [registry],
   });
   return async (req, reply) => {
+    if (isEventStream(reply.raw)) return;
     duration.observe(httpLabels(req.method, req.routeOptions?.url, req.url, reply.statusCode, v1Methods), reply.elapsedTime / 1000);
   };
 }
