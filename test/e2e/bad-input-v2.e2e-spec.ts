@@ -82,7 +82,9 @@ describe('generated bad input, v2', () => {
     if (failures.length) {
       throw new Error(
         `${failures.length} of ${outcomes.length} requests failed (seed ${SEED}).\n` +
-        `By cause (count × status  operation  mutator):\n${summariseByCause(failures)}\n\nBy case:\n${summarise(failures)}`,
+        `By cause (count × status  operation  mutator):\n${summariseByCause(failures)}\n\nBy case:\n${summarise(failures)}\n\n` +
+        // What the services logged at error level or above: the cause of a 5xx, to be read here.
+        `Error lines of the services' log:\n${stack.launched.logs((l) => l.level === 'error' || l.level === 'fatal').slice(0, 20).map((l) => JSON.stringify(l)).join('\n')}`,
       );
     }
   }, 240_000);

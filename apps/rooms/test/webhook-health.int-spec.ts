@@ -157,6 +157,44 @@ describe('webhook health and automatic disabling (real Postgres, RabbitMQ)', () 
     expect((await rpc.send(ListRegistrationsV1, {})).version).toBe((await rpc.send(ListRegistrationsV1, {})).version);
   });
 
+  it('answers not found, not a failure, when the webhook is deleted while it is being enabled', async () => {
+    const room = await createRoom();
+    const hook = await register(room.id, 'Deleted meanwhile');
+    await report(failures(hook.id, 1, 0, 0));
+    const db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      // The deletion holds the webhook's row (and its health row) until it commits.
+      await db.query('BEGIN');
+      await db.query('DELETE FROM webhooks WHERE id = $1', [hook.id]);
+      const enabling = rpc.send(EnableWebhookV1, { actor, room: { id: room.id }, webhook: { id: hook.id } }).then(
+        () => 'enabled', (err: { error?: unknown }) => err.error ?? err);
+      // The enable read the webhook (the deletion is not committed) and waits for its health row.
+      await new Promise((r) => setTimeout(r, 500));
+      await db.query('COMMIT');
+      expect(await enabling).toMatchObject({ code: 'not_found' });
+    } finally {
+      await db.end();
+    }
+  });
+
+  it('takes a report about a webhook deleted meanwhile as about nothing', async () => {
+    const room = await createRoom();
+    const hook = await register(room.id, 'Reported while deleted');
+    const db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      await db.query('BEGIN');
+      await db.query('DELETE FROM webhooks WHERE id = $1', [hook.id]);
+      const reported = report(failures(hook.id, 5, 0, 3_000)).catch((err: { error?: unknown }) => err.error ?? err);
+      await new Promise((r) => setTimeout(r, 500));
+      await db.query('COMMIT');
+      expect(await reported).toEqual({ disabled: [] });
+    } finally {
+      await db.end();
+    }
+  });
+
   it('refuses to enable a webhook of another room (the access rules of reading it)', async () => {
     const room = await createRoom();
     const other = await createRoom();

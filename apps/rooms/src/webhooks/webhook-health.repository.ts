@@ -34,9 +34,13 @@ export class WebhookHealthRepository {
   async lock(m: EntityManager, webhookIds: number[]): Promise<Map<number, KeptHealth>> {
     const ids = [...new Set(webhookIds)].sort((a, b) => a - b);
     // In id order, like the lock below: two reports about the same webhooks cannot deadlock.
+    // The webhooks' rows are key-share locked first: one deleted by a transaction that commits
+    // while this waits is passed over (its health row would violate the foreign key), and
+    // none can be deleted until this commits. Enabling (health row, then webhook row) takes no
+    // lock that conflicts with it.
     await m.query(
       `INSERT INTO webhook_health (webhook_id)
-       SELECT id FROM webhooks WHERE id = ANY($1::int[]) ORDER BY id
+       SELECT id FROM webhooks WHERE id = ANY($1::int[]) ORDER BY id FOR KEY SHARE
        ON CONFLICT (webhook_id) DO NOTHING`, [ids]);
     const rows: HealthRow[] = await m.query(
       `SELECT h.*, w.enabled FROM webhook_health h JOIN webhooks w ON w.id = h.webhook_id
