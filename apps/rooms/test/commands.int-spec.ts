@@ -517,5 +517,51 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
         await raw.close();
       }
     });
+
+    it('serves a batch of commands (rpc.command-batch.v1) each as if alone, and answers them in one reply batch, in order', async () => {
+      const raw = await RawCommands.open(stack.amqpUrl, stack.namespace);
+      try {
+        const owner = await rpc.createUser('Batch Owner', { mentionName: 'batchowner' });
+        const { room } = await rpc.send(CreateRoomV1, { actor: ACTOR, name: 'Batched', privacy: 'public', topic: 'before', guestAccess: false, owner: { id: owner.id } });
+        const reply = await raw.sendBatch([
+          { pattern: SetTopicV1.pattern, payload: { actor: ACTOR, room: { id: room.id }, topic: 'set in a batch' } },
+          { pattern: GetRoomV1.pattern, payload: { room: { id: 999_999 } } },
+          { pattern: 'rooms.no-such-command.v1', payload: {} },
+          { pattern: SetTopicV1.pattern, payload: { actor: ACTOR, room: { id: room.id }, topic: 'too late' }, deadline: Date.now() - 1 },
+          { pattern: GetRoomV1.pattern, payload: { room: { id: room.id } } },
+        ]);
+        expect(reply.type).toBe('rpc.reply-batch.v1');
+        const replies = (reply.body as { replies: Array<{ correlationId: string; reply: any }> }).replies;
+        expect(replies.map((r) => r.correlationId.split('#')[0])).toEqual([
+          SetTopicV1.pattern, GetRoomV1.pattern, 'rooms.no-such-command.v1', SetTopicV1.pattern, GetRoomV1.pattern,
+        ]);
+        expect(replies[0].reply).toEqual({ ok: {} });
+        expect(replies[1].reply).toMatchObject({ error: { code: 'not_found' } });
+        expect(replies[2].reply).toEqual({ error: { code: 'invalid', reason: 'rule', detail: { problem: expect.stringContaining('rooms.no-such-command.v1') } } });
+        // Past its own deadline: refused, whatever the others of its batch.
+        expect(replies[3].reply).toMatchObject({ error: { code: 'unavailable', reason: 'deadline_passed' } });
+        expect((await rpc.send(GetRoomV1, { room: { id: room.id } })).room.topic).toBe('set in a batch');
+        await capture.waitFor(RoomTopicChangedV2.routingKey, (e) => e.payload.room.id === room.id && e.payload.topic === 'set in a batch');
+        // A batch that is not one is dropped (no correlation id to answer): the queue goes on.
+        await expect(raw.sendBatch([], Buffer.from('{"commands": 3}'), 1_000)).rejects.toThrow('no reply');
+        expect(await raw.send(GetRoomV1.pattern, { room: { id: room.id } })).toMatchObject({ ok: { room: { id: room.id } } });
+      } finally {
+        await raw.close();
+      }
+    });
+
+    it('answers each of many requests sent at once by one client (they travel in batches) with its own reply', async () => {
+      const owner = await rpc.createUser('Many Owner', { mentionName: 'manyowner' });
+      const names = Array.from({ length: 40 }, (_, i) => `Many at once ${i}`);
+      const created = await Promise.all(names.map((name) =>
+        rpc.send(CreateRoomV1, { actor: ACTOR, name, privacy: 'public', topic: name, guestAccess: false, owner: { id: owner.id } })));
+      expect(created.map((c) => c.room.name)).toEqual(names);
+      const read = await Promise.all([
+        ...created.map((c) => rpc.send(GetRoomV1, { room: { id: c.room.id } })),
+        rpc.refused(GetRoomV1, { room: { id: 999_998 } }),
+      ]);
+      expect(read.slice(0, 40).map((r: any) => [r.room.id, r.room.topic])).toEqual(created.map((c) => [c.room.id, c.room.name]));
+      expect(read[40]).toMatchObject({ code: 'not_found' });
+    });
   });
 });

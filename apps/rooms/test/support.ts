@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AddressInfo, connect as tcpConnect, createServer, Server, Socket } from 'node:net';
 import { INestMicroservice } from '@nestjs/common';
-import { AmqpBroker, CommandMeta, createLogger, parseConfig, RpcClient, RpcCommandError, RpcReply } from '@app/common';
+import { AmqpBroker, COMMAND_BATCH_TYPE, CommandMeta, createLogger, parseConfig, RpcClient, RpcCommandError, RpcReply } from '@app/common';
 import {
   brokerNames, COMMAND_HEADERS, CommandDefinition, CommandError, CreateUserV1, ReplyOf, RequestOf,
 } from '@app/contracts';
@@ -139,6 +139,7 @@ export interface RawCommandOptions {
  */
 export class RawCommands {
   private readonly pending = new Map<string, (reply: RpcReply) => void>();
+  private readonly batches = new Map<string, (reply: { type: string | undefined; body: unknown }) => void>();
 
   private constructor(private readonly conn: ChannelModel, private readonly ch: Channel, readonly queue: string) {}
 
@@ -151,6 +152,12 @@ export class RawCommands {
   }
 
   private onReply(msg: ConsumeMessage): void {
+    const batch = this.batches.get(msg.properties.correlationId);
+    if (batch) {
+      this.batches.delete(msg.properties.correlationId);
+      batch({ type: msg.properties.type, body: JSON.parse(msg.content.toString('utf8')) });
+      return;
+    }
     const resolve = this.pending.get(msg.properties.correlationId);
     if (!resolve) return;
     this.pending.delete(msg.properties.correlationId);
@@ -177,6 +184,35 @@ export class RawCommands {
       replyTo: 'amq.rabbitmq.reply-to',
       contentType: 'application/json',
       headers: { [COMMAND_HEADERS.deadline]: options.deadline ?? Date.now() + 10_000 },
+    });
+    return reply;
+  }
+
+  /**
+   * Publishes one batch message (rpc.command-batch.v1) of the commands as given; resolves with
+   * the reply message's type and body. `rawBody` publishes that body instead.
+   */
+  sendBatch(commands: Array<{ pattern: string; payload: unknown; messageId?: string; deadline?: number }>, rawBody?: Buffer, timeoutMs = 15_000): Promise<{ type: string | undefined; body: unknown }> {
+    const correlationId = randomUUID();
+    const reply = new Promise<{ type: string | undefined; body: unknown }>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.batches.delete(correlationId);
+        reject(new Error(`no reply to the batch within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.batches.set(correlationId, (r) => {
+        clearTimeout(timer);
+        resolve(r);
+      });
+    });
+    const body = rawBody ?? Buffer.from(JSON.stringify({
+      commands: commands.map((c) => ({
+        correlationId: `${c.pattern}#${randomUUID()}`, messageId: c.messageId ?? randomUUID(), pattern: c.pattern,
+        deadline: c.deadline ?? Date.now() + 10_000, headers: {}, payload: c.payload,
+      })),
+    }));
+    this.ch.sendToQueue(this.queue, body, {
+      type: COMMAND_BATCH_TYPE, messageId: correlationId, correlationId, replyTo: 'amq.rabbitmq.reply-to', contentType: 'application/json',
+      headers: { [COMMAND_HEADERS.deadline]: Date.now() + 10_000 },
     });
     return reply;
   }

@@ -2,6 +2,7 @@ export * from './connect';
 export * from './amqp-broker';
 export * from './topology';
 export * from './rpc';
+export * from './command-batch';
 export * from './command-server';
 export * from './coalesce-writes';
 export * from './command-pipe';

@@ -7,6 +7,9 @@ import type { AppLogger } from '../logging';
 import { carriedTrace, contextFromHeaders, endWithError, injectHeaders, traceFields, traceparentOf, Tracing } from '../tracing';
 import { declareQueue, QueueType } from './queue-arguments';
 import { commandQueueDeclaration } from './topology';
+import {
+  BatchedCommand, BatchedReply, batchDeadline, COMMAND_BATCH_TYPE, CommandBatch, MAX_BATCH, readCommandBatch, readReplyBatch, REPLY_BATCH_TYPE, ReplyBatch,
+} from './command-batch';
 
 const DIRECT_REPLY_TO = 'amq.rabbitmq.reply-to';
 
@@ -44,6 +47,21 @@ export interface RequestOptions {
   commandId?: string;
 }
 
+/** A command on its way to the broker. */
+interface Outgoing {
+  correlationId: string;
+  messageId: string;
+  pattern: string;
+  deadline: number;
+  headers: Record<string, unknown>;
+  payload: unknown;
+  /** Settled when the message that carries it is handed to the connection (queued commands). */
+  written?: { resolve(): void; reject(err: unknown): void };
+}
+
+const isRpcReply = (body: unknown): body is RpcReply => typeof body === 'object' && body !== null &&
+  ('ok' in body || ('error' in body && isCommandError((body as { error: unknown }).error)));
+
 interface Pending {
   resolve(reply: unknown): void;
   reject(err: Error): void;
@@ -53,11 +71,16 @@ interface Pending {
 }
 
 /**
- * Request/reply over RabbitMQ's direct reply-to: one publish and one reply per request, no reply queue to declare. Each command carries a unique id
- * (the rooms service applies an id once) and a deadline after which it is not applied.
+ * Request/reply over RabbitMQ's direct reply-to: no reply queue to declare. Each command
+ * carries a unique id (the rooms service applies an id once) and a deadline after which it is
+ * not applied. The commands requested in one turn of the event loop leave as one message and
+ * are answered by one (see command-batch); a command that may take seconds (`alone`), or
+ * one alone in its turn, leaves as a message of its own.
  */
 export class RpcClient {
   private readonly pending = new Map<string, Pending>();
+  /** Commands waiting for the end of this turn of the event loop (see enqueue). */
+  private queued: Outgoing[] = [];
   private channel!: ChannelWrapper;
 
   constructor(
@@ -143,17 +166,9 @@ export class RpcClient {
       }, this.timeoutMs + 1_000);
       this.pending.set(id, { resolve, reject, timer });
     });
+    const outgoing: Outgoing = { correlationId: id, messageId: commandId ?? id, pattern: command.pattern, deadline, headers, payload };
     try {
-      await this.channel.sendToQueue(this.queue, Buffer.from(JSON.stringify(payload)), {
-        correlationId: id,
-        messageId: commandId ?? id,
-        replyTo: DIRECT_REPLY_TO,
-        type: command.pattern,
-        contentType: 'application/json',
-        expiration: String(this.timeoutMs),
-        headers: { ...headers, [COMMAND_HEADERS.deadline]: deadline },
-        persistent: false,
-      });
+      await (command.alone ? this.publish([outgoing]) : this.enqueue(outgoing));
       const entry = this.pending.get(id);
       if (entry) entry.sent = true;
     } catch (err) {
@@ -174,15 +189,87 @@ export class RpcClient {
     return body.ok as Rep;
   }
 
+  /**
+   * Queues a command for the end of this turn of the event loop: what is queued by then
+   * leaves together (see command-batch), one alone as a message of its own. Resolves when
+   * its message is handed to the connection.
+   */
+  private enqueue(outgoing: Outgoing): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queued.push({ ...outgoing, written: { resolve, reject } });
+      if (this.queued.length === 1) setImmediate(this.flush);
+    });
+  }
+
+  private readonly flush = () => {
+    const queued = this.queued;
+    this.queued = [];
+    for (let i = 0; i < queued.length; i += MAX_BATCH) {
+      const part = queued.slice(i, i + MAX_BATCH);
+      this.publish(part).then(() => part.forEach((c) => c.written!.resolve()), (err) => part.forEach((c) => c.written!.reject(err)));
+    }
+  };
+
+  /** One message: the command alone as it always travelled, or a batch of them. */
+  private publish(commands: Outgoing[]): Promise<boolean> {
+    if (commands.length === 1) {
+      const [c] = commands;
+      return this.channel.sendToQueue(this.queue, Buffer.from(JSON.stringify(c.payload)), {
+        correlationId: c.correlationId,
+        messageId: c.messageId,
+        replyTo: DIRECT_REPLY_TO,
+        type: c.pattern,
+        contentType: 'application/json',
+        expiration: String(Math.max(1, c.deadline - Date.now())),
+        headers: { ...c.headers, [COMMAND_HEADERS.deadline]: c.deadline },
+        persistent: false,
+      });
+    }
+    const batchId = randomUUID();
+    const deadline = batchDeadline(commands);
+    const batch: CommandBatch = {
+      commands: commands.map((c) => ({
+        correlationId: c.correlationId, messageId: c.messageId, pattern: c.pattern, deadline: c.deadline, headers: c.headers, payload: c.payload,
+      })),
+    };
+    return this.channel.sendToQueue(this.queue, Buffer.from(JSON.stringify(batch)), {
+      correlationId: batchId,
+      messageId: batchId,
+      replyTo: DIRECT_REPLY_TO,
+      type: COMMAND_BATCH_TYPE,
+      contentType: 'application/json',
+      expiration: String(Math.max(1, deadline - Date.now())),
+      headers: { [COMMAND_HEADERS.deadline]: deadline },
+      persistent: false,
+    });
+  }
+
   private onReply(msg: ConsumeMessage): void {
+    if (msg.properties.type === REPLY_BATCH_TYPE) {
+      let replies: BatchedReply[];
+      try {
+        replies = readReplyBatch(msg.content);
+      } catch (err) {
+        // Its requests cannot be told apart: they go on waiting, and time out.
+        this.logger.warn({ err: (err as Error).message }, 'unreadable reply batch');
+        return;
+      }
+      for (const r of replies) this.settle(r.correlationId, () => r.reply);
+      return;
+    }
     const id = msg.properties.correlationId as string | undefined;
-    const entry = id ? this.pending.get(id) : undefined;
-    if (!entry) return; // the caller gave up already
-    this.pending.delete(id!);
+    if (id) this.settle(id, () => JSON.parse(msg.content.toString('utf8')));
+  }
+
+  /** Hands a reply to the request waiting for it (none: the caller gave up already). */
+  private settle(id: string, read: () => unknown): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.pending.delete(id);
     clearTimeout(entry.timer);
     try {
-      const body = JSON.parse(msg.content.toString('utf8')) as RpcReply;
-      if (!('ok' in body) && !('error' in body && isCommandError(body.error))) throw new Error('malformed reply');
+      const body = read() as RpcReply;
+      if (!isRpcReply(body)) throw new Error('malformed reply');
       entry.resolve(body);
     } catch (err) {
       entry.reject(new RpcFailure('no_answer', `unreadable reply: ${(err as Error).message}`));
@@ -250,40 +337,78 @@ export async function serveCommands(
 
   async function handle(ch: ConfirmChannel, msg: ConsumeMessage): Promise<void> {
     const pattern = String(msg.properties.type ?? '');
-    // The caller's span is in the headers (W3C traceparent): this one continues its trace.
-    const span = tracing.span(pattern, SpanKind.SERVER, contextFromHeaders(msg.properties.headers), () => ({
-      'messaging.system': 'rabbitmq', 'rpc.system': 'rabbitmq', 'rpc.method': pattern, 'messaging.destination.name': queue,
+    if (pattern === COMMAND_BATCH_TYPE) return handleBatch(ch, msg);
+    const command: BatchedCommand = {
+      correlationId: String(msg.properties.correlationId ?? ''),
+      messageId: String(msg.properties.messageId ?? msg.properties.correlationId ?? ''),
+      pattern,
+      deadline: Number(msg.properties.headers?.[COMMAND_HEADERS.deadline] ?? 0) || 0,
+      headers: msg.properties.headers ?? {},
+      payload: undefined,
+    };
+    const reply = await serve(command, msg.fields.redelivered, () => JSON.parse(msg.content.toString('utf8')));
+    settle(ch, msg, () => reply);
+  }
+
+  /**
+   * A batch (see command-batch): its commands are served side by side, each as it would be
+   * alone; once every one has its reply the message is acknowledged, then the replies go back
+   * together, in one message.
+   */
+  async function handleBatch(ch: ConfirmChannel, msg: ConsumeMessage): Promise<void> {
+    let commands: BatchedCommand[];
+    try {
+      commands = readCommandBatch(msg.content);
+    } catch (err) {
+      // No readable correlation id: no one to answer. Its requests time out.
+      logger.error({ err: (err as Error).message }, 'command batch could not be read');
+      settle(ch, msg, () => undefined);
+      return;
+    }
+    const replies = await Promise.all(commands.map((c) => serve(c, msg.fields.redelivered, () => c.payload)));
+    settle(ch, msg, () => ({ replies: commands.map((c, i) => ({ correlationId: c.correlationId, reply: replies[i] })) } satisfies ReplyBatch));
+  }
+
+  /** One command, in its own span (continuing its caller's trace, from its headers). */
+  async function serve(command: BatchedCommand, redelivered: boolean, payloadOf: () => unknown): Promise<RpcReply> {
+    const span = tracing.span(command.pattern, SpanKind.SERVER, contextFromHeaders(command.headers as Record<string, string>), () => ({
+      'messaging.system': 'rabbitmq', 'rpc.system': 'rabbitmq', 'rpc.method': command.pattern, 'messaging.destination.name': queue,
     }));
     const meta: CommandMeta = {
-      pattern,
-      commandId: String(msg.properties.messageId ?? msg.properties.correlationId ?? ''),
-      deadline: Number(msg.properties.headers?.[COMMAND_HEADERS.deadline] ?? 0) || 0,
-      redelivered: msg.fields.redelivered,
+      pattern: command.pattern,
+      commandId: command.messageId,
+      deadline: command.deadline,
+      redelivered,
       traceparent: traceparentOf(span),
     };
-    let payload: unknown;
     let reply: RpcReply;
     try {
-      payload = JSON.parse(msg.content.toString('utf8'));
-      reply = await handler(payload, meta);
+      reply = await handler(payloadOf(), meta);
     } catch (err) {
       logger.error({ err, command: meta.pattern, ...traceFields(span) }, 'command could not be read');
       reply = { error: { code: 'invalid', reason: 'rule', detail: { problem: 'the command is not valid JSON' } } };
     }
+    if ('error' in reply && (reply.error.code === 'internal' || reply.error.code === 'unavailable')) endWithError(span, reply.error.code);
+    else span.end();
+    return reply;
+  }
+
+  /** Acknowledges the message, then publishes its reply (a single one or a batch), if it has one. */
+  function settle(ch: ConfirmChannel, msg: ConsumeMessage, body: () => RpcReply | ReplyBatch | undefined): void {
     try {
       ch.ack(msg);
-      if (msg.properties.replyTo) {
+      const reply = body();
+      if (msg.properties.replyTo && reply !== undefined) {
         ch.sendToQueue(msg.properties.replyTo, Buffer.from(JSON.stringify(reply)), {
           correlationId: msg.properties.correlationId,
           contentType: 'application/json',
+          ...('replies' in reply ? { type: REPLY_BATCH_TYPE } : {}),
         });
       }
     } catch (err) {
       // The channel closed under us: the broker redelivers the command, applied once by its id.
-      logger.warn({ err: (err as Error).message, command: meta.pattern, ...traceFields(span) }, 'could not answer a command');
+      logger.warn({ err: (err as Error).message, command: String(msg.properties.type ?? '') }, 'could not answer a command');
     }
-    if ('error' in reply && (reply.error.code === 'internal' || reply.error.code === 'unavailable')) endWithError(span, reply.error.code);
-    else span.end();
   }
 
   await channel.waitForConnect();

@@ -13,6 +13,12 @@ export interface CommandDefinition<TRequest, TReply> {
    * either way (a caller may say so, and may retry). False for a command that changes state.
    */
   readonly query: boolean;
+  /**
+   * True for a command that may take seconds (it calls out over HTTP, or touches rows by the
+   * thousand): it is sent in a message of its own, never in a batch (see command-batch),
+   * whose other answers would wait for it.
+   */
+  readonly alone: boolean;
   /** Type-only marker so that `ReplyOf<typeof X>` works. */
   readonly __reply?: TReply;
 }
@@ -20,6 +26,8 @@ export interface CommandDefinition<TRequest, TReply> {
 export interface CommandOptions {
   /** The command only reads (see `CommandDefinition.query`). */
   query?: boolean;
+  /** The command may take seconds (see `CommandDefinition.alone`). */
+  alone?: boolean;
 }
 
 export function defineCommand<TReply, TSchema extends z.ZodTypeAny = z.ZodTypeAny>(
@@ -27,7 +35,7 @@ export function defineCommand<TReply, TSchema extends z.ZodTypeAny = z.ZodTypeAn
   schema: TSchema,
   options: CommandOptions = {},
 ): CommandDefinition<z.output<TSchema>, TReply> {
-  return { pattern, schema, query: options.query === true };
+  return { pattern, schema, query: options.query === true, alone: options.alone === true };
 }
 
 export type RequestOf<D> = D extends CommandDefinition<infer R, unknown> ? R : never;

@@ -14,4 +14,4 @@ export const InstallAddonV1 = defineCommand<{ installation: AddonInstallationVie
   actor: actorSchema,
   url: addonField.descriptorUrl,
   room: roomRefSchema.optional(),
-}));
+}), { alone: true });

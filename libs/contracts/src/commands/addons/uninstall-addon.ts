@@ -11,4 +11,4 @@ import { addonField } from './addon-fields';
 export const UninstallAddonV1 = defineCommand<Record<string, never>>('addons.uninstall-addon.v1', z.object({
   actor: actorSchema,
   id: addonField.installationId,
-}));
+}), { alone: true });

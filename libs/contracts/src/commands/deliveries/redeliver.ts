@@ -21,4 +21,4 @@ export const RedeliverV1 = defineCommand<{ deliveryId: string; attempt: number }
 export const RecoverDeliveriesV1 = defineCommand<{ count: number }>('deliveries.recover-deliveries.v1', z.object({
   webhookId: deliveryField.webhookId,
   since: deliveryField.pastInstant,
-}));
+}), { alone: true });

@@ -5,4 +5,4 @@ import { actorSchema, roomRefSchema } from '../refs';
 export const DeleteRoomV1 = defineCommand<Record<string, never>>('rooms.delete-room.v1', z.object({
   actor: actorSchema,
   room: roomRefSchema,
-}));
+}), { alone: true });

@@ -2,5 +2,5 @@ import { z } from 'zod';
 import { defineCommand } from '../define-command';
 import { userRefSchema } from '../refs';
 
-export const DeleteUserV1 = defineCommand<Record<string, never>>('users.delete-user.v1', z.object({ user: userRefSchema }));
+export const DeleteUserV1 = defineCommand<Record<string, never>>('users.delete-user.v1', z.object({ user: userRefSchema }), { alone: true });
 export const UndeleteUserV1 = defineCommand<Record<string, never>>('users.undelete-user.v1', z.object({ user: userRefSchema }));
