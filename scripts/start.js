@@ -5,7 +5,7 @@
 // launcher exits with its code.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
-const { NODE_FLAGS, SERVICES, root } = require('./services');
+const { SERVICES, root } = require('./services');
 
 for (const s of SERVICES) {
   if (!fs.existsSync(s.entry)) {
@@ -28,7 +28,7 @@ function stopAll(signal) {
 }
 
 for (const s of SERVICES) {
-  const child = spawn(process.execPath, [...NODE_FLAGS, '--enable-source-maps', s.entry], { cwd: root, stdio: 'inherit', env: process.env });
+  const child = spawn(process.execPath, [...s.flags, '--enable-source-maps', s.entry], { cwd: root, stdio: 'inherit', env: process.env });
   children.set(s.name, child);
   child.on('exit', (code, signal) => {
     children.delete(s.name);

@@ -5,7 +5,7 @@ const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const amqp = require('amqplib');
 const { Client } = require('pg');
-const { NODE_FLAGS, SERVICES, root } = require('../../scripts/services');
+const { SERVICES, root } = require('../../scripts/services');
 const { freePort, log, retry } = require('./util');
 const { track, stopProcess, memoryOf } = require('./processes');
 const { startOtlpSink } = require('./otlp-sink');
@@ -14,9 +14,7 @@ const PG_SERVER = 'postgres://postgres@127.0.0.1:5432';
 
 // BENCH_CPU_PROF_DIR: each service writes a V8 CPU profile there when it stops (open it in
 // Chrome's DevTools or summarise it with bench/lib/profile-summary.js).
-const SERVICE_FLAGS = process.env.BENCH_CPU_PROF_DIR
-  ? [...NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
-  : NODE_FLAGS;
+const PROFILE_FLAGS = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
 const DEFAULT_AMQP = 'amqp://guest:guest@127.0.0.1:5672';
 
 async function startLocal({ runId, logFile }) {
@@ -80,7 +78,7 @@ function launchServices(system, env) {
   if (env.WEBHOOK_RETRY_SCHEDULE) system.retrySchedules.add(env.WEBHOOK_RETRY_SCHEDULE);
   const out = fs.openSync(system.logFile, 'a');
   const services = SERVICES.map((s) => {
-    const child = track(spawn(process.execPath, [...SERVICE_FLAGS, '--enable-source-maps', s.entry], { cwd: root, env, stdio: ['ignore', out, out] }));
+    const child = track(spawn(process.execPath, [...s.flags, ...PROFILE_FLAGS, '--enable-source-maps', s.entry], { cwd: root, env, stdio: ['ignore', out, out] }));
     const service = { name: s.name, pid: child.pid, child, stopping: false };
     child.once('exit', (code, signal) => {
       if (!system.stopping && !service.stopping) system.unexpectedExits.push({ service: s.name, code, signal });
@@ -111,7 +109,7 @@ function launchReplica(system, name, overrides = {}) {
   const s = SERVICES.find((x) => x.name === name);
   if (!s) throw new Error(`no service ${name}`);
   const out = fs.openSync(system.logFile, 'a');
-  const child = track(spawn(process.execPath, [...SERVICE_FLAGS, '--enable-source-maps', s.entry], { cwd: root, env: { ...system.env, ...overrides }, stdio: ['ignore', out, out] }));
+  const child = track(spawn(process.execPath, [...s.flags, ...PROFILE_FLAGS, '--enable-source-maps', s.entry], { cwd: root, env: { ...system.env, ...overrides }, stdio: ['ignore', out, out] }));
   fs.closeSync(out);
   return child;
 }

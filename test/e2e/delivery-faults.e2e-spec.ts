@@ -22,7 +22,7 @@ import { OutageProxy } from '../support/outage-proxy';
 import { cli, Launched, startTestSystem, TestSystem } from '../support/processes';
 
 // eslint-disable-next-line @typescript-eslint/no-var-requires
-const { NODE_FLAGS, SERVICES } = require('../../scripts/services') as { NODE_FLAGS: string[]; SERVICES: Array<{ name: string; entry: string }> };
+const { SERVICES } = require('../../scripts/services') as { SERVICES: Array<{ name: string; entry: string; flags: string[] }> };
 
 const RECEIVERS = 10;
 const NOTIFICATIONS = 200;
@@ -69,7 +69,7 @@ describe('deliveries under receiver faults, a dispatcher killed -9 and a 10 s br
     db = new Client({ connectionString: stack.env.DATABASE_URL });
     await db.connect();
     const dispatcher = SERVICES.find((s) => s.name === 'webhook-dispatcher')!;
-    second = new Launched(spawn(process.execPath, [...NODE_FLAGS, dispatcher.entry], { env: { ...process.env, ...stack.env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+    second = new Launched(spawn(process.execPath, [...dispatcher.flags, dispatcher.entry], { env: { ...process.env, ...stack.env }, stdio: ['ignore', 'pipe', 'pipe'] }));
     await second.waitForLog((l) => l.msg === 'consuming room events');
   }, 90_000);
 

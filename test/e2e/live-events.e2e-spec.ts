@@ -22,7 +22,7 @@ import { LiveClient, SseMessage } from './support-live';
 import { Receiver } from './support-webhooks';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { NODE_FLAGS, SERVICES } = require('../../scripts/services') as { NODE_FLAGS: string[]; SERVICES: Array<{ name: string; entry: string }> };
+const { SERVICES } = require('../../scripts/services') as { SERVICES: Array<{ name: string; entry: string; flags: string[] }> };
 
 const ADMIN_SCOPES = 'admin_group,admin_room,manage_rooms,send_message,send_notification,view_group,view_messages,view_room';
 const HOOKED = ['room_message', 'room_notification', 'room_topic_change', 'room_enter', 'room_exit'] as const;
@@ -80,7 +80,7 @@ describe('live connections: GET /v2/room/{room}/events across the built system a
     // from its log: a port picked here and bound later could be taken meanwhile by another
     // suite's system (jest runs two at once), which would then talk to this gateway.
     const gateway = SERVICES.find((s) => s.name === 'gateway')!;
-    second = new Launched(spawn(process.execPath, [...NODE_FLAGS, gateway.entry], {
+    second = new Launched(spawn(process.execPath, [...gateway.flags, gateway.entry], {
       env: { ...process.env, ...stack.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'],
     }) as ChildProcess);
     secondUrl = String((await second.waitForLog((l) => l.msg === 'gateway listening')).url).replace('0.0.0.0', '127.0.0.1');
