@@ -354,8 +354,9 @@ describe('v2 room members, invitations and participants (real services)', () => 
       }
       expect(await participantIds(room)).toEqual([]);
 
-      for (const scope of ['admin_room', 'admin_group']) {
-        const admin = await s.personalToken(a.id, [scope]);
+      // admin_group counts only on a group admin's token (s.adminId is one; user A is not).
+      for (const [scope, holder] of [['admin_room', a.id], ['admin_group', s.adminId]] as const) {
+        const admin = await s.personalToken(holder, [scope]);
         expect((await v2(stack.baseUrl, 'PUT', `room/${room}/participant/${b.id}`, { token: admin })).status).toBe(204);
         expect(await participantIds(room)).toEqual([b.id]);
         expect((await v2(stack.baseUrl, 'DELETE', `room/${room}/participant/${b.id}`, { token: admin })).status).toBe(204);

@@ -71,7 +71,13 @@ describe('tokens (real Postgres, RabbitMQ)', () => {
       const some = await tokens.create('personal', 'bot', { user: 'V2Owner@example.com', scopes: ['view_group', 'send_message'] });
       expect((await resolve(some.token)).token).toEqual({ id: some.id, kind: 'personal', label: 'bot', userId, roomId: null, scopes: ['view_group', 'send_message'] });
       const all = await tokens.create('personal', '', { user: String(userId) });
+      // Made with all eight; it acts with admin_group only while its user is a group admin.
+      expect((await resolve(all.token)).token?.scopes).toEqual(['admin_room', 'manage_rooms', 'send_message', 'send_notification', 'view_group', 'view_messages', 'view_room']);
+      await sql(stack.databaseUrl, 'UPDATE users SET is_group_admin = true WHERE id = $1', [userId]);
       expect((await resolve(all.token)).token?.scopes).toHaveLength(8);
+      expect((await resolve(all.token)).token?.scopes).toContain('admin_group');
+      await sql(stack.databaseUrl, 'UPDATE users SET is_group_admin = false WHERE id = $1', [userId]);
+      expect((await resolve(all.token)).token?.scopes).not.toContain('admin_group');
     });
 
     it('makes a room token that may only send notifications', async () => {

@@ -39,9 +39,7 @@ export class TokenRepository {
     if (!row) return null;
     return {
       id: row.id, kind: row.kind, label: row.label ?? '', userId: row.user_id, roomId: row.room_id,
-      // A session acts with what a personal token of its user may carry, read at each
-      // lookup: a user made or unmade group admin gets it on their next resolution.
-      scopes: row.kind === 'session' ? grantableScopes(row.is_group_admin === true) : knownScopes(row.scopes),
+      scopes: scopesOf(row),
       ...(row.expires_at ? { expires: row.expires_at.toISOString() } : {}),
     };
   }
@@ -94,4 +92,19 @@ export class TokenRepository {
 
 function toTokenView(r: ViewRow): TokenView {
   return { id: r.id, label: r.label ?? '', kind: r.kind, scopes: knownScopes(r.scopes), created: r.created_at.toISOString(), userId: r.user_id };
+}
+
+/**
+ * What a token may do, read at each lookup. A session acts with what a personal token of its
+ * user may carry; a personal token with the scopes it was made with, but never more than its
+ * user may grant: `admin_group` only while the user is a group admin. So a user made or
+ * unmade group admin gets it, or loses it, on every credential at its next resolution (the
+ * gateways resolve again on user.updated.v1), and is given it back on promotion.
+ */
+function scopesOf(row: Pick<TokenRow, 'kind' | 'scopes' | 'user_id' | 'is_group_admin'>): V2Scope[] {
+  if (row.kind === 'session') return grantableScopes(row.is_group_admin === true);
+  const stored = knownScopes(row.scopes);
+  if (row.user_id === null) return stored;
+  const allowed = grantableScopes(row.is_group_admin === true);
+  return stored.filter((scope) => allowed.includes(scope));
 }

@@ -1,6 +1,8 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { AmqpBroker, APP_LOGGER, AppLogger, hashApiToken } from '@app/common';
-import { AuthenticatedToken, EventEnvelope, ResolveTokenV1, TokenRevokedV1, TokenRevokedV1Payload } from '@app/contracts';
+import {
+  AuthenticatedToken, EventEnvelope, ResolveTokenV1, TokenRevokedV1, TokenRevokedV1Payload, UserChangedV1Payload, UserDeletedV1, UserUpdatedV1,
+} from '@app/contracts';
 import { AMQP_BROKER } from '../di-tokens';
 import { RoomsClient } from '../rooms-client';
 import { TokenCache } from './token-cache';
@@ -14,7 +16,9 @@ const MAX_CACHED_TOKENS = 10_000;
  * Which token a client presented, answered from the cache when possible: a request then
  * costs one broker round trip (its command), and a cache miss one more, the first time.
  * Every replica listens for `token.revoked.v1` on a queue of its own and forgets the token
- * at once; after a reconnection it forgets everything, as notices may have been missed.
+ * at once; for `user.updated.v1` and `user.deleted.v1` it forgets every token acting as
+ * that user (a demoted group admin's scopes lose `admin_group` when next resolved); after a
+ * reconnection it forgets everything, as notices may have been missed.
  */
 @Injectable()
 export class TokenAuthenticator implements OnModuleInit {
@@ -28,7 +32,11 @@ export class TokenAuthenticator implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.broker.subscribeTransient([TokenRevokedV1.routingKey], (envelope) => this.onRevoked(envelope), () => {
+    const userChanges = [UserUpdatedV1.routingKey, UserDeletedV1.routingKey];
+    await this.broker.subscribeTransient([TokenRevokedV1.routingKey, ...userChanges], (envelope, routingKey) => {
+      if (userChanges.includes(routingKey)) this.onUserChanged(envelope);
+      else this.onRevoked(envelope);
+    }, () => {
       this.cache.clear();
       this.logger.debug('revocation notices (re)subscribed; token cache cleared');
     });
@@ -55,6 +63,16 @@ export class TokenAuthenticator implements OnModuleInit {
   /** The token with this clear text, or null when there is none (or it was revoked). */
   authenticate(clearToken: string): Promise<AuthenticatedToken | null> {
     return this.cache.lookup(hashApiToken(clearToken), async (tokenHash) => (await this.rooms.send(ResolveTokenV1, { tokenHash })).token);
+  }
+
+  private onUserChanged(envelope: EventEnvelope): void {
+    const userId = (envelope.payload as Partial<UserChangedV1Payload> | undefined)?.user?.id;
+    if (typeof userId === 'number') {
+      this.cache.evictUser(userId);
+    } else {
+      this.cache.clear();
+      this.logger.warn({ eventId: envelope?.id }, 'unreadable user change notice; token cache cleared');
+    }
   }
 
   private onRevoked(envelope: EventEnvelope): void {

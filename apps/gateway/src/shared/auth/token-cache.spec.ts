@@ -67,6 +67,29 @@ describe('TokenCache', () => {
     expect(cache.get('hb')).toEqual(B);
   });
 
+  it('evicts every token acting as a user (personal tokens, sessions), and only those', async () => {
+    const p1: AuthenticatedToken = { id: 3, kind: 'personal', label: 'p', userId: 7, roomId: null, scopes: ['admin_group'] };
+    const s1: AuthenticatedToken = { ...p1, id: 4, kind: 'session' };
+    cache.set('hp', p1);
+    cache.set('hs', s1);
+    cache.set('ha', A);
+    cache.evictUser(7);
+    expect([cache.get('hp'), cache.get('hs'), cache.get('ha')]).toEqual([undefined, undefined, A]);
+    // An answer about the user still on its way is not kept either.
+    const stale = deferred<AuthenticatedToken | null>();
+    const asked = cache.lookup('hp', () => stale.promise);
+    cache.evictUser(7);
+    stale.resolve(p1);
+    await asked;
+    expect(cache.get('hp')).toBeUndefined();
+    // Evicting by token id keeps the by-user index right (and the reverse).
+    cache.set('hp', p1);
+    cache.evictTokenId(3);
+    cache.set('hs', s1);
+    cache.evictUser(7);
+    expect(cache.size).toBe(1);
+  });
+
   it('does not keep an answer that a revocation overtook on its way', async () => {
     const stale = deferred<AuthenticatedToken | null>();
     const first = cache.lookup('ha', () => stale.promise);

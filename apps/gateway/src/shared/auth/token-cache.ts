@@ -26,6 +26,8 @@ interface Entry {
 export class TokenCache {
   private readonly entries = new Map<string, Entry>();
   private readonly hashesById = new Map<number, Set<string>>();
+  /** The hashes of the tokens that act as each user (personal tokens, sessions). */
+  private readonly hashesByUser = new Map<number, Set<string>>();
   private readonly inFlight = new Map<string, Promise<AuthenticatedToken | null>>();
   /** Bumped by every eviction and clear: answers asked for before it are not kept. */
   private epoch = 0;
@@ -74,9 +76,8 @@ export class TokenCache {
     const ends = token?.expires ? Date.parse(token.expires) : NaN;
     this.entries.set(hash, { token, expiresAt: Number.isNaN(ends) ? this.now() + ttl : Math.min(this.now() + ttl, ends) });
     if (token) {
-      let hashes = this.hashesById.get(token.id);
-      if (!hashes) this.hashesById.set(token.id, (hashes = new Set()));
-      hashes.add(hash);
+      index(this.hashesById, token.id, hash);
+      if (token.userId !== null) index(this.hashesByUser, token.userId, hash);
     }
     while (this.entries.size > this.options.maxEntries) {
       const oldest = this.entries.keys().next().value as string;
@@ -88,8 +89,18 @@ export class TokenCache {
   evictTokenId(tokenId: number): void {
     this.epoch++;
     this.inFlight.clear();
-    for (const hash of this.hashesById.get(tokenId) ?? []) this.entries.delete(hash);
-    this.hashesById.delete(tokenId);
+    for (const hash of [...(this.hashesById.get(tokenId) ?? [])]) this.delete(hash);
+  }
+
+  /**
+   * A user changed (a demotion takes `admin_group` from their tokens' scopes, which are
+   * worked out when a token is resolved): forget every token that acts as them, and any
+   * answer still on its way.
+   */
+  evictUser(userId: number): void {
+    this.epoch++;
+    this.inFlight.clear();
+    for (const hash of [...(this.hashesByUser.get(userId) ?? [])]) this.delete(hash);
   }
 
   /** Notices may have been missed (a reconnection): trust nothing cached. */
@@ -98,6 +109,7 @@ export class TokenCache {
     this.inFlight.clear();
     this.entries.clear();
     this.hashesById.clear();
+    this.hashesByUser.clear();
   }
 
   private delete(hash: string): void {
@@ -105,9 +117,20 @@ export class TokenCache {
     if (!entry) return;
     this.entries.delete(hash);
     if (entry.token) {
-      const hashes = this.hashesById.get(entry.token.id);
-      hashes?.delete(hash);
-      if (hashes && hashes.size === 0) this.hashesById.delete(entry.token.id);
+      unindex(this.hashesById, entry.token.id, hash);
+      if (entry.token.userId !== null) unindex(this.hashesByUser, entry.token.userId, hash);
     }
   }
+}
+
+function index(by: Map<number, Set<string>>, key: number, hash: string): void {
+  let hashes = by.get(key);
+  if (!hashes) by.set(key, (hashes = new Set()));
+  hashes.add(hash);
+}
+
+function unindex(by: Map<number, Set<string>>, key: number, hash: string): void {
+  const hashes = by.get(key);
+  hashes?.delete(hash);
+  if (hashes && hashes.size === 0) by.delete(key);
 }
