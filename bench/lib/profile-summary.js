@@ -24,7 +24,40 @@ function summarise(profile, top = 25) {
   }
   const rows = (m) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top)
     .map(([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`);
-  return [`total sampled: ${(total / 1e6).toFixed(2)} s`, '', 'by module:', ...rows(modules), '', 'by function (self):', ...rows(fns)].join('\n');
+  return [
+    `total sampled: ${(total / 1e6).toFixed(2)} s`, '', 'by module:', ...rows(modules), '', 'by function (self):', ...rows(fns), '',
+    ...inclusive(profile, byId, self, top),
+  ].join('\n');
+}
+
+/**
+ * Time in each function and what it called, as a share of the busy time (idle left out),
+ * counted once per sample however deep the recursion: what a request path costs as a whole
+ * (the token strategy, the rate limiter, a reply's serialisation), which self time spreads
+ * over many small functions. Start-up (module loading) is left out of the list.
+ */
+function inclusive(profile, byId, self, top) {
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children || []) parent.set(c, n.id);
+  const totals = new Map();
+  let busy = 0;
+  for (const [id, us] of self) {
+    if (byId.get(id).callFrame.functionName === '(idle)') continue;
+    busy += us;
+    const seen = new Set();
+    for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+      const f = byId.get(cur).callFrame;
+      const name = `${f.functionName || '(anonymous)'} ${moduleOf(f.url)}:${f.lineNumber + 1}`;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      totals.set(name, (totals.get(name) || 0) + us);
+    }
+  }
+  // The root, and module loading: the modules' top-level code is `(anonymous) <file>:1`.
+  const startUp = /^\(root\)|node:internal\/modules|node:internal\/main|^require |^Module\.|^\(anonymous\) \S+:1$/;
+  const rows = [...totals].filter(([k]) => !startUp.test(k)).sort((a, b) => b[1] - a[1]).slice(0, top)
+    .map(([k, us]) => `${((100 * us) / (busy || 1)).toFixed(1).padStart(5)}%  ${k}`);
+  return [`by function (inclusive, share of ${(busy / 1e6).toFixed(2)} s busy):`, ...rows];
 }
 
 /** A package name for node_modules, the project path for our own code, or the kind for V8's. */
