@@ -206,7 +206,9 @@ export class RpcClient {
     this.queued = [];
     for (let i = 0; i < queued.length; i += MAX_BATCH) {
       const part = queued.slice(i, i + MAX_BATCH);
-      this.publish(part).then(() => part.forEach((c) => c.written!.resolve()), (err) => part.forEach((c) => c.written!.reject(err)));
+      // Called from setImmediate: a publish that throws (rather than rejects) fails its commands, never the process.
+      Promise.resolve().then(() => this.publish(part))
+        .then(() => part.forEach((c) => c.written!.resolve()), (err) => part.forEach((c) => c.written!.reject(err)));
     }
   };
 
@@ -365,7 +367,11 @@ export async function serveCommands(
       settle(ch, msg, () => undefined);
       return;
     }
-    const replies = await Promise.all(commands.map((c) => serve(c, msg.fields.redelivered, () => c.payload)));
+    const replies = await Promise.all(commands.map((c) => serve(c, msg.fields.redelivered, () => c.payload).catch((err: unknown) => {
+      // Not the command's own failure (the handler answers those): this one gets `internal`, the others their replies.
+      logger.error({ err, command: c.pattern }, 'command failed');
+      return { error: { code: 'internal', reason: 'unexpected' } } as RpcReply;
+    })));
     settle(ch, msg, () => ({ replies: commands.map((c, i) => ({ correlationId: c.correlationId, reply: replies[i] })) } satisfies ReplyBatch));
   }
 
