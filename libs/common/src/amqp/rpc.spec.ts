@@ -160,68 +160,46 @@ describe('RpcClient.request when the connection is lost', () => {
   });
 });
 
+/** serveCommands on a fake channel: what it acknowledged and answered, in order; `send` delivers a message. */
+function fakeServer(handler: (payload: unknown, meta: CommandMeta) => Promise<RpcReply>) {
+  const calls: Array<{ what: string; body?: unknown; type?: string; correlationId?: string }> = [];
+  let deliver: (msg: unknown) => void = () => undefined;
+  const ch = {
+    assertQueue: async () => ({}),
+    prefetch: async () => undefined,
+    consume: async (_q: string, fn: (msg: unknown) => void) => void (deliver = fn),
+    ack: () => void calls.push({ what: 'ack' }),
+    sendToQueue: (queue: string, body: Buffer, options: { type?: string; correlationId?: string }) =>
+      void calls.push({ what: `reply to ${queue}`, body: JSON.parse(body.toString()), type: options.type, correlationId: options.correlationId }),
+  };
+  const wrapper = Object.assign(new EventEmitter(), { waitForConnect: async () => undefined });
+  const manager = {
+    createChannel: ({ setup }: { setup(c: unknown): Promise<void> }) => {
+      void setup(ch);
+      return wrapper;
+    },
+  } as unknown as AmqpConnectionManager;
+  void serveCommands(manager, 'rooms.commands', 10, createLogger('test', 'silent'), handler, 'quorum', Tracing.off());
+  const send = (content: string, type = COMMAND_BATCH_TYPE) => deliver({
+    content: Buffer.from(content), fields: { redelivered: true },
+    properties: { type, messageId: 'b1', correlationId: 'b1', replyTo: 'amq.rabbitmq.reply-to.abc', headers: { 'x-deadline': 5 } },
+  });
+  return { calls, send };
+}
+
 describe('serveCommands', () => {
   it('acknowledges a command before it publishes the reply', async () => {
-    const calls: string[] = [];
-    let deliver: (msg: unknown) => void = () => undefined;
-    const ch = {
-      assertQueue: async () => ({}),
-      prefetch: async () => undefined,
-      consume: async (_q: string, fn: (msg: unknown) => void) => void (deliver = fn),
-      ack: () => void calls.push('ack'),
-      sendToQueue: (queue: string) => void calls.push(`reply to ${queue}`),
-    };
-    const wrapper = Object.assign(new EventEmitter(), { waitForConnect: async () => undefined });
-    const manager = {
-      createChannel: ({ setup }: { setup(c: unknown): Promise<void> }) => {
-        void setup(ch);
-        return wrapper;
-      },
-    } as unknown as AmqpConnectionManager;
-    const answered = new Promise<void>((resolve) => {
-      void serveCommands(manager, 'rooms.commands', 10, createLogger('test', 'silent'), async () => {
-        setImmediate(resolve);
-        return { ok: {} };
-      }, 'quorum', Tracing.off());
-    });
+    const { calls, send } = fakeServer(async () => ({ ok: {} }));
     await new Promise((r) => setImmediate(r));
-    deliver({
-      content: Buffer.from('{}'), fields: { redelivered: false },
-      properties: { type: 'rooms.get-room.v1', messageId: 'c1', correlationId: 'c1', replyTo: 'amq.rabbitmq.reply-to.abc', headers: {} },
-    });
-    await answered;
+    send('{}', 'rooms.get-room.v1');
+    await new Promise((r) => setTimeout(r, 20));
     // A reply the broker cannot route may close the connection (RabbitMQ 3.10, a requester's node
     // gone): the command must be settled by then, or it comes back to crash the next connection too.
-    expect(calls).toEqual(['ack', 'reply to amq.rabbitmq.reply-to.abc']);
+    expect(calls.map((c) => c.what)).toEqual(['ack', 'reply to amq.rabbitmq.reply-to.abc']);
   });
 });
 
 describe('serveCommands, batches', () => {
-  function fakeServer(handler: (payload: unknown, meta: CommandMeta) => Promise<RpcReply>) {
-    const calls: Array<{ what: string; body?: unknown; type?: string; correlationId?: string }> = [];
-    let deliver: (msg: unknown) => void = () => undefined;
-    const ch = {
-      assertQueue: async () => ({}),
-      prefetch: async () => undefined,
-      consume: async (_q: string, fn: (msg: unknown) => void) => void (deliver = fn),
-      ack: () => void calls.push({ what: 'ack' }),
-      sendToQueue: (queue: string, body: Buffer, options: { type?: string; correlationId?: string }) =>
-        void calls.push({ what: `reply to ${queue}`, body: JSON.parse(body.toString()), type: options.type, correlationId: options.correlationId }),
-    };
-    const wrapper = Object.assign(new EventEmitter(), { waitForConnect: async () => undefined });
-    const manager = {
-      createChannel: ({ setup }: { setup(c: unknown): Promise<void> }) => {
-        void setup(ch);
-        return wrapper;
-      },
-    } as unknown as AmqpConnectionManager;
-    void serveCommands(manager, 'rooms.commands', 10, createLogger('test', 'silent'), handler, 'quorum', Tracing.off());
-    const send = (content: string, type = COMMAND_BATCH_TYPE) => deliver({
-      content: Buffer.from(content), fields: { redelivered: true },
-      properties: { type, messageId: 'b1', correlationId: 'b1', replyTo: 'amq.rabbitmq.reply-to.abc', headers: { 'x-deadline': 5 } },
-    });
-    return { calls, send };
-  }
   const settled = () => new Promise((r) => setTimeout(r, 20));
 
   it('serves each command of a batch as it would alone, then acknowledges and answers them in one reply batch', async () => {

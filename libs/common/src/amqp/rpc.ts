@@ -48,13 +48,7 @@ export interface RequestOptions {
 }
 
 /** A command on its way to the broker. */
-interface Outgoing {
-  correlationId: string;
-  messageId: string;
-  pattern: string;
-  deadline: number;
-  headers: Record<string, unknown>;
-  payload: unknown;
+interface Outgoing extends BatchedCommand {
   /** Settled when the message that carries it is handed to the connection (queued commands). */
   written?: { resolve(): void; reject(err: unknown): void };
 }
@@ -229,11 +223,7 @@ export class RpcClient {
     }
     const batchId = randomUUID();
     const deadline = batchDeadline(commands);
-    const batch: CommandBatch = {
-      commands: commands.map((c) => ({
-        correlationId: c.correlationId, messageId: c.messageId, pattern: c.pattern, deadline: c.deadline, headers: c.headers, payload: c.payload,
-      })),
-    };
+    const batch: CommandBatch = { commands: commands.map(({ written: _written, ...command }) => command) };
     return this.channel.sendToQueue(this.queue, Buffer.from(JSON.stringify(batch)), {
       correlationId: batchId,
       messageId: batchId,
