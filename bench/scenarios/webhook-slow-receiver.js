@@ -1,5 +1,9 @@
-// Isolation: the p99 of deliveries to a fast receiver, first alone, then beside a receiver
-// that hangs 10 s on every delivery. The slow one must not hold the others up.
+// Isolation: the p99 of deliveries to a fast receiver alone, then beside a receiver that
+// hangs 10 s on every delivery, then alone again. The slow one must not hold the others up.
+// Alone is the mean of the two alone phases around the one beside (A-B-A): a machine that
+// gets busier or quieter during the run (a JIT still warming up, a vacuum after the scenario
+// before) moves both sides alike, where one alone phase first made the ratio swing from 0.5
+// to 2.2 between runs of the same tree. A warm-up phase, not counted, comes first.
 const { percentile, sleep } = require('../lib/util');
 const { registerWebhook, startReceiver } = require('../lib/receiver');
 
@@ -14,7 +18,7 @@ module.exports = {
     const alone = await ctx.fixtures.room('webhook-alone');
     const beside = await ctx.fixtures.room('webhook-beside');
     const arrived = new Map();
-    const pattern = new RegExp(`\\bsr[ab]${ctx.runId}-\\d+\\b`);
+    const pattern = new RegExp(`\\bsr[wabc]${ctx.runId}-\\d+\\b`);
     const receiver = await startReceiver({
       hangMs: { '/slow': 10_000 },
       onDelivery: (envelope, at, path) => {
@@ -33,11 +37,11 @@ module.exports = {
   },
 
   async run(ctx, { token, alone, beside, receiver, arrived }) {
-    const phase = async (room, tag) => {
+    const phase = async (room, tag, durationS = ctx.settings.duration) => {
       const responded = new Map();
       const http = await ctx.paced({
         rate: RATE,
-        durationS: ctx.settings.duration,
+        durationS,
         makeRequest: (i) => {
           const marker = `sr${tag}${ctx.runId}-${i}`;
           return { method: 'POST', path: '/v1/rooms/message', headers: ctx.FORM, context: marker,
@@ -53,13 +57,17 @@ module.exports = {
       return { http, p99: percentile(values, 99), p50: percentile(values, 50), matched: values.length, missing: responded.size - values.length };
     };
     try {
-      const a = await phase(alone, 'a');
+      if (ctx.settings.warmup > 0) await phase(alone, 'w', ctx.settings.warmup);
+      const before = await phase(alone, 'a');
       await sleep(1000);
       const b = await phase(beside, 'b');
+      await sleep(1000);
+      const after = await phase(alone, 'c');
+      const aloneP99 = (before.p99 + after.p99) / 2;
       return {
         http: b.http,
         latency: { p50: b.p50, p99: b.p99, max: null, matched: b.matched, missing: b.missing, beforeResponse: 0 },
-        isolation: { aloneP99: a.p99, besideP99: b.p99, p99Ratio: a.p99 > 0 ? b.p99 / a.p99 : null },
+        isolation: { aloneP99, aloneP99Before: before.p99, aloneP99After: after.p99, besideP99: b.p99, p99Ratio: aloneP99 > 0 ? b.p99 / aloneP99 : null },
       };
     } finally {
       await receiver.close();
