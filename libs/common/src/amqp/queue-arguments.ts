@@ -1,4 +1,5 @@
 import type { Options } from 'amqplib';
+import { ExplainedStartupError } from '../infra/explained-error';
 
 /**
  * The type of every durable queue (AMQP_QUEUE_TYPE): `quorum` (replicated across the nodes of
@@ -81,7 +82,7 @@ export function quorumUnsupportedReason(version: unknown): string | undefined {
     `Upgrade the broker, or set AMQP_QUEUE_TYPE=classic (queues on one node, not replicated).`;
 }
 
-export class QueueTypeUnsupportedError extends Error {
+export class QueueTypeUnsupportedError extends ExplainedStartupError {
   constructor(message: string) {
     super(message);
     this.name = 'QueueTypeUnsupportedError';
@@ -99,7 +100,7 @@ export interface QueueDeclaration {
  * declaration with PRECONDITION_FAILED and closes the channel): the message names the queue
  * and the ways out.
  */
-export class QueueTypeMismatchError extends Error {
+export class QueueTypeMismatchError extends ExplainedStartupError {
   constructor(readonly queue: string, readonly wanted: QueueType, readonly brokerMessage: string) {
     const other: QueueType = wanted === 'quorum' ? 'classic' : 'quorum';
     super(

@@ -1,3 +1,4 @@
 export * from './preflight';
 export * from './database';
 export * from './prepared';
+export * from './explained-error';

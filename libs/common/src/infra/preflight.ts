@@ -2,9 +2,10 @@ import { connect as amqpConnect } from 'amqplib';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import type { AmqpUrls } from '../amqp/connect';
-import { declareQueue, QueueDeclaration, QueueTypeMismatchError, QueueTypeUnsupportedError, quorumUnsupportedReason } from '../amqp/queue-arguments';
+import { declareQueue, QueueDeclaration, QueueTypeUnsupportedError, quorumUnsupportedReason } from '../amqp/queue-arguments';
+import { ExplainedStartupError } from './explained-error';
 
-export class DependencyUnreachableError extends Error {
+export class DependencyUnreachableError extends ExplainedStartupError {
   constructor(readonly dependency: string, message: string) {
     super(message);
     this.name = 'DependencyUnreachableError';
@@ -149,7 +150,7 @@ export async function assertRedisReachable(redisUrl: string, timeoutMs: number):
 export function exitOnStartupFailure(service: string, err: unknown): never {
   const message = err instanceof Error ? err.message : String(err);
   process.stderr.write(`${service}: ${message}\n`);
-  if (!(err instanceof DependencyUnreachableError) && !(err instanceof QueueTypeMismatchError) && !(err instanceof QueueTypeUnsupportedError) && err instanceof Error && err.stack) {
+  if (!(err instanceof ExplainedStartupError) && err instanceof Error && err.stack) {
     process.stderr.write(`${err.stack}\n`);
   }
   process.exit(1);
