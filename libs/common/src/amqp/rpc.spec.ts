@@ -232,6 +232,23 @@ describe('serveCommands, batches', () => {
     ]);
   });
 
+  it('answers internal for a command whose handler throws, and the others of its batch as usual', async () => {
+    const { calls, send } = fakeServer(async (payload) => {
+      if ((payload as { n: number }).n === 0) throw new Error('a defect');
+      return { ok: payload } as RpcReply;
+    });
+    await new Promise((r) => setImmediate(r));
+    send(JSON.stringify({ commands: [0, 1].map((n) => ({ correlationId: `c${n}`, pattern: 'rooms.get-room.v1', payload: { n } })) }));
+    await settled();
+    expect(calls).toEqual([
+      { what: 'ack' },
+      expect.objectContaining({ body: { replies: [
+        { correlationId: 'c0', reply: { error: { code: 'internal', reason: 'unexpected' } } },
+        { correlationId: 'c1', reply: { ok: { n: 1 } } },
+      ] } }),
+    ]);
+  });
+
   it('drops a batch it cannot read (acknowledged, no one to answer)', async () => {
     const handler = jest.fn(async () => ({ ok: {} }));
     const { calls, send } = fakeServer(handler);

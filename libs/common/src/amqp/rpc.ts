@@ -357,35 +357,40 @@ export async function serveCommands(
       settle(ch, msg, () => undefined);
       return;
     }
-    const replies = await Promise.all(commands.map((c) => serve(c, msg.fields.redelivered, () => c.payload).catch((err: unknown) => {
-      // Not the command's own failure (the handler answers those): this one gets `internal`, the others their replies.
-      logger.error({ err, command: c.pattern }, 'command failed');
-      return { error: { code: 'internal', reason: 'unexpected' } } as RpcReply;
-    })));
+    const replies = await Promise.all(commands.map((c) => serve(c, msg.fields.redelivered, () => c.payload)));
     settle(ch, msg, () => ({ replies: commands.map((c, i) => ({ correlationId: c.correlationId, reply: replies[i] })) } satisfies ReplyBatch));
   }
 
-  /** One command, in its own span (continuing its caller's trace, from its headers). */
+  /**
+   * One command, in its own span (continuing its caller's trace, from its headers). Never
+   * rejects: a payload that is not JSON answers `invalid`, anything else that throws (the
+   * handler answers its own failures) `internal`, so the message is always settled.
+   */
   async function serve(command: BatchedCommand, redelivered: boolean, payloadOf: () => unknown): Promise<RpcReply> {
-    const span = tracing.span(command.pattern, SpanKind.SERVER, contextFromHeaders(command.headers as Record<string, string>), () => ({
-      'messaging.system': 'rabbitmq', 'rpc.system': 'rabbitmq', 'rpc.method': command.pattern, 'messaging.destination.name': queue,
-    }));
-    const meta: CommandMeta = {
-      pattern: command.pattern,
-      commandId: command.messageId,
-      deadline: command.deadline,
-      redelivered,
-      traceparent: traceparentOf(span),
-    };
+    let span: ReturnType<Tracing['span']> | undefined;
     let reply: RpcReply;
     try {
-      reply = await handler(payloadOf(), meta);
+      span = tracing.span(command.pattern, SpanKind.SERVER, contextFromHeaders(command.headers as Record<string, string>), () => ({
+        'messaging.system': 'rabbitmq', 'rpc.system': 'rabbitmq', 'rpc.method': command.pattern, 'messaging.destination.name': queue,
+      }));
+      let payload: unknown;
+      try {
+        payload = payloadOf();
+      } catch (err) {
+        logger.error({ err, command: command.pattern, ...traceFields(span) }, 'command could not be read');
+        span.end();
+        return { error: { code: 'invalid', reason: 'rule', detail: { problem: 'the command is not valid JSON' } } };
+      }
+      const meta: CommandMeta = { pattern: command.pattern, commandId: command.messageId, deadline: command.deadline, redelivered, traceparent: traceparentOf(span) };
+      reply = await handler(payload, meta);
     } catch (err) {
-      logger.error({ err, command: meta.pattern, ...traceFields(span) }, 'command could not be read');
-      reply = { error: { code: 'invalid', reason: 'rule', detail: { problem: 'the command is not valid JSON' } } };
+      logger.error({ err, command: command.pattern }, 'command failed');
+      reply = { error: { code: 'internal', reason: 'unexpected' } };
     }
-    if ('error' in reply && (reply.error.code === 'internal' || reply.error.code === 'unavailable')) endWithError(span, reply.error.code);
-    else span.end();
+    if (span) {
+      if ('error' in reply && (reply.error.code === 'internal' || reply.error.code === 'unavailable')) endWithError(span, reply.error.code);
+      else span.end();
+    }
     return reply;
   }
 
