@@ -6,12 +6,6 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   return code === '23505' && (!constraint || name === constraint);
 }
 
-/** PostgreSQL foreign_key_violation: the row referred to is gone (deleted by a transaction that committed first). */
-export function isForeignKeyViolation(err: unknown): boolean {
-  const e = err as { code?: string; driverError?: { code?: string } };
-  return (e?.code ?? e?.driverError?.code) === '23503';
-}
-
 /**
  * PostgreSQL's transient conflicts, deadlock_detected and serialization_failure: the
  * transaction was rolled back whole, and running it again may well succeed.

@@ -36,8 +36,7 @@ export class WebhookHealthRepository {
     // In id order, like the lock below: two reports about the same webhooks cannot deadlock.
     // The webhooks' rows are key-share locked first: one deleted by a transaction that commits
     // while this waits is passed over (its health row would violate the foreign key), and
-    // none can be deleted until this commits. Enabling (health row, then webhook row) takes no
-    // lock that conflicts with it.
+    // none can be deleted until this commits. Enabling locks in the same order (see reset).
     await m.query(
       `INSERT INTO webhook_health (webhook_id)
        SELECT id FROM webhooks WHERE id = ANY($1::int[]) ORDER BY id FOR KEY SHARE
@@ -80,8 +79,12 @@ export class WebhookHealthRepository {
    * of failures from before now add nothing. The last success and error stay, for the record.
    */
   async reset(m: EntityManager, webhookId: number): Promise<void> {
+    // The webhook's row key-share locked first, as `lock` does: one deleted by a transaction
+    // that commits while this waits is passed over (nothing to reset), never a foreign-key
+    // violation.
     await m.query(
-      `INSERT INTO webhook_health (webhook_id, reset_at) VALUES ($1, clock_timestamp())
+      `INSERT INTO webhook_health (webhook_id, reset_at)
+       SELECT id, clock_timestamp() FROM webhooks WHERE id = $1 FOR KEY SHARE
        ON CONFLICT (webhook_id) DO UPDATE SET consecutive_failures = 0, failing_since = NULL, reset_at = EXCLUDED.reset_at`,
       [webhookId]);
   }

@@ -3,7 +3,6 @@ import type { CommandMeta } from '@app/common';
 import { EnableWebhookV1, ReplyOf, RequestOf, WebhookRegistrationsChangedV1 } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { isForeignKeyViolation } from '../../shared/db-errors';
 import { RoomRepository } from '../../rooms/room.repository';
 import { WebhookHealthRepository } from '../webhook-health.repository';
 import { registrantOf, webhookNotFound } from '../webhook-rules';
@@ -27,12 +26,9 @@ export class EnableWebhook {
   execute(cmd: RequestOf<typeof EnableWebhookV1>, meta: CommandMeta): Promise<ReplyOf<typeof EnableWebhookV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
       const webhook = await this.find(m, cmd);
-      // The health row first, then the webhook: the order a report locks them in. A webhook
-      // deleted since it was read (the deletion committed while this waited for its row) is
-      // not found, as it would be a moment later; the failed statement ends the transaction.
-      await this.health.reset(m, webhook.id).catch((err: unknown) => {
-        throw isForeignKeyViolation(err) ? webhookNotFound({ id: webhook.id }) : err;
-      });
+      // In the order a report locks them: the webhook (key share), its health row, then the
+      // webhook's update. One deleted since it was read resets nothing and is not found below.
+      await this.health.reset(m, webhook.id);
       if (await this.webhooks.enable(m, webhook.id)) emit(WebhookRegistrationsChangedV1, { roomId: webhook.roomId, webhookIds: [webhook.id] });
       const now = await this.webhooks.findAnyById(m, webhook.id);
       if (!now) throw webhookNotFound({ id: webhook.id });
