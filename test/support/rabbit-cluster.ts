@@ -144,8 +144,10 @@ export class RabbitCluster {
     const died = node.exited.then(() => {
       throw new Error(`${node.name} exited while starting:\n${this.logTail(i)}`);
     });
-    // `wait` follows the pid file until the broker inside the node has started.
-    await Promise.race([this.ctl(node, 'wait', pidFile, '--timeout', '90'), died]);
+    // `wait` follows the pid file until the broker inside the node has started. It fails at
+    // once on a pid file it finds half written ("garbage_in_pid_file"), so it is called only
+    // once the file holds a whole number.
+    await Promise.race([pidWritten(pidFile, 90_000, () => !node.child).then(() => this.ctl(node, 'wait', pidFile, '--timeout', '90')), died]);
     died.catch(() => undefined);
   }
 
@@ -253,6 +255,20 @@ function runTool(scripts: string, dir: string, tool: string, args: string[], tim
       else resolve(stdout);
     });
   });
+}
+
+/** Resolves once `pidFile` holds a process id (or the node has exited: `gone`). */
+async function pidWritten(pidFile: string, timeoutMs: number, gone: () => boolean): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!gone()) {
+    try {
+      if (/^\d+/.test(readFileSync(pidFile, 'utf8'))) return;
+    } catch {
+      // not written yet
+    }
+    if (Date.now() > deadline) throw new Error(`${pidFile} held no process id after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 function alive(pid: number): boolean {
