@@ -220,6 +220,13 @@ describe('redactText', () => {
     }
   });
 
+  it('finds a short secret in a text that is nothing but one of its encodings (none is shorter than the secret)', () => {
+    for (const secret of ['abcd', 'ab:d', 'é✓ab', 'abcdef', 'a b+c/d=e', 'ÿÿÿÿÿ', '12345678']) {
+      const forms = [secret, b64(secret), b64url(secret), pct(secret), Buffer.from(secret).toString('hex'), encodeURIComponent(secret)];
+      for (const written of forms) expect([written, redactText(written, [secret])]).toEqual([written, '[REDACTED]']);
+    }
+  });
+
   it('leaves other text alone and ignores unusable secrets', () => {
     const text = 'GET /v1/rooms/list?format=xml 200 abc';
     expect(redactText(text, [TOKEN])).toBe(text);

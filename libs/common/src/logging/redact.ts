@@ -377,7 +377,10 @@ function formsOf(secret: string): SecretForms {
  */
 export function redactText(text: string, secrets: readonly string[]): string {
   if (typeof text !== 'string' || text === '' || !Array.isArray(secrets)) return text;
-  const usable = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH))]
+  // No writing of a secret is shorter than the secret (an encoded one is longer), so a text
+  // shorter than a secret cannot hold it: a delivery's answer headers are checked against its
+  // signature and JWT, and most are shorter than both, without working out their encodings.
+  const usable = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH && s.length <= text.length))]
     .sort((a, b) => b.length - a.length);
   let out = text;
   for (const secret of usable) {
