@@ -22,6 +22,8 @@ export const DEFAULT_OUTBOUND_USER_AGENT = 'chat-room-service-webhooks/1';
 // An idle pooled socket is closed after this long, and sooner when the receiver's
 // `Keep-Alive: timeout=` says so: reusing a socket the receiver has just closed fails the attempt.
 const IDLE_SOCKET_MS = 4_000;
+/** The TCP keep-alive delay axios's http adapter gives each request's socket. */
+const AXIOS_KEEPALIVE_MS = 60_000;
 
 export interface GuardedHttpOptions {
   allowedNetworks?: string[];
@@ -103,7 +105,9 @@ export class GuardedHttpClient {
     this.userAgent = options.userAgent ?? DEFAULT_OUTBOUND_USER_AGENT;
     this.resolve = options.resolve ?? systemResolve;
 
-    const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS, lookup: this.checkedLookup };
+    // keepAliveMsecs as axios sets it on every request's socket (60 s): with the agent's default
+    // (1 s) each request switched the socket's TCP keep-alive delay twice, two system calls each.
+    const agentOptions = { keepAlive: true, keepAliveMsecs: AXIOS_KEEPALIVE_MS, timeout: IDLE_SOCKET_MS, lookup: this.checkedLookup };
     this.httpAgent = new http.Agent(agentOptions);
     this.httpsAgent = new https.Agent(agentOptions);
     this.axios = axios.create({
