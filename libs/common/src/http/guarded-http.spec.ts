@@ -1,5 +1,5 @@
 import * as http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { AddressInfo, Socket } from 'node:net';
 import { GuardedHttpClient, OutboundFailure, OutboundRequest } from './guarded-http';
 
 /** A real receiver on 127.0.0.1 (opened to the client through allowedNetworks). */
@@ -97,6 +97,25 @@ describe('GuardedHttpClient', () => {
       expect(hit.headers['webhook-id']).toBe('msg_1');
       expect(hit.headers['content-length']).toBe(String(Buffer.byteLength(payload)));
       expect(hit.body.toString('utf8')).toBe(payload);
+    });
+
+    it('reuses one connection without setting its TCP keep-alive again per request', async () => {
+      const r = await receiver((_req, res) => res.end('ok'));
+      const c = client({ allowedNetworks: LOCAL });
+      // Socket caches the keep-alive it set: only a different delay reaches the system (setsockopt).
+      const delays: number[] = [];
+      const spy = jest.spyOn(Socket.prototype, 'setKeepAlive').mockImplementation(function (this: Socket, enable?: boolean, delay?: number) {
+        delays.push(enable ? delay ?? 0 : -1);
+        return this;
+      });
+      try {
+        for (let i = 0; i < 5; i++) expect((await c.request({ method: 'POST', url: `${r.base}/hook`, body: '{}' })).status).toBe(200);
+      } finally {
+        spy.mockRestore();
+      }
+      expect(r.connections).toBe(1);
+      expect(delays.length).toBeGreaterThan(0);
+      expect(new Set(delays).size).toBe(1);
     });
 
     it('sends a Buffer body and the other methods', async () => {
