@@ -15,6 +15,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, r
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { eventually } from './common';
 import { freePort } from './processes';
 
 /** Where Debian, Ubuntu and the RPM packages keep the real scripts: `/usr/sbin`'s only switch to the `rabbitmq` user. */
@@ -147,7 +148,11 @@ export class RabbitCluster {
     // `wait` follows the pid file until the broker inside the node has started. It fails at
     // once on a pid file it finds half written ("garbage_in_pid_file"), so it is called only
     // once the file holds a whole number.
-    await Promise.race([pidWritten(pidFile, 90_000, () => !node.child).then(() => this.ctl(node, 'wait', pidFile, '--timeout', '90')), died]);
+    const pidWritten = eventually(() => {
+      if (node.child && !/^\d+/.test(readFileSync(pidFile, 'utf8'))) throw new Error(`${pidFile} holds no process id yet`);
+    }, 90_000);
+    // A node that exited is reported by `died`.
+    await Promise.race([pidWritten.then(() => (node.child ? this.ctl(node, 'wait', pidFile, '--timeout', '90') : undefined)), died]);
     died.catch(() => undefined);
   }
 
@@ -255,20 +260,6 @@ function runTool(scripts: string, dir: string, tool: string, args: string[], tim
       else resolve(stdout);
     });
   });
-}
-
-/** Resolves once `pidFile` holds a process id (or the node has exited: `gone`). */
-async function pidWritten(pidFile: string, timeoutMs: number, gone: () => boolean): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!gone()) {
-    try {
-      if (/^\d+/.test(readFileSync(pidFile, 'utf8'))) return;
-    } catch {
-      // not written yet
-    }
-    if (Date.now() > deadline) throw new Error(`${pidFile} held no process id after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 function alive(pid: number): boolean {
