@@ -115,8 +115,18 @@ describe('v2 webhook registration (real services)', () => {
       await db.query(`UPDATE api_tokens SET scopes = '{admin_room}' WHERE label = 'hooks admin bot'`);
       expect(errorOf(await v2(stack.baseUrl, 'POST', `room/${room}/webhook`, { token, body: hook() })))
         .toEqual({ status: 403, code: 403, type: 'Forbidden', message: 'This room token may only be used for its own room.' });
-      expect((await v2(stack.baseUrl, 'POST', `room/${other}/webhook`, { token, body: hook() })).status).toBe(201);
+      const own = await v2(stack.baseUrl, 'POST', `room/${other}/webhook`, { token, body: hook() });
+      expect(own.status).toBe(201);
       expect(await countOf(room)).toBe(1);
+      // Reading a webhook by its URL: the same rule, and the room by name as by id.
+      const theirs = (await call('GET', `room/${room}/webhook`)).json.items[0].id as number;
+      expect(errorOf(await v2(stack.baseUrl, 'GET', `room/${room}/webhook/${theirs}`, { token })))
+        .toEqual({ status: 403, code: 403, type: 'Forbidden', message: 'This room token may only be used for its own room.' });
+      const name = (await call('GET', `room/${other}`)).json.name as string;
+      const byName = await v2(stack.baseUrl, 'GET', `room/${encodeURIComponent(name.toUpperCase())}/webhook/${own.json.id}`, { token });
+      expect([byName.status, byName.json.id]).toEqual([200, own.json.id]);
+      expect(errorOf(await v2(stack.baseUrl, 'GET', `room/${encodeURIComponent(name)}/webhook/${theirs}`, { token })))
+        .toEqual(notFound(`Webhook ${theirs} not found`));
     });
   });
 
