@@ -8,7 +8,8 @@ const { performance } = require('node:perf_hooks');
 
 /**
  * Starts one receiver on `host` (127.0.0.1 unless told); `seen` (a Map shared by all receivers) gets
- * webhook-id -> { receiver, bodies: Set, message, answers: [], afterOk, okAt (performance.now() of its first 2xx) }.
+ * webhook-id -> { receiver, bodies: Set, message, answers: [], at: [] (performance.now() of each request), afterOk,
+ * okAt (performance.now() of its first 2xx) }.
  */
 async function startFaultyReceiver({ index, seen, hangMs, host = '127.0.0.1' }) {
   let seed = 7919 * (index + 1);
@@ -22,8 +23,9 @@ async function startFaultyReceiver({ index, seen, hangMs, host = '127.0.0.1' }) 
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const id = String(req.headers['webhook-id']);
-      const s = seen.get(id) || { receiver: index, bodies: new Set(), message: undefined, answers: [], afterOk: 0 };
+      const s = seen.get(id) || { receiver: index, bodies: new Set(), message: undefined, answers: [], at: [], afterOk: 0 };
       seen.set(id, s);
+      s.at.push(performance.now());
       const body = Buffer.concat(chunks).toString('utf8');
       s.bodies.add(body);
       try {

@@ -215,7 +215,11 @@ async function measure(ctx, { proxy, room, token, seen, second, webhookOf }, db)
   log(`delivery-faults: ${JSON.stringify(faults)}`);
   // A few of each, to look up in the services' log by delivery id.
   const reachedIds = new Set(reached.map((r) => r.id));
-  const sample = (list) => list.slice(0, 10).map((r) => ({ id: r.id, status: r.status, attempts: r.attempts, seen: seen.has(r.id) ? seen.get(r.id).answers : null }));
+  // Each request the receiver saw, as its answer @ ms after the kill (the outage began OUTAGE_AT - KILL_AT sends later).
+  const sample = (list) => list.slice(0, 10).map((r) => ({
+    id: r.id, status: r.status, attempts: r.attempts,
+    seen: seen.has(r.id) ? seen.get(r.id).answers.map((a, i) => `${a}@${Math.round(seen.get(r.id).at[i] - at.kill)}`) : null,
+  }));
   if (lost > 0) log(`delivery-faults: lost ${JSON.stringify(sample(mine.filter((r) => !reachedIds.has(r.id))))}`);
   if (contradicts + twoBodies + unasked + strays > 0) {
     log(`delivery-faults: misrecorded: ${JSON.stringify({ contradicting: sample(contradicting), twoBodies, unasked: unaskedOnes.slice(0, 10), strays: strayIds.slice(0, 10).map((id) => ({ id, ...seen.get(id), bodies: undefined })) })}`);
