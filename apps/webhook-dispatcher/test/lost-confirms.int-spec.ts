@@ -3,8 +3,8 @@ import { createLogger } from '@app/common';
 import { brokerNames } from '@app/contracts';
 import { deleteBrokerNamespace, eventually, testInfra, uniqueName } from '../../../test/support/harness';
 import { OutageProxy } from '../../../test/support/outage-proxy';
-import { DeliveryJob } from '../src/delivery/delivery-job';
-import { DeliveryQueues } from '../src/delivery/delivery-queues';
+import { DeliveryJob, deliveryIdOf } from '../src/delivery/delivery-job';
+import { DeliveryQueues, JobLease } from '../src/delivery/delivery-queues';
 
 /**
  * A delivery job written to the broker but not yet confirmed when the connection drops (a
@@ -59,6 +59,34 @@ describe('delivery jobs in flight when the broker connection drops (real RabbitM
       expect(ids).toEqual(expect.arrayContaining(['before', 'in-flight', 'after']));
     } finally {
       await conn.close();
+    }
+  }, 40_000);
+
+  it('hands out jobs after its connection dropped as possibly published twice (looked up before they are made)', async () => {
+    const full = (eventId: string): DeliveryJob => ({
+      deliveryId: deliveryIdOf(eventId, 7), webhookId: 7, event: 'room_notification', eventId, roomId: 3, attempt: 1,
+      envelopeBody: '{}', createdAt: new Date().toISOString(), replyDepth: 1, actorUserId: null, registrationsVersion: null,
+    });
+    const handedOut = async (q: DeliveryQueues, eventId: string): Promise<JobLease> => {
+      const leases: JobLease[] = [];
+      await q.consume(5, async (_job, lease) => {
+        leases.push(lease);
+        return 'ack';
+      });
+      await q.publishJobs([full(eventId)]);
+      await eventually(() => expect(leases).toHaveLength(1), 10_000);
+      return leases[0];
+    };
+    // This one's connection dropped in the test above.
+    expect((await handedOut(queues, 'after-drop')).mayBeCopy).toBe(true);
+    // One whose connection never dropped hands a first attempt out as its only copy.
+    const namespace2 = uniqueName('steady');
+    const steady = await DeliveryQueues.connect(infra.amqpUrl, brokerNames(namespace2), tiers, createLogger('test', 'silent'), 5_000, 'classic');
+    try {
+      expect((await handedOut(steady, 'steady')).mayBeCopy).toBe(false);
+    } finally {
+      await steady.close(0);
+      await deleteBrokerNamespace(infra.amqpUrl, namespace2, tiers);
     }
   }, 40_000);
 });

@@ -15,7 +15,16 @@ export interface JobLease {
    * attempt it asks for may have been made already.
    */
   redelivered?: boolean;
+  /**
+   * Even a first attempt's job may be here twice: this replica's broker connection dropped
+   * lately (COPIES_WINDOW_MS), and a publish whose confirm was lost then may have reached the
+   * broker after all, beside the copy its event's redelivery made (see lost-confirms.int-spec).
+   */
+  mayBeCopy?: boolean;
 }
+
+/** How long after its broker connection dropped a replica looks up every job it is handed. */
+export const COPIES_WINDOW_MS = 10 * 60_000;
 
 export type JobHandler = (job: DeliveryJob, lease: JobLease) => Promise<HandlerOutcome>;
 
@@ -36,6 +45,8 @@ export class DeliveryQueues {
   private consuming: { ch: ConfirmChannel; tag: string } | null = null;
   private readonly inFlight = new Set<Promise<void>>();
   private closing = false;
+  /** When the connection last dropped (0: never). */
+  private droppedAt = 0;
 
   private constructor(
     private readonly connection: AmqpConnectionManager,
@@ -50,6 +61,9 @@ export class DeliveryQueues {
   ): Promise<DeliveryQueues> {
     const connection = await connectAmqp(urls, logger, { timeoutMs, name: 'deliveries' });
     const queues = new DeliveryQueues(connection, names, tiers, logger, queueType);
+    connection.on('disconnect', () => {
+      queues.droppedAt = Date.now();
+    });
     queues.publisher = queues.track(connection.createChannel({
       json: false,
       confirm: true,
@@ -184,7 +198,8 @@ export class DeliveryQueues {
         outcome = 'dead-letter';
       } else {
         try {
-          outcome = await handler(parsed.data, { release: () => settle('ack'), redelivered: msg.fields.redelivered });
+          const mayBeCopy = this.droppedAt > 0 && Date.now() - this.droppedAt < COPIES_WINDOW_MS;
+          outcome = await handler(parsed.data, { release: () => settle('ack'), redelivered: msg.fields.redelivered, mayBeCopy });
         } catch (err) {
           this.logger.error({ err, deliveryId: parsed.data.deliveryId }, 'delivery handler failed');
           outcome = msg.fields.redelivered ? 'dead-letter' : 'requeue';

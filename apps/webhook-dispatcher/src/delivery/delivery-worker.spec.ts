@@ -115,6 +115,16 @@ describe('DeliveryWorker', () => {
     expect(recorded).toEqual([]);
   });
 
+  it('looks up a first attempt that may have been published twice: made once', async () => {
+    const { worker, requests } = workerWith(jest.fn().mockResolvedValue(undefined));
+    const first = { ...job, attempt: 1 };
+    // Made at once by the replica that took its event (its retry parked, the attempt recorded).
+    expect(await worker.handle(first, { release: () => undefined })).toBe('ack');
+    // A second copy of it reaches the queue (its publish's confirm was lost when the connection dropped).
+    expect(await worker.handle(first, { release: () => undefined, mayBeCopy: true })).toBe('ack');
+    expect(requests).toEqual([first.deliveryId]);
+  });
+
   it('drops a copy of a job whose first copy made the attempt and parked its retry', async () => {
     const publishRetry = jest.fn().mockResolvedValue(undefined);
     const { worker, requests } = workerWith(publishRetry);

@@ -281,12 +281,14 @@ export class DeliveryWorker {
   /**
    * Whether the attempt this job asks for was already made, as recorded: a guard copy whose
    * attempt ended, a message the broker handed out again after its consumer died, or one of
-   * two retry chains of a delivery (an event redone after a crash starts a second one). A
-   * plain first attempt is not looked up (the events consumer filtered those). Without the
-   * database the attempt is made: a duplicate is better than a loss.
+   * two retry chains of a delivery (an event redone after a crash starts a second one), or a
+   * first attempt's job published twice (see JobLease.mayBeCopy). Without the database the
+   * attempt is made: a duplicate is better than a loss.
    */
   private async madeElsewhere(job: DeliveryJob, lease: JobLease): Promise<boolean> {
-    if (!job.guard && !lease.redelivered && job.attempt === 1) return false;
+    // A first attempt's job is its only copy (the events consumer found it unattempted, see
+    // unsentJobs) unless the broker handed it out before or it may have been published twice.
+    if (!job.guard && !lease.redelivered && !lease.mayBeCopy && job.attempt === 1) return false;
     try {
       return attemptAlreadyMade(job, (await this.progress.add(job.deliveryId)).get(job.deliveryId));
     } catch {
