@@ -69,11 +69,15 @@ export function launchSystem(env: Record<string, string>): Launched {
   return new Launched(child);
 }
 
-export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<number> {
+/** Polls `url` until it answers 2xx; `signal` ends the wait early (rejecting with its reason). */
+export async function waitForHttp(url: string, timeoutMs = 30_000, signal?: AbortSignal): Promise<number> {
   const started = Date.now();
   for (;;) {
+    signal?.throwIfAborted();
     try {
-      const res = await fetch(url);
+      // Each try bounded: whatever holds the port may accept and never answer.
+      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      await res.arrayBuffer();
       if (res.ok) return Date.now() - started;
     } catch {
       // not listening yet
@@ -100,11 +104,39 @@ export interface TestSystem {
   stop(): Promise<void>;
 }
 
-export async function startTestSystem(prefix: string, extraEnv: Record<string, string> = {}): Promise<TestSystem> {
+export async function startTestSystem(
+  prefix: string,
+  extraEnv: Record<string, string> = {},
+  /** Where the gateway's port comes from (a test of the retry below gives a taken one first). */
+  ports: () => Promise<number> = freePort,
+): Promise<TestSystem> {
+  // freePort's port is free when it answers, not when the gateway binds it seconds later: a
+  // socket of another test (an outgoing connection, a METRICS_PORT=0 listener) can take it
+  // meanwhile. The gateway then exits with EADDRINUSE, and the system is started again on
+  // another port; any other failure is reported with what the services said.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startTestSystemOnce(prefix, extraEnv, await ports());
+    } catch (err) {
+      if (!(err instanceof PortTaken) || attempt === 3) throw err;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+function tryParse<T>(parse: () => T): T | undefined {
+  try {
+    return parse();
+  } catch {
+    return undefined;
+  }
+}
+
+async function startTestSystemOnce(prefix: string, extraEnv: Record<string, string>, port: number): Promise<TestSystem> {
   const infra = testInfra();
   const namespace = uniqueName(prefix);
   const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName(`chat_${prefix}`));
-  const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
     PORT: String(port),
@@ -130,19 +162,34 @@ export async function startTestSystem(prefix: string, extraEnv: Record<string, s
         await launched.exited;
       }
     }
-    const schedule = env.WEBHOOK_RETRY_SCHEDULE ? parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE) : undefined;
+    // (A test may start the system with a schedule it cannot read, to see it refused.)
+    const schedule = env.WEBHOOK_RETRY_SCHEDULE ? tryParse(() => parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE)) : undefined;
     await deleteBrokerNamespace(infra.amqpUrl, namespace, schedule).catch(() => undefined);
     await deleteRedisNamespace(infra.redisUrl, namespace).catch(() => undefined);
     await dropDatabase(dbUrl).catch(() => undefined);
   };
   try {
-    const startupMs = await waitForHttp(`${baseUrl}/health`, 30_000);
+    // A launcher that exits (a service failed) ends the wait at once, with what it said.
+    const exited = launched.exited.then(({ code, signal }) => {
+      const said = launched.stderr.slice(-2_000);
+      if (said.includes(`EADDRINUSE: address already in use 127.0.0.1:${port}`)) throw new PortTaken(`port ${port} was taken before the gateway bound it`);
+      throw new Error(`the system exited (${signal ?? `code ${code}`}) before ${baseUrl}/health answered; stderr: ${said}`);
+    });
+    // (Later, stop() makes it exit too: nobody waits for that.)
+    exited.catch(() => undefined);
+    const gaveUp = new AbortController();
+    const waiting = waitForHttp(`${baseUrl}/health`, 30_000, gaveUp.signal);
+    waiting.catch(() => undefined);
+    const startupMs = await Promise.race([waiting, exited]).finally(() => gaveUp.abort());
     // The rooms service and dispatcher are ready once they say so.
     await launched.waitForLog((l) => l.service === 'rooms' && l.msg === 'rooms service ready');
     await launched.waitForLog((l) => l.service === 'webhook-dispatcher' && l.msg === 'consuming room events');
     return { env, launched, baseUrl, startupMs, stop };
   } catch (err) {
     await stop();
-    throw err;
+    if (err instanceof PortTaken) throw err;
+    // What the services logged at warn or above, for a start that hung rather than failed.
+    const problems = launched.logs((l) => typeof l.level === 'string' && !['trace', 'debug', 'info'].includes(l.level)).slice(-10);
+    throw new Error(`${(err as Error).message}\nservices logged: ${JSON.stringify(problems).slice(0, 3_000)}\nstderr: ${launched.stderr.slice(-1_000)}`);
   }
 }
