@@ -4,6 +4,7 @@ import { openDispatcherDatabase } from '../src/database/database';
 import { DeliveryStatus } from '../src/delivery/delivery-decisions';
 import { DeliveryJob, deliveryIdOf } from '../src/delivery/delivery-job';
 import { AttemptToRecord, DeliveryRepository } from '../src/delivery/delivery.repository';
+import { DeliveryLogRepository } from '../src/delivery-log/delivery-log.repository';
 
 /** How attempts of one delivery made by two chains at once (after a crash or a broker outage) are recorded. */
 describe('recording attempts (real PostgreSQL)', () => {
@@ -15,9 +16,9 @@ describe('recording attempts (real PostgreSQL)', () => {
     deliveryId: deliveryIdOf(eventId, 7), webhookId: 7, event: 'room_notification', eventId, roomId: 3, attempt,
     envelopeBody: '{"event":"room_notification"}', createdAt: new Date().toISOString(), replyDepth: 0, actorUserId: null, registrationsVersion: null,
   });
-  const attempt = (eventId: string, n: number, status: DeliveryStatus, answer: number): AttemptToRecord => ({
+  const attempt = (eventId: string, n: number, status: DeliveryStatus, answer: number, startedAt = new Date()): AttemptToRecord => ({
     job: job(eventId, n),
-    record: { deliveryId: deliveryIdOf(eventId, 7), attempt: n, startedAt: new Date(), durationMs: 5, status: answer, error: null, responseExcerpt: null, responseHeaders: null },
+    record: { deliveryId: deliveryIdOf(eventId, 7), attempt: n, startedAt, durationMs: 5, status: answer, error: null, responseExcerpt: null, responseHeaders: null },
     state: { status, attempts: n, lastStatus: answer, lastError: null, nextAttemptAt: status === 'retrying' ? new Date(Date.now() + 1_000) : null },
   });
   const row = async (eventId: string) =>
@@ -69,5 +70,26 @@ describe('recording attempts (real PostgreSQL)', () => {
     await repository.recordAttempts([attempt('e-done', 2, 'delivered', 204)]);
     await repository.recordAttempts([attempt('e-done', 2, 'retrying', 500)]);
     expect(await row('e-done')).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+
+  it('keeps every request of an attempt made twice, and lists the delivery once with the last of them', async () => {
+    // After a kill -9: the dead replica's attempt 1 got a 204 it never recorded... here both are
+    // recorded: the redelivered job's (a 204) and the redone event's (a 500), 40 ms apart.
+    const first = new Date(Date.now() - 1_000);
+    const second = new Date(first.getTime() + 40);
+    await repository.recordAttempts([attempt('e-two-requests', 1, 'delivered', 204, first)]);
+    await repository.recordAttempts([attempt('e-two-requests', 1, 'retrying', 500, second)]);
+    // The same request written again (its batch retried) adds nothing.
+    await repository.recordAttempts([attempt('e-two-requests', 1, 'retrying', 500, second)]);
+    // Delivered by any request; the last one made is what the row's last status says.
+    expect(await row('e-two-requests')).toEqual({ status: 'delivered', attempts: 1, last_status: 500 });
+
+    const log = new DeliveryLogRepository(db);
+    const id = deliveryIdOf('e-two-requests', 7);
+    expect((await log.attempts(id)).map((a) => [a.attempt, a.status, a.started_at.getTime()])).toEqual([[1, 204, first.getTime()], [1, 500, second.getTime()]]);
+    const listed = (await log.list({ webhookId: 7, startIndex: 0, limit: 100 })).filter((r) => r.id === id);
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ status: 'delivered', attempts: 1, last_attempt: 1, last_status: 500 });
+    expect((await log.find(id))).toMatchObject({ last_attempt: 1, last_status: 500 });
   });
 });

@@ -67,10 +67,17 @@ export interface ClaimedDelivery {
   attempts: number;
 }
 
-/** The delivery's columns and its latest attempt's (the attempt numbered `attempts`: one primary-key probe). */
+/**
+ * The delivery's columns and its latest attempt's: the last request made of the attempt
+ * numbered `attempts` (one made twice after a crash has two), one primary-key probe.
+ */
 const WITH_LAST_ATTEMPT = `
   d.id, d.webhook_id, d.event, d.status, d.created_at, d.attempts, d.next_attempt_at,
   a.attempt AS last_attempt, a.started_at AS last_at, a.status AS last_status, a.duration_ms AS last_duration_ms, a.error AS last_error`;
+
+const LAST_ATTEMPT = `
+  SELECT attempt, started_at, status, duration_ms, error FROM webhook_attempts
+   WHERE delivery_id = d.id AND attempt = d.attempts ORDER BY started_at DESC LIMIT 1`;
 
 const JOB_COLUMNS = 'id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth, traceparent';
 
@@ -104,7 +111,7 @@ export class DeliveryLogRepository {
                 ORDER BY d.created_at DESC, d.id DESC
                OFFSET $${offset} LIMIT $${limit}) page
          JOIN webhook_deliveries d ON d.id = page.id
-         LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = d.attempts
+         LEFT JOIN LATERAL (${LAST_ATTEMPT}) a ON true
         ORDER BY d.created_at DESC, d.id DESC`,
       params,
     );
@@ -115,7 +122,7 @@ export class DeliveryLogRepository {
     const rows: DetailRow[] = await preparedQuery(this.db,
       `SELECT ${WITH_LAST_ATTEMPT}, d.event_id, d.room_id, d.envelope, d.actor_user_id, d.reply_depth, d.traceparent, d.lane_position IS NOT NULL AS ordered, d.reply_message_id, d.reply_error
          FROM webhook_deliveries d
-         LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = d.attempts
+         LEFT JOIN LATERAL (${LAST_ATTEMPT}) a ON true
         WHERE d.id = $1`,
       [id],
     );
@@ -125,7 +132,7 @@ export class DeliveryLogRepository {
   async attempts(id: string): Promise<AttemptRow[]> {
     return preparedQuery(this.db,
       `SELECT attempt, started_at, duration_ms, status, error, response_excerpt, response_headers
-         FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt`,
+         FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt, started_at`,
       [id],
     );
   }

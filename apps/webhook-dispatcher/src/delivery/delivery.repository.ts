@@ -114,7 +114,7 @@ export class DeliveryRepository {
        SELECT a.* FROM unnest($13::uuid[], $14::int[], $15::timestamptz[], $16::int[], $17::int[], $18::text[], $19::text[], $22::jsonb[])
          AS a (delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt, response_headers)
        WHERE a.delivery_id IN (SELECT id FROM delivery)
-       ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+       ON CONFLICT (delivery_id, attempt, started_at) DO NOTHING`,
       [
         d.map((i) => i.job.deliveryId), d.map((i) => i.job.webhookId), d.map((i) => i.job.event), d.map((i) => i.job.eventId),
         d.map((i) => i.job.roomId), d.map((i) => i.job.envelopeBody), d.map((i) => i.job.createdAt),
