@@ -72,24 +72,33 @@ describe('recording attempts (real PostgreSQL)', () => {
     expect(await row('e-done')).toMatchObject({ status: 'delivered', attempts: 2 });
   });
 
-  it('keeps every request of an attempt made twice, and lists the delivery once with the last of them', async () => {
-    // After a kill -9: the dead replica's attempt 1 got a 204 it never recorded... here both are
-    // recorded: the redelivered job's (a 204) and the redone event's (a 500), 40 ms apart.
+  it('keeps every request of an attempt made twice, and lists the delivery once', async () => {
+    // After a kill -9: the redelivered job's attempt 1 (a 204) and the redone event's (a 500),
+    // 40 ms apart, recorded one after the other; then a third request of it, and the second
+    // written again (the same request: nothing added).
     const first = new Date(Date.now() - 1_000);
     const second = new Date(first.getTime() + 40);
+    const third = new Date(first.getTime() + 90);
     await repository.recordAttempts([attempt('e-two-requests', 1, 'delivered', 204, first)]);
     await repository.recordAttempts([attempt('e-two-requests', 1, 'retrying', 500, second)]);
-    // The same request written again (its batch retried) adds nothing.
-    await repository.recordAttempts([attempt('e-two-requests', 1, 'retrying', 500, second)]);
-    // Delivered by any request; the last one made is what the row's last status says.
-    expect(await row('e-two-requests')).toEqual({ status: 'delivered', attempts: 1, last_status: 500 });
+    await repository.recordAttempts([attempt('e-two-requests', 1, 'retrying', 503, third), attempt('e-two-requests', 1, 'retrying', 500, second)]);
+    expect(await row('e-two-requests')).toMatchObject({ status: 'delivered', attempts: 1 });
 
     const log = new DeliveryLogRepository(db);
     const id = deliveryIdOf('e-two-requests', 7);
-    expect((await log.attempts(id)).map((a) => [a.attempt, a.status, a.started_at.getTime()])).toEqual([[1, 204, first.getTime()], [1, 500, second.getTime()]]);
+    expect((await log.attempts(id)).map((a) => [a.attempt, a.status, a.started_at.getTime(), a.duration_ms, a.response_headers]))
+      .toEqual([[1, 204, first.getTime(), 5, null], [1, 500, second.getTime(), 5, null], [1, 503, third.getTime(), 5, null]]);
     const listed = (await log.list({ webhookId: 7, startIndex: 0, limit: 100 })).filter((r) => r.id === id);
     expect(listed).toHaveLength(1);
-    expect(listed[0]).toMatchObject({ status: 'delivered', attempts: 1, last_attempt: 1, last_status: 500 });
-    expect((await log.find(id))).toMatchObject({ last_attempt: 1, last_status: 500 });
+    expect(listed[0]).toMatchObject({ status: 'delivered', attempts: 1, last_attempt: 1, last_status: 204 });
+  });
+
+  it('keeps both requests of an attempt made twice when they are written in one batch', async () => {
+    const first = new Date(Date.now() - 1_000);
+    const second = new Date(first.getTime() + 25);
+    await repository.recordAttempts([attempt('e-one-batch', 2, 'retrying', 500, second), attempt('e-one-batch', 2, 'delivered', 204, first)]);
+    expect(await row('e-one-batch')).toMatchObject({ status: 'delivered', attempts: 2 });
+    const requests = await new DeliveryLogRepository(db).attempts(deliveryIdOf('e-one-batch', 7));
+    expect(requests.map((a) => [a.attempt, a.status, a.started_at.getTime()])).toEqual([[2, 204, first.getTime()], [2, 500, second.getTime()]]);
   });
 });

@@ -67,17 +67,10 @@ export interface ClaimedDelivery {
   attempts: number;
 }
 
-/**
- * The delivery's columns and its latest attempt's: the last request made of the attempt
- * numbered `attempts` (one made twice after a crash has two), one primary-key probe.
- */
+/** The delivery's columns and its latest attempt's (the attempt numbered `attempts`: one primary-key probe). */
 const WITH_LAST_ATTEMPT = `
   d.id, d.webhook_id, d.event, d.status, d.created_at, d.attempts, d.next_attempt_at,
   a.attempt AS last_attempt, a.started_at AS last_at, a.status AS last_status, a.duration_ms AS last_duration_ms, a.error AS last_error`;
-
-const LAST_ATTEMPT = `
-  SELECT attempt, started_at, status, duration_ms, error FROM webhook_attempts
-   WHERE delivery_id = d.id AND attempt = d.attempts ORDER BY started_at DESC LIMIT 1`;
 
 const JOB_COLUMNS = 'id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth, traceparent';
 
@@ -111,7 +104,7 @@ export class DeliveryLogRepository {
                 ORDER BY d.created_at DESC, d.id DESC
                OFFSET $${offset} LIMIT $${limit}) page
          JOIN webhook_deliveries d ON d.id = page.id
-         LEFT JOIN LATERAL (${LAST_ATTEMPT}) a ON true
+         LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = d.attempts
         ORDER BY d.created_at DESC, d.id DESC`,
       params,
     );
@@ -122,17 +115,24 @@ export class DeliveryLogRepository {
     const rows: DetailRow[] = await preparedQuery(this.db,
       `SELECT ${WITH_LAST_ATTEMPT}, d.event_id, d.room_id, d.envelope, d.actor_user_id, d.reply_depth, d.traceparent, d.lane_position IS NOT NULL AS ordered, d.reply_message_id, d.reply_error
          FROM webhook_deliveries d
-         LEFT JOIN LATERAL (${LAST_ATTEMPT}) a ON true
+         LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = d.attempts
         WHERE d.id = $1`,
       [id],
     );
     return rows[0];
   }
 
+  /** Every request made of the delivery: each attempt's, and any further ones of an attempt made twice (its `repeats`). */
   async attempts(id: string): Promise<AttemptRow[]> {
     return preparedQuery(this.db,
       `SELECT attempt, started_at, duration_ms, status, error, response_excerpt, response_headers
-         FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt, started_at`,
+         FROM webhook_attempts WHERE delivery_id = $1
+       UNION ALL
+       SELECT w.attempt, (r->>'started_at')::timestamptz, (r->>'duration_ms')::int, (r->>'status')::int, r->>'error', r->>'response_excerpt',
+              CASE WHEN jsonb_typeof(r->'response_headers') = 'object' THEN r->'response_headers' END
+         FROM webhook_attempts w, jsonb_array_elements(w.repeats) r
+        WHERE w.delivery_id = $1 AND w.repeats IS NOT NULL
+       ORDER BY attempt, started_at`,
       [id],
     );
   }

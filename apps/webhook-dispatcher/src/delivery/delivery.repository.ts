@@ -1,6 +1,7 @@
 import { preparedQuery } from '@app/common';
 import { DataSource } from 'typeorm';
 import { AttemptRecord, DeliveryState } from './delivery-decisions';
+import { attemptRows } from './attempt-rows';
 import { DeliveryJob } from './delivery-job';
 import type { JobRow } from '../delivery-log/delivery-log.repository';
 
@@ -15,6 +16,21 @@ export interface AttemptToRecord {
   record: AttemptRecord;
   state: DeliveryState;
 }
+
+/**
+ * `repeats` of an attempt row written again: what it held, then the incoming request and its
+ * own repeats, less the row's request and any already held (by start: the same request twice
+ * counts once).
+ */
+const APPENDED_REPEATS = `COALESCE(w.repeats, '[]'::jsonb) || COALESCE((
+  SELECT jsonb_agg(r ORDER BY (r->>'started_at')::timestamptz)
+    FROM jsonb_array_elements(
+           jsonb_build_array(jsonb_build_object('started_at', EXCLUDED.started_at, 'duration_ms', EXCLUDED.duration_ms, 'status', EXCLUDED.status,
+             'error', EXCLUDED.error, 'response_excerpt', EXCLUDED.response_excerpt, 'response_headers', EXCLUDED.response_headers))
+           || COALESCE(EXCLUDED.repeats, '[]'::jsonb)) r
+   WHERE (r->>'started_at')::timestamptz <> w.started_at
+     AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(COALESCE(w.repeats, '[]'::jsonb)) held
+                      WHERE (held->>'started_at')::timestamptz = (r->>'started_at')::timestamptz)), '[]'::jsonb)`;
 
 /** The SQL of `webhook_deliveries` and `webhook_attempts` (the dispatcher's own tables). */
 export class DeliveryRepository {
@@ -70,7 +86,9 @@ export class DeliveryRepository {
    * delivered stays so (a duplicated job may fail after another succeeded), and an attempt
    * recorded after a later one (two chains of a delivery, after a crash or a broker outage)
    * leaves the later one's state, `retrying` over a later attempt would leave no job to make,
-   * unless it was the 2xx: delivered by any attempt is delivered.
+   * unless it was the 2xx: delivered by any attempt is delivered. Every request is kept: an
+   * attempt made twice (its row already written, or twice in this batch) keeps the first
+   * request in its row and the others in `repeats`.
    */
   async recordAttempts(items: readonly AttemptToRecord[]): Promise<void> {
     if (items.length === 0) return;
@@ -89,6 +107,10 @@ export class DeliveryRepository {
     }
     // In id order: two writes at once (see the recorder's concurrency) lock their rows in one order.
     const d = [...latest.values()].sort((a, b) => (a.job.deliveryId < b.job.deliveryId ? -1 : 1));
+    // One row per attempt (the same attempt made twice after a crash: its further requests as repeats).
+    // In key order too: a row written again is locked (its repeats appended).
+    const a = attemptRows(items.map((i) => i.record))
+      .sort((x, y) => (x.record.deliveryId !== y.record.deliveryId ? (x.record.deliveryId < y.record.deliveryId ? -1 : 1) : x.record.attempt - y.record.attempt));
     await preparedQuery(this.db, 
       `WITH delivery AS (
          INSERT INTO webhook_deliveries AS d
@@ -110,22 +132,24 @@ export class DeliveryRepository {
            updated_at = now()
          RETURNING id
        )
-       INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt, response_headers)
-       SELECT a.* FROM unnest($13::uuid[], $14::int[], $15::timestamptz[], $16::int[], $17::int[], $18::text[], $19::text[], $22::jsonb[])
-         AS a (delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt, response_headers)
+       INSERT INTO webhook_attempts AS w (delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt, response_headers, repeats)
+       SELECT a.* FROM unnest($13::uuid[], $14::int[], $15::timestamptz[], $16::int[], $17::int[], $18::text[], $19::text[], $22::jsonb[], $24::jsonb[])
+         AS a (delivery_id, attempt, started_at, duration_ms, status, error, response_excerpt, response_headers, repeats)
        WHERE a.delivery_id IN (SELECT id FROM delivery)
-       ON CONFLICT (delivery_id, attempt, started_at) DO NOTHING`,
+       ON CONFLICT (delivery_id, attempt) DO UPDATE SET repeats = ${APPENDED_REPEATS}
+         WHERE w.started_at <> EXCLUDED.started_at OR EXCLUDED.repeats IS NOT NULL`,
       [
         d.map((i) => i.job.deliveryId), d.map((i) => i.job.webhookId), d.map((i) => i.job.event), d.map((i) => i.job.eventId),
         d.map((i) => i.job.roomId), d.map((i) => i.job.envelopeBody), d.map((i) => i.job.createdAt),
         d.map((i) => i.state.status), d.map((i) => i.state.attempts), d.map((i) => i.state.lastStatus), d.map((i) => i.state.lastError),
         d.map((i) => i.state.nextAttemptAt),
-        items.map((i) => i.record.deliveryId), items.map((i) => i.record.attempt), items.map((i) => i.record.startedAt),
-        items.map((i) => i.record.durationMs), items.map((i) => i.record.status), items.map((i) => i.record.error),
-        items.map((i) => i.record.responseExcerpt),
+        a.map((r) => r.record.deliveryId), a.map((r) => r.record.attempt), a.map((r) => r.record.startedAt),
+        a.map((r) => r.record.durationMs), a.map((r) => r.record.status), a.map((r) => r.record.error),
+        a.map((r) => r.record.responseExcerpt),
         d.map((i) => i.job.actorUserId), d.map((i) => i.job.replyDepth),
-        items.map((i) => (i.record.responseHeaders ? JSON.stringify(i.record.responseHeaders) : null)),
+        a.map((r) => (r.record.responseHeaders ? JSON.stringify(r.record.responseHeaders) : null)),
         d.map((i) => i.job.traceparent ?? null),
+        a.map((r) => (r.repeats ? JSON.stringify(r.repeats) : null)),
       ],
     );
     // A redelivery's outcome is the delivery's status even over `delivered` (which the upsert keeps
