@@ -170,10 +170,14 @@ describe('deliveries under receiver faults, a dispatcher killed -9 and a 10 s br
     expect(gone.length).toBeGreaterThan(0);
     expect(gone.filter((g) => seen.get(g.id)!.answers.length === g.attempts && (g.status !== 'failed' || g.attempt !== g.attempts))).toEqual([]);
 
-    // Every answer the log records, the receiver gave, as often as it gave it: a request is a row
-    // (an attempt made twice shows both), and none is recorded that was not made.
+    // Every answer the log records, the receiver gave, as often as it gave it: every request is
+    // kept (an attempt made twice, its further requests in repeats), and none that was not made.
     const { rows: answered } = await db.query(
-      `SELECT delivery_id AS id, array_agg(status ORDER BY started_at)::int[] AS statuses FROM webhook_attempts WHERE status IS NOT NULL GROUP BY delivery_id`);
+      `SELECT id, array_agg(status)::int[] AS statuses FROM (
+         SELECT delivery_id AS id, status FROM webhook_attempts
+         UNION ALL
+         SELECT w.delivery_id, (r->>'status')::int FROM webhook_attempts w, jsonb_array_elements(w.repeats) r WHERE w.repeats IS NOT NULL
+       ) requests WHERE status IS NOT NULL GROUP BY id`);
     const invented = answered.filter((a: { id: string; statuses: number[] }) => {
       const given = seen.get(a.id)?.answers ?? [];
       const count = (answer: string, list: readonly string[]) => list.filter((x) => x === answer).length;
