@@ -1,7 +1,7 @@
 import type { AttemptRecord } from './delivery-decisions';
 
 /** One `webhook_attempts` row to write: the attempt's first request, and any further ones (`repeats`). */
-export interface AttemptRow {
+export interface AttemptRowToWrite {
   record: AttemptRecord;
   /** Further requests of the same attempt in this write, as the `repeats` column holds them; null: none. */
   repeats: RepeatedRequest[] | null;
@@ -22,7 +22,7 @@ export interface RepeatedRequest {
  * first and the others as its repeats (an upsert may not touch a row twice in one statement).
  * The same request handed in twice (same start) counts once.
  */
-export function attemptRows(records: readonly AttemptRecord[]): AttemptRow[] {
+export function attemptRows(records: readonly AttemptRecord[]): AttemptRowToWrite[] {
   const byAttempt = new Map<string, AttemptRecord[]>();
   for (const r of records) {
     const key = `${r.deliveryId}:${r.attempt}`;
@@ -37,7 +37,7 @@ export function attemptRows(records: readonly AttemptRecord[]): AttemptRow[] {
   });
 }
 
-export function repeatOf(r: AttemptRecord): RepeatedRequest {
+function repeatOf(r: AttemptRecord): RepeatedRequest {
   return {
     started_at: r.startedAt.toISOString(),
     duration_ms: r.durationMs,
