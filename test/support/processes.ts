@@ -170,7 +170,10 @@ async function startTestSystemOnce(prefix: string, extraEnv: Record<string, stri
   };
   try {
     // A launcher that exits (a service failed) ends the wait at once, with what it said.
-    const exited = launched.exited.then(({ code, signal }) => {
+    const exited = launched.exited.then(async ({ code, signal }) => {
+      // 'exit' can come before the last of its output has been read: wait for the pipe to close.
+      const stderr = launched.child.stderr!;
+      if (!stderr.closed) await new Promise((r) => stderr.once('close', r));
       const said = launched.stderr.slice(-2_000);
       if (said.includes(`EADDRINUSE: address already in use 127.0.0.1:${port}`)) throw new PortTaken(`port ${port} was taken before the gateway bound it`);
       throw new Error(`the system exited (${signal ?? `code ${code}`}) before ${baseUrl}/health answered; stderr: ${said}`);
