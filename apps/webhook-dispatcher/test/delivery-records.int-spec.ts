@@ -5,6 +5,7 @@ import { DeliveryStatus } from '../src/delivery/delivery-decisions';
 import { DeliveryJob, deliveryIdOf } from '../src/delivery/delivery-job';
 import { AttemptToRecord, DeliveryRepository } from '../src/delivery/delivery.repository';
 import { DeliveryLogRepository } from '../src/delivery-log/delivery-log.repository';
+import { toDeliveryView } from '../src/delivery-log/delivery-log-views';
 
 /** How attempts of one delivery made by two chains at once (after a crash or a broker outage) are recorded. */
 describe('recording attempts (real PostgreSQL)', () => {
@@ -91,6 +92,32 @@ describe('recording attempts (real PostgreSQL)', () => {
     const listed = (await log.list({ webhookId: 7, startIndex: 0, limit: 100 })).filter((r) => r.id === id);
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ status: 'delivered', attempts: 1, last_attempt: 1, last_status: 204 });
+    // What the log shows as its last attempt: the request that delivered it, not the later failures.
+    expect(toDeliveryView(listed[0]).lastAttempt).toMatchObject({ attempt: 1, statusCode: 204, at: first.toISOString() });
+    expect(toDeliveryView((await log.find(id))!).lastAttempt).toMatchObject({ statusCode: 204, at: first.toISOString() });
+  });
+
+  it('shows, of an attempt made twice, the request that started last, or the one that delivered it', async () => {
+    // The row holds the request recorded first; the later one is its repeat.
+    const first = new Date(Date.now() - 1_000);
+    const second = new Date(first.getTime() + 30);
+    const log = new DeliveryLogRepository(db);
+    const shown = async (eventId: string) => {
+      const id = deliveryIdOf(eventId, 7);
+      const listed = (await log.list({ webhookId: 7, startIndex: 0, limit: 100 })).find((r) => r.id === id)!;
+      const found = (await log.find(id))!;
+      expect(toDeliveryView(found).lastAttempt).toEqual(toDeliveryView(listed).lastAttempt);
+      return { status: listed.status, last: toDeliveryView(listed).lastAttempt };
+    };
+
+    await repository.recordAttempts([attempt('e-retried-twice', 1, 'retrying', 500, first)]);
+    await repository.recordAttempts([attempt('e-retried-twice', 1, 'retrying', 503, second)]);
+    expect(await shown('e-retried-twice')).toMatchObject({ status: 'retrying', last: { attempt: 1, statusCode: 503, at: second.toISOString() } });
+
+    // The first request failed, its copy delivered it: the status and the last attempt agree.
+    await repository.recordAttempts([attempt('e-delivered-by-copy', 1, 'retrying', 500, first)]);
+    await repository.recordAttempts([attempt('e-delivered-by-copy', 1, 'delivered', 204, second)]);
+    expect(await shown('e-delivered-by-copy')).toMatchObject({ status: 'delivered', last: { attempt: 1, statusCode: 204, at: second.toISOString() } });
   });
 
   it('keeps both requests of an attempt made twice when they are written in one batch', async () => {

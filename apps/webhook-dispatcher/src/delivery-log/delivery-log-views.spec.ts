@@ -2,7 +2,7 @@ import jwt from 'jsonwebtoken';
 import { WebhookRegistration } from '@app/contracts';
 import { deliveryIdOf } from '../delivery/delivery-job';
 import { deliveryRequest } from '../delivery/delivery-request';
-import { shortened, shownRequest, toDeliveryDetail, toDeliveryView } from './delivery-log-views';
+import { lastRequestOf, shortened, shownRequest, toDeliveryDetail, toDeliveryView } from './delivery-log-views';
 import type { DeliveryRow, DetailRow } from './delivery-log.repository';
 
 const id = deliveryIdOf('event-1', 7);
@@ -10,7 +10,7 @@ const created = new Date('2026-01-01T00:00:00.000Z');
 const lastAt = new Date('2026-01-01T00:00:05.000Z');
 const base: DeliveryRow = {
   id, webhook_id: 7, event: 'room_message', status: 'failed', created_at: created, attempts: 3, next_attempt_at: null,
-  last_attempt: 3, last_at: lastAt, last_status: 500, last_duration_ms: 41, last_error: null,
+  last_attempt: 3, last_at: lastAt, last_status: 500, last_duration_ms: 41, last_error: null, last_repeats: null,
 };
 const registration = (over: Partial<WebhookRegistration> = {}): WebhookRegistration => ({
   id: 7, roomId: 3, event: 'room_message', url: 'https://receiver.example/hook?team=ops', pattern: null, name: 'Echo',
@@ -30,6 +30,36 @@ describe('delivery log views', () => {
     });
     const pending = { ...base, status: 'pending' as const, attempts: 0, last_attempt: null, last_at: null, last_status: null, last_duration_ms: null };
     expect(toDeliveryView(pending).lastAttempt).toBeNull();
+  });
+
+  describe('an attempt made twice (its further requests kept as repeats)', () => {
+    const repeat = (startedAt: string, status: number | null, error: string | null = null) => ({
+      started_at: startedAt, duration_ms: 7, status, error, response_excerpt: null, response_headers: null,
+    });
+
+    it('shows the request that started last', () => {
+      const row = { ...base, last_repeats: [repeat('2026-01-01T00:00:09.000Z', 502), repeat('2026-01-01T00:00:06.000Z', 503)] };
+      expect(toDeliveryView(row).lastAttempt).toEqual({ attempt: 3, at: '2026-01-01T00:00:09.000Z', statusCode: 502, durationMs: 7, error: null });
+      // The row's own request, when it is the latest.
+      expect(lastRequestOf({ ...base, last_repeats: [repeat('2026-01-01T00:00:01.000Z', null, 'timeout: no answer')] })?.statusCode).toBe(500);
+    });
+
+    it('of a delivered delivery, shows the request that delivered it, even when a later one failed', () => {
+      // The receiver answered 204 to the first request; the copy made after a crash timed out.
+      const row = { ...base, status: 'delivered' as const, last_status: 204, last_repeats: [repeat('2026-01-01T00:00:08.000Z', null, 'timeout: no answer within 1500 ms')] };
+      expect(toDeliveryView(row).lastAttempt).toEqual({ attempt: 3, at: '2026-01-01T00:00:05.000Z', statusCode: 204, durationMs: 41, error: null });
+      // The row's request failed and the repeat delivered it: the repeat.
+      const other = { ...base, status: 'delivered' as const, last_status: 500, last_repeats: [repeat('2026-01-01T00:00:04.000Z', 200)] };
+      expect(toDeliveryView(other).lastAttempt?.statusCode).toBe(200);
+    });
+
+    it('ignores a repeat it cannot read, and shows the detail\'s request as of the request shown', () => {
+      const unreadable = { ...base, last_repeats: [{ ...repeat('not a time', 200) }] };
+      expect(toDeliveryView(unreadable).lastAttempt?.at).toBe('2026-01-01T00:00:05.000Z');
+      const row = detailRow({ last_repeats: [repeat('2026-01-01T00:00:09.000Z', 502)] });
+      const shown = toDeliveryDetail(row, [], registration(), new Date()).request.headers?.['webhook-timestamp'];
+      expect(shown).toBe(String(Date.parse('2026-01-01T00:00:09.000Z') / 1000));
+    });
   });
 
   it('shows when the next attempt is due only while one is', () => {

@@ -1,4 +1,5 @@
 import type { DeliveryAttemptDetail, DeliveryAttemptView, DeliveryDetailView, DeliveryView, WebhookRegistration } from '@app/contracts';
+import type { RepeatedRequest } from '../delivery/attempt-rows';
 import { DeliveryJob } from '../delivery/delivery-job';
 import { deliveryRequest } from '../delivery/delivery-request';
 import type { AttemptRow, DeliveryRow, DetailRow } from './delivery-log.repository';
@@ -11,10 +12,48 @@ export const shortened = (value: string): string => (value.length <= SHOWN_PREFI
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
+/** A request of a delivery's latest attempt. */
+interface LastRequest {
+  at: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+const answered2xx = (r: LastRequest): boolean => r.statusCode !== null && r.statusCode >= 200 && r.statusCode <= 299;
+
+/** A further request as `repeats` holds it; null when it cannot be read (the row's own request is shown instead). */
+function fromRepeat(r: RepeatedRequest): LastRequest | null {
+  const at = new Date(r?.started_at);
+  if (Number.isNaN(at.getTime())) return null;
+  return {
+    at,
+    statusCode: typeof r.status === 'number' ? r.status : null,
+    durationMs: typeof r.duration_ms === 'number' ? r.duration_ms : 0,
+    error: typeof r.error === 'string' ? r.error : null,
+  };
+}
+
+/**
+ * The request the log shows as a delivery's last attempt; null before the first. An attempt
+ * is made twice only around a crash (its further requests are the row's `repeats`): of its
+ * requests, the one that delivered it when the delivery is delivered, so that the status and
+ * the last attempt agree, else the one that started last.
+ */
+export function lastRequestOf(row: DeliveryRow): LastRequest | null {
+  if (row.last_attempt === null || row.last_at === null) return null;
+  const own: LastRequest = { at: row.last_at, statusCode: row.last_status, durationMs: row.last_duration_ms ?? 0, error: row.last_error };
+  if (!Array.isArray(row.last_repeats) || row.last_repeats.length === 0) return own;
+  const all = [own, ...row.last_repeats.map(fromRepeat).filter((r): r is LastRequest => r !== null)];
+  const shown = row.status === 'delivered' && all.some(answered2xx) ? all.filter(answered2xx) : all;
+  return shown.reduce((latest, r) => (r.at.getTime() > latest.at.getTime() ? r : latest));
+}
+
 /** An item of the log. */
 export function toDeliveryView(row: DeliveryRow): DeliveryView {
-  const lastAttempt: DeliveryAttemptView | null = row.last_attempt !== null && row.last_at !== null
-    ? { attempt: row.last_attempt, at: row.last_at.toISOString(), statusCode: row.last_status, durationMs: row.last_duration_ms ?? 0, error: row.last_error }
+  const last = lastRequestOf(row);
+  const lastAttempt: DeliveryAttemptView | null = last && row.last_attempt !== null
+    ? { attempt: row.last_attempt, at: last.at.toISOString(), statusCode: last.statusCode, durationMs: last.durationMs, error: last.error }
     : null;
   return {
     id: row.id,
@@ -66,7 +105,7 @@ export function toDeliveryDetail(row: DetailRow, attempts: AttemptRow[], registr
     attempt: Math.max(1, row.attempts), envelopeBody: row.envelope, createdAt: row.created_at.toISOString(),
     actorUserId: row.actor_user_id, registrationsVersion: null, replyDepth: row.reply_depth,
   };
-  const at = row.last_at ?? attempts[attempts.length - 1]?.started_at ?? now;
+  const at = lastRequestOf(row)?.at ?? attempts[attempts.length - 1]?.started_at ?? now;
   const request = registration
     ? shownRequest(job, registration, at)
     : { url: null, headers: null, body: row.envelope };

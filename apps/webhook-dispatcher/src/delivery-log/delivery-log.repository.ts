@@ -1,6 +1,7 @@
 import { preparedQuery } from '@app/common';
 import { DataSource } from 'typeorm';
 import type { DeliveryStatusName } from '@app/contracts';
+import type { RepeatedRequest } from '../delivery/attempt-rows';
 
 /** A delivery as the log reads it, with its latest attempt (null columns before the first). */
 export interface DeliveryRow {
@@ -16,6 +17,8 @@ export interface DeliveryRow {
   last_status: number | null;
   last_duration_ms: number | null;
   last_error: string | null;
+  /** Further requests of that attempt (made twice after a crash), as `webhook_attempts.repeats` holds them; null nearly always. */
+  last_repeats: RepeatedRequest[] | null;
 }
 
 /** What a delivery is sent again from: its record alone. */
@@ -67,10 +70,15 @@ export interface ClaimedDelivery {
   attempts: number;
 }
 
-/** The delivery's columns and its latest attempt's (the attempt numbered `attempts`: one primary-key probe). */
+/**
+ * The delivery's columns and its latest attempt's (the attempt numbered `attempts`: one
+ * primary-key probe), with that attempt's further requests, if any: which of them the log
+ * shows is lastRequestOf's choice (a per-row subquery here would cost every page for a rare case).
+ */
 const WITH_LAST_ATTEMPT = `
   d.id, d.webhook_id, d.event, d.status, d.created_at, d.attempts, d.next_attempt_at,
-  a.attempt AS last_attempt, a.started_at AS last_at, a.status AS last_status, a.duration_ms AS last_duration_ms, a.error AS last_error`;
+  a.attempt AS last_attempt, a.started_at AS last_at, a.status AS last_status, a.duration_ms AS last_duration_ms, a.error AS last_error,
+  a.repeats AS last_repeats`;
 
 const JOB_COLUMNS = 'id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth, traceparent';
 
