@@ -240,6 +240,13 @@ describe('the webhook delivery log across the built system', () => {
     expect(recovered.stdout).toMatch(new RegExp(`^0 failed deliveries of webhook ${webhook.id} since \\S+ queued again\\n$`));
 
     expect(run('webhook', 'delivery', UNKNOWN)).toEqual({ status: 1, stdout: '', stderr: `cli: no delivery ${UNKNOWN}\n` });
+    // A mistyped webhook id: not an empty log, but no such webhook (the rooms service says so).
+    const noWebhook = `cli: no webhook 987654: none is registered with that id, and no deliveries of one are recorded (see cli webhook list)\n`;
+    expect(run('webhook', 'deliveries', '987654')).toEqual({ status: 1, stdout: '', stderr: noWebhook });
+    expect(run('webhook', 'recover', '987654', '--since', '1h')).toEqual({ status: 1, stdout: '', stderr: noWebhook });
+    const unknownAction = run('webhook', 'frobnicate');
+    expect(unknownAction.status).toBe(2);
+    expect(unknownAction.stderr).toMatch(/^cli: unknown webhook action "frobnicate"\n/);
     const bad = run('webhook', 'recover', String(webhook.id), '--since', 'soon');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^cli: --since: must be an ISO 8601 time/);

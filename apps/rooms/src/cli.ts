@@ -64,6 +64,7 @@ async function run(argv: string[]): Promise<number> {
     return runDeliveryCommand(action as DeliveryAction, arg, values, (text) => process.stdout.write(`${text}\n`));
   }
   if (resource === 'webhook' && (action === 'list' || action === 'enable')) return runWebhook(action, arg, values);
+  if (resource === 'webhook') throw new UsageError(`unknown webhook action "${action ?? ''}"`);
   if (resource !== 'token') throw new UsageError(`unknown command "${resource}"`);
   if (!['create', 'list', 'revoke'].includes(action ?? '')) throw new UsageError(`unknown token action "${action ?? ''}"`);
   if (action === 'create' && !values.type) throw new UsageError('token create needs --type admin, notification, personal or room');

@@ -8,7 +8,7 @@ const QUEUE = 'chat.webhook-dispatcher.commands';
 const ID = '6f1c2a4e-3b5d-5e7f-8a9b-0c1d2e3f4a5b';
 
 /** A command queue that answers (or fails) as told, and records what was sent. */
-function queue(answer: (pattern: string, payload: unknown) => unknown, served = true) {
+function queue(answer: (pattern: string, payload: unknown) => unknown, served = true, registered?: (id: number) => Promise<boolean | undefined>) {
   const sent: Array<{ pattern: string; payload: unknown }> = [];
   const dispatcher: DispatcherCommandQueue = {
     served: async () => served,
@@ -17,7 +17,7 @@ function queue(answer: (pattern: string, payload: unknown) => unknown, served = 
       return answer(command.pattern, payload) as Rep;
     },
   };
-  return { commands: new DeliveryCommands(dispatcher, QUEUE), sent };
+  return { commands: new DeliveryCommands(dispatcher, QUEUE, registered), sent };
 }
 
 const item: DeliveryView = {
@@ -58,6 +58,27 @@ describe('DeliveryCommands', () => {
       { pattern: 'deliveries.redeliver.v1', payload: { delivery: ID } },
       { pattern: 'deliveries.recover-deliveries.v1', payload: { webhookId: 7, since: '2026-01-01T00:00:00.000Z' } },
     ]);
+  });
+
+  it('says a webhook id is unknown when its log is empty and no such webhook is registered', async () => {
+    const asked: number[] = [];
+    const lookup = (known: boolean | undefined) => async (id: number) => {
+      asked.push(id);
+      return known;
+    };
+    const empty = (pattern: string) => (pattern === 'deliveries.list-deliveries.v1' ? { deliveries: [] } : { count: 0 });
+    const unknown = /^no webhook 999: none is registered with that id, and no deliveries of one are recorded/;
+    await expect(queue(empty, true, lookup(false)).commands.list(999)).rejects.toThrow(unknown);
+    await expect(queue(empty, true, lookup(false)).commands.recover(999, '2026-01-01T00:00:00.000Z')).rejects.toThrow(unknown);
+    // Registered (or the rooms service cannot tell): an empty log is an empty log.
+    expect(await queue(empty, true, lookup(true)).commands.list(7)).toEqual([]);
+    expect(await queue(empty, true, lookup(undefined)).commands.recover(7, '2026-01-01T00:00:00.000Z')).toBe(0);
+    expect(await queue(empty, true, async () => { throw new Error('broker gone'); }).commands.list(7)).toEqual([]);
+    // A log with something in it (a deleted webhook's, say) is shown without asking.
+    asked.length = 0;
+    expect(await queue(() => ({ deliveries: [item] }), true, lookup(false)).commands.list(7)).toEqual([item]);
+    expect(await queue(() => ({ count: 2 }), true, lookup(false)).commands.recover(7, '2026-01-01T00:00:00.000Z')).toBe(2);
+    expect(asked).toEqual([]);
   });
 
   it('refuses an unknown --status before sending anything', async () => {

@@ -3,6 +3,7 @@ import {
   brokerNames, CommandDefinition, CommandError, deliveryField, DeliveryDetailView, DeliveryView, GetDeliveryV1, ListDeliveriesV1,
   RecoverDeliveriesV1, RedeliverV1,
 } from '@app/contracts';
+import { WebhookCommands } from './webhook-commands';
 
 /**
  * `cli webhook deliveries|delivery|redeliver|recover`: the delivery log of the running
@@ -67,16 +68,33 @@ const deliveryIdOf = (text: string | undefined, action: string): string => {
   return text!.toLowerCase();
 };
 
+/**
+ * Whether a webhook with this id is registered, as the rooms service knows it; undefined when
+ * it cannot tell (not running, not answering).
+ */
+export type WebhookLookup = (webhookId: number) => Promise<boolean | undefined>;
+
 export class DeliveryCommands {
-  constructor(private readonly dispatcher: DispatcherCommandQueue, private readonly queue: string) {}
+  constructor(
+    private readonly dispatcher: DispatcherCommandQueue,
+    private readonly queue: string,
+    /**
+     * Asked only when a webhook's log has nothing to show: the dispatcher keeps the log of a
+     * deleted webhook (an operator may want it) and answers any id, so a mistyped id would read
+     * as "no deliveries".
+     */
+    private readonly registered: WebhookLookup = async () => undefined,
+  ) {}
 
   async list(webhookId: number, o: { status?: string; limit?: number } = {}): Promise<DeliveryView[]> {
     const status = o.status === undefined ? undefined : deliveryField.status.safeParse(o.status);
     if (status && !status.success) throw new DeliveryUsageError(`--status: must be one of ${deliveryField.status.options.join(', ')}`);
     const limit = o.limit ?? LIST_DEFAULT;
-    return (await this.send(ListDeliveriesV1, {
+    const { deliveries } = await this.send(ListDeliveriesV1, {
       webhookId, startIndex: 0, limit, ...(status?.success ? { status: status.data } : {}),
-    }, webhookId)).deliveries;
+    }, webhookId);
+    if (deliveries.length === 0) await this.mustBeKnown(webhookId);
+    return deliveries;
   }
 
   async show(deliveryId: string): Promise<DeliveryDetailView> {
@@ -88,8 +106,17 @@ export class DeliveryCommands {
   }
 
   async recover(webhookId: number, since: string): Promise<number> {
-    return (await this.send(RecoverDeliveriesV1, { webhookId, since }, webhookId,
-      'deliveries may have been queued again; see cli webhook deliveries')).count;
+    const { count } = await this.send(RecoverDeliveriesV1, { webhookId, since }, webhookId,
+      'deliveries may have been queued again; see cli webhook deliveries');
+    if (count === 0) await this.mustBeKnown(webhookId);
+    return count;
+  }
+
+  /** Throws when the webhook is not registered (its log, just read, being empty too). */
+  private async mustBeKnown(webhookId: number): Promise<void> {
+    if ((await this.registered(webhookId).catch(() => undefined)) === false) {
+      throw new Error(`no webhook ${webhookId}: none is registered with that id, and no deliveries of one are recorded (see cli webhook list)`);
+    }
   }
 
   /** `mayHaveRun`: what a change sent but not answered may have done (none for a query). */
@@ -199,7 +226,11 @@ export async function runDeliveryCommand(
     throw new Error(`cannot reach RabbitMQ (AMQP_URL): ${err.message}; the webhook dispatcher takes delivery commands through it`);
   });
   try {
-    const commands = new DeliveryCommands(await broker.createRpcClient(names.dispatcherCommandQueue, config.COMMAND_TIMEOUT_MS), names.dispatcherCommandQueue);
+    const rooms = new WebhookCommands(await broker.createRpcClient(names.roomsCommandQueue, config.COMMAND_TIMEOUT_MS), names.roomsCommandQueue);
+    const commands = new DeliveryCommands(
+      await broker.createRpcClient(names.dispatcherCommandQueue, config.COMMAND_TIMEOUT_MS), names.dispatcherCommandQueue,
+      (id) => rooms.isRegistered(id),
+    );
     switch (action) {
       case 'deliveries': {
         const rows = await commands.list(target as number, { status: o.status, limit });

@@ -58,6 +58,15 @@ describe('WebhookCommands', () => {
     expect(table).not.toMatch(/pa55|token=|abc/);
   });
 
+  it('tells whether a webhook id is registered, and undefined when the rooms service cannot say', async () => {
+    const { commands, sent } = queue(() => ({ webhooks: [view(), disabled] }));
+    expect(await commands.isRegistered(13)).toBe(true);
+    expect(await commands.isRegistered(14)).toBe(false);
+    expect(sent).toEqual([{ pattern: 'webhooks.list-all-webhooks.v1', payload: {} }, { pattern: 'webhooks.list-all-webhooks.v1', payload: {} }]);
+    expect(await queue(() => ({ webhooks: [] }), false).commands.isRegistered(12)).toBeUndefined();
+    expect(await queue(() => { throw new RpcFailure('no_answer', 'no answer within 10000 ms'); }).commands.isRegistered(12)).toBeUndefined();
+  });
+
   it('enables a webhook by id, any webhook (group-wide too)', async () => {
     const { commands, sent } = queue(() => ({ webhook: disabled }));
     expect(await commands.enable(13)).toMatchObject({ id: 13, room: null });

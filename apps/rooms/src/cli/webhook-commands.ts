@@ -53,6 +53,17 @@ export class WebhookCommands {
     return webhooks.map(webhookLineOf);
   }
 
+  /** Whether a webhook with this id is registered (any room, group-wide ones too); undefined when the rooms service cannot tell. */
+  async isRegistered(id: number): Promise<boolean | undefined> {
+    if (!(await this.rooms.served())) return undefined;
+    try {
+      const { webhooks } = await this.rooms.request(ListAllWebhooksV1, {});
+      return webhooks.some((w) => w.id === id);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Enables a webhook again (any, by id) and resets its health. */
   async enable(id: number): Promise<WebhookLine> {
     const { webhook } = await this.send(EnableWebhookV1, { operator: true, webhook: { id } }, { id }, 'the webhook may have been enabled');
