@@ -1,7 +1,5 @@
-import { CallHandler, ExecutionContext, Inject, Injectable, NestInterceptor, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { APP_LOGGER, AmqpBroker, AppLogger, CommandContext } from '@app/common';
-import { CommandFailure } from '@app/contracts';
-import { Observable, tap } from 'rxjs';
+import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { APP_LOGGER, AmqpBroker, AppLogger } from '@app/common';
 import { DataSource } from 'typeorm';
 import { OutboxRelay } from './outbox/outbox-relay';
 
@@ -24,24 +22,5 @@ export class RoomsLifecycle implements OnApplicationBootstrap, OnApplicationShut
     await this.relay.stop();
     await this.broker.close();
     if (this.db.isInitialized) await this.db.destroy();
-  }
-}
-
-/** One structured log line per command handled. */
-@Injectable()
-export class CommandLogInterceptor implements NestInterceptor {
-  constructor(@Inject(APP_LOGGER) private readonly logger: AppLogger) {}
-
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const started = process.hrtime.bigint();
-    const pattern = context.switchToRpc().getContext<CommandContext>().meta.pattern;
-    const ms = () => Number(process.hrtime.bigint() - started) / 1e6;
-    return next.handle().pipe(tap({
-      next: () => this.logger.debug({ command: pattern, ms: ms() }, 'command handled'),
-      error: (err: unknown) => {
-        // Failures that are not refusals are logged once, by the command server.
-        if (err instanceof CommandFailure) this.logger.info({ command: pattern, ms: ms(), error: err.error.reason }, 'command refused');
-      },
-    }));
   }
 }

@@ -1,10 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { AmqpBroker, AppLogger, CommandErrorPassthrough } from '@app/common';
 import { DataSource } from 'typeorm';
 import { AddonsModule } from './addons/addons.module';
 import { RoomsConfig } from './config';
-import { CommandLogInterceptor, RoomsLifecycle } from './lifecycle';
+import { RoomsLifecycle } from './lifecycle';
 import { RoomsModule } from './rooms/rooms.module';
 import { InfrastructureModule } from './shared/infrastructure.module';
 import { TokensModule } from './tokens/tokens.module';
@@ -24,7 +24,6 @@ export class RoomsAppModule {
       ],
       providers: [
         RoomsLifecycle,
-        { provide: APP_INTERCEPTOR, useClass: CommandLogInterceptor },
         // Errors reach the command server as thrown: it answers refusals with their CommandError.
         { provide: APP_FILTER, useClass: CommandErrorPassthrough },
       ],

@@ -64,10 +64,17 @@ export class AmqpCommandServer extends Server implements CustomTransportStrategy
     if (!handler) {
       return { error: { code: 'invalid', reason: 'rule', detail: { problem: `unknown command ${meta.pattern}` } } };
     }
+    // One log line per command, written here rather than by a Nest interceptor: an interceptor
+    // puts every command through Nest's interceptor chain (two AsyncResource.bind calls, about
+    // 15 µs each on Node 20, and an rxjs pipeline), a tenth of the rooms service's time a message.
+    const started = process.hrtime.bigint();
     try {
       const result = await lastValueFrom(this.transformToObservable(await handler(payload, new CommandContext([meta]))));
+      this.appLogger.debug({ command: meta.pattern, ms: msSince(started) }, 'command handled');
       return { ok: result ?? {} };
     } catch (err) {
+      // Failures that are not refusals are logged once, by toCommandError.
+      if (err instanceof CommandFailure) this.appLogger.info({ command: meta.pattern, ms: msSince(started), error: err.error.reason }, 'command refused');
       return { error: toCommandError(err, this.appLogger, meta) };
     }
   }
@@ -97,6 +104,8 @@ export class CommandErrorPassthrough implements RpcExceptionFilter<unknown> {
     return throwError(() => exception);
   }
 }
+
+const msSince = (started: bigint): number => Number(process.hrtime.bigint() - started) / 1e6;
 
 /** PostgreSQL SQLSTATE classes and node errors that mean "could not reach the database". */
 const UNAVAILABLE = /^(08|53|57P)/;
