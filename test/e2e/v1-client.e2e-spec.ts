@@ -3,7 +3,7 @@
  * runs), tokens from the real CLI, and a v1 client library from the npm registry
  * (hipchat-client, written for the original service) pointed at our base URL.
  */
-import { databaseUrl, dropDatabase, testInfra, uniqueName } from '../support/harness';
+import { databaseUrl, deleteBrokerNamespace, dropDatabase, testInfra, uniqueName } from '../support/harness';
 import { cli, freePort, Launched, launchSystem, startTestSystem, TestSystem } from '../support/processes';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -126,16 +126,19 @@ describe('start-up with a dependency down', () => {
 
   async function startExpectingFailure(overrides: Record<string, string>) {
     const port = await freePort();
-    // With only the broker down, the rooms service creates its database before it gives up:
-    // dropped here, or every run would leave one behind on the shared server.
+    // What the services made before one gave up is removed here, or runs would leave it behind on
+    // the shared servers: with only the broker down, the rooms service creates its database; with
+    // only PostgreSQL down, the other services may have declared their queues.
     const database = databaseUrl(infra.pgServerUrl, uniqueName('chat_e2e'));
+    const namespace = uniqueName('e2e');
     const system = launchSystem({
       PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database,
-      AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: uniqueName('e2e'), STARTUP_TIMEOUT_SECONDS: '1', LOG_LEVEL: 'warn', METRICS_PORT: '0',
+      AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, STARTUP_TIMEOUT_SECONDS: '1', LOG_LEVEL: 'warn', METRICS_PORT: '0',
       ...overrides,
     });
     const result = await system.exited;
     await dropDatabase(database);
+    await deleteBrokerNamespace(infra.amqpUrl, namespace);
     return { ...result, stderr: system.stderr };
   }
 
