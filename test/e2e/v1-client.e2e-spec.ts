@@ -3,7 +3,7 @@
  * runs), tokens from the real CLI, and a v1 client library from the npm registry
  * (hipchat-client, written for the original service) pointed at our base URL.
  */
-import { databaseUrl, deleteBrokerNamespace, dropDatabase, testInfra, uniqueName } from '../support/harness';
+import { databaseUrl, removeTestState, testInfra, uniqueName } from '../support/harness';
 import { cli, freePort, Launched, launchSystem, startTestSystem, TestSystem } from '../support/processes';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -137,8 +137,7 @@ describe('start-up with a dependency down', () => {
       ...overrides,
     });
     const result = await system.exited;
-    await dropDatabase(database);
-    await deleteBrokerNamespace(infra.amqpUrl, namespace);
+    await removeTestState(infra, { namespace, databaseUrl: database });
     return { ...result, stderr: system.stderr };
   }
 

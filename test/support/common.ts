@@ -87,6 +87,20 @@ export async function deleteRedisNamespace(redisUrl: string, namespace: string):
   }
 }
 
+/**
+ * Removes what a test system left on the shared servers: its broker namespace (with the delay
+ * queues of `retryScheduleMs`), its Redis keys and its database. Each part is tried whatever
+ * became of the others, and none throws: a clean-up must not hide the test's own outcome.
+ */
+export async function removeTestState(
+  infra: { amqpUrl: string; redisUrl: string },
+  state: { namespace: string; databaseUrl: string; retryScheduleMs?: readonly number[] },
+): Promise<void> {
+  await deleteBrokerNamespace(infra.amqpUrl, state.namespace, state.retryScheduleMs).catch(() => undefined);
+  await deleteRedisNamespace(infra.redisUrl, state.namespace).catch(() => undefined);
+  await dropDatabase(state.databaseUrl).catch(() => undefined);
+}
+
 /** Collects every event published to a namespace's exchange from now on. */
 export class EventCapture {
   readonly events: Array<{ routingKey: string; envelope: EventEnvelope }> = [];

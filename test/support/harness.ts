@@ -11,7 +11,7 @@ import { UnitOfWork } from '../../apps/rooms/src/outbox/unit-of-work';
 import { TokenCommands, TokenOwner } from '../../apps/rooms/src/cli/token-commands';
 import { startDispatcher } from '../../apps/webhook-dispatcher/src/bootstrap';
 import { dispatcherConfigShape } from '../../apps/webhook-dispatcher/src/config';
-import { databaseUrl, deleteBrokerNamespace, deleteRedisNamespace, dropDatabase, testInfra, uniqueName } from './common';
+import { databaseUrl, removeTestState, testInfra, uniqueName } from './common';
 
 export * from './common';
 
@@ -73,9 +73,7 @@ export async function startStack(options: StackOptions = { gateway: true, rooms:
       for (const app of gateways) await app.close().catch(() => undefined);
       if (dispatcher) await dispatcher.close().catch(() => undefined);
       if (rooms) await rooms.close().catch(() => undefined);
-      await deleteBrokerNamespace(infra.amqpUrl, namespace).catch(() => undefined);
-      await deleteRedisNamespace(infra.redisUrl, namespace).catch(() => undefined);
-      await dropDatabase(dbUrl).catch(() => undefined);
+      await removeTestState(infra, { namespace, databaseUrl: dbUrl });
     },
   };
 

@@ -2,7 +2,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { parseRetrySchedule } from '../../apps/webhook-dispatcher/src/delivery/retry-policy';
-import { databaseUrl, deleteBrokerNamespace, deleteRedisNamespace, dropDatabase, testInfra, uniqueName } from './common';
+import { databaseUrl, removeTestState, testInfra, uniqueName } from './common';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(ROOT, 'dist', 'apps', 'rooms', 'apps', 'rooms', 'src', 'cli.js');
@@ -164,9 +164,7 @@ async function startTestSystemOnce(prefix: string, extraEnv: Record<string, stri
     }
     // (A test may start the system with a schedule it cannot read, to see it refused.)
     const schedule = env.WEBHOOK_RETRY_SCHEDULE ? tryParse(() => parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE)) : undefined;
-    await deleteBrokerNamespace(infra.amqpUrl, namespace, schedule).catch(() => undefined);
-    await deleteRedisNamespace(infra.redisUrl, namespace).catch(() => undefined);
-    await dropDatabase(dbUrl).catch(() => undefined);
+    await removeTestState(infra, { namespace, databaseUrl: dbUrl, retryScheduleMs: schedule });
   };
   try {
     // A launcher that exits (a service failed) ends the wait at once, with what it said.
