@@ -1,4 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { parseRetrySchedule } from '../../apps/webhook-dispatcher/src/delivery/retry-policy';
@@ -7,7 +8,49 @@ import { databaseUrl, removeTestState, testInfra, uniqueName } from './common';
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(ROOT, 'dist', 'apps', 'rooms', 'apps', 'rooms', 'src', 'cli.js');
 
-export function freePort(): Promise<number> {
+/**
+ * A port on 127.0.0.1 that nothing listens on now, for a process that binds it later (seconds
+ * later for a gateway, tens of seconds for a RabbitMQ node booting beside others). Chosen at
+ * random below the kernel's ephemeral range, where no outgoing connection's source port lands:
+ * a port from the range (what listen(0) hands out) can be taken meanwhile by any connection
+ * the machine opens (a database client, a broker client), and a RabbitMQ node whose listener
+ * finds its port taken does not boot ("rabbit_is_not_running"). Another test picking the same
+ * port is left to chance: one in twenty thousand.
+ */
+export async function freePort(): Promise<number> {
+  const low = Math.min(ephemeralLow(), 65_536);
+  if (low - FIXED_PORTS_FROM >= 1_000) {
+    for (let tries = 0; tries < 50; tries++) {
+      const port = FIXED_PORTS_FROM + Math.floor(Math.random() * (low - FIXED_PORTS_FROM));
+      if (await canListen(port)) return port;
+    }
+  }
+  return listenOnAny();
+}
+
+/** Below this, the ports services are configured on (PostgreSQL, RabbitMQ, Redis, their web consoles). */
+const FIXED_PORTS_FROM = 16_384;
+
+/** The first port of the kernel's ephemeral range (Linux's ip_local_port_range; elsewhere 32768, below macOS's and Windows' 49152). */
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(low) && low > 0) return low;
+  } catch {
+    // not Linux
+  }
+  return 32_768;
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+function listenOnAny(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -110,10 +153,11 @@ export async function startTestSystem(
   /** Where the gateway's port comes from (a test of the retry below gives a taken one first). */
   ports: () => Promise<number> = freePort,
 ): Promise<TestSystem> {
-  // freePort's port is free when it answers, not when the gateway binds it seconds later: a
-  // socket of another test (an outgoing connection, a METRICS_PORT=0 listener) can take it
-  // meanwhile. The gateway then exits with EADDRINUSE, and the system is started again on
-  // another port; any other failure is reported with what the services said.
+  // freePort's port is free when it answers, not when the gateway binds it seconds later:
+  // another test's process may pick the same one meanwhile (rarely: freePort keeps out of the
+  // range outgoing connections take their ports from). The gateway then exits with
+  // EADDRINUSE, and the system is started again on another port; any other failure is
+  // reported with what the services said.
   for (let attempt = 1; ; attempt++) {
     try {
       return await startTestSystemOnce(prefix, extraEnv, await ports());

@@ -152,7 +152,11 @@ export class RabbitCluster {
       if (node.child && !/^\d+/.test(readFileSync(pidFile, 'utf8'))) throw new Error(`${pidFile} holds no process id yet`);
     }, 90_000);
     // A node that exited is reported by `died`.
-    await Promise.race([pidWritten.then(() => (node.child ? this.ctl(node, 'wait', pidFile, '--timeout', '90') : undefined)), died]);
+    const booted = pidWritten.then(() => (node.child ? this.ctl(node, 'wait', pidFile, '--timeout', '90') : undefined)).catch((err: Error) => {
+      // "rabbit_is_not_running": the node runs, its broker did not boot. The log says why.
+      throw new Error(`${err.message}\n${this.logTail(i)}`);
+    });
+    await Promise.race([booted, died]);
     died.catch(() => undefined);
   }
 
