@@ -50,33 +50,49 @@ export function stageEvent<P>(definition: EventDefinition<P>, payload: P, now = 
  * queue as well (see OrderedEventRouting1764700000000).
  *
  * Each staged event learns its outbox id (`position`): the relay publishes in id order, and
- * a message stored with its event is placed in history by it. The caller writes nothing to
- * the outbox's lock window after this but what must share the event's position (see
- * UnitOfWork.record): the relay's read waits for transactions holding this insert.
+ * a message stored with its event is placed in history by it. Such rows (`staged`, see
+ * UnitOfWork.record) are written by the same statement, taking their events' ids there:
+ * the caller writes nothing after it, so the outbox's lock window is this statement and the
+ * COMMIT (the relay's read waits for transactions holding this insert).
  */
-export async function insertOutbox(manager: EntityManager, events: StagedEvent[], applied?: AppliedCommands): Promise<void> {
+export async function insertOutbox(
+  manager: EntityManager,
+  events: StagedEvent[],
+  applied?: AppliedCommands,
+  /** Rows written with the events, in the same statement (see StagedRows): given the events' CTE and a parameter number. */
+  staged: Array<(events: string, param: number) => { sql: string; value: unknown }> = [],
+): Promise<void> {
   if (events.length === 0) {
+    // Staged rows are told of by events (a message by its event): none without.
+    if (staged.length > 0) throw new Error('rows staged without the events that tell of them');
     if (applied && applied.ids.length > 0) await preparedQuery(manager, APPLIED_INSERT, [applied.ids, applied.replies]);
     return;
   }
-  // The commands' ids go in the same statement (a CTE): one round trip fewer per commit.
-  const appliedParams = applied && applied.ids.length > 0 ? [applied.ids, applied.replies] : [];
-  const withApplied = appliedParams.length > 0;
-  // WITH ORDINALITY and ORDER BY: ids follow the order the events were staged in.
-  const rows: Array<{ id: string; event_id: string; version: string }> = await preparedQuery(manager, 
-    `WITH ${withApplied ? `a AS (${APPLIED_INSERT.replace('$1', '$6').replace('$2', '$7')}),` : ''}
-          v AS (SELECT value FROM registrations_version),
-          o AS (SELECT coalesce(array_agg(room_id) FILTER (WHERE room_id IS NOT NULL), '{}') AS rooms, coalesce(bool_or(room_id IS NULL), false) AS every_room
-                  FROM webhooks WHERE delivery = 'ordered' AND enabled)
-     INSERT INTO outbox (event_id, routing_key, envelope, room_id, created_at, ordered, traceparent)
-     SELECT e.id, e.routing_key, e.envelope || jsonb_build_object('registrationsVersion', v.value), e.room_id, clock_timestamp(),
-            e.room_id IS NOT NULL AND (o.every_room OR e.room_id = ANY (o.rooms)), e.traceparent
-       FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::int[], $5::text[]) WITH ORDINALITY AS e(id, routing_key, envelope, room_id, traceparent, n), v, o
-      ORDER BY e.n
-     RETURNING id, event_id, envelope->>'registrationsVersion' AS version`,
-    [events.map((e) => e.envelope.id), events.map((e) => e.routingKey), events.map((e) => JSON.stringify(e.envelope)),
-      events.map((e) => e.roomId), events.map((e) => e.traceparent ?? null), ...appliedParams],
-  );
+  // The commands' ids and the staged rows go in the same statement (CTEs): one round trip
+  // for the whole commit's writes.
+  const params: unknown[] = [events.map((e) => e.envelope.id), events.map((e) => e.routingKey), events.map((e) => JSON.stringify(e.envelope)),
+    events.map((e) => e.roomId), events.map((e) => e.traceparent ?? null)];
+  const ctes: string[] = [];
+  if (applied && applied.ids.length > 0) {
+    ctes.push(`a AS (${APPLIED_INSERT.replace('$1', `$${params.push(applied.ids)}`).replace('$2', `$${params.push(applied.replies)}`)})`);
+  }
+  ctes.push(`v AS (SELECT value FROM registrations_version)`,
+    `o AS (SELECT coalesce(array_agg(room_id) FILTER (WHERE room_id IS NOT NULL), '{}') AS rooms, coalesce(bool_or(room_id IS NULL), false) AS every_room
+             FROM webhooks WHERE delivery = 'ordered' AND enabled)`,
+    // WITH ORDINALITY and ORDER BY: ids follow the order the events were staged in.
+    `ev AS (INSERT INTO outbox (event_id, routing_key, envelope, room_id, created_at, ordered, traceparent)
+            SELECT e.id, e.routing_key, e.envelope || jsonb_build_object('registrationsVersion', v.value), e.room_id, clock_timestamp(),
+                   e.room_id IS NOT NULL AND (o.every_room OR e.room_id = ANY (o.rooms)), e.traceparent
+              FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::int[], $5::text[]) WITH ORDINALITY AS e(id, routing_key, envelope, room_id, traceparent, n), v, o
+             ORDER BY e.n
+            RETURNING id, event_id, envelope->>'registrationsVersion' AS version)`);
+  staged.forEach((rows, i) => {
+    const { sql, value } = rows('ev', params.length + 1);
+    params.push(value);
+    ctes.push(`r${i} AS (${sql})`);
+  });
+  const rows: Array<{ id: string; event_id: string; version: string }> = await preparedQuery(manager,
+    `WITH ${ctes.join(',\n     ')}\n     SELECT id, event_id, version FROM ev`, params);
   const stamp = Number(rows[0].version);
   const position = new Map(rows.map((r) => [r.event_id, r.id]));
   for (const e of events) {

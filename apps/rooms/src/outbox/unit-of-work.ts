@@ -24,9 +24,19 @@ export interface Tx {
   insertLater<R>(into: StagedRows<R>, row: R): void;
 }
 
+/** A data-modifying CTE of the outbox's statement (see insertOutbox), and the value of its one parameter. */
+export interface StagedInsert {
+  sql: string;
+  value: unknown;
+}
+
 /** A repository that writes rows staged with Tx.insertLater, all of a batch at once. */
 export interface StagedRows<R> {
-  insertMany(m: EntityManager, rows: R[]): Promise<void>;
+  /**
+   * The rows as an INSERT run in the statement that writes the batch's events: `events`
+   * names the events written (`id`: the outbox id, `event_id`), `$param` is its parameter.
+   */
+  withEvents(rows: R[], events: string, param: number): StagedInsert;
 }
 
 interface Staged {
@@ -249,23 +259,23 @@ export class UnitOfWork {
     };
   }
 
-  /** Writes the command ids with their replies, and the events, of the commands that succeeded. */
+  /**
+   * Writes the command ids with their replies, the events and the staged rows (messages) of
+   * the commands that succeeded, in one statement: the rows take their events' positions in
+   * it, and the outbox's lock window (see OutboxRelay) is this statement and the COMMIT.
+   */
   private async record(manager: EntityManager, results: Done[]): Promise<void> {
     const applied = results.flatMap((r) => (r.outcome.ok && UUID.test(r.item.meta.commandId) ? [r] : []));
-    // The events first, so that staged rows (messages) can take their event's position; the
-    // outbox's lock window (see OutboxRelay) is then this batch's last INSERTs and COMMIT.
-    // The command ids go in the events' statement.
+    const rows = results.flatMap((r) => (r.outcome.ok ? r.outcome.rows : []));
+    const staged = [...new Set(rows.map((r) => r.into))].map((into) => (events: string, param: number) =>
+      into.withEvents(rows.filter((r) => r.into === into).map((r) => r.row), events, param));
     await insertOutbox(manager, results.flatMap((r) => (r.outcome.ok ? r.outcome.events : [])), {
       ids: applied.map((r) => r.item.meta.commandId),
       replies: applied.map((r) => {
         const reply = (r.outcome as { reply: unknown }).reply;
         return JSON.stringify(r.item.options.storedReply ? r.item.options.storedReply(reply) : reply ?? {});
       }),
-    });
-    const rows = results.flatMap((r) => (r.outcome.ok ? r.outcome.rows : []));
-    for (const into of new Set(rows.map((r) => r.into))) {
-      await into.insertMany(manager, rows.filter((r) => r.into === into).map((r) => r.row));
-    }
+    }, staged);
   }
 
   private settle(done: Done[]): void {

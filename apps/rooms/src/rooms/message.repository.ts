@@ -4,7 +4,7 @@ import { preparedQuery } from '@app/common';
 import { EntityManager } from 'typeorm';
 import { MessageEntity } from '../database/entities';
 import type { StagedEvent } from '../outbox/outbox';
-import type { StagedRows } from '../outbox/unit-of-work';
+import type { StagedInsert, StagedRows } from '../outbox/unit-of-work';
 
 /** The parts of a message the v2 API added (migration 1764000000000), beside the entity's columns. */
 export interface MessageExtras {
@@ -44,9 +44,13 @@ export interface HistoryWindow {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A message's row by column, as the messages table names them (json_populate_recordset). */
+/**
+ * A message's row by column, as the messages table names them (jsonb_populate_record), and
+ * the id of the event that tells of it: its `position` is that event's outbox id, taken in
+ * the statement that writes both (see withEvents).
+ */
 const toRow = (message: StoredMessage): Record<string, unknown> => ({
-  position: positionOf(message),
+  event_id: eventOf(message),
   id: message.id, room_id: message.roomId, type: message.type, from_label: message.fromLabel, user_id: message.userId,
   body: message.body, message_format: message.messageFormat, color: message.color, notify: message.notify,
   mention_user_ids: message.mentionUserIds, created_at: message.createdAt.toISOString(),
@@ -54,23 +58,29 @@ const toRow = (message: StoredMessage): Record<string, unknown> => ({
   message_links: message.messageLinks ?? null,
 });
 
-function positionOf(message: StoredMessage): string {
-  const position = message.event?.position;
-  // RoomPost.announce links them; the outbox is written first (UnitOfWork.record).
-  if (position === undefined) throw new Error(`message ${message.id} is stored without the event that tells of it`);
-  return position;
+function eventOf(message: StoredMessage): string {
+  // RoomPost.announce links them.
+  if (!message.event) throw new Error(`message ${message.id} is stored without the event that tells of it`);
+  return message.event.envelope.id;
 }
 
 /** SQL of room messages. */
 @Injectable()
 export class MessageRepository implements StagedRows<StoredMessage> {
   /**
-   * Messages staged with Tx.insertLater, written at the commit: one statement for a whole
-   * batch (the hot path), every column named by its SQL name in a JSON row.
+   * Messages staged with Tx.insertLater, written at the commit in the outbox's statement
+   * (one statement and one round trip for a whole batch's events and messages, the hot
+   * path): each takes its event's outbox id as its position, every column named by its SQL
+   * name in a JSON row.
    */
-  async insertMany(m: EntityManager, messages: StoredMessage[]): Promise<void> {
-    await preparedQuery(m, 'INSERT INTO messages SELECT * FROM json_populate_recordset(NULL::messages, $1::json)',
-      [JSON.stringify(messages.map(toRow))]);
+  withEvents(messages: StoredMessage[], events: string, param: number): StagedInsert {
+    return {
+      sql: `INSERT INTO messages
+            SELECT p.* FROM jsonb_array_elements($${param}::jsonb) r
+              JOIN ${events} ON ${events}.event_id = (r->>'event_id')::uuid,
+              LATERAL jsonb_populate_record(NULL::messages, r || jsonb_build_object('position', ${events}.id)) p`,
+      value: JSON.stringify(messages.map(toRow)),
+    };
   }
 
   /**
