@@ -2,7 +2,12 @@ import {
   CreateRoomV1, CreateUserV1, EventEnvelope, GetRoomV1, RoomCreatedV2, RoomNotificationSentV2, RoomTopicChangedV2, SendNotificationV1,
   SetTopicV1,
 } from '@app/contracts';
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { MessageEntity } from '../src/database/entities';
+import { insertOutbox, StagedEvent, stageEvent } from '../src/outbox/outbox';
+import { MessageRepository, StoredMessage } from '../src/rooms/message.repository';
 import { OutboxRelay } from '../src/outbox/outbox-relay';
 import { ACTOR, eventually, EventCapture, RoomsRpc, RoomsStack, sleep, sql, startStack } from './support';
 
@@ -70,6 +75,34 @@ describe('rooms service outbox (real Postgres, RabbitMQ)', () => {
     jest.restoreAllMocks();
     relay.start();
   };
+
+  it('writes a message with its event in one statement, at the event\'s position; one whose event is not written fails the commit', async () => {
+    const room = await createRoom('One Statement');
+    const db = stack.rooms.get(DataSource);
+    const messages = stack.rooms.get(MessageRepository);
+    // A message and the event that tells of it (published by the relay: other tests read such events' message ids).
+    const staged = (): { message: StoredMessage; event: StagedEvent } => {
+      const id = randomUUID();
+      const event = stageEvent(RoomNotificationSentV2, { room: { id: room.id }, message: { id } } as never);
+      const message = Object.assign(new MessageEntity(), {
+        id, roomId: room.id, type: 'notification', fromLabel: 'API', userId: null, body: 'staged', messageFormat: 'text',
+        color: 'gray', notify: false, mentionUserIds: [], createdAt: new Date(), event,
+      }) as StoredMessage;
+      return { message, event };
+    };
+    const { message: written, event: told } = staged();
+    await db.transaction((m) => insertOutbox(m, [told], undefined, [(ev, param) => messages.withEvents([written], ev, param)]));
+    const [row] = await sql(stack.databaseUrl, 'SELECT position::text AS position, body FROM messages WHERE id = $1', [written.id]);
+    expect(row).toEqual({ position: told.position, body: 'staged' });
+
+    // Its event staged but not written with it: the join would drop the message; the commit fails instead.
+    const { event: other } = staged();
+    const { message: orphan } = staged();
+    await expect(db.transaction((m) => insertOutbox(m, [other], undefined, [(ev, param) => messages.withEvents([orphan], ev, param)])))
+      .rejects.toThrow('1 staged rows, 0 written with their events');
+    expect(await sql(stack.databaseUrl, 'SELECT id FROM messages WHERE id = $1', [orphan.id])).toEqual([]);
+    expect(await sql(stack.databaseUrl, 'SELECT id FROM outbox WHERE event_id = $1', [other.envelope.id])).toEqual([]);
+  });
 
   it('publishes the events of a command right after its commit and empties the outbox', async () => {
     const room = await createRoom('Drained');

@@ -60,7 +60,7 @@ export async function insertOutbox(
   events: StagedEvent[],
   applied?: AppliedCommands,
   /** Rows written with the events, in the same statement (see StagedRows): given the events' CTE and a parameter number. */
-  staged: Array<(events: string, param: number) => { sql: string; value: unknown }> = [],
+  staged: Array<(events: string, param: number) => { sql: string; value: unknown; count: number }> = [],
 ): Promise<void> {
   if (events.length === 0) {
     // Staged rows are told of by events (a message by its event): none without.
@@ -86,13 +86,20 @@ export async function insertOutbox(
               FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::int[], $5::text[]) WITH ORDINALITY AS e(id, routing_key, envelope, room_id, traceparent, n), v, o
              ORDER BY e.n
             RETURNING id, event_id, envelope->>'registrationsVersion' AS version)`);
-  staged.forEach((rows, i) => {
-    const { sql, value } = rows('ev', params.length + 1);
+  // Each staged INSERT answers how many rows it wrote: a row whose event is not among these
+  // would be dropped by its join, and must fail the commit instead.
+  const expected = staged.map((rows, i) => {
+    const { sql, value, count } = rows('ev', params.length + 1);
     params.push(value);
-    ctes.push(`r${i} AS (${sql})`);
+    ctes.push(`r${i} AS (${sql} RETURNING 1)`);
+    return count;
   });
-  const rows: Array<{ id: string; event_id: string; version: string }> = await preparedQuery(manager,
-    `WITH ${ctes.join(',\n     ')}\n     SELECT id, event_id, version FROM ev`, params);
+  const counts = expected.map((_, i) => `(SELECT count(*) FROM r${i})::int AS r${i}`).join(', ');
+  const rows: Array<{ id: string; event_id: string; version: string } & Record<string, number>> = await preparedQuery(manager,
+    `WITH ${ctes.join(',\n     ')}\n     SELECT id, event_id, version${counts ? `, ${counts}` : ''} FROM ev`, params);
+  expected.forEach((count, i) => {
+    if (rows[0][`r${i}`] !== count) throw new Error(`${count} staged rows, ${rows[0][`r${i}`]} written with their events: a row's event is missing`);
+  });
   const stamp = Number(rows[0].version);
   const position = new Map(rows.map((r) => [r.event_id, r.id]));
   for (const e of events) {

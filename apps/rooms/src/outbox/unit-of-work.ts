@@ -24,10 +24,11 @@ export interface Tx {
   insertLater<R>(into: StagedRows<R>, row: R): void;
 }
 
-/** A data-modifying CTE of the outbox's statement (see insertOutbox), and the value of its one parameter. */
+/** An INSERT run as a CTE of the outbox's statement (see insertOutbox), the value of its one parameter and how many rows it writes. */
 export interface StagedInsert {
   sql: string;
   value: unknown;
+  count: number;
 }
 
 /** A repository that writes rows staged with Tx.insertLater, all of a batch at once. */

@@ -80,6 +80,7 @@ export class MessageRepository implements StagedRows<StoredMessage> {
               JOIN ${events} ON ${events}.event_id = (r->>'event_id')::uuid,
               LATERAL jsonb_populate_record(NULL::messages, r || jsonb_build_object('position', ${events}.id)) p`,
       value: JSON.stringify(messages.map(toRow)),
+      count: messages.length,
     };
   }
 
