@@ -240,6 +240,16 @@ describe('webhook health and automatic disabling (real Postgres, RabbitMQ)', () 
     expect(await rpc.refused(ListAllWebhooksV1, { room: { name: 'No such room' } })).toMatchObject({ code: 'not_found', reason: 'room_not_found' });
   });
 
+  it('gives the operator one webhook by id, and none for an id nobody registered', async () => {
+    const room = await createRoom();
+    await register(room.id, 'Other');
+    const wanted = await register(room.id, 'Wanted');
+    expect((await rpc.send(ListAllWebhooksV1, { id: wanted.id })).webhooks.map((w) => [w.id, w.name])).toEqual([[wanted.id, 'Wanted']]);
+    expect((await rpc.send(ListAllWebhooksV1, { room: { id: room.id }, id: wanted.id })).webhooks.map((w) => w.id)).toEqual([wanted.id]);
+    expect((await rpc.send(ListAllWebhooksV1, { id: 2_000_000_000 })).webhooks).toEqual([]);
+    expect(await rpc.refused(ListAllWebhooksV1, { id: 0 } as never)).toMatchObject({ code: 'invalid' });
+  });
+
   it('adds a report redelivered with the same command id once', async () => {
     const room = await createRoom();
     const hook = await register(room.id, 'Once');

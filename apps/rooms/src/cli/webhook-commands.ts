@@ -57,7 +57,7 @@ export class WebhookCommands {
   async isRegistered(id: number): Promise<boolean | undefined> {
     if (!(await this.rooms.served())) return undefined;
     try {
-      const { webhooks } = await this.rooms.request(ListAllWebhooksV1, {});
+      const { webhooks } = await this.rooms.request(ListAllWebhooksV1, { id });
       return webhooks.some((w) => w.id === id);
     } catch {
       return undefined;

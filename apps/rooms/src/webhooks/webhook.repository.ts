@@ -154,14 +154,15 @@ export class WebhookRepository {
   }
 
   /** Every webhook with its health (the room's only, when given), by id. */
-  async listWithHealth(m: EntityManager, roomId?: number): Promise<StoredWebhook[]> {
-    const rows: WebhookRow[] = roomId === undefined
-      ? await m.query(`${WITH_HEALTH} ORDER BY w.id`)
-      : await m.query(`${WITH_HEALTH} WHERE w.room_id = $1 ORDER BY w.id`, [roomId]);
+  async listWithHealth(m: EntityManager, only: { roomId?: number; id?: number } = {}): Promise<StoredWebhook[]> {
+    const where: string[] = [];
+    const params: number[] = [];
+    if (only.roomId !== undefined) where.push(`w.room_id = $${params.push(only.roomId)}`);
+    if (only.id !== undefined) where.push(`w.id = $${params.push(only.id)}`);
+    const rows: WebhookRow[] = await m.query(`${WITH_HEALTH}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY w.id`, params);
     return rows.map(toStored);
   }
 
-  /** Every registration, group-wide ones included, by id. */
   /** The registrations' version (advanced by insertOutbox with every registrations-changed event). */
   async registrationsVersion(m: EntityManager): Promise<number> {
     const rows: Array<{ value: string }> = await m.query('SELECT value FROM registrations_version');

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { RoomRepository } from '../../rooms/room.repository';
 import { toWebhookView, WebhookRepository } from '../webhook.repository';
 
-/** The operator's list (`cli webhook list`): every webhook with its health, or one room's. */
+/** The operator's list (`cli webhook list`): every webhook with its health, or one room's, or the one with an id. */
 @Injectable()
 export class ListAllWebhooks {
   constructor(
@@ -16,6 +16,6 @@ export class ListAllWebhooks {
   async execute(cmd: RequestOf<typeof ListAllWebhooksV1>): Promise<ReplyOf<typeof ListAllWebhooksV1>> {
     const m = this.db.manager;
     const roomId = cmd.room ? (await this.rooms.findByRef(m, cmd.room)).id : undefined;
-    return { webhooks: (await this.webhooks.listWithHealth(m, roomId)).map(toWebhookView) };
+    return { webhooks: (await this.webhooks.listWithHealth(m, { roomId, id: cmd.id })).map(toWebhookView) };
   }
 }

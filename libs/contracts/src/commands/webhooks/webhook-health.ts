@@ -73,8 +73,11 @@ export const EnableWebhookV1 = defineCommand<{ webhook: WebhookView }>('webhooks
 
 /**
  * The operator's view (`cli webhook list`): every webhook with its health, group-wide ones
- * included, or those of one room. Not exposed through the API.
+ * included, or those of one room, or the one with an id (none when no such webhook is
+ * registered). Not exposed through the API. (A rooms service older than `id` ignores it and
+ * answers every webhook: a caller that asks for one finds it among them.)
  */
 export const ListAllWebhooksV1 = defineCommand<{ webhooks: WebhookView[] }>('webhooks.list-all-webhooks.v1', z.object({
   room: roomRefSchema.optional(),
+  id: webhookId.optional(),
 }), { query: true });
