@@ -12,7 +12,7 @@ import { startRoomsService } from '../src/bootstrap';
 import { roomsConfigShape } from '../src/config';
 import { UnitOfWork } from '../src/outbox/unit-of-work';
 import { TokenCommands } from '../src/cli/token-commands';
-import { databaseUrl, deleteBrokerNamespace, dropDatabase, eventually, testInfra, uniqueName } from '../../../test/support/common';
+import { databaseUrl, eventually, removeTestState, testInfra, uniqueName } from '../../../test/support/common';
 
 /*
  * Everything the rooms integration tests need, with no import of another service: the
@@ -58,8 +58,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Room
     startReplica: (extra = {}) => start(extra),
     async stop() {
       for (const app of apps) await app.close().catch(() => undefined);
-      await deleteBrokerNamespace(infra.amqpUrl, namespace).catch(() => undefined);
-      await dropDatabase(dbUrl).catch(() => undefined);
+      await removeTestState(infra, { namespace, databaseUrl: dbUrl });
     },
   };
   try {

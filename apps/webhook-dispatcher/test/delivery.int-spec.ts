@@ -10,7 +10,7 @@ import {
   RoomTopicChangedV2, SendMessageV1, SendNotificationV1,
 } from '@app/contracts';
 import {
-  databaseUrl, deleteBrokerNamespace, dropDatabase, EventCapture, eventually, Stack, startStack, testInfra, uniqueName,
+  databaseUrl, deleteBrokerNamespace, EventCapture, eventually, removeTestState, Stack, startStack, testInfra, uniqueName,
 } from '../../../test/support/harness';
 import { startRoomsService } from '../../rooms/src/bootstrap';
 import { roomsConfigShape } from '../../rooms/src/config';
@@ -480,8 +480,7 @@ describe('dispatcher start-up before the rooms service', () => {
       await dispatcher?.close().catch(() => undefined);
       await rooms?.close().catch(() => undefined);
       await conn.close().catch(() => undefined);
-      await deleteBrokerNamespace(infra.amqpUrl, namespace, [200, 400]).catch(() => undefined);
-      await dropDatabase(dbUrl).catch(() => undefined);
+      await removeTestState(infra, { namespace, databaseUrl: dbUrl, retryScheduleMs: [200, 400] });
     }
   });
 });
