@@ -12,6 +12,13 @@ export interface AppliedCommands {
 
 const APPLIED_INSERT = 'INSERT INTO applied_commands (command_id, reply) SELECT * FROM unnest($1::uuid[], $2::jsonb[])';
 
+/** An INSERT run as a CTE of the outbox's statement (see insertOutbox), the value of its one parameter and how many rows it writes. */
+export interface StagedInsert {
+  sql: string;
+  value: unknown;
+  count: number;
+}
+
 /** An event about to be written: its routing key and envelope. */
 export interface StagedEvent {
   routingKey: string;
@@ -60,7 +67,7 @@ export async function insertOutbox(
   events: StagedEvent[],
   applied?: AppliedCommands,
   /** Rows written with the events, in the same statement (see StagedRows): given the events' CTE and a parameter number. */
-  staged: Array<(events: string, param: number) => { sql: string; value: unknown; count: number }> = [],
+  staged: Array<(events: string, param: number) => StagedInsert> = [],
 ): Promise<void> {
   if (events.length === 0) {
     // Staged rows are told of by events (a message by its event): none without.

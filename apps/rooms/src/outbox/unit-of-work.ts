@@ -2,7 +2,7 @@ import { CommandFailure, commandFailure, EventDefinition } from '@app/contracts'
 import { AppLogger, CommandMeta, contextOf, isSampled, preparedQuery, Tracing } from '@app/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { isTransientConflict, isUniqueViolation } from '../shared/db-errors';
-import { insertOutbox, StagedEvent, stageEvent } from './outbox';
+import { insertOutbox, StagedEvent, stageEvent, StagedInsert } from './outbox';
 import { OutboxRelay } from './outbox-relay';
 
 /** A value loaded once per transaction (a batch shares it), e.g. a room locked FOR SHARE. */
@@ -22,13 +22,6 @@ export interface Tx {
    * statement. Nothing of the work may read it back before.
    */
   insertLater<R>(into: StagedRows<R>, row: R): void;
-}
-
-/** An INSERT run as a CTE of the outbox's statement (see insertOutbox), the value of its one parameter and how many rows it writes. */
-export interface StagedInsert {
-  sql: string;
-  value: unknown;
-  count: number;
 }
 
 /** A repository that writes rows staged with Tx.insertLater, all of a batch at once. */

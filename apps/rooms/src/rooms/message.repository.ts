@@ -3,8 +3,8 @@ import { MessageUserView } from '@app/contracts';
 import { preparedQuery } from '@app/common';
 import { EntityManager } from 'typeorm';
 import { MessageEntity } from '../database/entities';
-import type { StagedEvent } from '../outbox/outbox';
-import type { StagedInsert, StagedRows } from '../outbox/unit-of-work';
+import type { StagedEvent, StagedInsert } from '../outbox/outbox';
+import type { StagedRows } from '../outbox/unit-of-work';
 
 /** The parts of a message the v2 API added (migration 1764000000000), beside the entity's columns. */
 export interface MessageExtras {
