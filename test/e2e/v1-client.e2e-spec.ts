@@ -3,7 +3,7 @@
  * runs), tokens from the real CLI, and a v1 client library from the npm registry
  * (hipchat-client, written for the original service) pointed at our base URL.
  */
-import { databaseUrl, removeTestState, testInfra, uniqueName } from '../support/harness';
+import { databaseUrl, removeTestState, testInfra, trackTestState, uniqueName } from '../support/harness';
 import { cli, freePort, Launched, launchSystem, startTestSystem, TestSystem } from '../support/processes';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -131,6 +131,7 @@ describe('start-up with a dependency down', () => {
     // only PostgreSQL down, the other services may have declared their queues.
     const database = databaseUrl(infra.pgServerUrl, uniqueName('chat_e2e'));
     const namespace = uniqueName('e2e');
+    trackTestState({ namespace, databaseUrl: database });
     const system = launchSystem({
       PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database,
       AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, STARTUP_TIMEOUT_SECONDS: '1', LOG_LEVEL: 'warn', METRICS_PORT: '0',

@@ -9,6 +9,9 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { brokerNames, deliveryDelayQueue, EventEnvelope } from '@app/contracts';
 import { DEFAULT_RETRY_SCHEDULE_MS } from '../../apps/webhook-dispatcher/src/delivery/retry-policy';
+import { forgetTestState, TestState, trackTestState } from './test-state';
+
+export { trackTestState };
 
 /** PostgreSQL server, RabbitMQ and Redis URLs resolved by the global setup. */
 export function testInfra(): { pgServerUrl: string; amqpUrl: string; redisUrl: string } {
@@ -89,16 +92,17 @@ export async function deleteRedisNamespace(redisUrl: string, namespace: string):
 
 /**
  * Removes what a test system left on the shared servers: its broker namespace (with the delay
- * queues of `retryScheduleMs`), its Redis keys and its database. Each part is tried whatever
- * became of the others, and none throws: a clean-up must not hide the test's own outcome.
+ * queues of `retryScheduleMs`), its Redis keys and its database, and its record in the ledger
+ * (trackTestState: what a killed run leaves, the next run removes). Each part is tried
+ * whatever became of the others, and none throws: a clean-up must not hide the test's own outcome.
  */
-export async function removeTestState(
-  infra: { amqpUrl: string; redisUrl: string },
-  state: { namespace: string; databaseUrl: string; retryScheduleMs?: readonly number[] },
-): Promise<void> {
-  await deleteBrokerNamespace(infra.amqpUrl, state.namespace, state.retryScheduleMs).catch(() => undefined);
-  await deleteRedisNamespace(infra.redisUrl, state.namespace).catch(() => undefined);
+export async function removeTestState(infra: { amqpUrl: string; redisUrl: string }, state: TestState): Promise<void> {
+  if (state.namespace !== undefined) {
+    await deleteBrokerNamespace(infra.amqpUrl, state.namespace, state.retryScheduleMs).catch(() => undefined);
+    await deleteRedisNamespace(infra.redisUrl, state.namespace).catch(() => undefined);
+  }
   await dropDatabase(state.databaseUrl).catch(() => undefined);
+  await forgetTestState(state);
 }
 
 /** Collects every event published to a namespace's exchange from now on. */

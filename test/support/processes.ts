@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { parseRetrySchedule } from '../../apps/webhook-dispatcher/src/delivery/retry-policy';
-import { databaseUrl, removeTestState, testInfra, uniqueName } from './common';
+import { databaseUrl, removeTestState, testInfra, trackTestState, uniqueName } from './common';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(ROOT, 'dist', 'apps', 'rooms', 'apps', 'rooms', 'src', 'cli.js');
@@ -195,6 +195,9 @@ async function startTestSystemOnce(prefix: string, extraEnv: Record<string, stri
     METRICS_PORT: '0',
     ...extraEnv,
   };
+  // (A test may start the system with a schedule it cannot read, to see it refused.)
+  const schedule = env.WEBHOOK_RETRY_SCHEDULE ? tryParse(() => parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE)) : undefined;
+  trackTestState({ namespace, databaseUrl: dbUrl, retryScheduleMs: schedule });
   const launched = launchSystem(env);
   const stop = async () => {
     if (launched.child.exitCode === null && launched.child.signalCode === null) {
@@ -206,8 +209,6 @@ async function startTestSystemOnce(prefix: string, extraEnv: Record<string, stri
         await launched.exited;
       }
     }
-    // (A test may start the system with a schedule it cannot read, to see it refused.)
-    const schedule = env.WEBHOOK_RETRY_SCHEDULE ? tryParse(() => parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE)) : undefined;
     await removeTestState(infra, { namespace, databaseUrl: dbUrl, retryScheduleMs: schedule });
   };
   try {

@@ -12,7 +12,7 @@ import { startRoomsService } from '../src/bootstrap';
 import { roomsConfigShape } from '../src/config';
 import { UnitOfWork } from '../src/outbox/unit-of-work';
 import { TokenCommands } from '../src/cli/token-commands';
-import { databaseUrl, eventually, removeTestState, testInfra, uniqueName } from '../../../test/support/common';
+import { databaseUrl, eventually, removeTestState, testInfra, trackTestState, uniqueName } from '../../../test/support/common';
 
 /*
  * Everything the rooms integration tests need, with no import of another service: the
@@ -41,6 +41,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Room
   const infra = testInfra();
   const namespace = uniqueName('t');
   const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName('chat_test'));
+  trackTestState({ namespace, databaseUrl: dbUrl });
   const base = {
     AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, DATABASE_URL: dbUrl, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0',
   };

@@ -10,7 +10,7 @@ import {
   RoomTopicChangedV2, SendMessageV1, SendNotificationV1,
 } from '@app/contracts';
 import {
-  databaseUrl, deleteBrokerNamespace, EventCapture, eventually, removeTestState, Stack, startStack, testInfra, uniqueName,
+  databaseUrl, deleteBrokerNamespace, EventCapture, eventually, removeTestState, Stack, startStack, testInfra, trackTestState, uniqueName,
 } from '../../../test/support/harness';
 import { startRoomsService } from '../../rooms/src/bootstrap';
 import { roomsConfigShape } from '../../rooms/src/config';
@@ -451,6 +451,7 @@ describe('dispatcher start-up before the rooms service', () => {
     const infra = testInfra();
     const namespace = uniqueName('t');
     const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName('chat_test'));
+    trackTestState({ namespace, databaseUrl: dbUrl, retryScheduleMs: [200, 400] });
     const common = { AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, DATABASE_URL: dbUrl, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0' };
     const names = brokerNames(namespace);
     let dispatcher: INestApplicationContext | undefined;
