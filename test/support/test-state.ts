@@ -26,8 +26,11 @@ interface TestStateRecord extends TestState {
   createdAt: string;
 }
 
-/** TEST_STATE_DIR: another ledger (the ledger's own tests). */
-const ledger = () => process.env.TEST_STATE_DIR ?? join(tmpdir(), 'chat-room-service-test-state');
+/**
+ * The user's own directory: the temp directory is everyone's, and a record names what the
+ * sweep kills and drops. TEST_STATE_DIR: another ledger (the ledger's own tests).
+ */
+const ledger = () => process.env.TEST_STATE_DIR ?? join(tmpdir(), `chat-room-service-test-state-${process.getuid?.() ?? 'user'}`);
 
 const fileOf = (owner: number, state: TestState) => join(ledger(), `${owner}-${state.namespace ?? new URL(state.databaseUrl).pathname.slice(1)}.json`);
 
@@ -35,7 +38,7 @@ const fileOf = (owner: number, state: TestState) => join(ledger(), `${owner}-${s
 export function trackTestState(state: TestState): void {
   const record: TestStateRecord = { ...state, owner: process.pid, createdAt: new Date().toISOString() };
   // Synchronous: a kill right after creation must find the record already written.
-  mkdirSync(ledger(), { recursive: true });
+  mkdirSync(ledger(), { recursive: true, mode: 0o700 });
   writeFileSync(fileOf(process.pid, state), JSON.stringify(record));
 }
 
@@ -93,9 +96,9 @@ async function stopProcessesOf(namespace: string): Promise<void> {
 
 /**
  * Removes the state of every record whose owner is gone: first the processes still running
- * in its namespace (killed: their state goes next), then the state itself (`remove`; a record
- * whose removal throws is left for the next run). A record is claimed by renaming it, so two runs starting together never
- * remove the same state twice. Answers what was removed.
+ * in its namespace (killed: their state goes next), then the state itself (`remove`; a
+ * record whose removal throws is left for the next run). A record is claimed by renaming
+ * it, so two runs starting together never remove the same state twice. Answers what was removed.
  */
 export async function sweepAbandonedTestState(remove: (state: TestState) => Promise<void>): Promise<TestState[]> {
   let files: string[];
