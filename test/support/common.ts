@@ -47,6 +47,22 @@ export async function dropDatabase(url: string): Promise<void> {
   }
 }
 
+/**
+ * A database of a test's own, on the test server (what opens it creates it), recorded in the
+ * ledger until dropTestDatabase removes it: a run killed meanwhile leaves it to the next.
+ */
+export function testDatabaseUrl(prefix: string): string {
+  const url = databaseUrl(testInfra().pgServerUrl, uniqueName(prefix));
+  trackTestState({ databaseUrl: url });
+  return url;
+}
+
+/** Drops a database of testDatabaseUrl (or one recorded with trackTestState) and its record; never throws. */
+export async function dropTestDatabase(url: string): Promise<void> {
+  await dropDatabase(url).catch(() => undefined);
+  await forgetTestState({ databaseUrl: url });
+}
+
 /** Deletes every queue and exchange of a broker namespace. */
 export async function deleteBrokerNamespace(amqpUrl: string, namespace: string, retryScheduleMs: readonly number[] = DEFAULT_RETRY_SCHEDULE_MS): Promise<void> {
   const names = brokerNames(namespace);

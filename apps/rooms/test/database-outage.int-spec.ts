@@ -1,5 +1,5 @@
 import { CreateRoomV1, GetRoomV1, SendNotificationV1 } from '@app/contracts';
-import { ACTOR, BrokerLink, databaseUrl, dropDatabase, eventually, RoomsRpc, RoomsStack, sql, startStack, testInfra, uniqueName } from './support';
+import { ACTOR, BrokerLink, databaseUrl, dropTestDatabase, eventually, RoomsRpc, RoomsStack, sql, startStack, testInfra, trackTestState, uniqueName } from './support';
 
 /**
  * The rooms service reaches PostgreSQL through a link this test can cut (the server stays
@@ -18,6 +18,7 @@ describe('rooms service during a PostgreSQL outage (real Postgres, RabbitMQ)', (
     link = await BrokerLink.open(server);
     const name = uniqueName('chat_test');
     direct = databaseUrl(server, name);
+    trackTestState({ databaseUrl: direct });
     stack = await startStack({ DATABASE_URL: databaseUrl(link.url(server), name), DATABASE_POOL_SIZE: '4' });
     rpc = await RoomsRpc.connect(stack.amqpUrl, stack.namespace);
     ownerId = (await rpc.createUser('Owner')).id;
@@ -28,7 +29,7 @@ describe('rooms service during a PostgreSQL outage (real Postgres, RabbitMQ)', (
     await link?.restore();
     await stack?.stop();
     await link?.cut();
-    await dropDatabase(direct).catch(() => undefined);
+    await dropTestDatabase(direct);
   });
 
   it('answers unavailable while the database is unreachable, and serves again once it is back', async () => {

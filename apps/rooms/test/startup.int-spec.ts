@@ -4,15 +4,15 @@ import { startRoomsService } from '../src/bootstrap';
 import { roomsConfigShape } from '../src/config';
 import { openDatabase } from '../src/database/database';
 import { MIGRATIONS } from '../src/database/migrations';
-import { databaseUrl, dropDatabase, sql, testInfra, uniqueName } from './support';
+import { databaseUrl, dropTestDatabase, sql, testDatabaseUrl, testInfra, uniqueName } from './support';
 
 
 describe('rooms service start-up (real Postgres, RabbitMQ)', () => {
   const infra = testInfra();
 
   describe('database creation and migrations', () => {
-    const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName('chat_test_mig'));
-    afterAll(() => dropDatabase(dbUrl));
+    const dbUrl = testDatabaseUrl('chat_test_mig');
+    afterAll(() => dropTestDatabase(dbUrl));
 
     it('is safe when several replicas start at once on a brand-new database', async () => {
       const opened = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => openDatabase(dbUrl, 1 + (i % 3))));
@@ -44,7 +44,7 @@ describe('rooms service start-up (real Postgres, RabbitMQ)', () => {
     });
 
     it('works with a pool of a single connection', async () => {
-      const url = databaseUrl(infra.pgServerUrl, uniqueName('chat_test_pool1'));
+      const url = testDatabaseUrl('chat_test_pool1');
       try {
         let timer: NodeJS.Timeout | undefined;
         const ds = await Promise.race([
@@ -56,7 +56,7 @@ describe('rooms service start-up (real Postgres, RabbitMQ)', () => {
         expect(await sql(url, 'SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: MIGRATIONS.length }]);
         await ds.destroy();
       } finally {
-        await dropDatabase(url);
+        await dropTestDatabase(url);
       }
     });
   });

@@ -21,7 +21,7 @@ import { databaseUrl, eventually, removeTestState, testInfra, trackTestState, un
  * test/support/common.ts.
  */
 
-export { databaseUrl, dropDatabase, EventCapture, eventually, testInfra, uniqueName } from '../../../test/support/common';
+export { databaseUrl, dropTestDatabase, EventCapture, eventually, testDatabaseUrl, testInfra, trackTestState, uniqueName } from '../../../test/support/common';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

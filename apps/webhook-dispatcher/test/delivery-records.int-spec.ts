@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { databaseUrl, dropDatabase, testInfra, uniqueName } from '../../../test/support/common';
+import { dropTestDatabase, testDatabaseUrl } from '../../../test/support/common';
 import { openDispatcherDatabase } from '../src/database/database';
 import { DeliveryStatus } from '../src/delivery/delivery-decisions';
 import { DeliveryJob, deliveryIdOf } from '../src/delivery/delivery-job';
@@ -26,14 +26,14 @@ describe('recording attempts (real PostgreSQL)', () => {
     (await db.query('SELECT status, attempts, last_status FROM webhook_deliveries WHERE id = $1', [deliveryIdOf(eventId, 7)]))[0];
 
   beforeAll(async () => {
-    url = databaseUrl(testInfra().pgServerUrl, uniqueName('records'));
+    url = testDatabaseUrl('records');
     db = await openDispatcherDatabase(url, 2);
     repository = new DeliveryRepository(db);
   });
 
   afterAll(async () => {
     await db?.destroy().catch(() => undefined);
-    await dropDatabase(url).catch(() => undefined);
+    await dropTestDatabase(url);
   });
 
   it('keeps the state of the latest attempt when an earlier one of another chain is recorded after it', async () => {

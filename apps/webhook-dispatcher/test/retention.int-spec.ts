@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger } from '@app/common';
 import { DataSource } from 'typeorm';
-import { databaseUrl, dropDatabase, testInfra, uniqueName } from '../../../test/support/common';
+import { dropTestDatabase, testDatabaseUrl } from '../../../test/support/common';
 import { openDispatcherDatabase } from '../src/database/database';
 import { RecordPruner } from '../src/delivery/record-pruner';
 
@@ -24,13 +24,13 @@ describe('pruning old delivery records (real PostgreSQL)', () => {
   const attempts = async () => (await db.query('SELECT count(*)::int AS n FROM webhook_attempts'))[0].n as number;
 
   beforeAll(async () => {
-    url = databaseUrl(testInfra().pgServerUrl, uniqueName('retention'));
+    url = testDatabaseUrl('retention');
     db = await openDispatcherDatabase(url, 4);
   });
 
   afterAll(async () => {
     await db?.destroy().catch(() => undefined);
-    await dropDatabase(url).catch(() => undefined);
+    await dropTestDatabase(url);
   });
 
   it('deletes finished deliveries past the retention with their attempts, in batches; keeps the rest', async () => {
