@@ -69,6 +69,27 @@ const toEntity = (r: RoomRow): RoomEntity => Object.assign(new RoomEntity(), {
   guestAccessToken: r.guest_access_token, version: r.version, createdAt: r.created_at,
 });
 
+/** What a reference to no room answers. */
+export const roomNotFound = (ref: RoomRef) => commandFailure('not_found', 'room_not_found', 'room', { ref: describeRef(ref) });
+
+/**
+ * A room read in another repository's statement (one round trip for the room and its rows):
+ * its columns as `<alias>.<column> AS room__<column>` (no clash with the other table's), the
+ * condition a reference puts on it, and the room such a row holds (null: no room matched).
+ */
+export const joinedRoom = {
+  columns: (alias: string) => COLUMNS.split(', ').map((c) => `${alias}.${c} AS room__${c}`).join(', '),
+  /** `param`: the placeholder that holds the id or the name. */
+  where: (alias: string, ref: RoomRef, param: string) => ('id' in ref ? `${alias}.id = ${param}` : `lower(${alias}.name) = lower(${param})`),
+  param: (ref: RoomRef): number | string => ('id' in ref ? ref.id : ref.name),
+  of(row: Record<string, unknown>): RoomEntity | null {
+    if (row.room__id === null || row.room__id === undefined) return null;
+    const r: Record<string, unknown> = {};
+    for (const c of COLUMNS.split(', ')) r[c] = row[`room__${c}`];
+    return toEntity(r as unknown as RoomRow);
+  },
+};
+
 /** SQL of rooms and their members; plain SQL on the hot reads (a query builder per request costs). */
 @Injectable()
 export class RoomRepository {
@@ -82,7 +103,7 @@ export class RoomRepository {
     const rows: RoomRow[] = 'id' in ref
       ? await preparedQuery(m, `SELECT ${COLUMNS} FROM rooms WHERE id = $1${suffix}`, [ref.id])
       : await preparedQuery(m, `SELECT ${COLUMNS} FROM rooms WHERE lower(name) = lower($1)${suffix}`, [ref.name]);
-    if (rows.length === 0) throw commandFailure('not_found', 'room_not_found', 'room', { ref: describeRef(ref) });
+    if (rows.length === 0) throw roomNotFound(ref);
     return toEntity(rows[0]);
   }
 

@@ -12,7 +12,10 @@ export interface Registrant {
   userId: number | null;
 }
 
-export const registrantOf = (roomId: number, actor: Actor): Registrant => ({ roomId, userId: actor.userId ?? null });
+/** Whose webhooks a key names for an actor: a user's own (null: those made without a user). */
+export const registrantUserOf = (actor: Actor): number | null => actor.userId ?? null;
+
+export const registrantOf = (roomId: number, actor: Actor): Registrant => ({ roomId, userId: registrantUserOf(actor) });
 
 /** What a registration describes. */
 export interface WebhookFields {

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { preparedQuery } from '@app/common';
 import {
-  NO_WEBHOOK_HEALTH, WebhookAuthentication, WebhookDeliveryMode, WebhookEventName, WebhookHealthView, WebhookRef, WebhookRegistration, WebhookView,
+  NO_WEBHOOK_HEALTH, RoomRef, WebhookAuthentication, WebhookDeliveryMode, WebhookEventName, WebhookHealthView, WebhookRef, WebhookRegistration, WebhookView,
 } from '@app/contracts';
 import { EntityManager } from 'typeorm';
+import { RoomEntity } from '../database/entities';
+import { joinedRoom } from '../rooms/room.repository';
 import { isUniqueViolation } from '../shared/db-errors';
 import { Registrant, WebhookFields, webhookKeyTaken, webhookNotFound } from './webhook-rules';
 
@@ -91,6 +93,18 @@ const REMOVED = `SELECT ${COLUMNS}, created_by_token_id, created_version, remove
 /** A fixed first key for the per-room advisory lock of webhook changes (the second is the room id). */
 const WEBHOOKS_LOCK_CLASS = 7_411_903;
 
+/**
+ * The webhook a reference names in a room (`room`, `user`, `value`: SQL expressions): by id,
+ * any of the room's; by key, the user's own, else one an add-on installed in the room
+ * declared with that key (the caller may see it, not change it). A WHERE clause and its order.
+ */
+const REF_CLAUSE = {
+  id: (room: string, id: string) => `WHERE w.room_id = ${room} AND w.id = ${id}`,
+  key: (room: string, user: string, key: string) => `WHERE w.room_id = ${room} AND w.key = ${key}
+          AND (w.installation_id IS NOT NULL OR coalesce(w.created_by_user_id, 0) = coalesce(${user}::int, 0))
+        ORDER BY (w.installation_id IS NOT NULL), w.id LIMIT 1`,
+};
+
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray((result as unknown[])[0]) ? (result as T[][])[0] : (result as T[]));
 
 /** SQL of webhook registrations (`webhooks`). */
@@ -115,22 +129,37 @@ export class WebhookRepository {
 
   /** The room's webhook with this id (add-on ones included). */
   async findById(m: EntityManager, roomId: number, id: number): Promise<StoredWebhook | null> {
-    const rows: WebhookRow[] = await preparedQuery(m, `${WITH_HEALTH} WHERE w.room_id = $1 AND w.id = $2`, [roomId, id]);
+    const rows: WebhookRow[] = await preparedQuery(m, `${WITH_HEALTH} ${REF_CLAUSE.id('$1', '$2')}`, [roomId, id]);
+    return rows[0] ? toStored(rows[0]) : null;
+  }
+
+  /** The webhook a key names in a room for this registrant (see REF_CLAUSE). */
+  async findByKey(m: EntityManager, r: Registrant, key: string): Promise<StoredWebhook | null> {
+    const rows: WebhookRow[] = await preparedQuery(m, `${WITH_HEALTH} ${REF_CLAUSE.key('$1', '$2', '$3')}`, [r.roomId, r.userId, key]);
     return rows[0] ? toStored(rows[0]) : null;
   }
 
   /**
-   * The webhook a key names in a room: the registrant's own, else one an add-on installed in
-   * this room declared with that key (the caller may see it, not change it).
+   * The room a reference names and the webhook a reference names in it for this user (see
+   * REF_CLAUSE), in one statement where findByRef after the room's read made two round
+   * trips: GET of a webhook asks for both, and so does every request of its delivery log.
+   * Null for what is not there; the caller decides in the order of those two reads (the
+   * room, the actor's access to it, then the webhook).
    */
-  async findByKey(m: EntityManager, r: Registrant, key: string): Promise<StoredWebhook | null> {
-    const rows: WebhookRow[] = await preparedQuery(m,
-      `${WITH_HEALTH}
-        WHERE w.room_id = $1 AND w.key = $3
-          AND (w.installation_id IS NOT NULL OR coalesce(w.created_by_user_id, 0) = coalesce($2::int, 0))
-        ORDER BY (w.installation_id IS NOT NULL), w.id LIMIT 1`,
-      [r.roomId, r.userId, key]);
-    return rows[0] ? toStored(rows[0]) : null;
+  async findWithRoom(
+    m: EntityManager, room: RoomRef, userId: number | null, ref: WebhookRef,
+  ): Promise<{ room: RoomEntity | null; webhook: StoredWebhook | null }> {
+    const [clause, params] = 'id' in ref
+      ? [REF_CLAUSE.id('r.id', '$2'), [joinedRoom.param(room), ref.id]]
+      : [REF_CLAUSE.key('r.id', '$3', '$2'), [joinedRoom.param(room), ref.key, userId]];
+    const rows: Array<WebhookRow & Record<string, unknown>> = await preparedQuery(m,
+      `SELECT ${joinedRoom.columns('r')}, x.*
+         FROM rooms r
+         LEFT JOIN LATERAL (${WITH_HEALTH} ${clause}) x ON true
+        WHERE ${joinedRoom.where('r', room, '$1')}`,
+      params);
+    if (rows.length === 0) return { room: null, webhook: null };
+    return { room: joinedRoom.of(rows[0]), webhook: rows[0].id === null ? null : toStored(rows[0]) };
   }
 
   /** The webhook a reference names for this registrant (by id: any of the room's; by key: see findByKey), or not_found. */
