@@ -1,4 +1,4 @@
-import { Actor, CreateRoomV1, CreateWebhookV1, GetWebhookV1, ReportWebhookHealthV1 } from '@app/contracts';
+import { Actor, CreateRoomV1, CreateWebhookV1, EnableWebhookV1, GetWebhookV1, ReportWebhookHealthV1 } from '@app/contracts';
 import { RoomsRpc, RoomsStack, startStack } from './support';
 
 /**
@@ -86,5 +86,20 @@ describe('one webhook of a room, read with its room (real Postgres, RabbitMQ)', 
       .toMatchObject({ code: 'not_found', reason: 'webhook_not_found' });
     expect((await rpc.send(GetWebhookV1, { actor: roomToken, room: { id: other.id }, webhook: { id: (await register(ann, other.id)).id } })).webhook.roomId)
       .toBe(other.id);
+  });
+
+  it('enabling finds the webhook as reading it does: the same refusals, in the same order', async () => {
+    const room = await createRoom();
+    const other = await createRoom();
+    const hook = await register(ann, room.id, 'enable-me');
+    const roomToken: Actor = { label: 'room token', roomId: other.id };
+
+    expect(await rpc.refused(EnableWebhookV1, { actor: ann, room: { id: 2_000_000_000 }, webhook: { id: hook.id } }))
+      .toMatchObject({ code: 'not_found', reason: 'room_not_found' });
+    expect(await rpc.refused(EnableWebhookV1, { actor: roomToken, room: { id: room.id }, webhook: { id: hook.id } }))
+      .toMatchObject({ code: 'forbidden', reason: 'outside_token_room' });
+    expect(await rpc.refused(EnableWebhookV1, { actor: bob, room: { id: room.id }, webhook: { key: 'enable-me' } }))
+      .toMatchObject({ code: 'not_found', reason: 'webhook_not_found' });
+    expect((await rpc.send(EnableWebhookV1, { actor: ann, room: { id: room.id }, webhook: { key: 'enable-me' } })).webhook.id).toBe(hook.id);
   });
 });

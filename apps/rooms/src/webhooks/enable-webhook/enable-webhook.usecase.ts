@@ -3,9 +3,9 @@ import type { CommandMeta } from '@app/common';
 import { EnableWebhookV1, ReplyOf, RequestOf, WebhookRegistrationsChangedV1 } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { RoomRepository } from '../../rooms/room.repository';
 import { WebhookHealthRepository } from '../webhook-health.repository';
-import { registrantOf, webhookNotFound } from '../webhook-rules';
+import { readableWebhook } from '../readable-webhook';
+import { webhookNotFound } from '../webhook-rules';
 import { StoredWebhook, toWebhookView, WebhookRepository } from '../webhook.repository';
 
 /**
@@ -18,7 +18,6 @@ import { StoredWebhook, toWebhookView, WebhookRepository } from '../webhook.repo
 export class EnableWebhook {
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly rooms: RoomRepository,
     private readonly webhooks: WebhookRepository,
     private readonly health: WebhookHealthRepository,
   ) {}
@@ -43,7 +42,6 @@ export class EnableWebhook {
       if (!webhook) throw webhookNotFound(cmd.webhook);
       return webhook;
     }
-    const room = await this.rooms.findForActor(m, cmd.room, cmd.actor);
-    return this.webhooks.findByRef(m, registrantOf(room.id, cmd.actor), cmd.webhook);
+    return readableWebhook(this.webhooks, m, cmd.room, cmd.actor, cmd.webhook);
   }
 }

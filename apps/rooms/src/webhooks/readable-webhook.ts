@@ -1,0 +1,23 @@
+import type { Actor, RoomRef, WebhookRef } from '@app/contracts';
+import { EntityManager } from 'typeorm';
+import { assertActorMayUse } from '../rooms/room-access';
+import { roomNotFound } from '../rooms/room.repository';
+import { registrantUserOf, webhookNotFound } from './webhook-rules';
+import { StoredWebhook, WebhookRepository } from './webhook.repository';
+
+/**
+ * The webhook a reference names, as reading it finds it (GET of a webhook, and what the
+ * reads and changes made on it through the API start with: its delivery log, enabling it):
+ * one statement for the room and the webhook, and the refusals in the order of those reads:
+ * no such room, a room the actor may not use (a room token outside its room), no such
+ * webhook in it.
+ */
+export async function readableWebhook(
+  webhooks: WebhookRepository, m: EntityManager, room: RoomRef, actor: Actor, ref: WebhookRef,
+): Promise<StoredWebhook> {
+  const found = await webhooks.findWithRoom(m, room, registrantUserOf(actor), ref);
+  if (!found.room) throw roomNotFound(room);
+  assertActorMayUse(actor, found.room);
+  if (!found.webhook) throw webhookNotFound(ref);
+  return found.webhook;
+}
