@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { forgetTestState, isAlive, processesOf, sweepAbandonedTestState, TestState, trackTestState } from './test-state';
@@ -84,6 +84,20 @@ describe('the ledger of test state', () => {
 
     expect(removals).toBe(1);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('takes back a record whose sweeper died before it finished, and leaves a live sweeper\'s', async () => {
+    const owner = await deadPid();
+    leave(owner, { namespace: 't_claimed', databaseUrl: db('chat_test_claimed') });
+    renameSync(join(dir, `${owner}-t_claimed.json`), join(dir, `${owner}-t_claimed.json.sweeping-${await deadPid()}`));
+    leave(owner, { namespace: 't_busy', databaseUrl: db('chat_test_busy') });
+    renameSync(join(dir, `${owner}-t_busy.json`), join(dir, `${owner}-t_busy.json.sweeping-${process.pid}`));
+    const removedStates: TestState[] = [];
+
+    await sweepAbandonedTestState(async (s) => { removedStates.push(s); });
+
+    expect(removedStates.map((s) => s.namespace)).toEqual(['t_claimed']);
+    expect(readdirSync(dir)).toEqual([`${owner}-t_busy.json.sweeping-${process.pid}`]);
   });
 
   it('finds nothing to sweep before any run has recorded state', async () => {

@@ -103,10 +103,16 @@ async function stopProcessesOf(namespace: string): Promise<void> {
 export async function sweepAbandonedTestState(remove: (state: TestState) => Promise<void>): Promise<TestState[]> {
   let files: string[];
   try {
-    files = (await readdir(ledger())).filter((f) => f.endsWith('.json'));
+    files = await readdir(ledger());
   } catch {
     return [];
   }
+  // A record a sweeper claimed and did not finish (it died): back to the others first.
+  for (const file of files) {
+    const claim = /^(.+\.json)\.sweeping-(\d+)$/.exec(file);
+    if (claim && !isAlive(Number(claim[2]))) await rename(join(ledger(), file), join(ledger(), claim[1])).catch(() => undefined);
+  }
+  files = (await readdir(ledger())).filter((f) => f.endsWith('.json'));
   const removed: TestState[] = [];
   for (const file of files) {
     const owner = Number(file.split('-')[0]);
