@@ -131,14 +131,14 @@ describe('start-up with a dependency down', () => {
     // only PostgreSQL down, the other services may have declared their queues.
     const database = databaseUrl(infra.pgServerUrl, uniqueName('chat_e2e'));
     const namespace = uniqueName('e2e');
-    trackTestState({ namespace, databaseUrl: database });
+    const state = trackTestState({ namespace, databaseUrl: database });
     const system = launchSystem({
       PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database,
       AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, STARTUP_TIMEOUT_SECONDS: '1', LOG_LEVEL: 'warn', METRICS_PORT: '0',
       ...overrides,
     });
     const result = await system.exited;
-    await removeTestState(infra, { namespace, databaseUrl: database });
+    await removeTestState(infra, state);
     return { ...result, stderr: system.stderr };
   }
 

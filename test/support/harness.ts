@@ -45,7 +45,7 @@ export async function startStack(options: StackOptions = { gateway: true, rooms:
   const infra = testInfra();
   const namespace = uniqueName('t');
   const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName('chat_test'));
-  trackTestState({ namespace, databaseUrl: dbUrl });
+  const state = trackTestState({ namespace, databaseUrl: dbUrl });
   const common = { AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0' };
   const gateways: INestApplication[] = [];
   let rooms: INestMicroservice | undefined;
@@ -74,7 +74,7 @@ export async function startStack(options: StackOptions = { gateway: true, rooms:
       for (const app of gateways) await app.close().catch(() => undefined);
       if (dispatcher) await dispatcher.close().catch(() => undefined);
       if (rooms) await rooms.close().catch(() => undefined);
-      await removeTestState(infra, { namespace, databaseUrl: dbUrl });
+      await removeTestState(infra, state);
     },
   };
 

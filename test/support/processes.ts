@@ -197,7 +197,7 @@ async function startTestSystemOnce(prefix: string, extraEnv: Record<string, stri
   };
   // (A test may start the system with a schedule it cannot read, to see it refused.)
   const schedule = env.WEBHOOK_RETRY_SCHEDULE ? tryParse(() => parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE)) : undefined;
-  trackTestState({ namespace, databaseUrl: dbUrl, retryScheduleMs: schedule });
+  const state = trackTestState({ namespace, databaseUrl: dbUrl, retryScheduleMs: schedule });
   const launched = launchSystem(env);
   const stop = async () => {
     if (launched.child.exitCode === null && launched.child.signalCode === null) {
@@ -209,7 +209,7 @@ async function startTestSystemOnce(prefix: string, extraEnv: Record<string, stri
         await launched.exited;
       }
     }
-    await removeTestState(infra, { namespace, databaseUrl: dbUrl, retryScheduleMs: schedule });
+    await removeTestState(infra, state);
   };
   try {
     // A launcher that exits (a service failed) ends the wait at once, with what it said.

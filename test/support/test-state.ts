@@ -34,12 +34,16 @@ const ledger = () => process.env.TEST_STATE_DIR ?? join(tmpdir(), `chat-room-ser
 
 const fileOf = (owner: number, state: TestState) => join(ledger(), `${owner}-${state.namespace ?? new URL(state.databaseUrl).pathname.slice(1)}.json`);
 
-/** Records a test system's state before it is made: a leftover of a run killed while starting is swept too. */
-export function trackTestState(state: TestState): void {
+/**
+ * Records a test system's state before it is made (a leftover of a run killed while starting
+ * is swept too), and answers it: what removeTestState is given when the test is done.
+ */
+export function trackTestState<S extends TestState>(state: S): S {
   const record: TestStateRecord = { ...state, owner: process.pid, createdAt: new Date().toISOString() };
   // Synchronous: a kill right after creation must find the record already written.
   mkdirSync(ledger(), { recursive: true, mode: 0o700 });
   writeFileSync(fileOf(process.pid, state), JSON.stringify(record));
+  return state;
 }
 
 /** The state was removed by its owner. */

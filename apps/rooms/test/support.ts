@@ -41,7 +41,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Room
   const infra = testInfra();
   const namespace = uniqueName('t');
   const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName('chat_test'));
-  trackTestState({ namespace, databaseUrl: dbUrl });
+  const state = trackTestState({ namespace, databaseUrl: dbUrl });
   const base = {
     AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, DATABASE_URL: dbUrl, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0',
   };
@@ -59,7 +59,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Room
     startReplica: (extra = {}) => start(extra),
     async stop() {
       for (const app of apps) await app.close().catch(() => undefined);
-      await removeTestState(infra, { namespace, databaseUrl: dbUrl });
+      await removeTestState(infra, state);
     },
   };
   try {

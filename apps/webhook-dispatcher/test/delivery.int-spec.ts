@@ -451,7 +451,7 @@ describe('dispatcher start-up before the rooms service', () => {
     const infra = testInfra();
     const namespace = uniqueName('t');
     const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName('chat_test'));
-    trackTestState({ namespace, databaseUrl: dbUrl, retryScheduleMs: [200, 400] });
+    const state = trackTestState({ namespace, databaseUrl: dbUrl, retryScheduleMs: [200, 400] });
     const common = { AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, DATABASE_URL: dbUrl, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0' };
     const names = brokerNames(namespace);
     let dispatcher: INestApplicationContext | undefined;
@@ -481,7 +481,7 @@ describe('dispatcher start-up before the rooms service', () => {
       await dispatcher?.close().catch(() => undefined);
       await rooms?.close().catch(() => undefined);
       await conn.close().catch(() => undefined);
-      await removeTestState(infra, { namespace, databaseUrl: dbUrl, retryScheduleMs: [200, 400] });
+      await removeTestState(infra, state);
     }
   });
 });
