@@ -7,8 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'amqplib';
 import Redis from 'ioredis';
 import { Client } from 'pg';
-import { brokerNames, deliveryDelayQueue, EventEnvelope } from '@app/contracts';
-import { DEFAULT_RETRY_SCHEDULE_MS } from '../../apps/webhook-dispatcher/src/delivery/retry-policy';
+import { brokerNames, EventEnvelope } from '@app/contracts';
+import { DeliveryDecisions } from '../../apps/webhook-dispatcher/src/delivery/delivery-decisions';
+import { DeliveryQueues } from '../../apps/webhook-dispatcher/src/delivery/delivery-queues';
+import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from '../../apps/webhook-dispatcher/src/delivery/retry-policy';
 import { forgetTestState, TestState, trackTestState } from './test-state';
 
 export { trackTestState };
@@ -63,17 +65,32 @@ export async function dropTestDatabase(url: string): Promise<void> {
   await forgetTestState({ databaseUrl: url });
 }
 
-/** Deletes every queue and exchange of a broker namespace. */
+/**
+ * The retry schedule a dispatcher started with `env` runs with: what the clean-up of its delay
+ * queues needs (the default's when unset, and when unreadable: a test may pass one to see it refused).
+ */
+export function retryScheduleOf(env: Record<string, string | undefined>): number[] | undefined {
+  if (!env.WEBHOOK_RETRY_SCHEDULE) return undefined;
+  try {
+    return parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Deletes every queue and exchange of a broker namespace whose dispatcher had this retry schedule. */
 export async function deleteBrokerNamespace(amqpUrl: string, namespace: string, retryScheduleMs: readonly number[] = DEFAULT_RETRY_SCHEDULE_MS): Promise<void> {
   const names = brokerNames(namespace);
-  // The dispatcher's delay queues: one per distinct wait of its retry schedule.
-  const delayQueues = [...new Set(retryScheduleMs)].map((ms) => deliveryDelayQueue(names, ms));
+  // The deliveries queue and those around it, as the dispatcher declares them for its retry
+  // schedule (a delay queue per tier of the schedule); a test that declared delay queues itself
+  // (DeliveryQueues.connect) passes its tiers, whose queues are named by the values as given.
+  const tiers = new Set([...new DeliveryDecisions([...retryScheduleMs]).tiers, ...retryScheduleMs]);
+  const deliveryQueues = DeliveryQueues.declarations(names, [...tiers], 'quorum').map((d) => d.queue);
   const conn = await connect(amqpUrl);
   try {
     for (const queue of [
       names.roomsCommandQueue, names.dispatcherCommandQueue, names.dispatcherEventsQueue, names.dispatcherDeadLetterQueue,
-      names.dispatcherOrderedEventsQueue, names.dispatcherOrderedDeadLetterQueue,
-      names.deliveriesQueue, names.deliveriesDeadLetterQueue, names.deliveryInFlightQueue, ...delayQueues,
+      names.dispatcherOrderedEventsQueue, names.dispatcherOrderedDeadLetterQueue, ...deliveryQueues,
     ]) {
       const ch = await conn.createChannel();
       await ch.deleteQueue(queue).catch(() => undefined);

@@ -2,8 +2,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { parseRetrySchedule } from '../../apps/webhook-dispatcher/src/delivery/retry-policy';
-import { databaseUrl, removeTestState, testInfra, trackTestState, uniqueName } from './common';
+import { databaseUrl, removeTestState, retryScheduleOf, testInfra, trackTestState, uniqueName } from './common';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(ROOT, 'dist', 'apps', 'rooms', 'apps', 'rooms', 'src', 'cli.js');
@@ -169,14 +168,6 @@ export async function startTestSystem(
 
 class PortTaken extends Error {}
 
-function tryParse<T>(parse: () => T): T | undefined {
-  try {
-    return parse();
-  } catch {
-    return undefined;
-  }
-}
-
 async function startTestSystemOnce(prefix: string, extraEnv: Record<string, string>, port: number): Promise<TestSystem> {
   const infra = testInfra();
   const namespace = uniqueName(prefix);
@@ -195,9 +186,7 @@ async function startTestSystemOnce(prefix: string, extraEnv: Record<string, stri
     METRICS_PORT: '0',
     ...extraEnv,
   };
-  // (A test may start the system with a schedule it cannot read, to see it refused.)
-  const schedule = env.WEBHOOK_RETRY_SCHEDULE ? tryParse(() => parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE)) : undefined;
-  const state = trackTestState({ namespace, databaseUrl: dbUrl, retryScheduleMs: schedule });
+  const state = trackTestState({ namespace, databaseUrl: dbUrl, retryScheduleMs: retryScheduleOf(env) });
   const launched = launchSystem(env);
   const stop = async () => {
     if (launched.child.exitCode === null && launched.child.signalCode === null) {

@@ -7,15 +7,13 @@ import {
   brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, GetDeliveryV1, ListDeliveriesV1, RecoverDeliveriesV1, RedeliverV1,
   RequestOf, RoomNotificationSentV2, SendNotificationV1,
 } from '@app/contracts';
-import { deleteBrokerNamespace, EventCapture, eventually, Stack, startStack } from '../../../test/support/harness';
+import { EventCapture, eventually, Stack, startStack } from '../../../test/support/harness';
 import { deliveryIdOf } from '../src/delivery/delivery-job';
 import { StalledRetries } from '../src/delivery-log/stalled-retries';
 import { Registrations } from '../src/registrations/registrations';
 import { standardWebhookKey } from '../src/signing/standard-webhooks';
 import { Answer, Receiver } from './receiver';
 
-/** Three attempts, 200 ms and 400 ms apart, then a delivery has failed. */
-const SCHEDULE_MS = [200, 400];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -62,6 +60,7 @@ describe('the delivery log (dispatcher commands; real RabbitMQ, PostgreSQL and H
     receiver = await Receiver.start();
     stack = await startStack({
       rooms: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' },
+      // Three attempts, 200 ms and 400 ms apart, then a delivery has failed.
       dispatcher: { WEBHOOK_RETRY_SCHEDULE: '200ms,400ms', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_CONCURRENCY: '16' },
     });
     const names = brokerNames(stack.namespace);
@@ -80,7 +79,6 @@ describe('the delivery log (dispatcher commands; real RabbitMQ, PostgreSQL and H
     await broker?.close();
     await db?.end().catch(() => undefined);
     await stack?.stop();
-    if (stack) await deleteBrokerNamespace(stack.amqpUrl, stack.namespace, [...SCHEDULE_MS, 220, 440, 800]);
   });
 
   it('serves the commands on the dispatcher\'s own queue', async () => {

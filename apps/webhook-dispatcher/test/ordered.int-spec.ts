@@ -3,7 +3,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
 import { AmqpBroker, createLogger, parseConfig, RpcClient } from '@app/common';
 import { brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, RequestOf, SendNotificationV1 } from '@app/contracts';
-import { deleteBrokerNamespace, eventually, Stack, startStack } from '../../../test/support/harness';
+import { eventually, Stack, startStack } from '../../../test/support/harness';
 import { startDispatcher } from '../src/bootstrap';
 import { dispatcherConfigShape } from '../src/config';
 import { OrderedDeliveries } from '../src/ordered/ordered-deliveries';
@@ -66,7 +66,6 @@ describe('ordered deliveries ("delivery": "ordered"; real RabbitMQ, PostgreSQL a
     await broker?.close();
     await db?.end().catch(() => undefined);
     await stack?.stop();
-    if (stack) await deleteBrokerNamespace(stack.amqpUrl, stack.namespace, [300]);
   });
 
   it('shows the mode in the registration and delivers a room\'s events one at a time, in order, a retry holding back only its own lane', async () => {

@@ -65,7 +65,7 @@ describe('quorum queues (real RabbitMQ)', () => {
         ...DeliveryQueues.declarations(names, new DeliveryDecisions(DEFAULT_RETRY_SCHEDULE_MS).tiers, 'quorum'),
       ];
       expect(durable.map((d) => d.queue)).toEqual(expect.arrayContaining([
-        names.dispatcherOrderedDeadLetterQueue, names.deliveriesDeadLetterQueue, names.deliveryInFlightQueue, deliveryDelayQueue(names, 5_000),
+        names.dispatcherOrderedDeadLetterQueue, names.deliveriesDeadLetterQueue, names.deliveryInFlightQueue, deliveryDelayQueue(names, 5_500),
       ]));
       const types = Object.fromEntries(await Promise.all(durable.map(async (d) => [d.queue, await typeOf(d)])));
       expect(types).toEqual(Object.fromEntries(durable.map((d) => [d.queue, 'quorum'])));
@@ -75,7 +75,10 @@ describe('quorum queues (real RabbitMQ)', () => {
   describe('the deliveries topology', () => {
     const namespace = uniqueName('qq');
     const names = brokerNames(namespace);
-    const tiers = [300];
+    // A retry schedule of one 300 ms wait: its tiers are 330 ms (the wait, jittered) and 600 ms (Retry-After).
+    const schedule = [300];
+    const tiers = new DeliveryDecisions(schedule).tiers;
+    const delayQueue = deliveryDelayQueue(names, tiers[0]);
     let queues: DeliveryQueues;
     let ch: Channel;
     const job = (deliveryId: string) => ({ deliveryId, attempt: 2 }) as unknown as DeliveryJob;
@@ -87,14 +90,14 @@ describe('quorum queues (real RabbitMQ)', () => {
     afterAll(async () => {
       await ch?.close().catch(() => undefined);
       await queues?.close(0);
-      await deleteBrokerNamespace(infra.amqpUrl, namespace, tiers);
+      await deleteBrokerNamespace(infra.amqpUrl, namespace, schedule);
     });
 
     it('parks a retry in its tier\'s quorum delay queue, which dead-letters it back when it expires', async () => {
       expect(await typeOf(DeliveryQueues.declarations(names, tiers, 'quorum')[2])).toBe('quorum');
       const parkedAt = Date.now();
-      await queues.publishRetry(job('parked'), 300, 300);
-      expect((await ch.checkQueue(deliveryDelayQueue(names, 300))).messageCount).toBe(1);
+      await queues.publishRetry(job('parked'), 300, tiers[0]);
+      expect((await ch.checkQueue(delayQueue)).messageCount).toBe(1);
       expect(await ch.get(names.deliveriesQueue)).toBe(false);
       const back = await eventually(async () => {
         const msg = await ch.get(names.deliveriesQueue, { noAck: true });
@@ -104,9 +107,9 @@ describe('quorum queues (real RabbitMQ)', () => {
       expect(Date.now() - parkedAt).toBeGreaterThanOrEqual(290);
       expect(JSON.parse(back.content.toString())).toEqual({ deliveryId: 'parked', attempt: 2 });
       expect(back.properties.headers?.['x-death']).toEqual([
-        expect.objectContaining({ queue: deliveryDelayQueue(names, 300), reason: 'expired', count: 1 }),
+        expect.objectContaining({ queue: delayQueue, reason: 'expired', count: 1 }),
       ]);
-      expect((await ch.checkQueue(deliveryDelayQueue(names, 300))).messageCount).toBe(0);
+      expect((await ch.checkQueue(delayQueue)).messageCount).toBe(0);
     });
 
     it('dead-letters a job handed out more than the delivery limit, instead of handing it out forever', async () => {

@@ -4,7 +4,7 @@ import { AmqpBroker, createLogger, parseConfig, RpcClient } from '@app/common';
 import {
   brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, DeleteWebhookV1, InstallAddonV1, SendNotificationV1, UninstallAddonV1,
 } from '@app/contracts';
-import { deleteBrokerNamespace, Stack, startStack } from '../../../test/support/harness';
+import { Stack, startStack } from '../../../test/support/harness';
 import { startDispatcher } from '../src/bootstrap';
 import { dispatcherConfigShape } from '../src/config';
 import { Receiver } from './receiver';
@@ -65,7 +65,6 @@ describe('registration changes in force before the call answers (two dispatcher 
     await receiver?.stop();
     await broker?.close();
     await stack?.stop();
-    if (stack) await deleteBrokerNamespace(stack.amqpUrl, stack.namespace, [200, 400, 1_000]);
   });
 
   it(`a webhook registered, then at once a message: delivered; deleted, then at once a message: not delivered (${ROUNDS} times)`, async () => {

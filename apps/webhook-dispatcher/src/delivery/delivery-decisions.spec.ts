@@ -18,8 +18,23 @@ describe('DeliveryDecisions', () => {
   const decide = (result: AttemptResult, attempt = 1, secrets: string[] = []) =>
     decisions.decide({ job: job(attempt), result, startedAt, secrets, now });
 
-  it('has one delay tier per distinct wait of the schedule', () => {
-    expect(decisions.tiers).toEqual([200, 400, 60_000]);
+  it('has one delay tier per distinct wait of the schedule, with room for its jitter, and one for Retry-After', () => {
+    expect(decisions.tiers).toEqual([220, 440, 66_000, 120_000]);
+  });
+
+  it('parks every retry in the queue of its own wait, jittered up or down: none waits behind a later one', () => {
+    // The default schedule: a first retry jittered to 5.5 s once went to the 5 min queue, and a
+    // queue expires only its head, so it waited there behind second retries (up to 5 min).
+    const schedule = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000];
+    for (const random of [0, 0.25, 0.5, 0.75, 0.999999]) {
+      const jittered = new DeliveryDecisions(schedule, () => random);
+      const queues = schedule.map((_, i) => jittered.decide({ job: job(i + 1), result: answer(503), startedAt, secrets: [], now }).retry);
+      queues.forEach((retry, i) => {
+        expect(retry?.tierMs).toBe(jittered.tiers[i]);
+        expect(retry?.delayMs).toBeGreaterThanOrEqual(schedule[i] * 0.9);
+        expect(retry?.delayMs).toBeLessThanOrEqual(retry?.tierMs ?? 0);
+      });
+    }
   });
 
   it('records a 2xx as delivered, with nothing to retry', () => {
@@ -45,15 +60,15 @@ describe('DeliveryDecisions', () => {
     expect(d.state).toEqual({
       status: 'retrying', attempts: 1, lastStatus: 500, lastError: null, nextAttemptAt: new Date(now.getTime() + 200),
     });
-    expect(d.retry).toEqual({ job: { ...job(), attempt: 2 }, delayMs: 200, tierMs: 200 });
+    expect(d.retry).toEqual({ job: { ...job(), attempt: 2 }, delayMs: 200, tierMs: 220 });
     expect(d.record.responseExcerpt).toBe('boom');
     expect(d.reply).toEqual({ kind: 'none' });
 
-    expect(decide(answer(429), 2).retry).toMatchObject({ job: { attempt: 3 }, delayMs: 400, tierMs: 400 });
+    expect(decide(answer(429), 2).retry).toMatchObject({ job: { attempt: 3 }, delayMs: 400, tierMs: 440 });
     const timeout = decide(failure('timeout', 'no answer within 10000 ms'), 3);
     expect(timeout.record).toMatchObject({ status: null, error: 'timeout: no answer within 10000 ms', durationMs: 3 });
-    expect(timeout.retry).toMatchObject({ job: { attempt: 4 }, delayMs: 400, tierMs: 400 });
-    expect(decide(failure('connection'), 4).retry).toMatchObject({ delayMs: 60_000, tierMs: 60_000 });
+    expect(timeout.retry).toMatchObject({ job: { attempt: 4 }, delayMs: 400, tierMs: 440 });
+    expect(decide(failure('connection'), 4).retry).toMatchObject({ delayMs: 60_000, tierMs: 66_000 });
   });
 
   it('gives up when the schedule is spent', () => {
@@ -75,15 +90,15 @@ describe('DeliveryDecisions', () => {
   });
 
   it('honours Retry-After, within the tier a queue holds', () => {
-    expect(decide(answer(503, '', { 'retry-after': '0' })).retry).toMatchObject({ delayMs: 200, tierMs: 200 });
-    // 300 ms asked for: the wait goes to the 400 ms tier.
+    expect(decide(answer(503, '', { 'retry-after': '0' })).retry).toMatchObject({ delayMs: 200, tierMs: 220 });
+    // 1 s asked for: the wait goes to the smallest tier that holds it (1.1 s).
     const later = new DeliveryDecisions([200, 400, 1_000], () => 0.5);
     const d = later.decide({ job: job(), result: answer(429, '', { 'retry-after': '1' }), startedAt, secrets: [], now });
-    expect(d.retry).toMatchObject({ delayMs: 1_000, tierMs: 1_000 });
-    // Beyond the longest tier: clamped to it (a queue only expires its head).
+    expect(d.retry).toMatchObject({ delayMs: 1_000, tierMs: 1_100 });
+    // Beyond twice the longest wait: held to it, the last tier (a receiver cannot park a delivery for long).
     const short = new DeliveryDecisions([200, 400], () => 0.5);
     const e = short.decide({ job: job(), result: answer(429, '', { 'retry-after': '5' }), startedAt, secrets: [], now });
-    expect(e.retry).toMatchObject({ delayMs: 400, tierMs: 400 });
+    expect(e.retry).toMatchObject({ delayMs: 800, tierMs: 800 });
   });
 
   it('keeps secrets out of the records', () => {
@@ -128,7 +143,7 @@ describe('DeliveryDecisions', () => {
       expect(decide(answer(500), 5).retry).toBeNull();
       const d = decideAfter(6, 5);
       expect(d.record.attempt).toBe(6);
-      expect(d.retry).toEqual({ job: { ...recovered(7, 5) }, delayMs: 200, tierMs: 200 });
+      expect(d.retry).toEqual({ job: { ...recovered(7, 5) }, delayMs: 200, tierMs: 220 });
       expect(decideAfter(7, 5).retry).toMatchObject({ job: { attempt: 8, scheduleOffset: 5 }, delayMs: 400 });
       expect(decideAfter(9, 5).retry).toMatchObject({ delayMs: 60_000 });
     });

@@ -1,7 +1,7 @@
 import { isSecretName, REDACTED, redactText } from '@app/common';
 import { parseReply } from '../replies/reply';
 import { DeliveryJob } from './delivery-job';
-import { delayTier, isRetryable, nextAttemptDelay, parseRetryAfter } from './retry-policy';
+import { delayTier, isRetryable, nextAttemptDelay, parseRetryAfter, retryDelayTiers } from './retry-policy';
 
 /** What one attempt came to: the receiver's answer, or why there was none. */
 export type AttemptResult =
@@ -61,14 +61,19 @@ const PERMANENT_FAILURES = new Set(['refused', 'invalid_url']);
  * The worker around it only sends, records and publishes.
  */
 export class DeliveryDecisions {
-  /** The delay queues' tiers: the schedule's distinct waits, shortest first. */
+  /**
+   * The delay queues' tiers, shortest first: each wait of the schedule with its largest
+   * jitter, and the Retry-After ceiling (retryDelayTiers). A queue expires only its head, so
+   * a queue must hold the waits of one entry only: were the tiers the bare waits, a first
+   * retry jittered to 5.3 s would go to the 5 min queue and wait there behind second retries.
+   */
   readonly tiers: readonly number[];
 
   constructor(
     private readonly schedule: readonly number[],
     private readonly random: () => number = Math.random,
   ) {
-    this.tiers = [...new Set(schedule)].sort((a, b) => a - b);
+    this.tiers = retryDelayTiers(schedule);
   }
 
   decide(o: {

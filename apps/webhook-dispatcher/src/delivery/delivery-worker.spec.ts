@@ -55,7 +55,7 @@ describe('DeliveryWorker', () => {
     const release = jest.fn();
     expect(await worker.handle(job, { release })).toBe('ack');
     expect(requests).toEqual([job.deliveryId]);
-    expect(publishRetry).toHaveBeenCalledWith(expect.objectContaining({ deliveryId: job.deliveryId, attempt: 3 }), expect.any(Number), 400);
+    expect(publishRetry).toHaveBeenCalledWith(expect.objectContaining({ deliveryId: job.deliveryId, attempt: 3 }), expect.any(Number), 440);
     expect(recorded.map((r) => [r.record.attempt, r.state.status])).toEqual([[2, 'retrying']]);
     expect(release).toHaveBeenCalled();
   });
