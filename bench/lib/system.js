@@ -4,11 +4,11 @@
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const amqp = require('amqplib');
-const { Client } = require('pg');
 const { SERVICES, root } = require('../../scripts/services');
 const { freePort, log, retry } = require('./util');
 const { track, stopProcess, memoryOf } = require('./processes');
 const { startOtlpSink } = require('./otlp-sink');
+const { systemState } = require('./system-state');
 
 const PG_SERVER = 'postgres://postgres@127.0.0.1:5432';
 
@@ -16,8 +16,10 @@ const PG_SERVER = 'postgres://postgres@127.0.0.1:5432';
 // Chrome's DevTools or summarise it with bench/lib/profile-summary.js).
 const PROFILE_FLAGS = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
 const DEFAULT_AMQP = 'amqp://guest:guest@127.0.0.1:5672';
+const DEFAULT_REDIS = 'redis://127.0.0.1:6379';
 
 async function startLocal({ runId, logFile }) {
+  const state = systemState();
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const system = {
@@ -33,6 +35,13 @@ async function startLocal({ runId, logFile }) {
     retrySchedules: new Set(),
     logFile,
   };
+  system.infra = { amqpUrl: system.amqpUrl, redisUrl: process.env.REDIS_URL || DEFAULT_REDIS };
+  // What killed benches and test runs left behind (their services included) goes first; this
+  // run's database and namespace are recorded before they exist (see test/support/test-state.ts).
+  const removed = await state.sweepAbandonedTestState((s) => state.removeTestState(system.infra, s))
+    .catch((err) => log(`could not remove what killed runs left behind: ${err.message}`));
+  if (removed && removed.length > 0) log(`removed what ${removed.length} killed run(s) left behind: ${removed.map((s) => s.namespace || s.databaseUrl).join(', ')}`);
+  system.state = state.trackTestState({ namespace: system.namespace, databaseUrl: system.databaseUrl, retryScheduleMs: state.DEFAULT_RETRY_SCHEDULE_MS });
   // process.env passes REDIS_URL / AMQP_URL (and anything else) through.
   system.env = {
     ...process.env,
@@ -121,12 +130,6 @@ async function waitForHealth(system, timeoutMs) {
   }, timeoutMs, 200);
 }
 
-/** `1s,2s,500ms` in milliseconds (the forms WEBHOOK_RETRY_SCHEDULE takes). */
-function scheduleMs(text) {
-  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
-  return text.split(',').map((t) => t.trim().match(/^(\d+)(ms|s|m|h)$/)).filter(Boolean).map(([, n, u]) => Number(n) * unit[u]);
-}
-
 function startExternal() {
   const need = (name) => {
     if (!process.env[name]) throw new Error(`BENCH_URL is set, so ${name} must be set too`);
@@ -158,53 +161,18 @@ async function stopLocal(system) {
   await Promise.all(system.services.map((s) => stopProcess(s.child)));
   // The services flushed their last spans as they stopped.
   await system.otlpSink?.close();
+  const state = systemState();
+  // The delay queues of the schedules scenarios set (removeTestState removes the default's).
+  for (const schedule of system.retrySchedules) {
+    await state.deleteBrokerNamespace(system.amqpUrl, system.namespace, state.parseRetrySchedule(schedule))
+      .catch((err) => log(`could not clean the broker: ${err.message}`));
+  }
   if (process.env.BENCH_KEEP_DATABASE === '1') {
     // To read the plans of the queries behind a figure (EXPLAIN) on the data it was measured on.
+    await state.removeTestState(system.infra, system.state, { keepDatabase: true });
     log(`kept the database ${system.databaseUrl} (BENCH_KEEP_DATABASE=1): drop it when done`);
   } else {
-    await dropDatabase(system.databaseUrl).catch((err) => log(`could not drop the bench database: ${err.message}`));
-  }
-  const tiers = [...system.retrySchedules].flatMap(scheduleMs);
-  await deleteNamespace(system.amqpUrl, system.namespace, tiers).catch((err) => log(`could not clean the broker: ${err.message}`));
-}
-
-async function dropDatabase(databaseUrl) {
-  const name = new URL(databaseUrl).pathname.slice(1);
-  const admin = new URL(databaseUrl);
-  admin.pathname = '/postgres';
-  const client = new Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
-}
-
-/** Deletes the namespace's queues and exchanges that exist; each on its own channel, as a failure closes it. */
-async function deleteNamespace(amqpUrl, ns, extraTiersMs = []) {
-  const conn = await amqp.connect(amqpUrl);
-  const attempt = async (fn) => {
-    const ch = await conn.createChannel();
-    ch.on('error', () => undefined);
-    await fn(ch).catch(() => undefined);
-    await ch.close().catch(() => undefined);
-  };
-  try {
-    const d = `${ns}.webhook-dispatcher.deliveries`;
-    // The delay queues of the default retry schedule (the bench does not set WEBHOOK_RETRY_SCHEDULE).
-    // and those of any schedule a scenario set.
-    const delays = [...new Set([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, ...extraTiersMs])].map((ms) => `${d}.delay.${ms}ms`);
-    for (const q of [
-      `${ns}.rooms.commands`, `${ns}.webhook-dispatcher.commands`, `${ns}.webhook-dispatcher.events`, `${ns}.webhook-dispatcher.events.dead-letter`,
-      `${ns}.webhook-dispatcher.ordered-events`, `${ns}.webhook-dispatcher.ordered-events.dead-letter`,
-      d, `${d}.dead-letter`, `${d}.in-flight`, ...delays,
-    ]) {
-      await attempt((ch) => ch.deleteQueue(q));
-    }
-    for (const x of [`${ns}.events`, `${ns}.events.dead-letter`, `${ns}.webhook-deliveries`]) await attempt((ch) => ch.deleteExchange(x));
-  } finally {
-    await conn.close().catch(() => undefined);
+    await state.removeTestState(system.infra, system.state);
   }
 }
 

@@ -129,12 +129,17 @@ export async function deleteRedisNamespace(redisUrl: string, namespace: string):
  * (trackTestState: what a killed run leaves, the next run removes). Each part is tried
  * whatever became of the others, and none throws: a clean-up must not hide the test's own outcome.
  */
-export async function removeTestState(infra: { amqpUrl: string; redisUrl: string }, state: TestState): Promise<void> {
+export async function removeTestState(
+  infra: { amqpUrl: string; redisUrl: string },
+  state: TestState,
+  /** keepDatabase: all but the database (the bench's BENCH_KEEP_DATABASE). */
+  options: { keepDatabase?: boolean } = {},
+): Promise<void> {
   if (state.namespace !== undefined) {
     await deleteBrokerNamespace(infra.amqpUrl, state.namespace, state.retryScheduleMs).catch(() => undefined);
     await deleteRedisNamespace(infra.redisUrl, state.namespace).catch(() => undefined);
   }
-  await dropDatabase(state.databaseUrl).catch(() => undefined);
+  if (!options.keepDatabase) await dropDatabase(state.databaseUrl).catch(() => undefined);
   await forgetTestState(state);
 }
 
