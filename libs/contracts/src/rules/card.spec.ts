@@ -1,4 +1,4 @@
-import { Card, cardProblem, cardSchema } from './card';
+import { Card, cardSchema } from './card';
 
 const minimal = { style: 'link', id: 'c-1', title: 'Build 42' };
 
@@ -111,14 +111,5 @@ describe('cardSchema', () => {
     expect(issueOf({ ...minimal, style: 'image' })).toEqual({ path: 'thumbnail', message: 'is required when style is image' });
     expect(cardSchema.safeParse({ ...minimal, style: 'image', thumbnail: { url: 'https://e.example/t.png' } }).success).toBe(true);
     expect(cardSchema.safeParse({ ...minimal, style: 'application' }).success).toBe(true);
-  });
-});
-
-describe('cardProblem', () => {
-  it('returns the first problem with a dotted field path from card, or null', () => {
-    expect(cardProblem(minimal)).toBeNull();
-    expect(cardProblem({ ...minimal, thumbnail: { url: 'nope' } })).toEqual({ field: 'card.thumbnail.url', message: 'must be an http(s) URL' });
-    expect(cardProblem({ ...minimal, attributes: [{ value: {} }] })).toEqual({ field: 'card.attributes.0.value.label', message: 'is required' });
-    expect(cardProblem(null)).toEqual({ field: 'card', message: 'must be an object' });
   });
 });

@@ -121,11 +121,3 @@ export const cardSchema = object({
 });
 
 export type Card = z.output<typeof cardSchema>;
-
-/** The first problem of a card, its field named from `card` (`card.thumbnail.url`); null when valid. */
-export function cardProblem(value: unknown): { field: string; message: string } | null {
-  const result = cardSchema.safeParse(value);
-  if (result.success) return null;
-  const issue = result.error.issues[0];
-  return { field: ['card', ...(issue?.path ?? [])].join('.'), message: issue?.message ?? 'is invalid' };
-}
