@@ -8,7 +8,7 @@ const { root } = require('../../scripts/services');
 
 let loaded;
 
-/** { trackTestState, forgetTestState, removeTestState, deleteBrokerNamespace, sweepAbandonedTestState, parseRetrySchedule, DEFAULT_RETRY_SCHEDULE_MS } */
+/** { trackTestState, removeTestState, sweepAbandonedTestState, parseRetrySchedule, DEFAULT_RETRY_SCHEDULE_MS } */
 function systemState() {
   if (loaded) return loaded;
   const esbuild = require('esbuild');

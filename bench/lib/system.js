@@ -31,7 +31,7 @@ async function startLocal({ runId, logFile }) {
     services: [],
     unexpectedExits: [],
     stopping: false,
-    // Retry schedules the services ran with (a scenario may set its own): their delay queues are removed at the end.
+    // Retry schedules scenarios set (WEBHOOK_RETRY_SCHEDULE): recorded with the state, for their delay queues.
     retrySchedules: new Set(),
     logFile,
   };
@@ -84,7 +84,12 @@ async function startLocal({ runId, logFile }) {
 
 /** Starts the three services with `env`; an exit nobody asked for is recorded. */
 function launchServices(system, env) {
-  if (env.WEBHOOK_RETRY_SCHEDULE) system.retrySchedules.add(env.WEBHOOK_RETRY_SCHEDULE);
+  if (env.WEBHOOK_RETRY_SCHEDULE && !system.retrySchedules.has(env.WEBHOOK_RETRY_SCHEDULE)) {
+    // Recorded before the dispatcher declares its delay queues: a bench killed now leaves them to the next run too.
+    system.retrySchedules.add(env.WEBHOOK_RETRY_SCHEDULE);
+    const state = systemState();
+    system.state = state.trackTestState({ ...system.state, moreRetrySchedulesMs: [...system.retrySchedules].map(state.parseRetrySchedule) });
+  }
   const out = fs.openSync(system.logFile, 'a');
   const services = SERVICES.map((s) => {
     const child = track(spawn(process.execPath, [...s.flags, ...PROFILE_FLAGS, '--enable-source-maps', s.entry], { cwd: root, env, stdio: ['ignore', out, out] }));
@@ -162,11 +167,6 @@ async function stopLocal(system) {
   // The services flushed their last spans as they stopped.
   await system.otlpSink?.close();
   const state = systemState();
-  // The delay queues of the schedules scenarios set (removeTestState removes the default's).
-  for (const schedule of system.retrySchedules) {
-    await state.deleteBrokerNamespace(system.amqpUrl, system.namespace, state.parseRetrySchedule(schedule))
-      .catch((err) => log(`could not clean the broker: ${err.message}`));
-  }
   if (process.env.BENCH_KEEP_DATABASE === '1') {
     // To read the plans of the queries behind a figure (EXPLAIN) on the data it was measured on.
     await state.removeTestState(system.infra, system.state, { keepDatabase: true });

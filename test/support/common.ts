@@ -125,7 +125,7 @@ export async function deleteRedisNamespace(redisUrl: string, namespace: string):
 
 /**
  * Removes what a test system left on the shared servers: its broker namespace (with the delay
- * queues of `retryScheduleMs`), its Redis keys and its database, and its record in the ledger
+ * queues of `retryScheduleMs` and `moreRetrySchedulesMs`), its Redis keys and its database, and its record in the ledger
  * (trackTestState: what a killed run leaves, the next run removes). Each part is tried
  * whatever became of the others, and none throws: a clean-up must not hide the test's own outcome.
  */
@@ -137,6 +137,7 @@ export async function removeTestState(
 ): Promise<void> {
   if (state.namespace !== undefined) {
     await deleteBrokerNamespace(infra.amqpUrl, state.namespace, state.retryScheduleMs).catch(() => undefined);
+    for (const schedule of state.moreRetrySchedulesMs ?? []) await deleteBrokerNamespace(infra.amqpUrl, state.namespace, schedule).catch(() => undefined);
     await deleteRedisNamespace(infra.redisUrl, state.namespace).catch(() => undefined);
   }
   if (!options.keepDatabase) await dropDatabase(state.databaseUrl).catch(() => undefined);

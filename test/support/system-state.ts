@@ -3,6 +3,6 @@
  * ledger of killed runs' leftovers and the clean-up, whose queue names come from the services'
  * own declarations. The bench is plain JavaScript: bench/lib/system-state.js bundles this file.
  */
-export { deleteBrokerNamespace, removeTestState, trackTestState } from './common';
-export { forgetTestState, sweepAbandonedTestState } from './test-state';
+export { removeTestState, trackTestState } from './common';
+export { sweepAbandonedTestState } from './test-state';
 export { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from '../../apps/webhook-dispatcher/src/delivery/retry-policy';

@@ -42,13 +42,13 @@ describe('the ledger of test state', () => {
   it("removes the state of a dead owner, and leaves a live owner's", async () => {
     const dead = await deadPid();
     expect(isAlive(dead)).toBe(false);
-    leave(dead, { namespace: 't_dead', databaseUrl: db('chat_test_dead'), retryScheduleMs: [200, 400] });
+    leave(dead, { namespace: 't_dead', databaseUrl: db('chat_test_dead'), retryScheduleMs: [200, 400], moreRetrySchedulesMs: [[1_000]] });
     leave(process.pid, { namespace: 't_live', databaseUrl: db('chat_test_live') });
     const removedStates: TestState[] = [];
 
     const removed = await sweepAbandonedTestState(async (s) => { removedStates.push(s); });
 
-    expect(removedStates).toEqual([{ namespace: 't_dead', databaseUrl: db('chat_test_dead'), retryScheduleMs: [200, 400] }]);
+    expect(removedStates).toEqual([{ namespace: 't_dead', databaseUrl: db('chat_test_dead'), retryScheduleMs: [200, 400], moreRetrySchedulesMs: [[1_000]] }]);
     expect(removed).toEqual(removedStates);
     expect(readdirSync(dir)).toEqual([`${process.pid}-t_live.json`]);
   });

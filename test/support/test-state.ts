@@ -18,6 +18,8 @@ export interface TestState {
   namespace?: string;
   databaseUrl: string;
   retryScheduleMs?: readonly number[];
+  /** Other schedules its dispatchers ran with (the bench's scenarios set their own): their delay queues too. */
+  moreRetrySchedulesMs?: ReadonlyArray<readonly number[]>;
 }
 
 interface TestStateRecord extends TestState {
@@ -136,7 +138,9 @@ export async function sweepAbandonedTestState(remove: (state: TestState) => Prom
       continue;
     }
     if (record.namespace) await stopProcessesOf(record.namespace);
-    const state: TestState = { namespace: record.namespace, databaseUrl: record.databaseUrl, retryScheduleMs: record.retryScheduleMs };
+    const state: TestState = {
+      namespace: record.namespace, databaseUrl: record.databaseUrl, retryScheduleMs: record.retryScheduleMs, moreRetrySchedulesMs: record.moreRetrySchedulesMs,
+    };
     try {
       await remove(state);
     } catch (err) {
