@@ -242,7 +242,15 @@ describe('the delivery log (dispatcher commands; real RabbitMQ, PostgreSQL and H
     expect(await sweeper.runOnce()).toBe(0);
     await db.query(`UPDATE webhook_deliveries SET status = 'retrying', next_attempt_at = now() - interval '1 minute' WHERE id = $1`, [deliveryId]);
     expect(await sweeper.runOnce()).toBe(0);
-    await db.query(`UPDATE webhook_deliveries SET status = 'delivered', next_attempt_at = NULL WHERE id = $1`, [deliveryId]);
+    // Nor one late behind a longer retry of its delay queue (a queue expires only its head): due
+    // an hour ago, but its job is back by its tier, within the grace.
+    await db.query(`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 hour', parked_until = now() + interval '1 minute' WHERE id = $1`, [deliveryId]);
+    expect(await sweeper.runOnce()).toBe(0);
+    // Once that is long past too, its job is lost: queued again, and the bound goes with the parked job.
+    await db.query(`UPDATE webhook_deliveries SET parked_until = now() - interval '1 hour' WHERE id = $1`, [deliveryId]);
+    expect(await sweeper.runOnce()).toBe(1);
+    await eventually(async () => expect(await detail(deliveryId)).toMatchObject({ status: 'delivered', attempts: 5 }), 5_000);
+    expect((await db.query('SELECT parked_until FROM webhook_deliveries WHERE id = $1', [deliveryId])).rows[0].parked_until).toBeNull();
   });
 
   it('redeliver of a delivery still in its retries makes its next attempt now, and the retries go on from there', async () => {

@@ -20,7 +20,8 @@ describe('recording attempts (real PostgreSQL)', () => {
   const attempt = (eventId: string, n: number, status: DeliveryStatus, answer: number, startedAt = new Date()): AttemptToRecord => ({
     job: job(eventId, n),
     record: { deliveryId: deliveryIdOf(eventId, 7), attempt: n, startedAt, durationMs: 5, status: answer, error: null, responseExcerpt: null, responseHeaders: null },
-    state: { status, attempts: n, lastStatus: answer, lastError: null, nextAttemptAt: status === 'retrying' ? new Date(Date.now() + 1_000) : null },
+    state: { status, attempts: n, lastStatus: answer, lastError: null, nextAttemptAt: status === 'retrying' ? new Date(Date.now() + 1_000) : null,
+      parkedUntil: status === 'retrying' ? new Date(Date.now() + 1_100) : null },
   });
   const row = async (eventId: string) =>
     (await db.query('SELECT status, attempts, last_status FROM webhook_deliveries WHERE id = $1', [deliveryIdOf(eventId, 7)]))[0];

@@ -151,7 +151,7 @@ export class DeliveryLogRepository {
    */
   async claimFailed(webhookId: number, since: string): Promise<ClaimedDelivery[]> {
     const result: unknown = await this.db.query(
-      `UPDATE webhook_deliveries SET status = 'retrying', next_attempt_at = now(), updated_at = now()
+      `UPDATE webhook_deliveries SET status = 'retrying', next_attempt_at = now(), parked_until = NULL, updated_at = now()
         WHERE webhook_id = $1 AND status = 'failed' AND created_at >= $2::timestamptz
         RETURNING id, created_at, attempts`,
       [webhookId, since],
@@ -168,7 +168,7 @@ export class DeliveryLogRepository {
   async unclaim(claimed: readonly ClaimedDelivery[]): Promise<void> {
     if (claimed.length === 0) return;
     await this.db.query(
-      `UPDATE webhook_deliveries d SET status = 'failed', next_attempt_at = NULL, updated_at = now()
+      `UPDATE webhook_deliveries d SET status = 'failed', next_attempt_at = NULL, parked_until = NULL, updated_at = now()
          FROM unnest($1::uuid[], $2::int[]) AS c (id, attempts)
         WHERE d.id = c.id AND d.status = 'retrying' AND d.attempts = c.attempts`,
       [claimed.map((c) => c.id), claimed.map((c) => c.attempts)],

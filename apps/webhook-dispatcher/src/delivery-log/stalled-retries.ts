@@ -10,9 +10,12 @@ const SWEEP_LOCK_KEY = 7_411_906;
 
 export interface StalledRetriesOptions {
   /**
-   * A retry this long past due has no job left to make it: its parked job would have come
-   * back (and been recorded) long before. Well above the attempt timeout and a broker outage's
-   * usual length, so that a sweep does not race a job that is merely late.
+   * A retry this long past the time its parked job is back at the latest (`parked_until`: its
+   * delay queue's tier after it was parked; `next_attempt_at` for rows without one) has no job
+   * left to make it: the job would have come back (and been recorded) long before. Well above
+   * the attempt timeout and a broker outage's usual length, so that a sweep does not race a
+   * job that is merely late. (Past `next_attempt_at` alone is not enough: a queue expires only
+   * its head, so a retry may wait behind a longer one of its tier, up to a fifth of its wait.)
    */
   graceMs: number;
   intervalMs?: number;
@@ -22,7 +25,7 @@ export interface StalledRetriesOptions {
 /**
  * Deliveries left `retrying` with nothing to retry them: a recover (or a redeliver) whose
  * process died between taking the deliveries and publishing their jobs, or a retry whose
- * parked job the broker lost. Each sweep takes those past due by more than `graceMs` (not
+ * parked job the broker lost. Each sweep takes those whose job is overdue by more than `graceMs` (not
  * ordered ones: their lanes hold their retries, in the leader's memory and their rows), sets
  * them due now so the next sweep leaves them alone, and publishes their jobs as a recover
  * does (the attempts go on from what the delivery had, on a fresh schedule). A job that
@@ -61,10 +64,10 @@ export class StalledRetries {
     let queued = 0;
     for (;;) {
       const result: unknown = await runner.query(
-        `UPDATE webhook_deliveries d SET next_attempt_at = now(), updated_at = now()
+        `UPDATE webhook_deliveries d SET next_attempt_at = now(), parked_until = NULL, updated_at = now()
            FROM (SELECT id FROM webhook_deliveries
                   WHERE status = 'retrying' AND lane_position IS NULL
-                    AND next_attempt_at < now() - make_interval(secs => $1::double precision / 1000)
+                    AND COALESCE(parked_until, next_attempt_at) < now() - make_interval(secs => $1::double precision / 1000)
                   ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED) stalled
           WHERE d.id = stalled.id
           RETURNING d.id, d.webhook_id, d.event, d.event_id, d.room_id, d.envelope, d.created_at, d.attempts, d.actor_user_id, d.reply_depth, d.traceparent`,

@@ -34,6 +34,10 @@ describe('DeliveryDecisions', () => {
         expect(retry?.delayMs).toBeGreaterThanOrEqual(schedule[i] * 0.9);
         expect(retry?.delayMs).toBeLessThanOrEqual(retry?.tierMs ?? 0);
       });
+      // A later retry of its tier parked before it can hold it back by up to a fifth of its wait
+      // (2 h: 24 min); the job is back by its tier, the time the sweep of stalled retries waits for.
+      const fourth = jittered.decide({ job: job(4), result: answer(503), startedAt, secrets: [], now }).state;
+      expect(fourth.parkedUntil).toEqual(new Date(now.getTime() + 7_920_000));
     }
   });
 
@@ -42,7 +46,7 @@ describe('DeliveryDecisions', () => {
     expect(d.record).toEqual({
       deliveryId: job().deliveryId, attempt: 1, startedAt, durationMs: 12, status: 204, error: null, responseExcerpt: null, responseHeaders: {},
     });
-    expect(d.state).toEqual({ status: 'delivered', attempts: 1, lastStatus: 204, lastError: null, nextAttemptAt: null });
+    expect(d.state).toEqual({ status: 'delivered', attempts: 1, lastStatus: 204, lastError: null, nextAttemptAt: null, parkedUntil: null });
     expect(d.retry).toBeNull();
     expect(d.reply).toEqual({ kind: 'none' });
   });
@@ -59,6 +63,8 @@ describe('DeliveryDecisions', () => {
     const d = decide(answer(500, 'boom'));
     expect(d.state).toEqual({
       status: 'retrying', attempts: 1, lastStatus: 500, lastError: null, nextAttemptAt: new Date(now.getTime() + 200),
+      // Back by its tier at the latest: the sweep of stalled retries waits for that.
+      parkedUntil: new Date(now.getTime() + 220),
     });
     expect(d.retry).toEqual({ job: { ...job(), attempt: 2 }, delayMs: 200, tierMs: 220 });
     expect(d.record.responseExcerpt).toBe('boom');
@@ -120,7 +126,7 @@ describe('DeliveryDecisions', () => {
 
     it('is delivered when it succeeds, with its reply', () => {
       const d = decideOne(answer(200, '{"message":"pong"}', { 'content-type': 'application/json' }));
-      expect(d.state).toEqual({ status: 'delivered', attempts: 4, lastStatus: 200, lastError: null, nextAttemptAt: null });
+      expect(d.state).toEqual({ status: 'delivered', attempts: 4, lastStatus: 200, lastError: null, nextAttemptAt: null, parkedUntil: null });
       expect(d.reply.kind).toBe('notification');
     });
 

@@ -30,6 +30,11 @@ export interface DeliveryState {
   lastStatus: number | null;
   lastError: string | null;
   nextAttemptAt: Date | null;
+  /**
+   * A retry's job is back from its delay queue by then at the latest (parked, plus its tier:
+   * a queue expires only its head); null when nothing is parked.
+   */
+  parkedUntil: Date | null;
 }
 
 export interface RetryPlan {
@@ -98,8 +103,8 @@ export class DeliveryDecisions {
       responseExcerpt: response ? excerpt(response.body, secrets) : null,
       responseHeaders: response ? keptHeaders(response.headers, secrets) : null,
     };
-    const state = (s: DeliveryStatus, nextAttemptAt: Date | null = null): DeliveryState => ({
-      status: s, attempts: job.attempt, lastStatus: status, lastError: error, nextAttemptAt,
+    const state = (s: DeliveryStatus, nextAttemptAt: Date | null = null, parkedUntil: Date | null = null): DeliveryState => ({
+      status: s, attempts: job.attempt, lastStatus: status, lastError: error, nextAttemptAt, parkedUntil,
     });
 
     if (response && status !== null && status >= 200 && status <= 299) {
@@ -123,7 +128,7 @@ export class DeliveryDecisions {
     const delayMs = Math.max(0, Math.min(delay, tierMs));
     return {
       record,
-      state: state('retrying', new Date(o.now.getTime() + delayMs)),
+      state: state('retrying', new Date(o.now.getTime() + delayMs), new Date(o.now.getTime() + tierMs)),
       retry: { job: { ...job, attempt: job.attempt + 1 }, delayMs, tierMs },
       reply: none,
     };

@@ -115,9 +115,10 @@ export class DeliveryRepository {
       `WITH delivery AS (
          INSERT INTO webhook_deliveries AS d
            (id, webhook_id, event, event_id, room_id, envelope, created_at, status, attempts, last_status, last_error, next_attempt_at,
-            actor_user_id, reply_depth, traceparent)
+            actor_user_id, reply_depth, traceparent, parked_until)
          SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::text[], $7::timestamptz[],
-                              $8::varchar[], $9::int[], $10::int[], $11::text[], $12::timestamptz[], $20::int[], $21::int[], $23::varchar[])
+                              $8::varchar[], $9::int[], $10::int[], $11::text[], $12::timestamptz[], $20::int[], $21::int[], $23::varchar[],
+                              $25::timestamptz[])
          ON CONFLICT (id) DO UPDATE SET
            status = CASE WHEN d.status = 'delivered' THEN d.status
                          WHEN EXCLUDED.attempts >= d.attempts OR EXCLUDED.status = 'delivered' THEN EXCLUDED.status
@@ -129,6 +130,8 @@ export class DeliveryRepository {
                              THEN EXCLUDED.last_error ELSE d.last_error END,
            next_attempt_at = CASE WHEN EXCLUDED.attempts >= d.attempts OR (EXCLUDED.status = 'delivered' AND d.status <> 'delivered')
                                   THEN EXCLUDED.next_attempt_at ELSE d.next_attempt_at END,
+           parked_until = CASE WHEN EXCLUDED.attempts >= d.attempts OR (EXCLUDED.status = 'delivered' AND d.status <> 'delivered')
+                               THEN EXCLUDED.parked_until ELSE d.parked_until END,
            updated_at = now()
          RETURNING id
        )
@@ -150,6 +153,7 @@ export class DeliveryRepository {
         a.map((r) => (r.record.responseHeaders ? JSON.stringify(r.record.responseHeaders) : null)),
         d.map((i) => i.job.traceparent ?? null),
         a.map((r) => (r.repeats ? JSON.stringify(r.repeats) : null)),
+        d.map((i) => i.state.parkedUntil),
       ],
     );
     // A redelivery's outcome is the delivery's status even over `delivered` (which the upsert keeps
@@ -193,6 +197,7 @@ export class DeliveryRepository {
        ON CONFLICT (id) DO UPDATE SET
          status = CASE WHEN d.status = 'delivered' THEN d.status ELSE 'cancelled' END,
          next_attempt_at = NULL,
+         parked_until = NULL,
          updated_at = now()`,
       [job.deliveryId, job.webhookId, job.event, job.eventId, job.roomId, job.envelopeBody, job.createdAt, job.actorUserId, job.replyDepth],
     );

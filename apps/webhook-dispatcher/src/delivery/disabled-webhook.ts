@@ -13,6 +13,6 @@ export function disabledAttempt(job: DeliveryJob, now: Date): AttemptToRecord {
   return {
     job,
     record: { deliveryId: job.deliveryId, attempt: job.attempt, startedAt: now, durationMs: 0, status: null, error: WEBHOOK_DISABLED, responseExcerpt: null, responseHeaders: null },
-    state: { status: 'failed', attempts: job.attempt, lastStatus: null, lastError: WEBHOOK_DISABLED, nextAttemptAt: null },
+    state: { status: 'failed', attempts: job.attempt, lastStatus: null, lastError: WEBHOOK_DISABLED, nextAttemptAt: null, parkedUntil: null },
   };
 }
