@@ -134,18 +134,38 @@ describe('delayTier', () => {
 });
 
 describe('retryDelayTiers', () => {
-  it('covers each wait with its jitter, and the Retry-After ceiling', () => {
-    expect(retryDelayTiers(schedule)).toEqual([5_500, 330_000, 1_980_000, 7_920_000, 19_800_000, 39_600_000, 72_000_000]);
+  it('covers each wait with its jitter and the Retry-After ceiling, no two tiers more than twice apart', () => {
+    expect(retryDelayTiers(schedule)).toEqual([
+      5_500, 11_000, 22_000, 44_000, 88_000, 176_000, 330_000, 660_000, 1_320_000, 1_980_000, 3_960_000, 7_920_000,
+      15_840_000, 19_800_000, 39_600_000, 72_000_000,
+    ]);
     expect(retryDelayTiers([1_000, 1_000])).toEqual([1_100, 2_000]);
+    expect(retryDelayTiers([200, 400])).toEqual([220, 440, 800]);
     expect(retryDelayTiers([])).toEqual([]);
   });
 
-  it('puts every wait nextAttemptDelay gives in the tier of its own entry, or a Retry-After in one at most as long as needed', () => {
+  it('puts every wait nextAttemptDelay gives in a tier of its own entry, never a later one\'s', () => {
     const tiers = retryDelayTiers(schedule);
     for (const [i, r] of [[0, 0], [0, 0.999999], [3, 0], [3, 0.999999], [5, 0.999999]]) {
       const delay = nextAttemptDelay({ attempt: i + 1, schedule, retryAfterMs: null, random: () => r })!;
-      expect(delayTier(delay, tiers)).toBe(i);
+      const tier = tiers[delayTier(delay, tiers)];
+      expect(tier).toBeGreaterThanOrEqual(delay);
+      expect(tier).toBeLessThanOrEqual(Math.round(schedule[i] * 1.1));
     }
+  });
+
+  it('puts a Retry-After wait in a tier less than twice as long, so that it comes back within that', () => {
+    const tiers = retryDelayTiers(schedule);
+    for (const asked of [6_000, 30_000, 60_000, 600_000, 3_600_000, 10 * 3_600_000]) {
+      const delay = nextAttemptDelay({ attempt: 1, schedule, retryAfterMs: asked, random: noJitter })!;
+      expect(delay).toBe(asked);
+      expect(tiers[delayTier(delay, tiers)]).toBeLessThan(2 * asked);
+    }
+    expect(tiers[delayTier(60_000, tiers)]).toBe(88_000);
+  });
+
+  it('still holds the longest wait a receiver can ask for in the last tier', () => {
+    const tiers = retryDelayTiers(schedule);
     const raised = nextAttemptDelay({ attempt: 1, schedule, retryAfterMs: MAX_RETRY_DELAY_MS, random: noJitter })!;
     expect(delayTier(raised, tiers)).toBe(tiers.length - 1);
   });

@@ -123,13 +123,22 @@ export function delayTier(delayMs: number, tiers: readonly number[]): number {
  * Delay tiers that hold every wait nextAttemptDelay can give for `schedule`: each entry plus
  * its largest jitter, and the Retry-After ceiling. (Tiers equal to the bare entries would send
  * every wait jittered upwards to the next tier, to wait behind messages up to that long.)
+ * Where two of them are more than twice apart, tiers doubling from the shorter fill the gap:
+ * a Retry-After wait between two entries goes to the smallest tier that holds it, and may
+ * wait there behind that tier's longest messages, so the gaps bound how late it can come back
+ * (under twice what it asked: a 429 asking for 60 s is tried again within 88 s, not 330 s).
  */
 export function retryDelayTiers(schedule: readonly number[]): number[] {
   if (schedule.length === 0) return [];
   // Rounded as nextAttemptDelay rounds: no jittered wait exceeds it.
-  const tiers = schedule.map((ms) => Math.round(ms * (1 + RETRY_JITTER)));
-  tiers.push(schedule[schedule.length - 1] * 2);
-  return [...new Set(tiers)].sort((x, y) => x - y);
+  const own = schedule.map((ms) => Math.round(ms * (1 + RETRY_JITTER)));
+  own.push(schedule[schedule.length - 1] * 2);
+  const tiers: number[] = [];
+  for (const tier of [...new Set(own)].sort((x, y) => x - y)) {
+    for (let last = tiers[tiers.length - 1]; last !== undefined && tier > last * 2; last *= 2) tiers.push(last * 2);
+    tiers.push(tier);
+  }
+  return tiers;
 }
 
 /**
