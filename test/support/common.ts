@@ -82,10 +82,8 @@ export function retryScheduleOf(env: Record<string, string | undefined>): number
 export async function deleteBrokerNamespace(amqpUrl: string, namespace: string, retryScheduleMs: readonly number[] = DEFAULT_RETRY_SCHEDULE_MS): Promise<void> {
   const names = brokerNames(namespace);
   // The deliveries queue and those around it, as the dispatcher declares them for its retry
-  // schedule (a delay queue per tier of the schedule); a test that declared delay queues itself
-  // (DeliveryQueues.connect) passes its tiers, whose queues are named by the values as given.
-  const tiers = new Set([...new DeliveryDecisions([...retryScheduleMs]).tiers, ...retryScheduleMs]);
-  const deliveryQueues = DeliveryQueues.declarations(names, [...tiers], 'quorum').map((d) => d.queue);
+  // schedule (a delay queue per tier of the schedule).
+  const deliveryQueues = DeliveryQueues.declarations(names, new DeliveryDecisions([...retryScheduleMs]).tiers, 'quorum').map((d) => d.queue);
   const conn = await connect(amqpUrl);
   try {
     for (const queue of [

@@ -138,9 +138,7 @@ export async function sweepAbandonedTestState(remove: (state: TestState) => Prom
       continue;
     }
     if (record.namespace) await stopProcessesOf(record.namespace);
-    const state: TestState = {
-      namespace: record.namespace, databaseUrl: record.databaseUrl, retryScheduleMs: record.retryScheduleMs, moreRetrySchedulesMs: record.moreRetrySchedulesMs,
-    };
+    const { owner: _owner, createdAt: _createdAt, ...state } = record;
     try {
       await remove(state);
     } catch (err) {

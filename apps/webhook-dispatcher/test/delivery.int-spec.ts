@@ -10,7 +10,7 @@ import {
   RoomTopicChangedV2, SendMessageV1, SendNotificationV1,
 } from '@app/contracts';
 import {
-  databaseUrl, deleteBrokerNamespace, EventCapture, eventually, removeTestState, Stack, startStack, testInfra, trackTestState, uniqueName,
+  databaseUrl, deleteBrokerNamespace, EventCapture, eventually, removeTestState, retryScheduleOf, Stack, startStack, testInfra, trackTestState, uniqueName,
 } from '../../../test/support/harness';
 import { startRoomsService } from '../../rooms/src/bootstrap';
 import { roomsConfigShape } from '../../rooms/src/config';
@@ -104,7 +104,7 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
     await db?.end().catch(() => undefined);
     await stack?.stop();
     // The delay queues of the dispatchers some tests start with LIMIT_SCHEDULE (the stack removes SCHEDULE's).
-    if (stack) await deleteBrokerNamespace(stack.amqpUrl, stack.namespace, [1_000, 1_000]);
+    if (stack) await deleteBrokerNamespace(stack.amqpUrl, stack.namespace, retryScheduleOf(LIMIT_SCHEDULE));
   });
 
   it('keeps its records in tables of its own, migrated in dispatcher_migrations', async () => {
@@ -452,7 +452,7 @@ describe('dispatcher start-up before the rooms service', () => {
     const infra = testInfra();
     const namespace = uniqueName('t');
     const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName('chat_test'));
-    const state = trackTestState({ namespace, databaseUrl: dbUrl, retryScheduleMs: [200, 400] });
+    const state = trackTestState({ namespace, databaseUrl: dbUrl, retryScheduleMs: retryScheduleOf(SCHEDULE) });
     const common = { AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, DATABASE_URL: dbUrl, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0' };
     const names = brokerNames(namespace);
     let dispatcher: INestApplicationContext | undefined;

@@ -3,6 +3,7 @@ import { createLogger } from '@app/common';
 import { brokerNames } from '@app/contracts';
 import { deleteBrokerNamespace, eventually, testInfra, uniqueName } from '../../../test/support/harness';
 import { OutageProxy } from '../../../test/support/outage-proxy';
+import { DeliveryDecisions } from '../src/delivery/delivery-decisions';
 import { DeliveryJob, deliveryIdOf } from '../src/delivery/delivery-job';
 import { DeliveryQueues, JobLease } from '../src/delivery/delivery-queues';
 
@@ -17,7 +18,9 @@ describe('delivery jobs in flight when the broker connection drops (real RabbitM
   const infra = testInfra();
   const namespace = uniqueName('lost');
   const names = brokerNames(namespace);
-  const tiers = [300];
+  // The delay queues of a one-wait retry schedule, as the dispatcher declares them.
+  const schedule = [300];
+  const tiers = new DeliveryDecisions(schedule).tiers;
   const job = (deliveryId: string) => ({ deliveryId, attempt: 1 }) as unknown as DeliveryJob;
   let proxy: OutageProxy;
   let queues: DeliveryQueues;
@@ -30,7 +33,7 @@ describe('delivery jobs in flight when the broker connection drops (real RabbitM
   afterAll(async () => {
     await queues?.close(0);
     await proxy?.close();
-    await deleteBrokerNamespace(infra.amqpUrl, namespace, tiers);
+    await deleteBrokerNamespace(infra.amqpUrl, namespace, schedule);
   });
 
   it('fails the unconfirmed publish when the connection drops, and publishes again once it is back', async () => {
@@ -86,7 +89,7 @@ describe('delivery jobs in flight when the broker connection drops (real RabbitM
       expect((await handedOut(steady, 'steady')).mayBeCopy).toBe(false);
     } finally {
       await steady.close(0);
-      await deleteBrokerNamespace(infra.amqpUrl, namespace2, tiers);
+      await deleteBrokerNamespace(infra.amqpUrl, namespace2, schedule);
     }
   }, 40_000);
 });

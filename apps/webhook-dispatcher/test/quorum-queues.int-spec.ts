@@ -162,9 +162,10 @@ describe('quorum queues (real RabbitMQ)', () => {
 
     it('passes with AMQP_QUEUE_TYPE=classic, whose topology is declared as before', async () => {
       await assertQueuesDeclarable([infra.amqpUrl], [commandQueueDeclaration(names.dispatcherCommandQueue, 'classic')], 5_000);
-      const queues = await DeliveryQueues.connect(infra.amqpUrl, names, [300], createLogger('test', 'silent'), 5_000, 'classic');
+      const tiers = new DeliveryDecisions([300]).tiers;
+      const queues = await DeliveryQueues.connect(infra.amqpUrl, names, tiers, createLogger('test', 'silent'), 5_000, 'classic');
       await queues.close(0);
-      const declarations: QueueDeclaration[] = DeliveryQueues.declarations(names, [300], 'classic');
+      const declarations: QueueDeclaration[] = DeliveryQueues.declarations(names, tiers, 'classic');
       expect(await Promise.all(declarations.map(typeOf))).toEqual(declarations.map(() => 'classic'));
       await deleteBrokerNamespace(infra.amqpUrl, namespace, [300]);
     });
