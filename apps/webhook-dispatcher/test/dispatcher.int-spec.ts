@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { INestApplicationContext } from '@nestjs/common';
 import { Channel, ChannelModel, ConfirmChannel, connect, GetMessage } from 'amqplib';
-import { AmqpBroker, createLogger, parseConfig } from '@app/common';
+import { AmqpBroker, createLogger, Observability, OBSERVABILITY, parseConfig } from '@app/common';
 import {
   brokerNames, BrokerNames, CreateRoomV1, CreateUserV1, RoomCreatedV2, RoomNotificationSentV2, SendNotificationV1, UserCreatedV1,
 } from '@app/contracts';
@@ -47,6 +47,13 @@ describe('webhook dispatcher consuming room events (real RabbitMQ)', () => {
     await publisher.waitForConfirms();
   };
   const eventsQueue = () => reader.checkQueue(names.dispatcherEventsQueue);
+  /** Room events the stack's dispatcher has acknowledged (its consumer's counter, counted as each is acked). */
+  const acknowledged = async () => {
+    const metric = await stack.dispatcher!.get<Observability>(OBSERVABILITY).registry.getSingleMetric('messaging_client_consumed_messages_total')?.get();
+    return (metric?.values ?? [])
+      .filter((v) => v.labels.messaging_destination_name === names.dispatcherEventsQueue && v.labels.outcome === 'ack')
+      .reduce((n, v) => n + v.value, 0);
+  };
   const deadLetterQueue = () => reader.checkQueue(names.dispatcherDeadLetterQueue);
 
   /** Reads (and acknowledges) everything in the dead-letter queue. */
@@ -88,7 +95,9 @@ describe('webhook dispatcher consuming room events (real RabbitMQ)', () => {
     }));
     await eventually(async () => expect(await eventsQueue()).toMatchObject({ messageCount: 0, consumerCount: 1 }));
     // Deliveries not yet acknowledged do not count as ready, but go back to the queue when
-    // their consumer leaves: after the dispatcher stopped, nothing may come back.
+    // their consumer leaves: once both are acknowledged and the dispatcher stopped, nothing may
+    // come back. (Closing as soon as none was ready raced the acks on a loaded machine.)
+    await eventually(async () => expect(await acknowledged()).toBeGreaterThanOrEqual(2));
     await stack.dispatcher!.close();
     await eventually(async () => expect((await eventsQueue()).consumerCount).toBe(0));
     expect((await eventsQueue()).messageCount).toBe(0);
