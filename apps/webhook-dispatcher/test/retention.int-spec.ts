@@ -64,6 +64,20 @@ describe('pruning old delivery records (real PostgreSQL)', () => {
     await db.query('DELETE FROM webhook_deliveries');
   });
 
+  it('goes on from where each batch ended: rows of one instant across a batch boundary, and kept rows older than the pruned ones', async () => {
+    const at = async (ids: string[], sql: string) => db.query(`UPDATE webhook_deliveries SET created_at = ${sql} WHERE id = ANY($1)`, [ids]);
+    // Failed ones within their 90 days, older than the delivered ones past their 30: each batch walks past them once.
+    const kept = [await delivery(80, 'failed'), await delivery(70, 'failed'), await delivery(60, 'retrying'), await delivery(10, 'delivered')];
+    const old = [];
+    for (let i = 0; i < 5; i++) old.push(await delivery(50 - i, 'delivered'));
+    // Three of them at one instant, to the microsecond: a batch of two ends among them.
+    await at(old.slice(1, 4), `date_trunc('second', now()) - interval '45 days' + interval '123456 microseconds'`);
+    const pruner = new RecordPruner(db, logger, { retentionDays: 30, failedRetentionDays: 90, batch: 2 });
+    expect(await pruner.runOnce()).toBe(old.length);
+    expect(await remaining()).toEqual([...kept].sort());
+    await db.query('DELETE FROM webhook_deliveries');
+  });
+
   it('lets one replica at a time prune: another holding the lock makes this one skip', async () => {
     await delivery(60, 'delivered');
     const other = db.createQueryRunner();

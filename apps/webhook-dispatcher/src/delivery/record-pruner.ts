@@ -59,20 +59,27 @@ export class RecordPruner {
     return total;
   }
 
-  /** Deletes, a batch at a time, the deliveries in `statuses` (an SQL condition of ours) older than `days`. */
+  /**
+   * Deletes, a batch at a time, the deliveries in `statuses` (an SQL condition of ours) older
+   * than `days`. Each batch starts where the last one ended (`created_at >=` its newest): the
+   * rows it walked past and kept (failed ones within their longer retention, unfinished ones)
+   * are not walked again by every batch after it.
+   */
   private async prune(runner: QueryRunner, statuses: string, days: number): Promise<number> {
     let total = 0;
+    let from = '-infinity';
     for (;;) {
-      const result: unknown = await runner.query(
-        `DELETE FROM webhook_deliveries WHERE id IN (
-           SELECT id FROM webhook_deliveries
-            WHERE created_at < now() - make_interval(days => $1) AND ${statuses}
-            ORDER BY created_at LIMIT $2)
-         RETURNING id`, [days, this.batch]);
-      // TypeORM answers a DELETE ... RETURNING as [rows, count].
-      const deleted = (Array.isArray((result as unknown[])[0]) ? (result as unknown[][])[0] : result) as unknown[];
-      total += deleted.length;
-      if (deleted.length < this.batch) return total;
+      const [{ n, last }]: Array<{ n: number; last: string | null }> = await runner.query(
+        `WITH gone AS (
+           DELETE FROM webhook_deliveries WHERE id IN (
+             SELECT id FROM webhook_deliveries
+              WHERE created_at < now() - make_interval(days => $1) AND created_at >= $3::timestamptz AND ${statuses}
+              ORDER BY created_at LIMIT $2)
+           RETURNING created_at)
+         SELECT count(*)::int AS n, max(created_at)::text AS last FROM gone`, [days, this.batch, from]);
+      total += n;
+      if (n < this.batch || last === null) return total;
+      from = last; // as text: exact to the microsecond, where a Date would keep milliseconds
     }
   }
 }
