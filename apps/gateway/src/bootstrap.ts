@@ -20,6 +20,13 @@ import { httpTracingHooks } from './shared/http-tracing';
 import { V1_METHODS } from './v1/methods';
 
 /**
+ * The request line and headers together, at most: Node's 16 KB would refuse (431) a GET
+ * rooms/message whose message is within its 10,000 characters but percent-encoded in the
+ * query string (up to 12 bytes a character: 120,000), as v1 clients send it.
+ */
+const MAX_HEADER_BYTES = 160 * 1024;
+
+/**
  * The HTTP server: Fastify, set to route and read requests as the gateway always has
  * (case-insensitive paths, a trailing slash allowed, Node's query-string decoding), with
  * idle connections kept longer than clients keep them. Request bodies are left to each API
@@ -31,8 +38,8 @@ function createAdapter(config: GatewayConfig): FastifyAdapter {
     ...(config.TRUST_PROXY.length > 0 ? { trustProxy: config.TRUST_PROXY } : {}),
     // Some v2 clients speak only HTTPS.
     ...(config.TLS_CERT_FILE && config.TLS_KEY_FILE
-      ? { https: { cert: readFileSync(config.TLS_CERT_FILE), key: readFileSync(config.TLS_KEY_FILE) } }
-      : {}),
+      ? { https: { cert: readFileSync(config.TLS_CERT_FILE), key: readFileSync(config.TLS_KEY_FILE), maxHeaderSize: MAX_HEADER_BYTES } }
+      : { http: { maxHeaderSize: MAX_HEADER_BYTES } }),
     routerOptions: {
       caseSensitive: false,
       ignoreTrailingSlash: true,

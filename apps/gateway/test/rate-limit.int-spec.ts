@@ -44,7 +44,7 @@ describe('v1 rate limit (real rooms service, Postgres, RabbitMQ, two gateway rep
     expect(Number(reset) % 3600).toBe(0);
 
     const r4 = await v1(second, 'GET', 'rooms/list', { auth_token: token });
-    expectError(r4, 403, 'Forbidden', /^You have exceeded the rate limit\. See: http.*\/docs\/api\/rate_limiting$/);
+    expectError(r4, 403, 'Forbidden', /^You have exceeded the rate limit\. See http.*\/docs\/api\/rate_limiting$/);
     expect(headers(r4)).toEqual({ limit: '3', remaining: '0', reset });
 
     const r5 = await v1(stack.baseUrl, 'GET', 'rooms/list', { auth_token: token, format: 'xml' });
@@ -87,7 +87,7 @@ describe('v1 rate limit (real rooms service, Postgres, RabbitMQ, two gateway rep
     expectError(await v1(second, 'POST', 'rooms/message', { auth_token: token, auth_test: 'true' }), 403, 'Forbidden', /rate limit/);
   });
 
-  it('sends the headers on 401, 404, 405 and 400 answers too', async () => {
+  it('sends the headers on 401, 404, 405 and 406 answers too', async () => {
     const token = await stack.createToken('admin');
     const answers = [
       await v1(stack.baseUrl, 'GET', 'rooms/list', {}),
@@ -97,7 +97,7 @@ describe('v1 rate limit (real rooms service, Postgres, RabbitMQ, two gateway rep
       await v1(stack.baseUrl, 'GET', 'rooms/list', { auth_token: token, format: 'yaml' }),
       await v1(second, 'GET', 'rooms/show', { auth_token: token, room_id: 'No Such Room' }),
     ];
-    expect(answers.map((r) => r.status)).toEqual([401, 401, 404, 405, 400, 404]);
+    expect(answers.map((r) => r.status)).toEqual([401, 401, 404, 405, 406, 404]);
     for (const r of answers) expectRateLimitHeaders(r, 3);
     expect(headers(answers[5]).remaining).toBe('2');
   });

@@ -133,12 +133,12 @@ describe('v1 token authentication (real rooms service, Postgres, RabbitMQ)', () 
       expect(res.text).toBe(`${XML_DECLARATION}<success><code>202</code><type>Accepted</type><message>This auth_token has access to use this method.</message></success>`);
     });
 
-    it('does not create, update or delete anything', async () => {
+    it('does not create, update or delete anything, with the flag written true, TRUE or 1 (as clients send flags)', async () => {
       expect(expectJson(await v1(stack.baseUrl, 'POST', 'rooms/create', { auth_token: admin, auth_test: 'true', name: 'Never Made', owner_user_id: userId }), 202)).toEqual(AUTH_TEST_BODY);
-      expect(expectJson(await v1(stack.baseUrl, 'POST', 'rooms/topic', { auth_token: admin, auth_test: 'true', room_id: roomId, topic: 'Never set' }), 202)).toEqual(AUTH_TEST_BODY);
-      expect(expectJson(await v1(stack.baseUrl, 'POST', 'rooms/delete', { auth_token: admin, auth_test: 'true', room_id: roomId }), 202)).toEqual(AUTH_TEST_BODY);
+      expect(expectJson(await v1(stack.baseUrl, 'POST', 'rooms/topic', { auth_token: admin, auth_test: 'TRUE', room_id: roomId, topic: 'Never set' }), 202)).toEqual(AUTH_TEST_BODY);
+      expect(expectJson(await v1(stack.baseUrl, 'POST', 'rooms/delete', { auth_token: admin, auth_test: '1', room_id: roomId }), 202)).toEqual(AUTH_TEST_BODY);
       expect(expectJson(await v1(stack.baseUrl, 'POST', 'users/create', { auth_token: admin, auth_test: 'true', email: 'never@example.com', name: 'Never' }), 202)).toEqual(AUTH_TEST_BODY);
-      expect(expectJson(await v1(stack.baseUrl, 'POST', 'users/delete', { auth_token: admin, auth_test: 'true', user_id: userId }), 202)).toEqual(AUTH_TEST_BODY);
+      expect(expectJson(await v1(stack.baseUrl, 'POST', 'users/delete', { auth_token: admin, auth_test: '1', user_id: userId }), 202)).toEqual(AUTH_TEST_BODY);
 
       const rooms = expectJson(await v1(stack.baseUrl, 'GET', 'rooms/list', { auth_token: admin }), 200).rooms;
       expect(rooms).toHaveLength(1);

@@ -61,7 +61,7 @@ describe('v1 HTTP edges (real rooms service, Postgres, RabbitMQ)', () => {
     });
 
     it('answers headers past the limit 431 with the error body', async () => {
-      const answer = await rawRequest(`GET /v1/rooms/list HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+      const answer = await rawRequest(`GET /v1/rooms/list HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(170_000)}\r\n\r\n`);
       expect(answer).toMatch(/^HTTP\/1\.1 431 /);
       expect(JSON.parse(answer.split('\r\n\r\n')[1]).error.code).toBe(431);
     });
@@ -103,9 +103,9 @@ describe('v1 HTTP edges (real rooms service, Postgres, RabbitMQ)', () => {
   });
 
   describe('format', () => {
-    it('answers format=yaml with 400 naming format, in JSON', async () => {
+    it('answers format=yaml with 406 naming format, in JSON (a format that cannot be served, as the original)', async () => {
       const res = await v1(stack.baseUrl, 'GET', 'rooms/list', { auth_token: admin, format: 'yaml' });
-      expectError(res, 400, 'Bad Request', /^format: /);
+      expectError(res, 406, 'Not Acceptable', /^format: must be json or xml/);
       expectRateLimitHeaders(res);
     });
 
@@ -121,6 +121,13 @@ describe('v1 HTTP edges (real rooms service, Postgres, RabbitMQ)', () => {
       });
       expect(expectJson(res, 200)).toEqual({ status: 'sent' });
       expect((await recent()).map((m) => m.message)).toContain('all in the query');
+    });
+
+    it('takes a GET rooms/message of 10,000 characters that each take 12 bytes percent-encoded (120 KB of query string)', async () => {
+      const message = '\u{1F680}'.repeat(5_000) + '\u00e9'.repeat(5_000); // 5,000 emoji (2 UTF-16 units each) and 5,000 accented letters
+      const res = await call(stack.baseUrl, 'rooms/message', { verb: 'GET', query: { auth_token: admin, room_id: roomId, from: 'Query Bot', message } });
+      expect(expectJson(res, 200)).toEqual({ status: 'sent' });
+      expect((await recent()).map((m) => m.message)).toContain(message);
     });
 
     it('lets the form body win over the query string', async () => {

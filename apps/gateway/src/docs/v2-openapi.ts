@@ -96,7 +96,7 @@ function registerV1Methods(registry: OpenAPIRegistry, methods: Readonly<Record<s
   const common = {
     auth_token: z.string().describe('An admin token, or a notification token for rooms/message and rooms/topic'),
     format: z.enum(['json', 'xml']).optional().describe('json (default) or xml'),
-    auth_test: z.enum(['true']).optional().describe('true: only check the token (202), do nothing'),
+    auth_test: z.enum(['true', '1']).optional().describe('true (or 1): only check the token (202), do nothing'),
   };
   for (const [name, m] of Object.entries(methods).sort(([a], [b]) => a.localeCompare(b))) {
     const params = Object.fromEntries(Object.entries(m.doc.params).map(([p, d]) => [p, d.required ? z.string().describe(d.description) : z.string().optional().describe(d.description)]));
@@ -114,12 +114,13 @@ function registerV1Methods(registry: OpenAPIRegistry, methods: Readonly<Record<s
           : { query: z.object({ ...common, ...params }) },
         responses: {
           200: { description: 'Success (JSON, or XML with format=xml).', content: { 'application/json': { schema: z.object({}).passthrough() } } },
-          202: { description: 'auth_test=true: the token may call this method.' },
+          202: { description: 'auth_test=true (or 1): the token may call this method.' },
           400: error('A parameter breaks its rule; the message names it.'),
           401: error('No token, or an unknown one.'),
           403: error('The token may not call this method, or its rate limit is exceeded.'),
           404: error('No such room or user.'),
           405: error('This method does not take this HTTP verb (see Allow).'),
+          406: error('A format other than json or xml.'),
           503: error('A dependency is unavailable; nothing was done.'),
         },
       });

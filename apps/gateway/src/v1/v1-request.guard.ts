@@ -10,8 +10,8 @@ import { V1HttpRequest } from './v1-request';
 
 /**
  * First step of every v1 request: the body, the parameters (decoded and checked once, for
- * everything after: 400 naming a parameter that cannot be read), the answer format (400
- * if unusable), the method (404 if unknown) and the HTTP verb (405).
+ * everything after: 400 naming a parameter that cannot be read), the answer format (406
+ * if it cannot be served), the method (404 if unknown) and the HTTP verb (405).
  */
 @Injectable()
 export class V1RequestGuard implements CanActivate {
@@ -27,7 +27,7 @@ export class V1RequestGuard implements CanActivate {
     const params = RequestParams.decode(req.query, req.body);
     const format = parseFormat(params.optional('format'));
     req.v1 = { format: format ?? 'json' };
-    if (format === null) throw new V1Error(400, `format: must be json or xml (got "${params.optional('format')}")`);
+    if (format === null) throw new V1Error(406, `format: must be json or xml (got "${params.optional('format')}")`);
 
     const name = `${req.params.resource}/${req.params.action}`;
     const method = findV1Method(name);
@@ -36,7 +36,13 @@ export class V1RequestGuard implements CanActivate {
     if (!(method.verbs as readonly string[]).includes(req.method)) {
       throw new V1Error(405, `${name} must be called with ${method.verbs.join(' or ')}`, { Allow: method.verbs.join(', ') });
     }
-    Object.assign(req.v1, { name, method, params, authTest: params.optional('auth_test')?.toLowerCase() === 'true' });
+    Object.assign(req.v1, { name, method, params, authTest: isAuthTest(params.optional('auth_test')) });
     return true;
   }
+}
+
+/** `auth_test` as clients send flags: `true` or `1` (a check that acts would be a real change). */
+export function isAuthTest(value: string | undefined): boolean {
+  const v = value?.toLowerCase();
+  return v === 'true' || v === '1';
 }

@@ -40,7 +40,7 @@ export class V1TokenStrategy extends PassportStrategy(Strategy, V1_TOKEN_STRATEG
 
     const limit = await this.limiter.consume(token.id);
     v1.rateLimit = limit;
-    if (limit.exceeded) throw new V1Error(403, `You have exceeded the rate limit. See: ${this.docs}/docs/api/rate_limiting`);
+    if (limit.exceeded) throw new V1Error(403, `You have exceeded the rate limit. See ${this.docs}/docs/api/rate_limiting`);
 
     if (!(v1.method!.kinds as readonly string[]).includes(token.kind)) {
       const message = `This ${token.kind} auth_token does not have access to ${v1.name}. Please see: ${this.docs}/docs/api/auth`;
