@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { INestApplicationContext } from '@nestjs/common';
 import { AmqpBroker, createLogger, parseConfig, RpcClient } from '@app/common';
 import {
-  brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, DeleteWebhookV1, InstallAddonV1, SendNotificationV1, UninstallAddonV1,
+  brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, DeleteRoomV1, DeleteWebhookV1, EnterRoomV1, InstallAddonV1, SendNotificationV1, UninstallAddonV1,
 } from '@app/contracts';
 import { Stack, startStack } from '../../../test/support/harness';
 import { startDispatcher } from '../src/bootstrap';
@@ -111,6 +111,25 @@ describe('registration changes in force before the call answers (two dispatcher 
     for (let round = 1; round <= ROUNDS; round++) {
       expect(messagesTo(`/addon/hook-${round}`)).toEqual([`after install ${round}`]);
     }
+  });
+
+  it('a room deleted: its own webhooks get its room_exit and room_deleted, though the deletion removes them', async () => {
+    const doomed = (await rpc.request(CreateRoomV1, {
+      actor: actor(), name: 'Doomed', owner: { id: ownerId }, privacy: 'public', topic: '', guestAccess: false,
+    })).room.id;
+    for (const event of ['room_deleted', 'room_exit'] as const) {
+      await rpc.request(CreateWebhookV1, { actor: actor(), room: { id: doomed }, url: receiver.route(`/doomed/${event}`, { status: 204 }), event, name: event });
+    }
+    await rpc.request(EnterRoomV1, { actor: actor(), room: { id: doomed }, user: { id: ownerId } });
+    await rpc.request(DeleteRoomV1, { actor: actor(), room: { id: doomed } });
+    const until = Date.now() + 5_000;
+    while ((receiver.to('/doomed/room_deleted').length === 0 || receiver.to('/doomed/room_exit').length === 0) && Date.now() < until) await sleep(10);
+    expect(receiver.to('/doomed/room_exit').map((r) => JSON.parse(r.body))).toEqual([
+      expect.objectContaining({ event: 'room_exit', item: expect.objectContaining({ room: expect.objectContaining({ id: doomed }), sender: expect.objectContaining({ id: ownerId }) }) }),
+    ]);
+    expect(receiver.to('/doomed/room_deleted').map((r) => JSON.parse(r.body))).toEqual([
+      expect.objectContaining({ event: 'room_deleted', item: expect.objectContaining({ room: expect.objectContaining({ id: doomed, name: 'Doomed' }) }) }),
+    ]);
   });
 
   it('a room created right after an uninstall is not announced to the uninstalled group-wide add-on', async () => {

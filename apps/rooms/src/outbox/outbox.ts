@@ -29,15 +29,27 @@ export interface StagedEvent {
   position?: string;
   /** The span of the command that caused it: kept with its row, so that its publishing (even by a sweep) belongs to that trace. */
   traceparent?: string;
+  /**
+   * Matched against the registrations as they were before its own transaction changed them:
+   * room_deleted (and the exits it causes) still reach the room's webhooks that the deletion
+   * removes. Stamped with the version before that transaction's change (see insertOutbox).
+   */
+  registrationsBefore?: boolean;
+}
+
+/** How an event is staged: `registrations: 'before'` sets StagedEvent.registrationsBefore. */
+export interface StageOptions {
+  registrations?: 'before';
 }
 
 /** Builds the envelope for an event about to be written. */
-export function stageEvent<P>(definition: EventDefinition<P>, payload: P, now = new Date(), traceparent?: string): StagedEvent {
+export function stageEvent<P>(definition: EventDefinition<P>, payload: P, now = new Date(), traceparent?: string, options: StageOptions = {}): StagedEvent {
   return {
     routingKey: definition.routingKey,
     envelope: { id: randomUUID(), type: definition.type, version: definition.version, occurredAt: now.toISOString(), payload },
     roomId: definition.roomIdOf ? definition.roomIdOf(payload) : null,
     traceparent,
+    ...(options.registrations === 'before' ? { registrationsBefore: true } : {}),
   };
 }
 
@@ -52,7 +64,11 @@ export function stageEvent<P>(definition: EventDefinition<P>, payload: P, now = 
  * registrations_version migration): no round trip of its own, read in the statement's
  * snapshot (or this transaction's own change of webhooks), so an event caused after a
  * registration change answered carries that change's version or a later one. The stamp is
- * set on the staged envelopes too. In that snapshot too, each room event is marked `ordered`
+ * set on the staged envelopes too. An event staged `registrationsBefore` takes the version
+ * before this transaction's own change of registrations (the function that advances the
+ * version leaves it in a transaction-local setting: equal to the row's value only in the
+ * transaction that advanced it), so the forms this transaction removed are still in force
+ * for it. In that snapshot too, each room event is marked `ordered`
  * when its room has an enabled ordered webhook: the relay sends it to the ordered deliveries'
  * queue as well (see OrderedEventRouting1764700000000).
  *
@@ -78,19 +94,21 @@ export async function insertOutbox(
   // The commands' ids and the staged rows go in the same statement (CTEs): one round trip
   // for the whole commit's writes.
   const params: unknown[] = [events.map((e) => e.envelope.id), events.map((e) => e.routingKey), events.map((e) => JSON.stringify(e.envelope)),
-    events.map((e) => e.roomId), events.map((e) => e.traceparent ?? null)];
+    events.map((e) => e.roomId), events.map((e) => e.traceparent ?? null), events.map((e) => e.registrationsBefore === true)];
   const ctes: string[] = [];
   if (applied && applied.ids.length > 0) {
     ctes.push(`a AS (${APPLIED_INSERT.replace('$1', `$${params.push(applied.ids)}`).replace('$2', `$${params.push(applied.replies)}`)})`);
   }
-  ctes.push(`v AS (SELECT value FROM registrations_version)`,
+  ctes.push(`v AS (SELECT value, CASE WHEN current_setting('chat.registrations_version', true) = value::text THEN value - 1 ELSE value END AS before
+               FROM registrations_version)`,
     `o AS (SELECT coalesce(array_agg(room_id) FILTER (WHERE room_id IS NOT NULL), '{}') AS rooms, coalesce(bool_or(room_id IS NULL), false) AS every_room
              FROM webhooks WHERE delivery = 'ordered' AND enabled)`,
     // WITH ORDINALITY and ORDER BY: ids follow the order the events were staged in.
     `ev AS (INSERT INTO outbox (event_id, routing_key, envelope, room_id, created_at, ordered, traceparent)
-            SELECT e.id, e.routing_key, e.envelope || jsonb_build_object('registrationsVersion', v.value), e.room_id, clock_timestamp(),
-                   e.room_id IS NOT NULL AND (o.every_room OR e.room_id = ANY (o.rooms)), e.traceparent
-              FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::int[], $5::text[]) WITH ORDINALITY AS e(id, routing_key, envelope, room_id, traceparent, n), v, o
+            SELECT e.id, e.routing_key, e.envelope || jsonb_build_object('registrationsVersion', CASE WHEN e.before THEN v.before ELSE v.value END),
+                   e.room_id, clock_timestamp(), e.room_id IS NOT NULL AND (o.every_room OR e.room_id = ANY (o.rooms)), e.traceparent
+              FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::int[], $5::text[], $6::bool[])
+                   WITH ORDINALITY AS e(id, routing_key, envelope, room_id, traceparent, before, n), v, o
              ORDER BY e.n
             RETURNING id, event_id, envelope->>'registrationsVersion' AS version)`);
   // Each staged INSERT answers how many rows it wrote: a row whose event is not among these
@@ -107,10 +125,10 @@ export async function insertOutbox(
   expected.forEach((count, i) => {
     if (rows[0][`r${i}`] !== count) throw new Error(`${count} staged rows, ${rows[0][`r${i}`]} written with their events: a row's event is missing`);
   });
-  const stamp = Number(rows[0].version);
-  const position = new Map(rows.map((r) => [r.event_id, r.id]));
+  const written = new Map(rows.map((r) => [r.event_id, r]));
   for (const e of events) {
-    e.envelope.registrationsVersion = stamp;
-    e.position = position.get(e.envelope.id);
+    const row = written.get(e.envelope.id)!;
+    e.envelope.registrationsVersion = Number(row.version);
+    e.position = row.id;
   }
 }

@@ -2,7 +2,7 @@ import { CommandFailure, commandFailure, EventDefinition } from '@app/contracts'
 import { AppLogger, CommandMeta, contextOf, isSampled, preparedQuery, Tracing } from '@app/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { isTransientConflict, isUniqueViolation } from '../shared/db-errors';
-import { insertOutbox, StagedEvent, stageEvent, StagedInsert } from './outbox';
+import { insertOutbox, StagedEvent, stageEvent, StagedInsert, StageOptions } from './outbox';
 import { OutboxRelay } from './outbox-relay';
 
 /** A value loaded once per transaction (a batch shares it), e.g. a room locked FOR SHARE. */
@@ -15,7 +15,7 @@ export interface Tx {
    * The event is written in the same transaction (one INSERT for the whole batch). Its
    * handle learns the event's place in its room's order at the commit (`position`).
    */
-  emit<P>(definition: EventDefinition<P>, payload: P): StagedEvent;
+  emit<P>(definition: EventDefinition<P>, payload: P, options?: StageOptions): StagedEvent;
   memo: Memo;
   /**
    * A row inserted with the commit by its repository: the rows of a whole batch go in one
@@ -235,9 +235,9 @@ export class UnitOfWork {
   private tx(manager: EntityManager, staged: Staged, memo: Map<string, Promise<unknown>>, meta: CommandMeta): Tx {
     return {
       manager,
-      emit: (definition, payload) => {
+      emit: (definition, payload, options) => {
         // The event belongs to the trace of the command that caused it (one batch holds many).
-        const event = stageEvent(definition, payload, new Date(), meta.traceparent);
+        const event = stageEvent(definition, payload, new Date(), meta.traceparent, options);
         staged.events.push(event);
         return event;
       },

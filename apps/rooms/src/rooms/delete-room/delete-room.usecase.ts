@@ -39,14 +39,17 @@ export class DeleteRoom {
       const room = await this.rooms.findByRef(m, cmd.room, 'update');
       const sender = await this.actors.sender(m, cmd.actor);
       const roomObject = toRoomObject(room, this.ctx);
+      // Its events are matched against the registrations before this deletion: the room's own
+      // webhooks (and those of the add-ons installed in it) get its room_exit and room_deleted.
+      const before = { registrations: 'before' } as const;
       for (const user of await this.participants.exitAll(m, room.id)) {
-        emit(RoomMemberExitedV2, { room: roomObject, sender: toUserObject(user, this.ctx) });
+        emit(RoomMemberExitedV2, { room: roomObject, sender: toUserObject(user, this.ctx) }, before);
       }
       // Deleted here rather than by the cascade: the dispatchers are told which ones went.
       const webhookIds = await this.webhooks.deleteOfRoom(m, room.id);
       uninstalled = await this.addons.removeOfRoom(tx, room.id);
       await this.rooms.delete(m, room.id);
-      emit(RoomDeletedV2, { room: roomObject, sender });
+      emit(RoomDeletedV2, { room: roomObject, sender }, before);
       // After room_deleted: the room's own room_deleted webhooks are still to be delivered.
       if (webhookIds.length > 0) emit(WebhookRegistrationsChangedV1, { roomId: room.id, webhookIds });
       return {};
