@@ -1,4 +1,4 @@
-import { BadRequestException, INestApplication, NotFoundException } from '@nestjs/common';
+import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
@@ -13,6 +13,7 @@ import { parse as parseQuery } from 'node:querystring';
 import { GatewayConfig } from './config';
 import { GatewayModule } from './gateway.module';
 import { LiveHub } from './live/live-hub';
+import { ApiError } from './shared/api-error';
 import { accessLogHook } from './shared/access-log';
 import { AMQP_BROKER, REDIS_CLIENT } from './shared/di-tokens';
 import { httpMetricsHook } from './shared/http-metrics';
@@ -57,9 +58,13 @@ function createAdapter(config: GatewayConfig): FastifyAdapter {
     // A request Node's parser refuses (a line break inside a header value, a bad request
     // line, headers past the limit) never reaches a route: answered here, with the body every other error has.
     clientErrorHandler: answerClientError,
-    // A path Fastify cannot decode or route is answered by the error filters, as any other error.
+    // A path Fastify cannot decode or route never reaches Nest's error filters: answered here
+    // with the body every other error has (clients read error.code, .type and .message).
     frameworkErrors: (err: FastifyError, _req: unknown, reply: FastifyReply) => {
-      reply.send(err.code === 'FST_ERR_BAD_URL' ? new BadRequestException('The request path could not be decoded.') : new NotFoundException());
+      const answer = err.code === 'FST_ERR_BAD_URL'
+        ? new ApiError(400, 'The request path could not be decoded: a % not followed by two hex digits, or bytes that are not UTF-8.')
+        : new ApiError(404, 'Not found.');
+      reply.code(answer.status).type('application/json; charset=utf-8').send(JSON.stringify(answer.body()));
     },
   });
 }

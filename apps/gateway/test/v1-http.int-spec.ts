@@ -60,6 +60,15 @@ describe('v1 HTTP edges (real rooms service, Postgres, RabbitMQ)', () => {
       expect(JSON.parse(body)).toEqual({ error: { code: 400, type: 'Bad Request', message: expect.stringMatching(/not valid HTTP.*header/) } });
     });
 
+    it.each(['/v1/rooms/%ZZ', '/v2/room/%ZZ', '/v2/room/%C3%28/notification'])(
+      'answers a path it cannot decode (%s) 400 with the error body', async (path) => {
+        const answer = await rawRequest(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+        const [head, body] = answer.split('\r\n\r\n');
+        expect(head).toMatch(/^HTTP\/1\.1 400 /);
+        expect(head).toMatch(/content-type: application\/json/i);
+        expect(JSON.parse(body)).toEqual({ error: { code: 400, type: 'Bad Request', message: expect.stringMatching(/could not be decoded/) } });
+      });
+
     it('answers headers past the limit 431 with the error body', async () => {
       const answer = await rawRequest(`GET /v1/rooms/list HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(170_000)}\r\n\r\n`);
       expect(answer).toMatch(/^HTTP\/1\.1 431 /);

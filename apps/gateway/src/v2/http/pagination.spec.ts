@@ -13,6 +13,10 @@ describe('pageResponse', () => {
     expect(page.links).toEqual({ self, prev: 'http://h/v2/room?start-index=0&max-results=5' });
   });
 
+  it('links no page from a page of max-results=0: each would be itself, and a client following next would never stop', () => {
+    expect(pageResponse([], { startIndex: 5, maxResults: 0 }, true, self).links).toEqual({ self });
+  });
+
   it('splits the probe row off', () => {
     expect(splitProbe([1, 2, 3], { startIndex: 0, maxResults: 2 })).toEqual({ items: [1, 2], hasMore: true });
     expect(splitProbe([1, 2], { startIndex: 0, maxResults: 2 })).toEqual({ items: [1, 2], hasMore: false });

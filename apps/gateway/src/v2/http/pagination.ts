@@ -32,7 +32,9 @@ export interface Page<T> {
 
 /**
  * A v2 list answer. `hasMore`: the service found an item past this page (it reads one more
- * than asked). Links keep the request's other parameters, without its token.
+ * than asked). Links keep the request's other parameters, without its token. A page of
+ * `max-results=0` links nowhere: its next and previous pages would be itself, and a client
+ * following `next` would never stop.
  */
 export function pageResponse<T>(items: T[], page: PageRequest, hasMore: boolean, selfUrl: string, query: Record<string, unknown> = {}): Page<T> {
   const link = (startIndex: number) => {
@@ -51,8 +53,8 @@ export function pageResponse<T>(items: T[], page: PageRequest, hasMore: boolean,
     maxResults: page.maxResults,
     links: {
       self: selfUrl,
-      ...(page.startIndex > 0 ? { prev: link(Math.max(0, page.startIndex - page.maxResults)) } : {}),
-      ...(hasMore ? { next: link(page.startIndex + page.maxResults) } : {}),
+      ...(page.startIndex > 0 && page.maxResults > 0 ? { prev: link(Math.max(0, page.startIndex - page.maxResults)) } : {}),
+      ...(hasMore && page.maxResults > 0 ? { next: link(page.startIndex + page.maxResults) } : {}),
     },
   };
 }
