@@ -255,6 +255,22 @@ describe('console sign-in sessions and the tokens API (two gateways, real rooms 
       expect(expectJson(await asSession(session, 'GET', 'token', { csrf: false }), 200).items).toEqual([]);
     });
 
+    it('lists tokens a page at a time (start-index, max-results), refusing a bad page value naming it', async () => {
+      const pager = await signIn((await newUser()).email, 'correct horse 1');
+      const ids: number[] = [];
+      for (const label of ['one', 'two', 'three']) {
+        ids.push(expectJson(await asSession(pager, 'POST', 'token', { body: { label, scopes: ['view_group'] } }), 201).id);
+      }
+      const first = expectJson(await asSession(pager, 'GET', 'token', { csrf: false, query: { 'max-results': 2 } }), 200);
+      expect(first).toMatchObject({ startIndex: 0, maxResults: 2 });
+      expect(first.items.map((t: { id: number }) => t.id)).toEqual(ids.slice(0, 2));
+      expect(first.links.next).toMatch(/\/v2\/token\?start-index=2&max-results=2$/);
+      const second = expectJson(await asSession(pager, 'GET', 'token', { csrf: false, query: { 'start-index': 2, 'max-results': 2 } }), 200);
+      expect(second.items.map((t: { id: number }) => t.id)).toEqual(ids.slice(2));
+      expect(second.links.next).toBeUndefined();
+      expectError(await asSession(pager, 'GET', 'token', { csrf: false, query: { 'max-results': 'abc' } }), 400, 'Bad Request', /^max-results: /);
+    });
+
     it('refuses a non-admin v1 tokens and admin_group (403), an unknown scope or none (400 naming scopes), a change without CSRF (403)', async () => {
       for (const kind of ['admin', 'notification']) {
         expectError(await asSession(session, 'POST', 'token', { body: { label: 'x', kind, scopes: [] } }), 403, 'Forbidden', new RegExp(`Only group admins may create ${kind} tokens`));

@@ -28,7 +28,7 @@ export function TokensPage({ session }: { session: Session }) {
   const [created, setCreated] = useState<{ label: string; token: string } | null>(null);
   const shown = useRef<HTMLElement>(null);
 
-  const load = () => api<{ items: TokenItem[] }>('GET', '/v2/token').then((r) => setTokens(r.items), (err: Error) => setProblem(err.message));
+  const load = () => api<{ items: TokenItem[] }>('GET', '/v2/token?max-results=1000').then((r) => setTokens(r.items), (err: Error) => setProblem(err.message));
   useEffect(() => void load(), []);
   useEffect(() => (created ? shown.current?.focus() : undefined), [created]);
 

@@ -1,4 +1,5 @@
-import { Delete, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { z } from 'zod';
 import type { Context } from '@opentelemetry/api';
 import { generateApiToken, hashApiToken } from '@app/common';
 import { CreateUserTokenV1, ListUserTokensV1, RevokeUserTokenV1 } from '@app/contracts';
@@ -8,9 +9,12 @@ import { Notes, RequireSessionOrScopes, ResponseSchema, Summary } from '../http/
 import { V2Controller } from '../http/v2-controller';
 import { CurrentUserId, RequestTrace } from '../http/v2-request';
 import { V2Resource } from '../http/v2-resource';
-import { V2Body } from '../http/validation';
+import { pageQuery } from '../http/pagination';
+import { V2Body, V2Query } from '../http/validation';
 import { CreateTokenBody, createTokenBody, createdTokenResponse, tokenListResponse } from './tokens.schemas';
-import { toV2TokenItem, toV2TokenList } from './tokens.presenter';
+import { toV2TokenItem } from './tokens.presenter';
+
+const tokenListQuery = z.object(pageQuery);
 
 /**
  * `/v2/token` (our extension): the console's API access page. A signed-in user, or a
@@ -26,8 +30,13 @@ export class TokensController extends V2Resource {
   @RequireSessionOrScopes('admin_group')
   @ResponseSchema(tokenListResponse)
   @Notes('Our extension. Your personal tokens; a group admin also sees every v1 admin and notification token. Never the clear token. Tokens of no user (room, add-on) get 403.')
-  async list(@CurrentUserId() userId: number, @RequestTrace() trace?: Context) {
-    return toV2TokenList((await this.rooms.send(ListUserTokensV1, { userId }, trace)).tokens, this.base);
+  async list(
+    @CurrentUserId() userId: number, @V2Query(tokenListQuery) q: z.output<typeof tokenListQuery>, @Query() raw: Record<string, unknown>,
+    @RequestTrace() trace?: Context,
+  ) {
+    // The rooms service answers them all (a user has few; a group admin's v1 tokens are tens): the page is cut here.
+    const { tokens } = await this.rooms.send(ListUserTokensV1, { userId }, trace);
+    return this.page(q, raw, '/v2/token', async (w) => tokens.slice(w.startIndex, w.startIndex + w.limit), toV2TokenItem);
   }
 
   /** The clear token is made here and answered once; the rooms service gets its hash. */

@@ -11,8 +11,3 @@ export function toV2TokenItem(t: TokenView) {
     ...(t.userId !== null ? { user_id: t.userId } : {}),
   };
 }
-
-/** Every token the caller may see, in one page: a user has few. */
-export function toV2TokenList(tokens: TokenView[], base: string) {
-  return { items: tokens.map(toV2TokenItem), startIndex: 0, maxResults: tokens.length, links: { self: `${base}/v2/token` } };
-}

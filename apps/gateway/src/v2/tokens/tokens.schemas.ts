@@ -16,7 +16,8 @@ const tokenItem = z.object({
 });
 
 export const tokenListResponse = z.object({
-  items: z.array(tokenItem), startIndex: z.number(), maxResults: z.number(), links: z.object({ self: z.string() }),
+  items: z.array(tokenItem), startIndex: z.number(), maxResults: z.number(),
+  links: z.object({ self: z.string(), prev: z.string().optional(), next: z.string().optional() }),
 });
 
 /** The 201 of POST /v2/token: the item, and the token's clear text (shown this once). */
