@@ -105,6 +105,14 @@ describe('v2 authentication, scopes and rate limit (real services, two gateway r
     expect(past.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 
+  it('sends the rate-limit headers with a body it cannot read too (malformed JSON 400, a content type it does not take 415)', async () => {
+    const token = await s.personalToken(s.adminId, ['manage_rooms']);
+    const malformed = await v2(stack.baseUrl, 'POST', 'room', { token, body: '{' });
+    const plain = await v2(stack.baseUrl, 'POST', 'room', { token, body: 'x', headers: { 'content-type': 'text/plain' } });
+    expect([errorOf(malformed).status, errorOf(plain).status]).toEqual([400, 415]);
+    expect([malformed, plain].map((r) => [r.headers.get('x-ratelimit-limit'), r.headers.get('x-ratelimit-remaining')])).toEqual([['4', '3'], ['4', '2']]);
+  });
+
   it('stops honouring a personal token once its user is deleted', async () => {
     const id = await s.createUser('Short Lived');
     const token = await s.personalToken(id, ['view_group']);

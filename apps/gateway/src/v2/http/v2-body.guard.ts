@@ -14,7 +14,7 @@ const run = (parser: RawParser, req: IncomingMessage, res: unknown) =>
   new Promise<void>((resolve, reject) => parser(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
 
 /**
- * First step of every v2 request: reads the body (Fastify leaves bodies unread, see
+ * Last step before a v2 handler (after the token and its scopes): reads the body (Fastify leaves bodies unread, see
  * bootstrap.ts) so that a body error gets the v2 error body. JSON, and form-encoded for the
  * clients that send it; uploads as bytes. Any JSON value is read: whether it is the object
  * an operation needs is the operation's schema's call (400 naming the rule).
@@ -38,7 +38,7 @@ export class V2BodyGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<V2HttpRequest>();
     const res = http.getResponse<FastifyReply>().raw;
-    req.v2 = {};
+    req.v2 ??= {};
     if (req.method === 'GET' || req.method === 'HEAD') return true;
     if (this.reflector.get<boolean>(RAW_BODY, context.getHandler())) {
       await run(this.raw, req.raw, res);
