@@ -1,5 +1,6 @@
 import type { RoomEntity, UserEntity } from '../database/entities';
-import { assertMayUseRoom, membershipDecides, privateRoomRefusal } from './room-access';
+import { commandFailure } from '@app/contracts';
+import { assertMayActOn, assertMayUseRoom, membershipDecides, privateRoomRefusal } from './room-access';
 
 const room = (privacy: 'public' | 'private', id = 5) => ({ id, name: 'Ops', privacy }) as RoomEntity;
 const user = (id: number, isGroupAdmin = false) => ({ id, isGroupAdmin }) as UserEntity;
@@ -43,5 +44,32 @@ describe('membershipDecides', () => {
     expect(membershipDecides(room('private'), user(1, true))).toBe(false);
     expect(membershipDecides(room('private'), null)).toBe(false);
     expect(membershipDecides(room('public'), user(1))).toBe(false);
+  });
+});
+
+describe('assertMayActOn', () => {
+  const outsider = { isGroupAdmin: false, isMember: false };
+
+  it('lets members, group admins and actors without a user act on a private room, and anyone on a public one', () => {
+    expect(() => assertMayActOn({ label: 't', userId: 1 }, room('private'), { isGroupAdmin: false, isMember: true })).not.toThrow();
+    expect(() => assertMayActOn({ label: 't', userId: 1 }, room('private'), { isGroupAdmin: true, isMember: false })).not.toThrow();
+    expect(() => assertMayActOn({ label: 'v1 admin' }, room('private'), null)).not.toThrow();
+    expect(() => assertMayActOn({ label: 't', userId: 1 }, room('public'), outsider)).not.toThrow();
+  });
+
+  it('refuses an outsider as GET of the room does, or as the caller words it', () => {
+    expect(() => assertMayActOn({ label: 't', userId: 1 }, room('private'), outsider)).toThrow(expect.objectContaining({
+      error: { code: 'forbidden', reason: 'not_allowed', field: 'room', detail: { message: 'Room Ops is private: only its members and group admins may see it.' } },
+    }));
+    expect(() => assertMayActOn({ label: 't', userId: 1 }, room('private'), outsider, () => commandFailure('not_found', 'webhook_not_found', 'webhook')))
+      .toThrow(expect.objectContaining({ error: expect.objectContaining({ code: 'not_found', reason: 'webhook_not_found' }) }));
+  });
+
+  it('refuses a room token outside its room, public or private, whatever the wording asked for', () => {
+    const hidden = jest.fn(() => commandFailure('not_found', 'webhook_not_found', 'webhook'));
+    expect(() => assertMayActOn({ label: 't', roomId: 9 }, room('public'), null, hidden))
+      .toThrow(expect.objectContaining({ error: expect.objectContaining({ code: 'forbidden', reason: 'outside_token_room' }) }));
+    expect(hidden).not.toHaveBeenCalled();
+    expect(() => assertMayActOn({ label: 't', roomId: 5 }, room('private'), null)).not.toThrow();
   });
 });

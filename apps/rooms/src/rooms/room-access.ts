@@ -1,4 +1,4 @@
-import { Actor, commandFailure } from '@app/contracts';
+import { Actor, CommandFailure, commandFailure } from '@app/contracts';
 import type { RoomEntity, UserEntity } from '../database/entities';
 
 /** What an actor does with a room; a private room's refusal names it. */
@@ -30,7 +30,36 @@ export function privateRoomRefusal(
 }
 
 export function assertNotRefused(refusal: string | null): void {
-  if (refusal) throw commandFailure('forbidden', 'not_allowed', 'room', { message: refusal });
+  if (refusal) throw forbiddenRoom(refusal);
+}
+
+/** The acting user's standing in a room, read with the room: what the private-room rule needs of them. */
+export interface Standing {
+  isGroupAdmin: boolean;
+  isMember: boolean;
+}
+
+/**
+ * How a refusal by the private-room rule is answered: 403 saying why (the room's own
+ * answer, as GET of the room gives it), unless the operation names something in the room
+ * that the refusal must not confirm (a webhook: not found, as for one of another user's).
+ */
+export type PrivateRoomRefusal = (message: string) => CommandFailure;
+
+export const forbiddenRoom: PrivateRoomRefusal = (message) => commandFailure('forbidden', 'not_allowed', 'room', { message });
+
+/**
+ * Throws when the actor may not act on the room at all: a room token outside its room, or
+ * a user (`standing`: null when no user acts) whom the private-room rule keeps from seeing
+ * it. Every operation on a room starts here, but reading its history and sending to it,
+ * which name their use (assertMayUseRoom). v1 admin tokens and group-wide add-ons act
+ * without a user and are let through.
+ */
+export function assertMayActOn(actor: Actor, room: RoomEntity, standing: Standing | null, refuse: PrivateRoomRefusal = forbiddenRoom): void {
+  assertActorMayUse(actor, room);
+  if (!standing) return;
+  const refusal = privateRoomRefusal(room, { isGroupAdmin: standing.isGroupAdmin }, standing.isMember, 'see it');
+  if (refusal) throw refuse(refusal);
 }
 
 /**

@@ -5,7 +5,7 @@ import { EntityManager } from 'typeorm';
 import { RoomEntity, RoomMemberEntity, UserEntity } from '../database/entities';
 import type { Memo } from '../outbox/unit-of-work';
 import { isUniqueViolation } from '../shared/db-errors';
-import { assertActorMayUse, assertMayUseRoom, assertNotRefused, membershipDecides, privateRoomRefusal, RoomUse } from './room-access';
+import { assertActorMayUse, assertMayActOn, assertMayUseRoom, PrivateRoomRefusal, RoomUse, Standing } from './room-access';
 
 export type RoomLock = 'none' | 'share' | 'update';
 
@@ -108,12 +108,37 @@ export class RoomRepository {
   }
 
   /**
-   * The room a reference names, for an actor who acts on it: not_found, or forbidden to a
-   * room token outside its room (room-access.ts). The opening of most commands on a room.
+   * The room a reference names, for an actor who acts on it, and the acting user's standing
+   * in it (null when no user acts), in one statement: not_found, or forbidden to a room token
+   * outside its room. For what decides the private-room rule itself (moving oneself in or out
+   * of a room); every other command opens with findForActor.
    */
-  async findForActor(m: EntityManager, ref: RoomRef, actor: Actor, lock: RoomLock = 'none'): Promise<RoomEntity> {
-    const room = await this.findByRef(m, ref, lock);
+  async openForActor(m: EntityManager, ref: RoomRef, actor: Actor, lock: RoomLock = 'none'): Promise<{ room: RoomEntity; standing: Standing | null }> {
+    const suffix = lock === 'share' ? ' FOR SHARE' : lock === 'update' ? ' FOR UPDATE' : '';
+    const rows: Array<RoomRow & { actor_is_group_admin: boolean; actor_is_member: boolean }> = await preparedQuery(m,
+      `SELECT ${COLUMNS},
+              ($2::int IS NOT NULL AND EXISTS (SELECT 1 FROM users WHERE id = $2::int AND is_group_admin)) AS actor_is_group_admin,
+              ($2::int IS NOT NULL AND EXISTS (SELECT 1 FROM room_members WHERE room_id = r.id AND user_id = $2::int)) AS actor_is_member
+         FROM rooms r WHERE ${'id' in ref ? 'r.id = $1::int' : 'lower(r.name) = lower($1::text)'}${suffix}`,
+      ['id' in ref ? ref.id : ref.name, actor.userId ?? null]);
+    if (rows.length === 0) throw roomNotFound(ref);
+    const room = toEntity(rows[0]);
     assertActorMayUse(actor, room);
+    const standing = actor.userId === undefined ? null : { isGroupAdmin: rows[0].actor_is_group_admin, isMember: rows[0].actor_is_member };
+    return { room, standing };
+  }
+
+  /**
+   * The room a reference names, for an actor who acts on it: not_found, or forbidden to a
+   * room token outside its room and to a user the private-room rule keeps from seeing it
+   * (room-access.ts; `refuse` words that refusal). The opening of every command on a room
+   * but history and sends (findForUse).
+   */
+  async findForActor(
+    m: EntityManager, ref: RoomRef, actor: Actor, lock: RoomLock = 'none', refuse?: PrivateRoomRefusal,
+  ): Promise<RoomEntity> {
+    const { room, standing } = await this.openForActor(m, ref, actor, lock);
+    assertMayActOn(actor, room, standing, refuse);
     return room;
   }
 
@@ -133,27 +158,12 @@ export class RoomRepository {
   }
 
   /**
-   * The room a reference names, for a viewer (a user id, or none): forbidden when the
-   * private-room rule keeps the user from seeing it. One query reads the user's standing
-   * in a private room; none is needed for a public one.
-   */
-  async findForViewer(m: EntityManager, ref: RoomRef, viewerId: number | undefined): Promise<RoomEntity> {
-    const room = await this.findByRef(m, ref);
-    if (viewerId === undefined || !membershipDecides(room, { isGroupAdmin: false })) return room;
-    const [standing]: Array<{ is_group_admin: boolean; is_member: boolean }> = await preparedQuery(m, 
-      `SELECT EXISTS (SELECT 1 FROM users WHERE id = $2 AND is_group_admin) AS is_group_admin,
-              EXISTS (SELECT 1 FROM room_members WHERE room_id = $1 AND user_id = $2) AS is_member`, [room.id, viewerId]);
-    assertNotRefused(privateRoomRefusal(room, { isGroupAdmin: standing.is_group_admin }, standing.is_member, 'see it'));
-    return room;
-  }
-
-  /**
    * A room's whole record for a viewer, in one statement (a read that made five round trips):
    * the room, its last activity, its members, who is in it now, its owner when asked for, and
-   * the viewer's standing in it. not_found, or forbidden by the private-room rule as
-   * findForViewer is.
+   * the viewer's standing in it. not_found, or forbidden as findForActor is (`actor`: none
+   * for v1, whose tokens see every room).
    */
-  async detail(m: EntityManager, ref: RoomRef, viewerId: number | undefined, withOwner: boolean): Promise<RoomDetail> {
+  async detail(m: EntityManager, ref: RoomRef, actor: Actor | undefined, withOwner: boolean): Promise<RoomDetail> {
     const user = (alias: string) => `json_build_object('id', ${alias}.id, 'name', ${alias}.name, 'mention_name', ${alias}.mention_name, 'version', ${alias}.version)`;
     const rows: Array<RoomRow & {
       member_ids: number[]; participants: RoomUserRow[]; owner: RoomUserRow | null; viewer_is_group_admin: boolean; viewer_is_member: boolean;
@@ -168,13 +178,13 @@ export class RoomRepository {
               ($2::int IS NOT NULL AND EXISTS (SELECT 1 FROM users WHERE id = $2::int AND is_group_admin)) AS viewer_is_group_admin,
               ($2::int IS NOT NULL AND EXISTS (SELECT 1 FROM room_members WHERE room_id = r.id AND user_id = $2::int)) AS viewer_is_member
          FROM rooms r WHERE ${'id' in ref ? 'r.id = $1::int' : 'lower(r.name) = lower($1::text)'}`,
-      ['id' in ref ? ref.id : ref.name, viewerId ?? null, withOwner],
+      ['id' in ref ? ref.id : ref.name, actor?.userId ?? null, withOwner],
     );
-    if (rows.length === 0) throw commandFailure('not_found', 'room_not_found', 'room', { ref: describeRef(ref) });
+    if (rows.length === 0) throw roomNotFound(ref);
     const row = rows[0];
     const room = toEntity(row);
-    if (viewerId !== undefined && membershipDecides(room, { isGroupAdmin: false })) {
-      assertNotRefused(privateRoomRefusal(room, { isGroupAdmin: row.viewer_is_group_admin }, row.viewer_is_member, 'see it'));
+    if (actor) {
+      assertMayActOn(actor, room, actor.userId === undefined ? null : { isGroupAdmin: row.viewer_is_group_admin, isMember: row.viewer_is_member });
     }
     return { room, lastActive: row.last_active ?? null, memberUserIds: row.member_ids, participants: row.participants, owner: row.owner };
   }

@@ -5,6 +5,7 @@ import {
 } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { RoomEntity } from '../database/entities';
+import type { Standing } from '../rooms/room-access';
 import { joinedRoom } from '../rooms/room.repository';
 import { isUniqueViolation } from '../shared/db-errors';
 import { Registrant, WebhookFields, webhookKeyTaken, webhookNotFound } from './webhook-rules';
@@ -143,23 +144,28 @@ export class WebhookRepository {
    * The room a reference names and the webhook a reference names in it for this user (see
    * REF_CLAUSE), in one statement where findByRef after the room's read made two round
    * trips: GET of a webhook asks for both, and so does every request of its delivery log.
-   * Null for what is not there; the caller decides in the order of those two reads (the
-   * room, the actor's access to it, then the webhook).
+   * With them, the user's standing in the room (what the private-room rule reads; null
+   * when no user acts). Null for what is not there; the caller decides in the order of those
+   * reads (the room, the actor's access to it, then the webhook).
    */
   async findWithRoom(
     m: EntityManager, room: RoomRef, userId: number | null, ref: WebhookRef,
-  ): Promise<{ room: RoomEntity | null; webhook: StoredWebhook | null }> {
+  ): Promise<{ room: RoomEntity | null; standing: Standing | null; webhook: StoredWebhook | null }> {
     const [clause, params] = 'id' in ref
-      ? [REF_CLAUSE.id('r.id', '$2'), [joinedRoom.param(room), ref.id]]
+      ? [REF_CLAUSE.id('r.id', '$2'), [joinedRoom.param(room), ref.id, userId]]
       : [REF_CLAUSE.key('r.id', '$3', '$2'), [joinedRoom.param(room), ref.key, userId]];
     const rows: Array<WebhookRow & Record<string, unknown>> = await preparedQuery(m,
-      `SELECT ${joinedRoom.columns('r')}, x.*
+      `SELECT ${joinedRoom.columns('r')}, x.*,
+              ($3::int IS NOT NULL AND EXISTS (SELECT 1 FROM users WHERE id = $3::int AND is_group_admin)) AS actor__is_group_admin,
+              ($3::int IS NOT NULL AND EXISTS (SELECT 1 FROM room_members WHERE room_id = r.id AND user_id = $3::int)) AS actor__is_member
          FROM rooms r
          LEFT JOIN LATERAL (${WITH_HEALTH} ${clause}) x ON true
         WHERE ${joinedRoom.where('r', room, '$1')}`,
       params);
-    if (rows.length === 0) return { room: null, webhook: null };
-    return { room: joinedRoom.of(rows[0]), webhook: rows[0].id === null ? null : toStored(rows[0]) };
+    if (rows.length === 0) return { room: null, standing: null, webhook: null };
+    const row = rows[0];
+    const standing = userId === null ? null : { isGroupAdmin: row.actor__is_group_admin === true, isMember: row.actor__is_member === true };
+    return { room: joinedRoom.of(row), standing, webhook: row.id === null ? null : toStored(row) };
   }
 
   /** The webhook a reference names for this registrant (by id: any of the room's; by key: see findByKey), or not_found. */

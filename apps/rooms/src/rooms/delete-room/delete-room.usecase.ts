@@ -36,7 +36,7 @@ export class DeleteRoom {
     let uninstalled: InstallationRef[] = [];
     const reply = await this.uow.apply(meta, async (tx) => {
       const { manager: m, emit } = tx;
-      const room = await this.rooms.findByRef(m, cmd.room, 'update');
+      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'update');
       const sender = await this.actors.sender(m, cmd.actor);
       const roomObject = toRoomObject(room, this.ctx);
       // Its events are matched against the registrations before this deletion: the room's own

@@ -17,7 +17,7 @@ export class GetRoom {
   ) {}
 
   async execute(cmd: RequestOf<typeof GetRoomV1>): Promise<ReplyOf<typeof GetRoomV1>> {
-    const detail = await this.rooms.detail(this.db.manager, cmd.room, cmd.actor?.userId, !!cmd.withOwner);
+    const detail = await this.rooms.detail(this.db.manager, cmd.room, cmd.actor, !!cmd.withOwner);
     if (cmd.withOwner && !detail.owner) throw commandFailure('not_found', 'user_not_found', 'owner', { ref: describeRef({ id: detail.room.ownerUserId }) });
     return {
       room: {

@@ -4,7 +4,7 @@ import { DeleteWebhookV1, ReplyOf, RequestOf, WebhookRegistrationsChangedV1 } fr
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { RoomRepository } from '../../rooms/room.repository';
 import { WebhookRepository } from '../webhook.repository';
-import { assertNotAddOns, registrantOf } from '../webhook-rules';
+import { assertNotAddOns, registrantOf, webhookNotFound } from '../webhook-rules';
 
 /** Deletes a webhook of a room; an add-on's are refused (they go with the add-on). */
 @Injectable()
@@ -17,7 +17,8 @@ export class DeleteWebhook {
 
   execute(cmd: RequestOf<typeof DeleteWebhookV1>, meta: CommandMeta): Promise<ReplyOf<typeof DeleteWebhookV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
-      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'share');
+      // A private room's webhooks are not there for whoever may not see the room (not_found).
+      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'share', () => webhookNotFound(cmd.webhook));
       await this.webhooks.lockRoom(m, room.id);
       const webhook = await this.webhooks.findByRef(m, registrantOf(room.id, cmd.actor), cmd.webhook);
       assertNotAddOns(webhook);

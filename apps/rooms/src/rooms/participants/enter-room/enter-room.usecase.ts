@@ -5,6 +5,7 @@ import { UnitOfWork } from '../../../outbox/unit-of-work';
 import { PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
 import { UserRepository } from '../../../users/user.repository';
 import { MemberRepository } from '../../members/member.repository';
+import { assertMayActOn } from '../../room-access';
 import { RoomRepository } from '../../room.repository';
 import { ParticipantRepository } from '../participant.repository';
 import { assertMayEnter, assertMayMove } from '../presence-rules';
@@ -28,10 +29,12 @@ export class EnterRoom {
   execute(cmd: RequestOf<typeof EnterRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof EnterRoomV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
       // FOR SHARE: archiving, a privacy change or the room's deletion waits for the entry (and then sees it).
-      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'share');
+      const { room, standing } = await this.rooms.openForActor(m, cmd.room, cmd.actor, 'share');
       // Locked: a user being deleted (taken out of every room) is not let in meanwhile.
       const user = await this.users.findByRef(m, cmd.user, { live: true, lock: true });
       assertMayMove(cmd.actor, cmd.asAdmin, user);
+      // Moving someone else is acting on the room; entering oneself is decided below (members only).
+      assertMayActOn(cmd.actor, room, user.id === cmd.actor.userId ? null : standing);
       // The membership row stays locked: a removal waits for this entry, then exits the user.
       const isMember = room.privacy === 'private' && await this.members.isMember(m, room.id, user.id, { lock: true });
       assertMayEnter(room, user, isMember);
