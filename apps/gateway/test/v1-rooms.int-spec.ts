@@ -370,6 +370,15 @@ describe('v1 rooms/* (real rooms service, Postgres, RabbitMQ)', () => {
       expect(expectJson(await get('rooms/history', { room_id: historyRoomId, date: '2001-01-01' }), 200)).toEqual({ messages: [] });
     });
 
+    it('answers the first and last days it takes, in any zone, without naming a parameter never sent', async () => {
+      // The last day of 9999 in UTC ends in year 10000, the first of year 1 in Kiritimati starts in year 0.
+      for (const [date, timezone] of [['9999-12-31', 'UTC'], ['9999-12-31', 'Pacific/Kiritimati'], ['9999-12-31', 'Etc/GMT+12'],
+        ['0001-01-01', 'UTC'], ['0001-01-01', 'Pacific/Kiritimati'], ['0001-01-01', 'Etc/GMT-14']]) {
+        expect([date, timezone, expectJson(await get('rooms/history', { room_id: historyRoomId, date, timezone }), 200)])
+          .toEqual([date, timezone, { messages: [] }]);
+      }
+    });
+
     it('answers in XML mirroring the JSON', async () => {
       const json = expectJson(await get('rooms/history', { room_id: historyRoomId, date: '2010-11-19', timezone: 'America/Los_Angeles' }), 200);
       const res = await get('rooms/history', { room_id: historyRoomId, date: '2010-11-19', timezone: 'America/Los_Angeles', format: 'xml' });

@@ -48,4 +48,15 @@ describe('v2 delivery log when no webhook dispatcher answers', () => {
     // None of them waited for the dispatcher's answer.
     expect(Date.now() - started).toBeLessThan(400);
   });
+
+  it('refuses a since PostgreSQL could not read (year 0, an offset beyond ±15:59) with a 400 naming since, not a 500', async () => {
+    expect(error(await call('GET', `${path}/delivery?since=0000-01-01T00:00:00Z`)))
+      .toEqual({ status: 400, message: 'since: must be from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z (got "0000-01-01T00:00:00Z")' });
+    for (const since of ['2025-01-01T00:00:00+16:00', '2025-01-01T00:00:00+20:00', '2025-01-01T00:00:00-23:59']) {
+      expect(error(await call('GET', `${path}/delivery?since=${encodeURIComponent(since)}`)))
+        .toEqual({ status: 400, message: `since: must have a UTC offset from -15:59 to +15:59 (got "${since}")` });
+    }
+    expect(error(await call('POST', `${path}/recover`, { since: '2025-01-01T00:00:00+18:00' })))
+      .toEqual({ status: 400, message: 'since: must have a UTC offset from -15:59 to +15:59 (got "2025-01-01T00:00:00+18:00")' });
+  });
 });

@@ -275,6 +275,17 @@ describe('the delivery log (dispatcher commands; real RabbitMQ, PostgreSQL and H
     expect(await refusal(log.request(RecoverDeliveriesV1, { webhookId: 1, since: 'yesterday' }))).toMatchObject({ code: 'invalid', field: 'since' });
   });
 
+  it('refuses a since PostgreSQL cannot read (year 0, an offset beyond ±15:59), naming since, in the list and the recover', async () => {
+    const offset = { code: 'invalid', reason: 'rule', field: 'since', detail: { problem: 'must have a UTC offset from -15:59 to +15:59 (got "2025-01-01T00:00:00+18:00")' } };
+    expect(await refusal(log.request(RecoverDeliveriesV1, { webhookId: 1, since: '2025-01-01T00:00:00+18:00' }))).toMatchObject(offset);
+    expect(await refusal(list(1, { since: '2025-01-01T00:00:00+18:00' }))).toMatchObject(offset);
+    expect(await refusal(log.request(RecoverDeliveriesV1, { webhookId: 1, since: '0000-01-01T00:00:00Z' })))
+      .toMatchObject({ code: 'invalid', field: 'since', detail: { problem: 'must be from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z (got "0000-01-01T00:00:00Z")' } });
+    // The edges themselves are read by PostgreSQL.
+    expect(await list(987_654, { since: '2025-01-01T00:00:00-15:59' })).toEqual([]);
+    expect(await list(987_654, { since: '0001-01-01T00:00:00Z' })).toEqual([]);
+  });
+
   it('recovers ten thousand failed deliveries without holding up the log: one statement, queued in batches, all delivered', async () => {
     const roomId = (await newRoom()).id;
     const { webhook } = await register(roomId, { url: receiver.route('/bulk', { status: 204 }), event: 'room_notification' });

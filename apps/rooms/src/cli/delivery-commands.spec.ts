@@ -1,7 +1,7 @@
 import { RpcCommandError, RpcFailure } from '@app/common';
 import { CommandDefinition, commandFailure, DeliveryDetailView, DeliveryView } from '@app/contracts';
 import {
-  DeliveryCommands, deliveriesTable, deliveryText, describeDeliveryFailure, DispatcherCommandQueue, runDeliveryCommand, sinceOf,
+  DeliveryCommands, deliveriesTable, deliveryText, describeDeliveryFailure, DeliveryUsageError, DispatcherCommandQueue, runDeliveryCommand, sinceOf,
 } from './delivery-commands';
 
 const QUEUE = 'chat.webhook-dispatcher.commands';
@@ -126,6 +126,13 @@ describe('sinceOf', () => {
   it('says what it takes otherwise', () => {
     expect(() => sinceOf('yesterday', now)).toThrow('--since: must be an ISO 8601 time (2025-03-01T12:00:00Z) or a time ago such as 30m, 2h or 3d (got "yesterday")');
     expect(() => sinceOf('2026-02-01', now)).toThrow(/^--since: /);
+  });
+
+  it('refuses a time PostgreSQL cannot store, naming the rule, before asking the dispatcher', () => {
+    expect(() => sinceOf('0000-01-01T00:00:00Z', now)).toThrow(new DeliveryUsageError('--since: must be from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z (got "0000-01-01T00:00:00Z")'));
+    expect(() => sinceOf('2025-01-01T00:00:00+18:00', now)).toThrow('--since: must have a UTC offset from -15:59 to +15:59 (got "2025-01-01T00:00:00+18:00")');
+    expect(() => sinceOf('999999d', new Date('2000-01-01T00:00:00Z'))).toThrow('--since: 999999d ago is before 0001-01-01T00:00:00Z');
+    expect(sinceOf('2025-01-01T00:00:00-15:59', now)).toBe('2025-01-01T00:00:00-15:59');
   });
 });
 

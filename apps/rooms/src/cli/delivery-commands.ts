@@ -1,7 +1,7 @@
 import { AmqpBroker, commonShape, createLogger, env, loadConfigOrExit, RpcCommandError, RpcFailure } from '@app/common';
 import {
   brokerNames, CommandDefinition, CommandError, deliveryField, DeliveryDetailView, DeliveryView, GetDeliveryV1, ListDeliveriesV1,
-  RecoverDeliveriesV1, RedeliverV1,
+  isStorableInstant, problemOf, RecoverDeliveriesV1, RedeliverV1,
 } from '@app/contracts';
 import { WebhookCommands } from './webhook-commands';
 
@@ -43,14 +43,21 @@ export class DeliveryUsageError extends Error {}
 const LIST_DEFAULT = 50;
 const LIST_MAX = 1000;
 const RELATIVE = /^(\d{1,6})\s*(s|m|h|d)$/i;
+const ISO_LIKE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/i;
 const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** `--since`: an ISO 8601 instant as it is, or a time ago (`30m`, `2h`, `3d`) as the instant it names. */
 export function sinceOf(text: string, now: Date): string {
   const relative = RELATIVE.exec(text.trim());
-  if (relative) return new Date(now.getTime() - Number(relative[1]) * UNIT_MS[relative[2].toLowerCase()]).toISOString();
-  const parsed = deliveryField.instant.safeParse(text);
-  if (!parsed.success) throw new DeliveryUsageError(`--since: must be an ISO 8601 time (2025-03-01T12:00:00Z) or a time ago such as 30m, 2h or 3d (got "${text.slice(0, 50)}")`);
+  if (relative) {
+    const since = new Date(now.getTime() - Number(relative[1]) * UNIT_MS[relative[2].toLowerCase()]);
+    if (!isStorableInstant(since)) throw new DeliveryUsageError(`--since: ${text.trim()} ago is before 0001-01-01T00:00:00Z`);
+    return since.toISOString();
+  }
+  const problem = problemOf(deliveryField.instant, text);
+  // A time written as one but out of range (year 0, an offset of +18:00) is told its rule.
+  if (problem && ISO_LIKE.test(text)) throw new DeliveryUsageError(`--since: ${problem}`);
+  if (problem) throw new DeliveryUsageError(`--since: must be an ISO 8601 time (2025-03-01T12:00:00Z) or a time ago such as 30m, 2h or 3d (got "${text.slice(0, 50)}")`);
   return text;
 }
 

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { FIRST_INSTANT, LAST_INSTANT } from './instant';
 
 /** What a history date names in a time zone: [start, end), half-open. */
 export interface HistorySpan {
@@ -31,4 +32,20 @@ export function readHistoryDate(value: string, zone: string): HistorySpan | null
 /** Whether the text is a real calendar date YYYY-MM-DD (not 2023-02-30). */
 export function isCalendarDate(value: string): boolean {
   return CALENDAR_DATE.test(value) && readHistoryDate(value, 'UTC') !== null;
+}
+
+/**
+ * The edges of a history span as the history command takes them (`since` inclusive, `before`
+ * exclusive), within the years 0001 to 9999 its instants are written in: no message is stored
+ * outside them, so an edge past them is dropped where it bounds nothing (a `since` before
+ * year 1, a `before` after 9999) and otherwise moved to the nearest instant inside. So
+ * `date=9999-12-31` in UTC, whose day ends in year 10000, is that day's (empty) page, not a
+ * refusal of a `before` the caller never sent.
+ */
+export function historyEdges(start: Date | undefined, end: Date | undefined): { since?: string; before?: string } {
+  const first = FIRST_INSTANT.getTime();
+  const last = LAST_INSTANT.getTime();
+  const since = start === undefined || start.getTime() < first ? undefined : new Date(Math.min(start.getTime(), last));
+  const before = end === undefined || end.getTime() > last ? undefined : new Date(Math.max(end.getTime(), first));
+  return { ...(since ? { since: since.toISOString() } : {}), ...(before ? { before: before.toISOString() } : {}) };
 }

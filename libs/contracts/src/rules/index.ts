@@ -8,3 +8,4 @@ export * from './webhook-pattern';
 export * from './request-body';
 export * from './notification-body';
 export * from './webhook-health';
+export * from './instant';

@@ -1,5 +1,5 @@
 import {
-  CreateRoomV1, DeleteRoomV1, field, GetHistoryV2, GetRoomV1, ListRoomsV1, readHistoryDate, SendNotificationV1, SetTopicV1,
+  CreateRoomV1, DeleteRoomV1, field, GetHistoryV2, GetRoomV1, historyEdges, ListRoomsV1, readHistoryDate, SendNotificationV1, SetTopicV1,
 } from '@app/contracts';
 import { toV1HistoryMessage, toV1Room, toV1RoomDetail } from '../presenters';
 import { flag, positiveId, roomRef, valid, validOptional, validRequired } from '../rules';
@@ -47,7 +47,7 @@ export const ROOMS_METHODS = {
       const day = date === 'recent' ? null : readHistoryDate(date, timezone);
       return {
         room: roomRef(p), recentOnly: day === null, offset: 0, details: false,
-        ...(day ? { since: day.start.toISOString(), before: day.end.toISOString() } : {}),
+        ...(day ? historyEdges(day.start, day.end) : {}),
       };
     },
     present: (reply, _request, p) => {

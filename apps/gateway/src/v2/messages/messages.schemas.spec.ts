@@ -76,6 +76,12 @@ describe('historyBounds', () => {
     });
   });
 
+  it('drops an edge past the years 0001 to 9999 (it bounds nothing) rather than send one the rooms service refuses', () => {
+    expect(historyBounds(query({ date: '9999-12-31' }))).toEqual({ recentOnly: false });
+    expect(historyBounds(query({ date: '9999-12-31', 'end-date': '9999-12-31' }))).toEqual({ recentOnly: false, since: '9999-12-31T00:00:00.000Z' });
+    expect(historyBounds(query({ date: '2024-03-01', 'end-date': '0000-06-01' }))).toEqual({ recentOnly: false, before: '2024-03-02T00:00:00.000Z' });
+  });
+
   it('names the parameter that is no date', () => {
     expect(historyBounds(query({ date: 'yesterday' }))).toMatchObject({ param: 'date' });
     expect(historyBounds(query({ 'end-date': 'soon' }))).toMatchObject({ param: 'end-date' });

@@ -1,4 +1,4 @@
-import { field, readHistoryDate, sentMessageText } from '@app/contracts';
+import { field, historyEdges, readHistoryDate, sentMessageText } from '@app/contracts';
 import { z, ZodTypeAny } from 'zod';
 import { pageQuery } from '../http/pagination';
 import { optionalField, queryFlag, queryInt } from '../http/validation';
@@ -49,7 +49,7 @@ export function historyBounds(q: HistoryQuery):
   }
   return {
     recentOnly: date === 'recent',
-    ...(before ? { before: before.toISOString() } : {}),
-    ...(since ? { since: since.toISOString() } : {}),
+    // Edges past the years 0001-9999 bound nothing (see historyEdges): `date=9999-12-31` is no refusal of `before`.
+    ...historyEdges(since, before),
   };
 }

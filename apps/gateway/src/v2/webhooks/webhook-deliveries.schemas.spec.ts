@@ -43,6 +43,17 @@ describe('the delivery log\'s query and bodies', () => {
     expect(problemOf(recoverBody, { since: new Date(Date.now() + 3_600_000).toISOString() })).toBe('since: must not be in the future');
   });
 
+  it('refuses a since PostgreSQL cannot store (year 0, an offset beyond ±15:59), naming since and the rule', () => {
+    expect(problemOf(deliveryListQuery, { since: '0000-01-01T00:00:00Z' }))
+      .toBe('since: must be from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z (got "0000-01-01T00:00:00Z")');
+    for (const since of ['2025-01-01T00:00:00+16:00', '2025-01-01T00:00:00+20:00', '2025-01-01T00:00:00-23:59']) {
+      expect(problemOf(deliveryListQuery, { since })).toBe(`since: must have a UTC offset from -15:59 to +15:59 (got "${since}")`);
+    }
+    expect(problemOf(recoverBody, { since: '2025-01-01T00:00:00+18:00' })).toBe('since: must have a UTC offset from -15:59 to +15:59 (got "2025-01-01T00:00:00+18:00")');
+    expect(problemOf(recoverBody, { since: '0000-01-01T00:00:00Z' })).toMatch(/^since: must be from 0001-01-01T00:00:00Z/);
+    expect(problemOf(deliveryListQuery, { since: '2025-01-01T00:00:00+15:59' })).toBeNull();
+  });
+
   it('reads a delivery id of the path as a UUID; anything else names no delivery (404)', () => {
     expect(deliveryIdOf('6F1C2A4E-3B5D-5E7F-8A9B-0C1D2E3F4A5B')).toBe('6f1c2a4e-3b5d-5e7f-8a9b-0c1d2e3f4a5b');
     expect(() => deliveryIdOf('42')).toThrow(expect.objectContaining({ status: 404, message: 'Delivery 42 not found' }));

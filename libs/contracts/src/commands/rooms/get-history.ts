@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { HistoryMessageView } from '../../models/views';
+import { instantSchema as instant } from '../../rules/instant';
 import { defineCommand } from '../define-command';
 import { actorSchema, roomRefSchema } from '../refs';
 
-const instant = z.string().datetime({ offset: true, message: 'must be an ISO-8601 date-time' });
 
 /**
  * A page of a room's history, for every API: of the messages within the bounds, newest
