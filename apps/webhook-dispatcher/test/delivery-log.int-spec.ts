@@ -269,6 +269,26 @@ describe('the delivery log (dispatcher commands; real RabbitMQ, PostgreSQL and H
     expect((await detail(deliveryId)).attemptLog.map((a) => a.attempt)).toEqual([1, 2, 3]);
   });
 
+  it('redeliver of a recovered delivery still in its retries keeps the schedule the recover started again', async () => {
+    const roomId = (await newRoom()).id;
+    const { webhook } = await register(roomId, { url: receiver.route('/recovered-retries', { status: 500 }), event: 'room_notification' });
+    const deliveryId = await notify(roomId, webhook.id, 'recovered, then redelivered');
+    await eventually(async () => expect(await detail(deliveryId)).toMatchObject({ status: 'failed', attempts: 3 }), 5_000);
+    expect(await log.request(RecoverDeliveriesV1, { webhookId: webhook.id, since: '2020-01-01T00:00:00Z' })).toEqual({ count: 1 });
+    await eventually(async () => expect(await detail(deliveryId)).toMatchObject({ status: 'failed', attempts: 6 }), 5_000);
+    // Back as it stood after the recover's first attempt (4), its retry waiting an hour (gone
+    // here: only the redeliver makes attempt 5). The row keeps what the recover wrote.
+    await db.query(`UPDATE webhook_deliveries SET status = 'retrying', attempts = 4, next_attempt_at = now() + interval '1 hour' WHERE id = $1`, [deliveryId]);
+    await db.query('DELETE FROM webhook_attempts WHERE delivery_id = $1 AND attempt > 4', [deliveryId]);
+    const before = receiver.to('/recovered-retries').length;
+    expect(await log.request(RedeliverV1, { delivery: deliveryId, webhookId: webhook.id })).toEqual({ deliveryId, attempt: 5 });
+    // Attempt 5 is the second of the schedule the recover started, so its failure is retried
+    // (attempt 6, 400 ms later); counted from the first schedule it was past its end, and ended the delivery.
+    await eventually(async () => expect(await detail(deliveryId)).toMatchObject({ status: 'failed', attempts: 6 }), 5_000);
+    expect(receiver.to('/recovered-retries')).toHaveLength(before + 2);
+    expect((await detail(deliveryId)).attemptLog.map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
   it('refuses a recover from a time in the future, naming since', async () => {
     expect(await refusal(log.request(RecoverDeliveriesV1, { webhookId: 1, since: new Date(Date.now() + 3_600_000).toISOString() })))
       .toMatchObject({ code: 'invalid', reason: 'rule', field: 'since', detail: { problem: 'must not be in the future' } });

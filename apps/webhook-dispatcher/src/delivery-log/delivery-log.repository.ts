@@ -35,6 +35,8 @@ export interface JobRow {
   reply_depth: number;
   /** The trace its attempts belong to (see DeliveryJob.traceparent); null for rows from before it was kept. */
   traceparent: string | null;
+  /** The attempts it had when a recover started its retry schedule again (DeliveryJob.scheduleOffset); null: never recovered. */
+  schedule_offset: number | null;
 }
 
 export interface DetailRow extends JobRow, DeliveryRow {
@@ -80,7 +82,7 @@ const WITH_LAST_ATTEMPT = `
   a.attempt AS last_attempt, a.started_at AS last_at, a.status AS last_status, a.duration_ms AS last_duration_ms, a.error AS last_error,
   a.repeats AS last_repeats`;
 
-const JOB_COLUMNS = 'id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth, traceparent';
+const JOB_COLUMNS = 'id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth, traceparent, schedule_offset';
 
 /**
  * The delivery log's SQL over the dispatcher's tables. Pages are read newest first by
@@ -121,7 +123,7 @@ export class DeliveryLogRepository {
   /** One delivery with what sending it again needs, and its reply; undefined when unknown. */
   async find(id: string): Promise<DetailRow | undefined> {
     const rows: DetailRow[] = await preparedQuery(this.db,
-      `SELECT ${WITH_LAST_ATTEMPT}, d.event_id, d.room_id, d.envelope, d.actor_user_id, d.reply_depth, d.traceparent, d.lane_position IS NOT NULL AS ordered, d.reply_message_id, d.reply_error
+      `SELECT ${WITH_LAST_ATTEMPT}, d.event_id, d.room_id, d.envelope, d.actor_user_id, d.reply_depth, d.traceparent, d.schedule_offset, d.lane_position IS NOT NULL AS ordered, d.reply_message_id, d.reply_error
          FROM webhook_deliveries d
          LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = d.attempts
         WHERE d.id = $1`,
@@ -147,11 +149,12 @@ export class DeliveryLogRepository {
 
   /**
    * Takes every failed delivery of the webhook created since `since` out of `failed`, in one
-   * statement (row locks: two recovers at once never take the same delivery). `retrying`, due now.
+   * statement (row locks: two recovers at once never take the same delivery). `retrying`, due now,
+   * its retry schedule starting again after the attempts it had (kept for a redeliver's job).
    */
   async claimFailed(webhookId: number, since: string): Promise<ClaimedDelivery[]> {
     const result: unknown = await this.db.query(
-      `UPDATE webhook_deliveries SET status = 'retrying', next_attempt_at = now(), parked_until = NULL, updated_at = now()
+      `UPDATE webhook_deliveries SET status = 'retrying', next_attempt_at = now(), parked_until = NULL, schedule_offset = attempts, updated_at = now()
         WHERE webhook_id = $1 AND status = 'failed' AND created_at >= $2::timestamptz
         RETURNING id, created_at, attempts`,
       [webhookId, since],

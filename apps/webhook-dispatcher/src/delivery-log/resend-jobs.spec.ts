@@ -5,7 +5,7 @@ import { inBatches, oldestFirst, recoveryJob, redeliverJobFor, redeliveryJob } f
 const row = (over: Partial<JobRow> = {}): JobRow => ({
   id: '6f1c2a4e-3b5d-5e7f-8a9b-0c1d2e3f4a5b', webhook_id: 7, event: 'room_message', event_id: 'event-1', room_id: 3,
   envelope: '{"event":"room_message","item":{},"webhook_id":7}', created_at: new Date('2026-01-01T00:00:00Z'),
-  attempts: 7, actor_user_id: 5, reply_depth: 2, traceparent: null, ...over,
+  attempts: 7, actor_user_id: 5, reply_depth: 2, traceparent: null, schedule_offset: null, ...over,
 });
 
 describe('sending a recorded delivery again', () => {
@@ -40,6 +40,17 @@ describe('sending a recorded delivery again', () => {
     // Ended: one attempt more, not retried. Ordered and in progress: its lane's, so one-off too.
     for (const status of ['delivered', 'failed', 'cancelled']) expect(redeliverJobFor({ ...row(), status })).toEqual(redeliveryJob(row()));
     expect(redeliverJobFor({ ...row(), status: 'retrying', ordered: true })).toEqual(redeliveryJob(row()));
+  });
+
+  it('redeliver of a recovered delivery still in its retries keeps the schedule the recover started again', () => {
+    // Recovered after 3 attempts, its attempt 4 failed: attempt 5 is the second of the new schedule, not past the first one.
+    const job = redeliverJobFor({ ...row({ attempts: 4, schedule_offset: 3 }), status: 'retrying' });
+    expect(job).toMatchObject({ attempt: 5, guard: true, scheduleOffset: 3 });
+    expect(deliveryJobSchema.parse(JSON.parse(JSON.stringify(job)))).toEqual(job);
+    // Never recovered: the schedule from attempt 1, as before.
+    expect(redeliverJobFor({ ...row({ attempts: 1 }), status: 'retrying' })).not.toHaveProperty('scheduleOffset');
+    // Recover sets the offset to the attempts it has now, whatever an earlier recover stored.
+    expect(recoveryJob(row({ attempts: 9, schedule_offset: 3 }))).toMatchObject({ attempt: 10, scheduleOffset: 9 });
   });
 
   it('keeps the trace of the event that caused it, when the row has one', () => {

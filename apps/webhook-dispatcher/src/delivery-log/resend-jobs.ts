@@ -22,6 +22,9 @@ export function jobOf(row: JobRow): DeliveryJob {
     replyDepth: row.reply_depth,
     // The trace of the event that caused it (a redeliver or recover puts its own request's instead).
     ...(row.traceparent ? { traceparent: row.traceparent } : {}),
+    // Where its retry schedule started again, if a recover restarted it: a redelivered attempt
+    // still in its retries counts from there, not from the first schedule (past whose end it would be the last).
+    ...(row.schedule_offset !== null && row.schedule_offset !== undefined ? { scheduleOffset: row.schedule_offset } : {}),
   };
 }
 
@@ -44,7 +47,10 @@ export function redeliverJobFor(row: JobRow & { status: string; ordered?: boolea
   return inRetries ? { ...jobOf(row), guard: true } : redeliveryJob(row);
 }
 
-/** Recover: attempts go on from what the delivery had, on a retry schedule started afresh. */
+/**
+ * Recover: attempts go on from what the delivery had, on a retry schedule started afresh
+ * (the claim stores the same offset in the row, for a redeliver's job: see jobOf).
+ */
 export const recoveryJob = (row: JobRow): DeliveryJob => ({ ...jobOf(row), scheduleOffset: row.attempts });
 
 /** Oldest first (as they were created), then by id: the order a recover queues them in. */

@@ -64,13 +64,13 @@ export class StalledRetries {
     let queued = 0;
     for (;;) {
       const result: unknown = await runner.query(
-        `UPDATE webhook_deliveries d SET next_attempt_at = now(), parked_until = NULL, updated_at = now()
+        `UPDATE webhook_deliveries d SET next_attempt_at = now(), parked_until = NULL, schedule_offset = d.attempts, updated_at = now()
            FROM (SELECT id FROM webhook_deliveries
                   WHERE status = 'retrying' AND lane_position IS NULL
                     AND COALESCE(parked_until, next_attempt_at) < now() - make_interval(secs => $1::double precision / 1000)
                   ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED) stalled
           WHERE d.id = stalled.id
-          RETURNING d.id, d.webhook_id, d.event, d.event_id, d.room_id, d.envelope, d.created_at, d.attempts, d.actor_user_id, d.reply_depth, d.traceparent`,
+          RETURNING d.id, d.webhook_id, d.event, d.event_id, d.room_id, d.envelope, d.created_at, d.attempts, d.actor_user_id, d.reply_depth, d.traceparent, d.schedule_offset`,
         [this.options.graceMs, this.batch],
       );
       // TypeORM answers an UPDATE ... RETURNING as [rows, count].

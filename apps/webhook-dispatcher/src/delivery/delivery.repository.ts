@@ -183,7 +183,7 @@ export class DeliveryRepository {
    */
   async openLaneDeliveries(): Promise<Array<JobRow & { lane_position: string; next_attempt_at: Date | null }>> {
     return preparedQuery(this.db, 
-      `SELECT id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth, traceparent, lane_position, next_attempt_at
+      `SELECT id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth, traceparent, schedule_offset, lane_position, next_attempt_at
          FROM webhook_deliveries
         WHERE lane_position IS NOT NULL AND status IN ('pending', 'retrying')
         ORDER BY lane_position, id`);
