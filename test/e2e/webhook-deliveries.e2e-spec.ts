@@ -250,6 +250,10 @@ describe('the webhook delivery log across the built system', () => {
     const bad = run('webhook', 'recover', String(webhook.id), '--since', 'soon');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^cli: --since: must be an ISO 8601 time/);
+    // Year 0 reached PostgreSQL and ended "cli: unexpected"; now refused before asking, naming the rule.
+    expect(run('webhook', 'recover', String(webhook.id), '--since', '0000-01-01T00:00:00Z')).toEqual({
+      status: 2, stdout: '', stderr: expect.stringMatching(/^cli: --since: must be from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z \(got "0000-01-01T00:00:00Z"\)\n/),
+    });
   });
 
   it('documents the four operations in the OpenAPI document', async () => {
