@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
-import { AmqpBroker, createLogger, parseConfig, RpcClient } from '@app/common';
-import { brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, RequestOf, SendNotificationV1 } from '@app/contracts';
+import { AmqpBroker, createLogger, parseConfig, RpcClient, RpcCommandError } from '@app/common';
+import { brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, RedeliverV1, RequestOf, SendNotificationV1 } from '@app/contracts';
 import { eventually, Stack, startStack } from '../../../test/support/harness';
 import { startDispatcher } from '../src/bootstrap';
 import { dispatcherConfigShape } from '../src/config';
@@ -103,6 +103,33 @@ describe('ordered deliveries ("delivery": "ordered"; real RabbitMQ, PostgreSQL a
         { status: 'delivered', attempts: 3 }, ...Array.from({ length: 4 }, () => ({ status: 'delivered', attempts: 1 })),
       ]);
     }, 5_000);
+  });
+
+  it('refuses to redeliver a delivery still in its lane (it would overtake the one before it); once it has ended, redelivers it', async () => {
+    const room = await newRoom();
+    const hook = await register(room.id, { url: receiver.route('/lane-redeliver', (r) => (textOf(r) === 'q1' ? { status: 204, hang: true } : { status: 204 })), event: 'room_notification', delivery: 'ordered' });
+    const log = await broker.createRpcClient(brokerNames(stack.namespace).dispatcherCommandQueue, 10_000);
+    await notify(room.id, 'q1');
+    await notify(room.id, 'q2');
+    await eventually(() => expect(texts(receiver.to('/lane-redeliver'))).toEqual(['q1']), 5_000);
+    const q2 = await eventually(async () => {
+      const { rows } = await db.query(`SELECT id FROM webhook_deliveries WHERE webhook_id = $1 AND envelope::text LIKE '%q2%'`, [hook.id]);
+      expect(rows).toHaveLength(1);
+      return rows[0].id as string;
+    }, 5_000);
+    // q1 is in flight, q2 waits behind it: a redeliver now would send q2 first.
+    const refused = await log.request(RedeliverV1, { delivery: q2, webhookId: hook.id }).then(() => null, (err) => (err instanceof RpcCommandError ? err.error : err));
+    expect(refused).toMatchObject({ code: 'conflict', reason: 'rule', field: 'delivery', detail: { problem: expect.stringMatching(/^is pending in the lane of an ordered webhook/) } });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(texts(receiver.to('/lane-redeliver'))).toEqual(['q1']);
+    receiver.release();
+    await eventually(() => expect(texts(receiver.to('/lane-redeliver'))).toEqual(['q1', 'q2']), 5_000);
+    await eventually(async () => {
+      const { rows } = await db.query('SELECT status FROM webhook_deliveries WHERE id = $1', [q2]);
+      expect(rows).toEqual([{ status: 'delivered' }]);
+    }, 5_000);
+    expect(await log.request(RedeliverV1, { delivery: q2, webhookId: hook.id })).toEqual({ deliveryId: q2, attempt: 2 });
+    await eventually(() => expect(texts(receiver.to('/lane-redeliver'))).toEqual(['q1', 'q2', 'q2']), 5_000);
   });
 
   it('goes on with the next deliveries once one has failed for good', async () => {

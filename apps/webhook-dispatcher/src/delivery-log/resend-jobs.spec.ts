@@ -1,6 +1,6 @@
 import { deliveryJobSchema } from '../delivery/delivery-job';
 import type { JobRow } from './delivery-log.repository';
-import { inBatches, oldestFirst, recoveryJob, redeliverJobFor, redeliveryJob } from './resend-jobs';
+import { inBatches, oldestFirst, recoveryJob, redeliverJobFor, redeliverRefusal, redeliveryJob } from './resend-jobs';
 
 const row = (over: Partial<JobRow> = {}): JobRow => ({
   id: '6f1c2a4e-3b5d-5e7f-8a9b-0c1d2e3f4a5b', webhook_id: 7, event: 'room_message', event_id: 'event-1', room_id: 3,
@@ -37,9 +37,19 @@ describe('sending a recorded delivery again', () => {
       expect(job.redelivery).toBeUndefined();
       expect(deliveryJobSchema.parse(JSON.parse(JSON.stringify(job)))).toEqual(job);
     }
-    // Ended: one attempt more, not retried. Ordered and in progress: its lane's, so one-off too.
+    // Ended: one attempt more, not retried.
     for (const status of ['delivered', 'failed', 'cancelled']) expect(redeliverJobFor({ ...row(), status })).toEqual(redeliveryJob(row()));
-    expect(redeliverJobFor({ ...row(), status: 'retrying', ordered: true })).toEqual(redeliveryJob(row()));
+  });
+
+  it('refuses to redeliver an ordered delivery still in its lane (it would overtake the ones before it), saying when it goes', () => {
+    const due = new Date('2026-11-27T10:00:00Z');
+    expect(redeliverRefusal({ status: 'retrying', ordered: true, next_attempt_at: due }))
+      .toBe('is retrying in the lane of an ordered webhook, which sends a room\'s deliveries one at a time in order: '
+        + 'its next attempt is due at 2026-11-27T10:00:00.000Z. It can be redelivered once it has ended.');
+    expect(redeliverRefusal({ status: 'pending', ordered: true, next_attempt_at: null })).toMatch(/^is pending .*once the deliveries before it in its lane have ended/);
+    // Ended, or not ordered: redelivered.
+    for (const status of ['delivered', 'failed', 'cancelled']) expect(redeliverRefusal({ status, ordered: true })).toBeNull();
+    expect(redeliverRefusal({ status: 'retrying', ordered: false, next_attempt_at: due })).toBeNull();
   });
 
   it('redeliver of a recovered delivery still in its retries keeps the schedule the recover started again', () => {

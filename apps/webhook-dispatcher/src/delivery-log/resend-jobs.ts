@@ -32,18 +32,33 @@ export function jobOf(row: JobRow): DeliveryJob {
 export const redeliveryJob = (row: JobRow): DeliveryJob => ({ ...jobOf(row), redelivery: true });
 
 /**
+ * Why a redeliver of this delivery is refused, or null. An ordered delivery not yet ended is
+ * its lane's to send: one at a time, in the order of its room's events, and the lane makes
+ * its next attempt when its turn or its retry comes. An attempt made now, beside the lane,
+ * would overtake the deliveries before it (the one the lane is retrying) and share its
+ * number with the lane's own attempt. Once it has ended, a redeliver is one attempt as for
+ * any other.
+ */
+export function redeliverRefusal(row: { status: string; ordered?: boolean; next_attempt_at?: Date | null }): string | null {
+  if (!row.ordered || (row.status !== 'pending' && row.status !== 'retrying')) return null;
+  const when = row.status === 'retrying' && row.next_attempt_at ? `its next attempt is due at ${row.next_attempt_at.toISOString()}`
+    : 'it is attempted once the deliveries before it in its lane have ended';
+  return `is ${row.status} in the lane of an ordered webhook, which sends a room's deliveries one at a time in order: ${when}. `
+    + 'It can be redelivered once it has ended.';
+}
+
+/**
  * The job a redeliver queues, by where the delivery stands. One that has ended (delivered,
  * failed, cancelled) gets one more attempt, not retried (redeliveryJob). One still in its
- * retries (`pending` or `retrying`, not ordered) has its next attempt made now, as part of
- * them: a failure is retried on the schedule, and whichever of this copy and the retry that
- * was waiting comes second finds the attempt made and is dropped (a guard copy: the worker
- * looks the attempt up first, even a first one). A one-off attempt there would share its
- * number with the waiting retry, so one of the two was silently dropped: a redeliver that
- * did nothing, or retries cut short by a one-off failure. An ordered delivery in progress is
- * its lane's to send; it gets a one-off attempt, as before.
+ * retries (`pending` or `retrying`; not ordered: see redeliverRefusal) has its next attempt
+ * made now, as part of them: a failure is retried on the schedule, and whichever of this copy
+ * and the retry that was waiting comes second finds the attempt made and is dropped (a guard
+ * copy: the worker looks the attempt up first, even a first one). A one-off attempt there
+ * would share its number with the waiting retry, so one of the two was silently dropped: a
+ * redeliver that did nothing, or retries cut short by a one-off failure.
  */
-export function redeliverJobFor(row: JobRow & { status: string; ordered?: boolean }): DeliveryJob {
-  const inRetries = (row.status === 'pending' || row.status === 'retrying') && !row.ordered;
+export function redeliverJobFor(row: JobRow & { status: string }): DeliveryJob {
+  const inRetries = row.status === 'pending' || row.status === 'retrying';
   return inRetries ? { ...jobOf(row), guard: true } : redeliveryJob(row);
 }
 

@@ -81,7 +81,7 @@ export class WebhookDeliveriesController extends V2Resource {
   }
 
   @Post(':room/webhook/:id/delivery/:delivery/redeliver')
-  @Summary('Make one more attempt of a delivery now (of one still in its retries: its next retry, now)')
+  @Summary('Make one more attempt of a delivery now (of one still in its retries: its next retry, now; of an ordered one not yet ended: 400, its lane sends it in its turn)')
   @HttpCode(202)
   @RequireScopes('admin_room')
   async redeliver(@RoomRefParam() room: RoomRef, @WebhookIdParam() ref: WebhookRef, @DeliveryIdParam() id: string, @CurrentActor() actor: Actor) {
