@@ -18,6 +18,7 @@ import { accessLogHook } from './shared/access-log';
 import { AMQP_BROKER, REDIS_CLIENT } from './shared/di-tokens';
 import { httpMetricsHook } from './shared/http-metrics';
 import { httpTracingHooks } from './shared/http-tracing';
+import { MAX_PARAM_LENGTH } from './shared/routing';
 import { V1_METHODS } from './v1/methods';
 
 /**
@@ -44,8 +45,7 @@ function createAdapter(config: GatewayConfig): FastifyAdapter {
     routerOptions: {
       caseSensitive: false,
       ignoreTrailingSlash: true,
-      // A path segment is matched whatever its length (Node's header limit bounds the URL).
-      maxParamLength: 16 * 1024,
+      maxParamLength: MAX_PARAM_LENGTH,
       querystringParser: (query: string) => parseQuery(query),
     },
     // Longer than clients' and proxies' usual idle timeouts (60 s): a server that closes an

@@ -1,7 +1,10 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject, Injectable } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { APP_LOGGER, AppLogger } from '@app/common';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from './shared/api-error';
 import { RequestRateLimiter } from './shared/rate-limit/request-rate-limiter';
+import { methodsServing } from './shared/routing';
 import { V1Error } from './v1/errors';
 import { toV1Error, V1Filter } from './v1/v1.filter';
 import { V2Filter } from './v2/v2.filter';
@@ -15,9 +18,9 @@ const V2_PATH = /^\/v2(\/|$|\?)/i;
  * What no API's own filter answered: paths no controller serves (404) and failures outside
  * any API's routes. Each API applies its own filter to its own controllers (`@UseFilters`),
  * so a route added later never gets another API's error body by accident. Here the path's
- * prefix names the API that answers: under /v2 the v2 filter (a 404 pointing at the v2
- * operations), anywhere else the v1 filter, with the 404 this gateway has always answered,
- * pointing at the v1 API.
+ * prefix names the API that answers: under /v2 the v2 filter (405 with Allow for a path
+ * served under other methods, else a 404 pointing at the v2 operations), anywhere else the
+ * v1 filter, with the 404 this gateway has always answered, pointing at the v1 API.
  */
 @Catch()
 @Injectable()
@@ -25,14 +28,35 @@ export class FallbackFilter implements ExceptionFilter {
   private readonly v1: V1Filter;
   private readonly v2: V2Filter;
 
-  constructor(limiter: RequestRateLimiter, @Inject(APP_LOGGER) logger: AppLogger) {
+  constructor(limiter: RequestRateLimiter, @Inject(APP_LOGGER) logger: AppLogger, private readonly adapterHost: HttpAdapterHost) {
     this.v1 = new V1Filter(limiter, logger);
     this.v2 = new V2Filter(logger);
   }
 
   catch(err: unknown, host: ArgumentsHost): void {
-    if (V2_PATH.test(host.switchToHttp().getRequest<FastifyRequest>().url ?? '')) return this.v2.catch(err, host);
+    const req = host.switchToHttp().getRequest<FastifyRequest>();
     const notFound = err instanceof HttpException && err.getStatus() === 404;
+    if (V2_PATH.test(req.url ?? '')) return notFound ? this.v2NotRouted(err, host) : this.v2.catch(err, host);
     this.v1.answer(err, notFound ? new V1Error(404, NOT_FOUND_MESSAGE) : toV1Error(err), host);
+  }
+
+  /**
+   * A /v2 request no route took. The router is asked which methods serve its path only here,
+   * never on a routed request. Like the 404, this runs before any token is read: nothing is
+   * counted, and no rate-limit header goes out (the routes are public, at /docs/api/v2).
+   */
+  private v2NotRouted(err: unknown, host: ArgumentsHost): void {
+    const req = host.switchToHttp().getRequest<FastifyRequest>();
+    const methods = methodsServing(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), req.url);
+    // No route under any method (or, should a route ever throw a bare 404, under this one): 404.
+    if (methods.length === 0 || methods.includes(req.method)) return this.v2.catch(err, host);
+    const allow = [...methods, 'OPTIONS'].join(', ');
+    // OPTIONS asks what the resource takes (RFC 9110, 9.3.7): the answer is Allow.
+    if (req.method === 'OPTIONS') {
+      host.switchToHttp().getResponse<FastifyReply>().status(204).header('Allow', allow).send();
+      return;
+    }
+    const path = req.url.split('?', 1)[0];
+    this.v2.catch(new ApiError(405, `${req.method} is not allowed on ${path}: it takes ${allow}.`, { Allow: allow }), host);
   }
 }

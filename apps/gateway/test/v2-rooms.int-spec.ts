@@ -290,6 +290,86 @@ describe('v2 rooms: create, list, get, update, delete, topic (real services)', (
         .toEqual([404, route.headers.get('content-type'), JSON.stringify({ error: { code: 404, type: 'Not Found', message: 'Not found. The version 2 API\'s operations are listed at /docs/api/v2.' } })]);
     });
 
+    describe('a path served under other methods', () => {
+      let name: string;
+      beforeAll(async () => {
+        name = unique('Wrong Verbs');
+        await create({ name });
+      });
+      const enc = () => encodeURIComponent(name);
+      const notAllowed = (res: V1Response) => ({
+        status: res.status, allow: res.headers.get('allow'), body: res.json, rateLimit: res.headers.get('x-ratelimit-limit'),
+      });
+      const expected = (verb: string, path: string, allow: string) => ({
+        status: 405,
+        allow,
+        body: { error: { code: 405, type: 'Method Not Allowed', message: `${verb} is not allowed on /v2/${path}: it takes ${allow}.` } },
+        // Like the 404, answered before any token is read: nothing counted.
+        rateLimit: null,
+      });
+
+      it('answers 405 in the v2 error body, naming the methods in the message and in Allow', async () => {
+        const cases: Array<[string, string, string]> = [
+          ['PATCH', `room/${enc()}`, 'GET, HEAD, PUT, DELETE, OPTIONS'],
+          ['POST', `room/${enc()}`, 'GET, HEAD, PUT, DELETE, OPTIONS'],
+          ['PUT', 'room', 'GET, HEAD, POST, OPTIONS'],
+          ['GET', 'room/Ops/notification', 'POST, OPTIONS'],
+          ['DELETE', 'room/42/topic', 'PUT, OPTIONS'],
+          ['PATCH', 'user/someone%40example.com', 'GET, HEAD, PUT, DELETE, OPTIONS'],
+          ['POST', 'capabilities', 'GET, HEAD, OPTIONS'],
+          ['POST', 'room/Ops/webhook/1/delivery', 'GET, HEAD, OPTIONS'],
+          ['DELETE', 'room/Ops/webhook/1/delivery/x', 'GET, HEAD, OPTIONS'],
+          ['GET', 'room/Ops/webhook/1/recover', 'POST, OPTIONS'],
+          ['GET', 'room/Ops/webhook/1/delivery/x/redeliver', 'POST, OPTIONS'],
+        ];
+        for (const [verb, path, allow] of cases) {
+          expect([verb, path, notAllowed(await call(verb, path, { body: verb === 'GET' ? undefined : {} }))]).toEqual([verb, path, expected(verb, path, allow)]);
+        }
+      });
+
+      it('whatever the token, its place, the case of the path, a trailing slash or the query string', async () => {
+        expect(notAllowed(await v2(stack.baseUrl, 'PATCH', `room/${enc()}`))).toEqual(expected('PATCH', `room/${enc()}`, 'GET, HEAD, PUT, DELETE, OPTIONS'));
+        const inQuery = await call('GET', 'room/Ops/notification', { tokenInQuery: true, query: { format: 'xml' } });
+        expect(notAllowed(inQuery)).toEqual(expected('GET', 'room/Ops/notification', 'POST, OPTIONS'));
+        const upper = await fetch(`${stack.baseUrl}/V2/ROOM/`, { method: 'PUT', headers: { authorization: `Bearer ${s.token}` } });
+        expect([upper.status, upper.headers.get('allow'), (await upper.json()).error.message])
+          .toEqual([405, 'GET, HEAD, POST, OPTIONS', 'PUT is not allowed on /V2/ROOM/: it takes GET, HEAD, POST, OPTIONS.']);
+      });
+
+      it('answers HEAD of a path without GET 405, and HEAD of a GET path as GET', async () => {
+        const head = await call('HEAD', 'room/Ops/notification');
+        expect([head.status, head.headers.get('allow'), head.text]).toEqual([405, 'POST, OPTIONS', '']);
+        const served = await call('HEAD', `room/${enc()}`);
+        expect([served.status, served.text]).toEqual([200, '']);
+      });
+
+      it('answers OPTIONS 204 with the same Allow, and 404 for a path no route serves', async () => {
+        for (const [path, allow] of [[`room/${enc()}`, 'GET, HEAD, PUT, DELETE, OPTIONS'], ['room/Ops/webhook/1/delivery/x', 'GET, HEAD, OPTIONS']]) {
+          const res = await call('OPTIONS', path);
+          expect([path, res.status, res.headers.get('allow'), res.text]).toEqual([path, 204, allow, '']);
+        }
+        const unknown = await call('OPTIONS', 'room/Ops/nothing');
+        expect([unknown.status, unknown.headers.get('allow'), unknown.json.error.code]).toEqual([404, null, 404]);
+      });
+
+      it('still answers 404 where no route matches the path, under any method', async () => {
+        for (const [verb, path] of [['PATCH', 'nothing'], ['GET', 'room/Ops/webhook/1/delivery/x/y'], ['POST', 'room/Ops/webhooks'], ['PUT', 'room/Ops/webhook/1/recover/now']]) {
+          const res = await call(verb, path, { body: verb === 'GET' ? undefined : {} });
+          expect([verb, path, res.status, res.headers.get('allow'), res.json.error.message])
+            .toEqual([verb, path, 404, null, 'Not found. The version 2 API\'s operations are listed at /docs/api/v2.']);
+        }
+      });
+
+      it('still serves each path under its own methods', async () => {
+        expect((await show(name)).name).toBe(name);
+        expect((await call('PUT', `room/${enc()}/topic`, { body: { topic: 'Verbs' } })).status).toBe(204);
+        expect((await call('POST', `room/${enc()}/notification`, { body: { message: 'right verb' } })).status).toBe(204);
+        // The delivery log's own answer: no such webhook (not a 405).
+        expect(errorOf(await call('GET', `room/${enc()}/webhook/999999/delivery`))).toMatchObject({ status: 404, message: 'Webhook 999999 not found' });
+        expect(errorOf(await call('POST', `room/${enc()}/webhook/999999/recover`, { body: { since: '2026-01-01T00:00:00Z' } }))).toMatchObject({ status: 404, message: 'Webhook 999999 not found' });
+      });
+    });
+
     it('shows a private room to its members and group admins only', async () => {
       const member = await s.createUser('Private Member');
       const outsider = await s.createUser('Private Outsider');
