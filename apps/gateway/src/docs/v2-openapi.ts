@@ -190,7 +190,7 @@ export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string, v1Methods
   const generator = new OpenApiGeneratorV31(registry.definitions);
   return generator.generateDocument({
     openapi: '3.1.0',
-    info: { title: 'Chat Room Service: HipChat API', version: '2', description: 'The HipChat v2 REST API (and the v1 methods, tagged v1) as this service speaks it. Errors: {"error": {"code", "type", "message"}}. Every answer to a token carries X-Ratelimit-Limit, X-Ratelimit-Remaining and X-Ratelimit-Reset. Besides tokens, the web console\'s session cookie (POST /v2/session) authenticates any v2 operation; with it, every method but GET, HEAD and OPTIONS needs X-CSRF-Token.' },
+    info: { title: 'Chat Room Service: HipChat API', version: '2', description: 'The HipChat v2 REST API (and the v1 methods, tagged v1) as this service speaks it. Errors: {"error": {"code", "type", "message"}}. A /v2 path no operation serves answers 404; one served under other methods answers 405 with Allow listing them (OPTIONS answers 204 with the same Allow); neither reads the token. Every answer to a token carries X-Ratelimit-Limit, X-Ratelimit-Remaining and X-Ratelimit-Reset. Besides tokens, the web console\'s session cookie (POST /v2/session) authenticates any v2 operation; with it, every method but GET, HEAD and OPTIONS needs X-CSRF-Token.' },
     servers: [{ url: baseUrl }],
   }) as unknown as Record<string, unknown>;
 }
