@@ -95,7 +95,25 @@ describe('v1 rooms/* (real rooms service, Postgres, RabbitMQ)', () => {
     });
 
     it('answers 404 for an unknown owner', async () => {
-      expectError(await post('rooms/create', { name: 'Orphan Room', owner_user_id: 999999 }), 404, 'Not Found', /owner_user_id/);
+      expect(expectJson(await post('rooms/create', { name: 'Orphan Room', owner_user_id: 999999 }), 404))
+        .toEqual({ error: { code: 404, type: 'Not Found', message: 'owner_user_id: user 999999 not found' } });
+    });
+  });
+
+  describe('an unknown room', () => {
+    // compatibility.md: clients match `Room <id or name> not found`, as v2 words it.
+    it.each<[string, 'GET' | 'POST', Record<string, string | number>]>([
+      ['rooms/message', 'POST', { from: 'Bot', message: 'm' }],
+      ['rooms/message', 'GET', { from: 'Bot', message: 'm' }],
+      ['rooms/show', 'GET', {}],
+      ['rooms/topic', 'POST', { topic: 't' }],
+      ['rooms/history', 'GET', { date: 'recent' }],
+      ['rooms/delete', 'POST', {}],
+    ])('%s (%s) answers 404 "Room <id or name> not found"', async (method, verb, params) => {
+      for (const ref of ['Nope', 'No Such Room', 987654]) {
+        const res = await v1(stack.baseUrl, verb, method, { auth_token: admin, room_id: ref, ...params });
+        expect(expectJson(res, 404)).toEqual({ error: { code: 404, type: 'Not Found', message: `Room ${ref} not found` } });
+      }
     });
   });
 
@@ -146,9 +164,9 @@ describe('v1 rooms/* (real rooms service, Postgres, RabbitMQ)', () => {
     });
 
     it('answers 404 for an unknown room, in JSON and XML', async () => {
-      expectError(await get('rooms/show', { room_id: 'No Such Room' }), 404, 'Not Found', /No Such Room/);
-      expectError(await get('rooms/show', { room_id: 987654 }), 404, 'Not Found');
-      expectXmlError(await get('rooms/show', { room_id: 'No Such Room', format: 'xml' }), 404, 'Not Found');
+      expectError(await get('rooms/show', { room_id: 'No Such Room' }), 404, 'Not Found', /^Room No Such Room not found$/);
+      expectError(await get('rooms/show', { room_id: 987654 }), 404, 'Not Found', /^Room 987654 not found$/);
+      expectXmlError(await get('rooms/show', { room_id: 'No Such Room', format: 'xml' }), 404, 'Not Found', /^Room No Such Room not found$/);
     });
 
     it('answers 400 without room_id', async () => {

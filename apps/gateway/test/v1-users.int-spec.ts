@@ -110,9 +110,11 @@ describe('v1 users/* (real rooms service, Postgres, RabbitMQ)', () => {
     });
 
     it('answers 404 for an unknown user and 400 without user_id', async () => {
-      expectError(await get('users/show', { user_id: 999999 }), 404, 'Not Found');
-      expectError(await get('users/show', { user_id: 'nobody@example.com' }), 404, 'Not Found', /nobody@example.com/);
-      expectXmlError(await get('users/show', { user_id: 'nobody@example.com', format: 'xml' }), 404, 'Not Found');
+      // Worded as v2 words it, and as an unknown room is (`Room <id or name> not found`).
+      expect(expectJson(await get('users/show', { user_id: 999999 }), 404))
+        .toEqual({ error: { code: 404, type: 'Not Found', message: 'User 999999 not found' } });
+      expectError(await get('users/show', { user_id: 'nobody@example.com' }), 404, 'Not Found', /^User nobody@example\.com not found$/);
+      expectXmlError(await get('users/show', { user_id: 'nobody@example.com', format: 'xml' }), 404, 'Not Found', /^User nobody@example\.com not found$/);
       expectError(await get('users/show', {}), 400, 'Bad Request', /^user_id: /);
     });
   });
@@ -147,7 +149,7 @@ describe('v1 users/* (real rooms service, Postgres, RabbitMQ)', () => {
     });
 
     it('answers 404 for an unknown user', async () => {
-      expectError(await post('users/update', { user_id: 'ghost@example.com', title: 'x' }), 404, 'Not Found');
+      expectError(await post('users/update', { user_id: 'ghost@example.com', title: 'x' }), 404, 'Not Found', /^User ghost@example\.com not found$/);
     });
   });
 

@@ -34,6 +34,10 @@ describe('command errors (the core both APIs word)', () => {
   });
 
   it.each<[CommandError, number, string]>([
+    [err('not_found', 'room_not_found', 'room', { ref: 'No Such Room' }), 404, 'Room No Such Room not found'],
+    [err('not_found', 'room_not_found', 'room', { ref: 42 }), 404, 'Room 42 not found'],
+    [err('not_found', 'user_not_found', 'user', { ref: 'ada@example.com' }), 404, 'User ada@example.com not found'],
+    [err('not_found', 'user_not_found', 'owner', { ref: 999 }), 404, 'owner_user_id: user 999 not found'],
     [err('conflict', 'email_taken', 'email', { email: 'a@b.c' }), 400, 'email: a user with e-mail address "a@b.c" already exists'],
     [err('conflict', 'mention_name_taken', 'mentionName', { mentionName: 'ada' }), 400, 'mention_name: the mention name "ada" is already taken'],
     [err('invalid', 'message_empty_after_sanitizing', 'message'), 400, 'message: is empty once disallowed HTML is removed'],

@@ -55,10 +55,23 @@ export interface ApiWording {
   notFound?: string;
 }
 
+/**
+ * An unknown user's text. Clients match `Room <id or name> not found` (compatibility.md), and
+ * the user's text has the same form; a room's owner is named by the parameter that gave it.
+ */
+export function unknownUserText(error: CommandError, field: string | undefined): string {
+  const ref = error.detail?.ref ?? '';
+  return error.field === 'owner' && field ? `${field}: user ${ref} not found` : `User ${ref} not found`;
+}
+
 /** Reasons both APIs word alike. */
 function sharedReason(error: CommandError, field: string | undefined): ApiError | undefined {
   const d = error.detail ?? {};
   switch (error.reason) {
+    case 'room_not_found':
+      return new ApiError(404, `Room ${d.ref ?? ''} not found`);
+    case 'user_not_found':
+      return new ApiError(404, unknownUserText(error, field));
     case 'email_taken':
       return new ApiError(400, `email: a user with e-mail address "${d.email ?? ''}" already exists`);
     case 'mention_name_taken':

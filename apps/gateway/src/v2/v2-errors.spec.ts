@@ -7,6 +7,13 @@ describe('v2ErrorOfCommand', () => {
     expect([taken.status, taken.message]).toEqual([400, 'Another room exists with that name.']);
   });
 
+  it('answers an unknown user 404, an unknown owner 400 naming owner_user_id', () => {
+    const user = v2ErrorOfCommand({ code: 'not_found', reason: 'user_not_found', field: 'user', detail: { ref: 'ada@example.com' } });
+    expect([user.status, user.message]).toEqual([404, 'User ada@example.com not found']);
+    const owner = v2ErrorOfCommand({ code: 'not_found', reason: 'user_not_found', field: 'owner', detail: { ref: 999 } });
+    expect([owner.status, owner.message]).toEqual([400, 'owner_user_id: user 999 not found']);
+  });
+
   it('names the v2 field of a broken rule', () => {
     const e = v2ErrorOfCommand({ code: 'invalid', reason: 'rule', field: 'messageFormat', detail: { problem: 'must be html or text' } });
     expect([e.status, e.message]).toEqual([400, 'message_format: must be html or text']);

@@ -1,6 +1,6 @@
 import type { CommandError } from '@app/contracts';
 import { ApiError } from '../shared/api-error';
-import { ApiWording, commandErrorOf, fieldNamer, SHARED_FIELD_NAMES, toApiError } from '../shared/command-errors';
+import { ApiWording, commandErrorOf, fieldNamer, SHARED_FIELD_NAMES, toApiError, unknownUserText } from '../shared/command-errors';
 
 /** v2's names for the fields of commands (beyond those both APIs share; the others keep the command's). */
 export const v2FieldOf = fieldNamer({
@@ -17,15 +17,12 @@ export const V2_NOT_FOUND_MESSAGE = 'Not found. The version 2 API\'s operations 
 /** v2's own wording, as HipChat's v2 API worded it (clients match some texts). */
 const V2_WORDING: ApiWording = {
   fieldName: v2FieldOf,
-  reason(error) {
+  reason(error, field) {
     const d = error.detail ?? {};
     switch (error.reason) {
-      case 'room_not_found':
-        return new ApiError(404, `Room ${d.ref ?? ''} not found`);
+      // v2 has always refused an unknown owner as a bad parameter; other unknown users are 404.
       case 'user_not_found':
-        return error.field === 'owner'
-          ? new ApiError(400, `owner_user_id: user ${d.ref ?? ''} not found`)
-          : new ApiError(404, `User ${d.ref ?? ''} not found`);
+        return error.field === 'owner' ? new ApiError(400, unknownUserText(error, field)) : undefined;
       case 'message_not_found':
         return new ApiError(404, `Message ${d.ref ?? ''} not found`);
       case 'webhook_not_found':
