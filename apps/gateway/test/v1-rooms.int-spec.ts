@@ -94,6 +94,15 @@ describe('v1 rooms/* (real rooms service, Postgres, RabbitMQ)', () => {
       expectXmlError(await post('rooms/create', { name: 'Bad Guest', owner_user_id: ownerId, guest_access: 'x', format: 'xml' }), 400, 'Bad Request', /^guest_access: /);
     });
 
+    it('takes the owner by e-mail address, as users/* take user_id', async () => {
+      const { room } = expectJson(await post('rooms/create', { name: 'Owned By Address', owner_user_id: 'owner@example.com' }), 200);
+      expect(room).toMatchObject({ name: 'Owned By Address', owner_user_id: ownerId });
+      expect(expectJson(await post('rooms/create', { name: 'Orphan By Address', owner_user_id: 'ghost@example.com' }), 404))
+        .toEqual({ error: { code: 404, type: 'Not Found', message: 'owner_user_id: user ghost@example.com not found' } });
+      expect(expectJson(await post('rooms/create', { name: 'Bad Owner', owner_user_id: 'bob' }), 400))
+        .toEqual({ error: { code: 400, type: 'Bad Request', message: 'owner_user_id: must be a user ID or an e-mail address (got "bob")' } });
+    });
+
     it('answers 404 for an unknown owner', async () => {
       expect(expectJson(await post('rooms/create', { name: 'Orphan Room', owner_user_id: 999999 }), 404))
         .toEqual({ error: { code: 404, type: 'Not Found', message: 'owner_user_id: user 999999 not found' } });

@@ -146,14 +146,18 @@ describe('v1 parameter rules', () => {
     });
   });
 
-  describe('positiveId', () => {
-    it('accepts positive integers', () => {
-      expect(rule.positiveId('owner_user_id', '42')).toBe(42);
+  describe('owner_user_id of rooms/create', () => {
+    const owner = (v: string) => rule.ownerRef(params({ owner_user_id: v }));
+    it('is an ID (all digits) or an e-mail address, as user_id is', () => {
+      expect(owner('42')).toEqual({ id: 42 });
+      expect(owner('ada@example.com')).toEqual({ email: 'ada@example.com' });
     });
-    it('refuses everything else', () => {
-      for (const bad of ['0', '-1', '1.5', 'abc', '1e3', '9999999999']) {
-        expect(rejects('owner_user_id', () => rule.positiveId('owner_user_id', bad))).toBe(`owner_user_id: must be a positive integer ID (got "${bad}")`);
+    it('refuses what is neither, naming the parameter', () => {
+      for (const bad of ['0', '-1', '1.5', 'abc', '1e3', '9999999999', 'ada@', '@ada']) {
+        expect(rejects('owner_user_id', () => owner(bad))).toBe(`owner_user_id: must be a user ID or an e-mail address (got "${bad}")`);
       }
+      expect(rejects('owner_user_id', () => owner(''))).toBe('owner_user_id: is required');
+      expect(rejects('owner_user_id', () => owner('a\u0007@example.com'))).toBe('owner_user_id: must not contain control characters');
     });
   });
 

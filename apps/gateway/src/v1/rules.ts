@@ -1,5 +1,5 @@
 import {
-  controlProblem, firstProblem, LIMITS, maxLengthProblem, parseRoomRef, parseUserRef, problemOf, RoomRef, UserRef,
+  controlProblem, field, firstProblem, LIMITS, maxLengthProblem, parseRoomRef, parseUserRef, problemOf, RoomRef, UserRef,
 } from '@app/contracts';
 import type { z } from 'zod';
 import type { RequestParams } from '../shared/request-params';
@@ -39,11 +39,6 @@ export function flag(params: RequestParams, name: string, fallback: boolean): bo
   throw badRequest(`${name}: must be 0, 1, true or false (got "${value}")`);
 }
 
-export function positiveId(name: string, value: string): number {
-  if (!/^\d{1,9}$/.test(value) || Number(value) < 1) throw badRequest(`${name}: must be a positive integer ID (got "${value}")`);
-  return Number(value);
-}
-
 function reference(params: RequestParams, name: string, maxLength: number): string {
   const value = params.required(name);
   const problem = firstProblem(maxLengthProblem(value, maxLength), controlProblem(value));
@@ -59,4 +54,16 @@ export function roomRef(params: RequestParams): RoomRef {
 /** `user_id`: an ID (all digits) or an e-mail address. */
 export function userRef(params: RequestParams): UserRef {
   return parseUserRef(reference(params, 'user_id', LIMITS.emailMaxLength));
+}
+
+/**
+ * `owner_user_id` of rooms/create: an ID (all digits) or an e-mail address, read as `user_id`
+ * is. It only ever took IDs, so what is neither (`0`, `bob`) stays a 400 rather than a search.
+ */
+export function ownerRef(params: RequestParams): UserRef {
+  const ref = parseUserRef(reference(params, 'owner_user_id', LIMITS.emailMaxLength));
+  if ('email' in ref && problemOf(field.email, ref.email) !== null) {
+    throw badRequest(`owner_user_id: must be a user ID or an e-mail address (got "${ref.email}")`);
+  }
+  return ref;
 }

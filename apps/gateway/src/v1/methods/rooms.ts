@@ -2,7 +2,7 @@ import {
   CreateRoomV1, DeleteRoomV1, field, GetHistoryV2, GetRoomV1, historyEdges, ListRoomsV1, readHistoryDate, SendNotificationV1, SetTopicV1,
 } from '@app/contracts';
 import { toV1HistoryMessage, toV1Room, toV1RoomDetail } from '../presenters';
-import { flag, positiveId, roomRef, valid, validOptional, validRequired } from '../rules';
+import { flag, ownerRef, roomRef, valid, validOptional, validRequired } from '../rules';
 import { ADMIN, ANY_TOKEN, optional, required, v1Method } from './method';
 
 /**
@@ -11,14 +11,14 @@ import { ADMIN, ANY_TOKEN, optional, required, v1Method } from './method';
  */
 export const ROOMS_METHODS = {
   'rooms/create': v1Method({
-    doc: { summary: 'Create a room', params: { name: required('Name of the room, at most 50 characters, not only digits'), owner_user_id: required('ID of the user who owns the room'), privacy: optional('public (default) or private'), topic: optional('Topic of the room'), guest_access: optional('1 to allow guest access') } },
+    doc: { summary: 'Create a room', params: { name: required('Name of the room, at most 50 characters, not only digits'), owner_user_id: required('ID or e-mail address of the user who owns the room (all digits is an ID)'), privacy: optional('public (default) or private'), topic: optional('Topic of the room'), guest_access: optional('1 to allow guest access') } },
     verbs: ['POST'],
     kinds: ADMIN,
     command: CreateRoomV1,
     request: (p, actor) => ({
       actor,
       name: validRequired(p, 'name', field.roomName),
-      owner: { id: positiveId('owner_user_id', p.required('owner_user_id')) },
+      owner: ownerRef(p),
       privacy: validOptional(p, 'privacy', field.privacy, 'public' as const),
       topic: validOptional(p, 'topic', field.topic, ''),
       guestAccess: flag(p, 'guest_access', false),
