@@ -307,6 +307,17 @@ describe('v1 rooms/* (real rooms service, Postgres, RabbitMQ)', () => {
       expect(await recent()).toHaveLength(before);
     });
 
+    it('words an empty message for what emptied it: blank as sent, or html with nothing allowed left', async () => {
+      const before = (await recent()).length;
+      const refused = (message: string) => ({ error: { code: 400, type: 'Bad Request', message } });
+      // Text is stored verbatim: nothing was removed, the message was blank.
+      expect(expectJson(await send({ message: '   ', message_format: 'text' }), 400)).toEqual(refused('message: must not be blank'));
+      expect(expectJson(await send({ message: '   ' }), 400)).toEqual(refused('message: must not be blank'));
+      expect(expectJson(await send({ message: '<script>only()</script>', message_format: 'html' }), 400))
+        .toEqual(refused('message: is empty once disallowed HTML is removed'));
+      expect(await recent()).toHaveLength(before);
+    });
+
     it('accepts the limits themselves: 14-character from and 10,000-character message', async () => {
       const long = 'L'.repeat(10_000);
       expect(expectJson(await send({ from: 'Fourteen Chars', message: long }), 200)).toEqual({ status: 'sent' });

@@ -1,4 +1,38 @@
-import { extractMentionNames, sanitizeMessageHtml as clean } from './message-rules';
+import { CommandFailure } from '@app/contracts';
+import { extractMentionNames, messageBody, sanitizeMessageHtml as clean } from './message-rules';
+
+/** The command error `fn` throws. */
+function refusal(fn: () => unknown) {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(CommandFailure);
+    return (err as CommandFailure).error;
+  }
+  throw new Error('not refused');
+}
+
+describe('message body', () => {
+  it('keeps text verbatim and sanitizes html', () => {
+    expect(messageBody('<b>not html</b> & stays', 'text')).toBe('<b>not html</b> & stays');
+    expect(messageBody('<b onclick="x()">bold</b><script>x()</script>', 'html')).toBe('<b>bold</b>');
+  });
+
+  it('refuses a blank message as blank, in either format: nothing was removed', () => {
+    for (const format of ['text', 'html'] as const) {
+      for (const blank of ['', '   ', ' \t\n ']) {
+        expect(refusal(() => messageBody(blank, format))).toEqual({ code: 'invalid', reason: 'rule', field: 'message', detail: { problem: 'must not be blank' } });
+      }
+    }
+  });
+
+  it('refuses html that is blank once disallowed HTML is removed, saying so', () => {
+    for (const html of ['<script>alert(1)</script>', ' <div> </div> ']) {
+      expect(refusal(() => messageBody(html, 'html'))).toEqual({ code: 'invalid', reason: 'message_empty_after_sanitizing', field: 'message' });
+    }
+    expect(messageBody('<script>alert(1)</script>', 'text')).toBe('<script>alert(1)</script>');
+  });
+});
 
 describe('message HTML sanitizer', () => {
   it('keeps the allowed basic tags', () => {

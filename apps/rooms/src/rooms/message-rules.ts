@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { commandFailure, MessageFormat } from '@app/contracts';
 
 // The rules of a message's text, shared by every way of posting into a room (and by
 // private messages): what HTML survives, and which @names it mentions.
@@ -27,6 +28,18 @@ const OPTIONS: sanitizeHtml.IOptions = {
 
 export function sanitizeMessageHtml(html: string): string {
   return sanitizeHtml(html, OPTIONS);
+}
+
+/**
+ * The body a message is stored with (html sanitized), refused for what made it empty: a
+ * message that is blank as sent is refused as blank, whatever its format (nothing was
+ * removed); only html that is blank once disallowed HTML is removed says so.
+ */
+export function messageBody(message: string, format: MessageFormat): string {
+  if (message.trim() === '') throw commandFailure('invalid', 'rule', 'message', { problem: 'must not be blank' });
+  const body = format === 'html' ? sanitizeMessageHtml(message) : message;
+  if (body.trim() === '') throw commandFailure('invalid', 'message_empty_after_sanitizing', 'message');
+  return body;
 }
 
 /**

@@ -6,7 +6,7 @@ import {
 import { Tx, UnitOfWork } from '../../outbox/unit-of-work';
 import { PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
 import { MessageRepository } from '../message.repository';
-import { extractMentionNames, sanitizeMessageHtml } from '../message-rules';
+import { extractMentionNames, messageBody } from '../message-rules';
 import { RoomPost } from '../room-post';
 import { resolveColor } from './color';
 import { PRESENTATION } from '../../shared/infrastructure.module';
@@ -86,9 +86,8 @@ interface Prepared {
   mentionNames: string[];
 }
 
-/** What needs no database: the sanitized body (refused when nothing is left), the colour, the mentions. */
+/** What needs no database: the sanitized body (refused when blank), the colour, the mentions. */
 function prepare(cmd: RequestOf<typeof SendNotificationV1>): Prepared {
-  const body = cmd.messageFormat === 'html' ? sanitizeMessageHtml(cmd.message) : cmd.message;
-  if (body.trim() === '') throw commandFailure('invalid', 'message_empty_after_sanitizing', 'message');
+  const body = messageBody(cmd.message, cmd.messageFormat);
   return { body, color: resolveColor(cmd.color), mentionNames: cmd.messageFormat === 'text' ? extractMentionNames(body) : [] };
 }

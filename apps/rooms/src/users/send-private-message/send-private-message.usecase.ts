@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import { commandFailure, ReplyOf, RequestOf, SendPrivateMessageV1 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
-import { sanitizeMessageHtml } from '../../rooms/message-rules';
+import { messageBody } from '../../rooms/message-rules';
 import { PrivateMessageRepository } from '../private-message.repository';
 import { UserRepository } from '../user.repository';
 
@@ -21,8 +21,12 @@ export class SendPrivateMessage {
   execute(cmd: RequestOf<typeof SendPrivateMessageV1>, meta: CommandMeta): Promise<ReplyOf<typeof SendPrivateMessageV1>> {
     const fromUserId = cmd.actor.userId;
     if (fromUserId === undefined) return Promise.reject(commandFailure('forbidden', 'not_allowed', 'actor', { message: NO_USER_BEHIND_TOKEN }));
-    const body = cmd.messageFormat === 'html' ? sanitizeMessageHtml(cmd.message) : cmd.message;
-    if (body.trim() === '') return Promise.reject(commandFailure('invalid', 'message_empty_after_sanitizing', 'message'));
+    let body: string;
+    try {
+      body = messageBody(cmd.message, cmd.messageFormat);
+    } catch (err) {
+      return Promise.reject(err);
+    }
 
     return this.uow.apply(meta, async ({ manager: m }) => {
       await this.users.findByRef(m, { id: fromUserId }, { live: true, field: 'actor' });
