@@ -592,7 +592,11 @@ describe('v2 rooms: create, list, get, update, delete, topic (real services)', (
         [{ is_archived: 'maybe' }, /^is_archived: must be true or false/],
         [{ is_guest_accessible: 3 }, /^is_guest_accessible: must be true or false/],
         [{ owner: { id: 'not a user' } }, /^owner\.id: must be a user ID or an e-mail address/],
-        [{ owner: { id: 999999 } }, 'owner_user_id: user 999999 not found'],
+        // Named as the client sent it: `owner.id` (or `owner` alone) here, `owner_user_id` there.
+        [{ owner: { id: 999999 } }, 'owner.id: user 999999 not found'],
+        [{ owner: { id: 'ghost@example.com', name: 'Ghost' } }, 'owner.id: user ghost@example.com not found'],
+        [{ owner: 999999 }, 'owner.id: user 999999 not found'],
+        [{ owner_user_id: 999999 }, 'owner_user_id: user 999999 not found'],
         [{ owner_user_id: 'ghost@example.com' }, 'owner_user_id: user ghost@example.com not found'],
         ['"text"', 'The request body must be a JSON object.'],
       ];

@@ -2,7 +2,9 @@ import { BadRequestException, HttpException, NotFoundException } from '@nestjs/c
 import { RpcCommandError, RpcFailure } from '@app/common';
 import type { CommandError, CommandErrorReason } from '@app/contracts';
 import { ApiError } from './api-error';
-import { ApiWording, commandErrorOf, fieldNamer, logFailure, OUTAGE_MESSAGES, outageMessages, outageOf, SHARED_FIELD_NAMES, toApiError } from './command-errors';
+import {
+  ApiWording, commandErrorOf, fieldNamer, logFailure, namingFields, OUTAGE_MESSAGES, outageMessages, outageOf, SHARED_FIELD_NAMES, toApiError,
+} from './command-errors';
 import { DispatcherOutage } from './dispatcher-client';
 import { ParamProblem } from './request-params';
 import { RoomsOutage } from './rooms-client';
@@ -107,6 +109,24 @@ describe('command errors (the core both APIs word)', () => {
     it('passes an ApiError through as it is', () => {
       const e = new ApiError(405, 'x', { Allow: 'GET' });
       expect(toApiError(e, plain)).toBe(e);
+    });
+
+    it('names a refused command\'s fields as the request did, where it says so', () => {
+      const refusedAs = (names: Record<string, string>, error: CommandError) => {
+        try {
+          namingFields(names)(new RpcCommandError(error));
+        } catch (e) {
+          return answer(toApiError(e, plain));
+        }
+        throw new Error('not rethrown');
+      };
+      const unknownOwner = err('not_found', 'user_not_found', 'owner', { ref: 999 });
+      expect(refusedAs({ owner: 'owner.id' }, unknownOwner)).toEqual([404, 'owner.id: user 999 not found']);
+      expect(refusedAs({}, unknownOwner)).toEqual([404, 'owner_user_id: user 999 not found']);
+      // Fields it does not rename keep the API's names.
+      expect(refusedAs({ owner: 'owner.id' }, err('invalid', 'rule', 'room', { problem: 'is odd' }))).toEqual([400, 'room_id: is odd']);
+      const outage = new RpcFailure('not_sent', 'x');
+      expect(() => namingFields({ owner: 'owner.id' })(outage)).toThrow(outage);
     });
 
     it('words a parameter problem and a refused command', () => {

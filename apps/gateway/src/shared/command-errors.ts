@@ -106,6 +106,24 @@ function byCode(error: CommandError, field: string | undefined, wording: ApiWord
   }
 }
 
+/**
+ * A refused command whose fields the request named otherwise than its API usually does
+ * (v2's room update takes the owner as `owner.id` as well as `owner_user_id`).
+ */
+export class RenamedCommandError extends RpcCommandError {
+  constructor(error: CommandError, readonly names: Readonly<Record<string, string>>) {
+    super(error);
+  }
+}
+
+/**
+ * For `.catch()` on a command: a refusal names the fields as the request did (`names`, by
+ * command field); anything else passes as it is.
+ */
+export const namingFields = (names: Readonly<Record<string, string>>) => (err: unknown): never => {
+  throw err instanceof RpcCommandError ? new RenamedCommandError(err.error, names) : err;
+};
+
 /** A command's API-neutral error, worded by the API. */
 export function commandErrorOf(error: CommandError, wording: ApiWording): ApiError {
   const field = error.field ? wording.fieldName(error.field) : undefined;
@@ -127,6 +145,10 @@ export function outageOf(err: RoomsOutage | RpcFailure): ApiError {
 export function toApiError(err: unknown, wording: ApiWording): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof ParamProblem) return new ApiError(400, `${err.param}: ${err.problem}`);
+  if (err instanceof RenamedCommandError) {
+    const named = (f: string) => (Object.prototype.hasOwnProperty.call(err.names, f) ? err.names[f] : wording.fieldName(f));
+    return commandErrorOf(err.error, { ...wording, fieldName: named });
+  }
   if (err instanceof RpcCommandError) return commandErrorOf(err.error, wording);
   if (err instanceof RoomsOutage || err instanceof RpcFailure) return outageOf(err);
   if (err instanceof HttpException) {

@@ -2,6 +2,7 @@ import { Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import {
   Actor, CreateRoomV1, DeleteRoomV1, GetRoomV1, ListRoomsV1, RoomRef, SetTopicV1, UpdateRoomV1,
 } from '@app/contracts';
+import { namingFields } from '../../shared/command-errors';
 import { RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
 import { CurrentActor, RoomRefParam } from '../http/v2-request';
@@ -9,7 +10,8 @@ import { V2Resource } from '../http/v2-resource';
 import { V2Body, V2Query } from '../http/validation';
 import { toV2CreatedRoom, toV2ExpandedRoomItem, toV2Room, toV2RoomItem } from './rooms.presenter';
 import {
-  CreateRoomBody, createRoomBody, ListRoomsQuery, listRoomsQuery, roomUpdateOf, TopicBody, topicBody, UpdateRoomBody, updateRoomBody,
+  CreateRoomBody, createRoomBody, ListRoomsQuery, listRoomsQuery, roomUpdateFieldNames, roomUpdateOf, TopicBody, topicBody, UpdateRoomBody,
+  updateRoomBody,
 } from './rooms.schemas';
 
 /** `/v2/room` and `/v2/room/{room}`: rooms themselves, and their topic. */
@@ -48,7 +50,7 @@ export class RoomsController extends V2Resource {
   @HttpCode(204)
   @RequireScopes('admin_room', 'manage_rooms')
   async update(@RoomRefParam() room: RoomRef, @V2Body(updateRoomBody) b: UpdateRoomBody, @CurrentActor() actor: Actor): Promise<void> {
-    await this.rooms.send(UpdateRoomV1, { actor, room, ...roomUpdateOf(b) });
+    await this.rooms.send(UpdateRoomV1, { actor, room, ...roomUpdateOf(b) }).catch(namingFields(roomUpdateFieldNames(b)));
   }
 
   @Delete(':room')

@@ -1,6 +1,6 @@
 import { ApiError } from '../../shared/api-error';
 import { ZodBodyPipe, ZodQueryPipe } from '../http/validation';
-import { createRoomBody, listRoomsQuery, roomUpdateOf, topicBody, updateRoomBody } from './rooms.schemas';
+import { createRoomBody, listRoomsQuery, roomUpdateFieldNames, roomUpdateOf, topicBody, updateRoomBody } from './rooms.schemas';
 
 const problem = (pipe: { transform(v: unknown): unknown }, value: unknown): string => {
   try {
@@ -62,6 +62,16 @@ describe('PUT /v2/room/{room} body', () => {
     expect(update({ owner_user_id: 9 })).toEqual({ owner: { id: 9 } });
     expect(update({ owner: { id: 4 }, owner_user_id: 9 })).toEqual({ owner: { id: 4 } });
     expect(update({ owner: null, topic: null })).toEqual({});
+  });
+
+  it('names the owner as the client gave it: owner.id, else v2\'s usual owner_user_id', () => {
+    const names = (body: unknown) => roomUpdateFieldNames(pipe.transform(body));
+    expect(names({ owner: { id: 999 } })).toEqual({ owner: 'owner.id' });
+    expect(names({ owner: 999 })).toEqual({ owner: 'owner.id' });
+    expect(names({ owner: { id: 4 }, owner_user_id: 9 })).toEqual({ owner: 'owner.id' });
+    expect(names({ owner_user_id: 9 })).toEqual({});
+    expect(names({ owner: {}, owner_user_id: 9 })).toEqual({});
+    expect(names({ topic: 'x' })).toEqual({});
   });
 
   it.each([

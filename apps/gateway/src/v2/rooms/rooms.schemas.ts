@@ -64,6 +64,11 @@ export function roomUpdateOf(b: UpdateRoomBody) {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<typeof fields>;
 }
 
+/** The names a room update gave the command's fields, where v2's usual name would be wrong. */
+export function roomUpdateFieldNames(b: UpdateRoomBody): Record<string, string> {
+  return b.owner?.id !== undefined ? { owner: 'owner.id' } : {};
+}
+
 /** PUT /v2/room/{room}/topic: an empty topic clears it. */
 export const topicBody = z.object({ topic: field.topic });
 export type TopicBody = z.output<typeof topicBody>;
