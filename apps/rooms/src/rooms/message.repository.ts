@@ -126,6 +126,20 @@ export class MessageRepository implements StagedRows<StoredMessage> {
     return rows[0] ? toHistoryRow(rows[0]) : null;
   }
 
+  /**
+   * How many messages were posted to the room (every row: users' messages, files and
+   * notifications) and when the newest was, in one statement so that the two agree. The
+   * newest is RoomRepository.detail's last_active, read the same way. Both columns are in
+   * messages_room_time_idx: an index-only scan over the room's entries, once a vacuum has
+   * marked their pages all-visible (a rarely called read; no counter for every send to update).
+   */
+  async statistics(m: EntityManager, roomId: number): Promise<{ sent: number; lastActive: Date | null }> {
+    const rows: Array<{ sent: string; last_active: Date | null }> = await preparedQuery(m,
+      'SELECT count(*) AS sent, max(created_at) AS last_active FROM messages WHERE room_id = $1', [roomId]);
+    // count(*) is a bigint, which the driver answers as a string.
+    return { sent: Number(rows[0].sent), lastActive: rows[0].last_active ?? null };
+  }
+
   /** When a message of the room was sent; null when the room has no such message. */
   async sentAt(m: EntityManager, roomId: number, id: string): Promise<Date | null> {
     if (!UUID.test(id)) return null;

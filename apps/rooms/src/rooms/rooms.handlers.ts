@@ -2,13 +2,14 @@ import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandContext } from '@app/common';
 import {
-  CreateRoomV1, DeleteRoomV1, GetHistoryV2, GetRoomEventsV1, GetRoomV1, ListRoomsV1, RequestOf, SendNotificationV1, SetTopicV1, UpdateRoomV1,
+  CreateRoomV1, DeleteRoomV1, GetHistoryV2, GetRoomEventsV1, GetRoomStatisticsV1, GetRoomV1, ListRoomsV1, RequestOf, SendNotificationV1, SetTopicV1, UpdateRoomV1,
 } from '@app/contracts';
 import { CommandPipe } from '../shared/command-pipe';
 import { CreateRoom } from './create-room/create-room.usecase';
 import { DeleteRoom } from './delete-room/delete-room.usecase';
 import { GetHistory } from './get-history/get-history.usecase';
 import { GetRoom } from './get-room/get-room.usecase';
+import { GetRoomStatistics } from './get-room-statistics/get-room-statistics.usecase';
 import { GetRoomEvents } from './room-events/get-room-events.usecase';
 import { ListRooms } from './list-rooms/list-rooms.usecase';
 import { SendNotification } from './send-notification/send-notification.usecase';
@@ -22,6 +23,7 @@ export class RoomsHandlers {
     private readonly createRoom: CreateRoom,
     private readonly deleteRoom: DeleteRoom,
     private readonly getRoom: GetRoom,
+    private readonly getRoomStatistics: GetRoomStatistics,
     private readonly listRooms: ListRooms,
     private readonly getHistory: GetHistory,
     private readonly getRoomEvents: GetRoomEvents,
@@ -38,6 +40,9 @@ export class RoomsHandlers {
 
   @MessagePattern(GetRoomV1.pattern)
   get(@Payload(new CommandPipe(GetRoomV1)) c: RequestOf<typeof GetRoomV1>) { return this.getRoom.execute(c); }
+
+  @MessagePattern(GetRoomStatisticsV1.pattern)
+  statistics(@Payload(new CommandPipe(GetRoomStatisticsV1)) c: RequestOf<typeof GetRoomStatisticsV1>) { return this.getRoomStatistics.execute(c); }
 
   @MessagePattern(ListRoomsV1.pattern)
   list(@Payload(new CommandPipe(ListRoomsV1)) c: RequestOf<typeof ListRoomsV1>) { return this.listRooms.execute(c); }

@@ -7,6 +7,7 @@ import { DeleteRoom } from './delete-room/delete-room.usecase';
 import { GetHistory } from './get-history/get-history.usecase';
 import { GetMessage } from './get-message/get-message.usecase';
 import { GetRoom } from './get-room/get-room.usecase';
+import { GetRoomStatistics } from './get-room-statistics/get-room-statistics.usecase';
 import { ListRooms } from './list-rooms/list-rooms.usecase';
 import { AddMember } from './members/add-member/add-member.usecase';
 import { InviteUser } from './members/invite-user/invite-user.usecase';
@@ -43,7 +44,7 @@ import { UpdateRoom } from './update-room/update-room.usecase';
   controllers: [RoomsHandlers, MessagesHandlers, ShareFileHandlers, MembersHandlers, ParticipantsHandlers],
   providers: [
     RoomRepository, MessageRepository, MemberRepository, ParticipantRepository, RoomPost, RoomEventRepository,
-    CreateRoom, DeleteRoom, GetRoom, ListRooms, SetTopic, UpdateRoom,
+    CreateRoom, DeleteRoom, GetRoom, GetRoomStatistics, ListRooms, SetTopic, UpdateRoom,
     GetHistory, GetMessage, GetRoomEvents, SendNotification, SendMessage, ShareFile,
     AddMember, RemoveMember, ListMembers, InviteUser,
     EnterRoom, ExitRoom, ListParticipants,

@@ -33,6 +33,15 @@ export interface RoomDetailView extends RoomView {
   owner?: RoomUserView;
 }
 
+/** How much a room was used: what v2 GET /room/{room}/statistics shows. */
+export interface RoomStatisticsView {
+  roomId: number;
+  /** Messages posted to the room over its whole history: users' messages, files and notifications. */
+  messagesSent: number;
+  /** As RoomView's: time of the newest message; null when none was ever sent. */
+  lastActive: string | null;
+}
+
 export type UserStatus = 'offline' | 'away' | 'dnd' | 'available';
 
 export interface UserView {

@@ -2,6 +2,7 @@
 export * from './create-room';
 export * from './delete-room';
 export * from './get-room';
+export * from './get-room-statistics';
 export * from './list-rooms';
 export * from './get-history';
 export * from './get-message';
