@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { field } from '@app/contracts';
 import { FloodControlled, Public, RequireScopes, ResponseSchema, Summary } from '../v2/http/route-options';
 import { RoomEventsController } from '../v2/events/events.controller';
+import { RoomsController } from '../v2/rooms/rooms.controller';
 import { WebhooksController } from '../v2/webhooks/webhooks.controller';
 import { SessionController } from '../v2/session/session.controller';
 import { TokensController } from '../v2/tokens/tokens.controller';
@@ -86,6 +87,22 @@ describe('v2 OpenAPI document: webhooks', () => {
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['204', '400', '401', '403', '404']));
     expect(op.security).toEqual([{ bearer: ['admin_room'] }, { auth_token: ['admin_room'] }, { session: [] }]);
     expect(op.parameters.map((p: any) => p.name)).toEqual(['room', 'id']);
+  });
+});
+
+describe('v2 OpenAPI document: room statistics', () => {
+  const doc = buildV2OpenApi([routeInfo(Object.create(RoomsController.prototype) as object, 'statistics')!], 'http://h') as any;
+  const op = doc.paths['/v2/room/{room}/statistics'].get;
+
+  it('documents GET, 200 with its answer\'s shape, read as the room is (view_group or view_room)', () => {
+    expect(op.summary).toBe('Get a room\'s statistics');
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404']));
+    const schema = op.responses['200'].content['application/json'].schema;
+    expect(Object.keys(schema.properties)).toEqual(['messages_sent', 'last_active', 'links']);
+    expect(schema.properties.messages_sent.type).toBe('integer');
+    expect(schema.properties.last_active.type).toEqual(['string', 'null']);
+    expect(op.security).toEqual(expect.arrayContaining([{ bearer: ['view_group', 'view_room'] }]));
+    expect(op.parameters.map((p: any) => p.name)).toEqual(['room']);
   });
 });
 

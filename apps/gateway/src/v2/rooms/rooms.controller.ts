@@ -1,20 +1,20 @@
 import { Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import {
-  Actor, CreateRoomV1, DeleteRoomV1, GetRoomV1, ListRoomsV1, RoomRef, SetTopicV1, UpdateRoomV1,
+  Actor, CreateRoomV1, DeleteRoomV1, GetRoomStatisticsV1, GetRoomV1, ListRoomsV1, RoomRef, SetTopicV1, UpdateRoomV1,
 } from '@app/contracts';
 import { namingFields } from '../../shared/command-errors';
-import { RequireScopes, Summary } from '../http/route-options';
+import { RequireScopes, ResponseSchema, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
 import { CurrentActor, RoomRefParam } from '../http/v2-request';
 import { V2Resource } from '../http/v2-resource';
 import { V2Body, V2Query } from '../http/validation';
-import { toV2CreatedRoom, toV2ExpandedRoomItem, toV2Room, toV2RoomItem } from './rooms.presenter';
+import { toV2CreatedRoom, toV2ExpandedRoomItem, toV2Room, toV2RoomItem, toV2RoomStatistics } from './rooms.presenter';
 import {
-  CreateRoomBody, createRoomBody, ListRoomsQuery, listRoomsQuery, roomUpdateFieldNames, roomUpdateOf, TopicBody, topicBody, UpdateRoomBody,
-  updateRoomBody,
+  CreateRoomBody, createRoomBody, ListRoomsQuery, listRoomsQuery, roomStatisticsResponse, roomUpdateFieldNames, roomUpdateOf, TopicBody, topicBody,
+  UpdateRoomBody, updateRoomBody,
 } from './rooms.schemas';
 
-/** `/v2/room` and `/v2/room/{room}`: rooms themselves, and their topic. */
+/** `/v2/room` and `/v2/room/{room}`: rooms themselves, their topic and statistics. */
 @V2Controller('room')
 export class RoomsController extends V2Resource {
   @Post()
@@ -43,6 +43,15 @@ export class RoomsController extends V2Resource {
   @RequireScopes('view_group', 'view_room')
   async get(@RoomRefParam() room: RoomRef, @CurrentActor() actor: Actor) {
     return toV2Room((await this.rooms.send(GetRoomV1, { room, actor, withOwner: true })).room, this.base);
+  }
+
+  /** The link every room record carries (`statistics.links.self`); read as the room is. */
+  @Get(':room/statistics')
+  @Summary('Get a room\'s statistics')
+  @ResponseSchema(roomStatisticsResponse)
+  @RequireScopes('view_group', 'view_room')
+  async statistics(@RoomRefParam() room: RoomRef, @CurrentActor() actor: Actor) {
+    return toV2RoomStatistics((await this.rooms.send(GetRoomStatisticsV1, { room, actor })).statistics, this.base);
   }
 
   @Put(':room')

@@ -1,5 +1,5 @@
 import type { RoomDetailView, RoomView } from '@app/contracts';
-import { toV2CreatedRoom, toV2ExpandedRoomItem, toV2Room, toV2RoomItem } from './rooms.presenter';
+import { toV2CreatedRoom, toV2ExpandedRoomItem, toV2Room, toV2RoomItem, toV2RoomStatistics } from './rooms.presenter';
 
 const base = 'https://chat.example.com';
 const ROOM: RoomView = {
@@ -38,5 +38,15 @@ describe('v2 room presenter', () => {
       statistics: { links: { self: `${base}/v2/room/7/statistics` } },
       xmpp_jid: '1_ops@conf.example.com', version: 'AB12CD34', delegate_admin_visibility: null, avatar_url: null, links,
     });
+  });
+
+  it('shows a room\'s statistics at the link its record gives, by id', () => {
+    const detail: RoomDetailView = { ...ROOM, memberUserIds: [], participants: [] };
+    const stats = toV2RoomStatistics({ roomId: 7, messagesSent: 3, lastActive: '2020-01-02T00:00:00.000Z' }, base);
+    expect(stats).toEqual({ messages_sent: 3, last_active: '2020-01-02T00:00:00.000Z', links: { self: `${base}/v2/room/7/statistics` } });
+    expect(stats.links.self).toBe(toV2Room(detail, base).statistics.links.self);
+    // A room where nothing was ever sent.
+    expect(toV2RoomStatistics({ roomId: 7, messagesSent: 0, lastActive: null }, base))
+      .toEqual({ messages_sent: 0, last_active: null, links: { self: `${base}/v2/room/7/statistics` } });
   });
 });

@@ -1,9 +1,12 @@
-import type { RoomDetailView, RoomUserView, RoomView } from '@app/contracts';
+import type { RoomDetailView, RoomStatisticsView, RoomUserView, RoomView } from '@app/contracts';
 import { toV2UserItem } from '../users/users.presenter';
 
 /** v2 shapes of the rooms service's room views; `base` is the public base URL without a trailing slash. */
 
 export const roomUrl = (base: string, id: number) => `${base}/v2/room/${id}`;
+
+/** Where a room's statistics are: the room record links them, by id whatever the request named. */
+export const roomStatisticsUrl = (base: string, id: number) => `${roomUrl(base, id)}/statistics`;
 
 /** As the webhook Room object links them: `members` for private rooms only. */
 export function roomLinks(room: Pick<RoomView, 'id' | 'privacy'>, base: string) {
@@ -55,11 +58,20 @@ export function toV2Room(room: RoomDetailView, base: string) {
     last_active: room.lastActive,
     owner: room.owner ? userItem(room.owner, base) : null,
     participants: room.participants.map((p) => userItem(p, base)),
-    statistics: { links: { self: `${roomUrl(base, room.id)}/statistics` } },
+    statistics: { links: { self: roomStatisticsUrl(base, room.id) } },
     xmpp_jid: room.xmppJid,
     version: room.version,
     delegate_admin_visibility: null,
     avatar_url: null,
     links: roomLinks(room, base),
+  };
+}
+
+/** GET /v2/room/{room}/statistics. */
+export function toV2RoomStatistics(stats: RoomStatisticsView, base: string) {
+  return {
+    messages_sent: stats.messagesSent,
+    last_active: stats.lastActive,
+    links: { self: roomStatisticsUrl(base, stats.roomId) },
   };
 }

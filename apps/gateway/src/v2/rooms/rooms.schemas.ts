@@ -82,3 +82,10 @@ export const listRoomsQuery = z.object({
   expand: z.enum(['items']).optional().describe('`items`: each item also carries topic, created and last_active'),
 });
 export type ListRoomsQuery = z.output<typeof listRoomsQuery>;
+
+/** The answer of GET /v2/room/{room}/statistics, for the OpenAPI document. */
+export const roomStatisticsResponse = z.object({
+  messages_sent: z.number().int().describe('Messages posted to the room over its whole history: users\' messages, files and notifications'),
+  last_active: z.string().nullable().describe('When the newest of them was posted (ISO 8601), as the room\'s last_active; null when none was'),
+  links: z.object({ self: z.string() }),
+});
