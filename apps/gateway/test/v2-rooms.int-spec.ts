@@ -77,6 +77,7 @@ describe('v2 rooms: create, list, get, update, delete, topic (real services)', (
       ['PUT', `room/${id}`, { name: 'Never Renamed', is_archived: true }],
       ['DELETE', `room/${id}`, undefined],
       ['PUT', `room/${id}/topic`, { topic: 'Never set' }],
+      ['GET', `room/${id}/statistics`, undefined],
     ];
 
     it('answers 401 without a token on every operation, and changes nothing', async () => {
@@ -95,6 +96,7 @@ describe('v2 rooms: create, list, get, update, delete, topic (real services)', (
         ['POST', 'room', { name: 'Never Made' }, admin, /the scope manage_rooms/],
         ['GET', 'room', undefined, admin, /one of the scopes view_group, view_room/],
         ['GET', `room/${room}`, undefined, admin, /one of the scopes view_group, view_room/],
+        ['GET', `room/${room}/statistics`, undefined, admin, /one of the scopes view_group, view_room/],
         ['PUT', `room/${room}`, { name: 'Never Renamed' }, viewer, /one of the scopes admin_room, manage_rooms/],
         ['DELETE', `room/${room}`, undefined, viewer, /one of the scopes admin_room, manage_rooms/],
         ['PUT', `room/${room}/topic`, { topic: 'Never set' }, viewer, /one of the scopes admin_room, manage_rooms/],
@@ -119,6 +121,7 @@ describe('v2 rooms: create, list, get, update, delete, topic (real services)', (
         const token = await s.personalToken(s.adminId, [scope]);
         expect((await v2(stack.baseUrl, 'GET', 'room', { token })).status).toBe(200);
         expect((await v2(stack.baseUrl, 'GET', `room/${room}`, { token })).status).toBe(200);
+        expect((await v2(stack.baseUrl, 'GET', `room/${room}/statistics`, { token })).status).toBe(200);
       }
       for (const scope of ['admin_room', 'manage_rooms']) {
         const token = await s.personalToken(s.adminId, [scope]);
@@ -382,6 +385,82 @@ describe('v2 rooms: create, list, get, update, delete, topic (real services)', (
       expect(await listed(mine)).toContain(id);
       expect(await listed(theirs)).not.toContain(id);
       expect(await listed(s.token)).toContain(id);
+    });
+  });
+
+  describe('GET /v2/room/{room}/statistics', () => {
+    const statistics = (room: number | string, token = s.token) => v2(stack.baseUrl, 'GET', `room/${encodeURIComponent(String(room))}/statistics`, { token });
+    const statisticsOf = (id: number, sent: number, lastActive: unknown) =>
+      ({ messages_sent: sent, last_active: lastActive, links: { self: `${BASE}/v2/room/${id}/statistics` } });
+
+    it('counts the messages and notifications posted to a room named with spaces, and its last activity as the room shows it', async () => {
+      const name = unique('Busy Stats Room');
+      const id = await create({ name });
+      const empty = await statistics(name);
+      expect([empty.status, empty.json]).toEqual([200, statisticsOf(id, 0, null)]);
+
+      // A user's message answers 201 with its id, a notification 204.
+      const post = async (path: string, body: Record<string, unknown>) => {
+        const res = await call('POST', `room/${encodeURIComponent(name)}/${path}`, { body });
+        expect([path, res.status]).toEqual([path, path === 'message' ? 201 : 204]);
+      };
+      await post('message', { message: 'first' });
+      await post('message', { message: 'second' });
+      await post('notification', { message: 'deployed', color: 'green' });
+      await post('notification', { message: 'rolled back', color: 'red', notify: true });
+      // v1 rooms/message is a notification too.
+      expect((await v1(stack.baseUrl, 'POST', 'rooms/message', { auth_token: s.v1Admin, room_id: name, from: 'Bot', message: 'v1 hello' })).status).toBe(200);
+      // A topic change is no message.
+      expect((await call('PUT', `room/${id}/topic`, { body: { topic: 'Busy' } })).status).toBe(204);
+
+      const [{ newest }] = await db.query('SELECT max(created_at) AS newest FROM messages WHERE room_id = $1', [id]);
+      const room = await show(id);
+      expect(room.last_active).toBe(newest.toISOString());
+      const expected = statisticsOf(id, 5, room.last_active);
+      // By name (spaces, any case) and by id: one answer, linked by id.
+      for (const ref of [name, name.toUpperCase(), id]) {
+        const res = await statistics(ref);
+        expect([ref, res.status, res.json]).toEqual([ref, 200, expected]);
+      }
+    });
+
+    it('answers at the link the room record gives', async () => {
+      const id = await create({ name: unique('Linked Stats Room') });
+      const link: string = (await show(id)).statistics.links.self;
+      expect(link.startsWith(`${BASE}/v2/`)).toBe(true);
+      const res = await call('GET', link.slice(`${BASE}/v2/`.length));
+      expect([res.status, res.json]).toEqual([200, statisticsOf(id, 0, null)]);
+      expect(res.json.links.self).toBe(link);
+    });
+
+    it('answers 404 "Room <id or name> not found" for an unknown room', async () => {
+      for (const ref of ['999999', 'No Such Stats Room']) {
+        const res = await statistics(ref);
+        expect([res.status, res.json]).toEqual([404, { error: { code: 404, type: 'Not Found', message: `Room ${ref} not found` } }]);
+      }
+    });
+
+    it('shows a private room\'s statistics to its members and group admins only', async () => {
+      const member = await s.createUser('Stats Member');
+      const outsider = await s.createUser('Stats Outsider');
+      const name = unique('Private Stats');
+      const id = await create({ name, privacy: 'private', owner_user_id: member });
+      expect((await call('POST', `room/${id}/notification`, { body: { message: 'for members' } })).status).toBe(204);
+      const lastActive = (await show(id)).last_active;
+      expect(lastActive).toEqual(ISO);
+
+      const mine = await s.personalToken(member, ['view_room']);
+      const theirs = await s.personalToken(outsider, ['view_group']);
+      for (const token of [mine, s.token]) {
+        const res = await statistics(id, token);
+        expect([res.status, res.json]).toEqual([200, statisticsOf(id, 1, lastActive)]);
+      }
+      for (const ref of [id, name]) {
+        const res = await statistics(ref, theirs);
+        expect([ref, res.status, res.json]).toEqual([ref, 403, {
+          error: { code: 403, type: 'Forbidden', message: `Room ${name} is private: only its members and group admins may see it.` },
+        }]);
+      }
     });
   });
 

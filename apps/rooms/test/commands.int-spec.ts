@@ -1,5 +1,5 @@
 import {
-  AddMemberV1, CreateRoomV1, CreateUserV1, EnterRoomV1, DeleteRoomV1, DeleteUserV1, GetHistoryV2, GetRoomV1, GetUserV1, ListRoomsV1, ListUsersV1,
+  AddMemberV1, CreateRoomV1, CreateUserV1, EnterRoomV1, DeleteRoomV1, DeleteUserV1, GetHistoryV2, GetRoomStatisticsV1, GetRoomV1, GetUserV1, ListRoomsV1, ListUsersV1,
   NOTIFICATION_COLORS, RoomCreatedV2, RoomDeletedV2, RoomNotificationSentV2, RoomTopicChangedV2, SendNotificationV1, SetTopicV1,
   UndeleteUserV1, UpdateUserV1, UserCreatedV1, UserDeletedV1, UserUndeletedV1, UserUpdatedV1,
   readHistoryDate,
@@ -295,6 +295,20 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
         code: 'forbidden', reason: 'not_allowed', field: 'room',
         detail: { message: 'Room Detailed Private is private: only its members and group admins may see it.' },
       });
+    });
+
+    it('rooms.get-room-statistics.v1 counts a room\'s messages, read as GET of the room is: a room token in its own room only', async () => {
+      const room = await createRoom('Counted Room');
+      const other = await createRoom('Other Counted Room');
+      for (const message of ['one', 'two']) await notify({ id: room.id }, message);
+      const [{ newest }] = await sql(stack.databaseUrl, 'SELECT max(created_at) AS newest FROM messages WHERE room_id = $1', [room.id]);
+      const inRoom = { ...ACTOR, roomId: room.id };
+      expect(await rpc.send(GetRoomStatisticsV1, { room: { name: 'counted ROOM' }, actor: inRoom }))
+        .toEqual({ statistics: { roomId: room.id, messagesSent: 2, lastActive: newest.toISOString() } });
+      expect((await rpc.send(GetRoomV1, { room: { id: room.id }, actor: inRoom })).room.lastActive).toBe(newest.toISOString());
+      expect(await rpc.refused(GetRoomStatisticsV1, { room: { id: other.id }, actor: inRoom }))
+        .toMatchObject({ code: 'forbidden', reason: 'outside_token_room' });
+      expect(await rpc.refused(GetRoomStatisticsV1, { room: { id: 999999 }, actor: ACTOR })).toMatchObject({ code: 'not_found', reason: 'room_not_found' });
     });
 
     it('rooms.set-topic.v1 answers {} and publishes room.topic-changed.v2 with sender, topic and a new version', async () => {
