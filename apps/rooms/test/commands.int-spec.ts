@@ -464,7 +464,7 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
     it('answers invalid for history bounds that are not instants, or a not-before that is no message of the room', async () => {
       // Edges read their own date parameters (v1 `date`, v2 `date`/`end-date`) into instants; the command checks them again.
       expect(await rpc.refused(GetHistoryV2, { room: { name: 'Ops Room' }, ...RECENT, since: '2020-13-45' }))
-        .toEqual({ code: 'invalid', reason: 'rule', field: 'since', detail: { problem: expect.stringContaining('ISO-8601') } });
+        .toEqual({ code: 'invalid', reason: 'rule', field: 'since', detail: { problem: expect.stringContaining('ISO 8601') } });
       expect(await rpc.refused(GetHistoryV2, { room: { name: 'Ops Room' }, ...RECENT, notBefore: 'no-such-message' }))
         .toEqual({ code: 'invalid', reason: 'rule', field: 'notBefore', detail: { problem: expect.stringContaining('no-such-message') } });
     });
