@@ -183,6 +183,25 @@ describe('v2 private rooms: every operation is its members\' and group admins\' 
     expect([own.status, own.text]).toEqual([204, '']);
   });
 
+  it('keeps a room-bound token from the group\'s administration, though its add-on asked for admin_group: users and add-ons', async () => {
+    const home = await privateRoom();
+    const token = await stack.createToken('room', 'room admin add-on', { room: String(home.id) });
+    await db.query(`UPDATE api_tokens SET scopes = '{admin_group,admin_room,view_group,view_room}' WHERE label = 'room admin add-on'`);
+    const call = as(token);
+    const confined = expect.stringMatching(/^This token does not have the scope admin_group, which this operation needs \(it has: admin_room, view_group, view_room\)\. admin_group does not apply to a token confined to one room/);
+    for (const [verb, path, body] of [
+      ['POST', 'user', { name: 'Eve Intruder', email: `eve${n++}@example.com`, password: 'correct horse 1' }],
+      ['DELETE', `user/${outsiderId}`, undefined],
+      ['GET', 'addons', undefined],
+      ['GET', 'addons/1', undefined],
+    ] as Array<[string, string, unknown]>) {
+      expect([verb, path, errorOf(await call(verb, path, { body }))]).toEqual([verb, path, { status: 403, code: 403, type: 'Forbidden', message: confined }]);
+    }
+    expect((await as(s.token)('GET', `user/${outsiderId}`)).status).toBe(200);
+    // Its own room, as before.
+    expect((await call('GET', `room/${home.id}`)).status).toBe(200);
+  });
+
   it('leaves v1 as it was: an admin token sees and changes any private room', async () => {
     const room = await privateRoom();
     const shown = await v1(stack.baseUrl, 'GET', 'rooms/show', { auth_token: s.v1Admin, room_id: String(room.id) });

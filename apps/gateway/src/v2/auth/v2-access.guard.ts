@@ -31,7 +31,8 @@ export class V2AccessGuard implements CanActivate {
 
     const anyOf = this.reflector.getAllAndOverride<V2Scope[] | undefined>(REQUIRED_SCOPES, targets) ?? [];
     const sessionEnough = token.kind === 'session' && this.reflector.getAllAndOverride<boolean>(SESSION_ENOUGH, targets) === true;
-    const scoped = anyOf.length === 0 || sessionEnough || anyOf.some((s) => token.scopes.includes(s));
+    const scopes = scopesInForce(token);
+    const scoped = anyOf.length === 0 || sessionEnough || anyOf.some((s) => scopes.includes(s));
     const raw = String((req.params as Record<string, string>).room ?? '');
     const flooded = scoped && this.reflector.getAllAndOverride<boolean>(FLOOD_CONTROLLED, targets) ? parseRoomRef(raw) : null;
     // Both counts in one Redis round trip (ioredis pipelines what is sent in the same tick).
@@ -48,7 +49,8 @@ export class V2AccessGuard implements CanActivate {
     if (!scoped) {
       const needed = anyOf.length === 1 ? `the scope ${anyOf[0]}` : `one of the scopes ${anyOf.join(', ')}`;
       const holder = token.kind === 'session' ? 'This session' : 'This token';
-      throw new ApiError(403, `${holder} does not have ${needed}, which this operation needs (it has: ${token.scopes.join(', ') || 'none'}).`);
+      const confined = scopes.length < token.scopes.length ? ' admin_group does not apply to a token confined to one room (an add-on installed in a room).' : '';
+      throw new ApiError(403, `${holder} does not have ${needed}, which this operation needs (it has: ${scopes.join(', ') || 'none'}).${confined}`);
     }
     if (count) {
       req.v2!.flood = count;
@@ -67,6 +69,15 @@ export class V2AccessGuard implements CanActivate {
   private floodWindowText(): string {
     return secondsText(this.flood.windowSeconds);
   }
+}
+
+/**
+ * The scopes a token acts with. A token confined to one room (an add-on installed in a
+ * room, whose descriptor may have asked for anything) acts on that room only: admin_group,
+ * the group's administration (users, add-ons, every room's tokens), is not in force for it.
+ */
+export function scopesInForce(token: { scopes: readonly string[]; roomId: number | null }): string[] {
+  return token.roomId === null ? [...token.scopes] : token.scopes.filter((s) => s !== 'admin_group');
 }
 
 function secondsText(s: number): string {
