@@ -15,7 +15,7 @@ const USAGE = `Usage:
   cli token create --type personal --user ID|EMAIL [--scopes a,b,...] [--label TEXT]
                                                               a v2 token acting as that user (default: every scope)
   cli token create --type room --room ID|NAME [--label TEXT]  a v2 token that sends notifications to that room
-  cli token list [--all] [--json]                             live tokens (--all: revoked too)
+  cli token list [--all] [--json]                             live tokens (--all: revoked and expired too)
   cli token revoke ID                                         revokes a token by its id
   cli addon install DESCRIPTOR-URL [--room ID|NAME]           installs an add-on (group-wide without --room);
                                                               prints {id, oauth_id, key, room_id} as one JSON line
@@ -93,11 +93,12 @@ async function run(argv: string[]): Promise<number> {
       if (values.json) {
         process.stdout.write(`${JSON.stringify(rows.map((t) => ({
           id: t.id, kind: t.kind, label: t.label, userId: t.userId, roomId: t.roomId, scopes: t.scopes, created: t.createdAt.toISOString(), revoked: t.revokedAt?.toISOString() ?? null,
+          expires: t.expiresAt?.toISOString() ?? null,
         })), null, 2)}\n`);
       } else {
-        process.stdout.write(`${['ID', 'KIND', 'CREATED', 'REVOKED', 'LABEL'].join('\t')}\n`);
+        process.stdout.write(`${['ID', 'KIND', 'CREATED', 'REVOKED', 'EXPIRES', 'LABEL'].join('\t')}\n`);
         for (const t of rows) {
-          process.stdout.write(`${[t.id, t.kind, t.createdAt.toISOString(), t.revokedAt?.toISOString() ?? '-', t.label].join('\t')}\n`);
+          process.stdout.write(`${[t.id, t.kind, t.createdAt.toISOString(), t.revokedAt?.toISOString() ?? '-', t.expiresAt?.toISOString() ?? '-', t.label].join('\t')}\n`);
         }
       }
       return 0;

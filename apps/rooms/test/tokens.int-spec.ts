@@ -130,6 +130,16 @@ describe('tokens (real Postgres, RabbitMQ)', () => {
       await eventually(async () => expect(await outboxCount()).toBe(0));
     });
 
+    it('lists only live tokens: an expired one (an add-on\'s, after its hour) only with --all, with when it expired', async () => {
+      const created = await tokens.create('admin', 'add-on hour');
+      const db = stack.rooms!.get(DataSource);
+      await db.query(`UPDATE api_tokens SET expires_at = now() - interval '1 minute' WHERE id = $1`, [created.id]);
+      expect((await tokens.list(false)).map((t) => t.id)).not.toContain(created.id);
+      const listed = (await tokens.list(true)).find((t) => t.id === created.id);
+      expect(listed).toMatchObject({ revokedAt: null, expiresAt: expect.any(Date) });
+      expect(listed!.expiresAt!.getTime()).toBeLessThan(Date.now());
+    });
+
     it('a revoke made without a broker (the CLI when RabbitMQ is down) is published by the rooms service', async () => {
       const created = await tokens.create('notification', 'offline revoke');
       // What the CLI builds when it cannot reach RabbitMQ: a unit of work whose relay has no publisher.

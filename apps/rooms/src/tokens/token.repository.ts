@@ -75,10 +75,10 @@ export class TokenRepository {
     return inserted[0].id;
   }
 
-  /** Tokens by id; revoked ones too with `includeRevoked`. */
+  /** Live tokens by id (neither revoked nor expired, as the gateway takes them); every one with `includeRevoked`. */
   list(m: EntityManager, includeRevoked: boolean): Promise<ApiTokenEntity[]> {
     const qb = m.getRepository(ApiTokenEntity).createQueryBuilder('t').orderBy('t.id');
-    if (!includeRevoked) qb.where('t.revoked_at IS NULL');
+    if (!includeRevoked) qb.where('t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())');
     return qb.getMany();
   }
 

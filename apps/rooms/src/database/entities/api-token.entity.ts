@@ -12,4 +12,6 @@ export class ApiTokenEntity {
   @Column({ type: 'text', array: true }) scopes: string[];
   @Column({ name: 'created_at', type: 'timestamptz', insert: false }) createdAt: Date;
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true }) revokedAt: Date | null;
+  /** Add-on tokens (POST /v2/oauth/token) last an hour; null: until revoked. */
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true, insert: false }) expiresAt: Date | null;
 }
