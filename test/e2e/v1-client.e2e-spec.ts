@@ -4,6 +4,7 @@
  * (hipchat-client, written for the original service) pointed at our base URL.
  */
 import { databaseUrl, removeTestState, testInfra, trackTestState, uniqueName } from '../support/harness';
+import { dropTestDatabase, testDatabaseUrl } from '../support/common';
 import { cli, freePort, Launched, launchSystem, startTestSystem, TestSystem } from '../support/processes';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -46,7 +47,7 @@ describe('the whole system, as a new user runs it', () => {
     expect(startupMs).toBeLessThan(30_000);
   });
 
-  it('makes tokens from the command line, printing the token alone', () => {
+  it('makes tokens from the command line, printing the token alone', async () => {
     const admin = cli(['token', 'create', '--type', 'admin', '--label', 'e2e admin'], env);
     expect(admin.status).toBe(0);
     expect(admin.stdout).toMatch(/^[A-Za-z0-9]{40}\n$/);
@@ -58,6 +59,16 @@ describe('the whole system, as a new user runs it', () => {
     const bad = cli(['token', 'create', '--type', 'superuser'], env);
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain('--type must be one of admin, notification');
+    // A DATABASE_URL naming a database nothing serves (a typo): made, as the service would, and said.
+    const typo = testDatabaseUrl('typo');
+    try {
+      const listed = cli(['token', 'list'], { ...env, DATABASE_URL: typo });
+      expect(listed.status).toBe(0);
+      expect(listed.stderr).toContain(`did not exist and was created: is DATABASE_URL the one the service uses?`);
+      expect(cli(['token', 'list'], { ...env, DATABASE_URL: typo }).stderr).not.toContain('did not exist');
+    } finally {
+      await dropTestDatabase(typo);
+    }
   });
 
   it('serves an unchanged v1 client library: users, rooms, messages, topics, history', async () => {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { AmqpBroker, assertPostgresReachable, createLogger, loadConfigOrExit } from '@app/common';
+import { AmqpBroker, assertPostgresReachable, createLogger, databaseName, ensureDatabase, loadConfigOrExit } from '@app/common';
 import { brokerNames } from '@app/contracts';
 import { roomsConfigShape } from './config';
 import { openDatabase } from './database/database';
@@ -72,6 +72,11 @@ async function run(argv: string[]): Promise<number> {
 
   const config = loadConfigOrExit('cli', roomsConfigShape);
   await assertPostgresReachable(config.DATABASE_URL, 2000);
+  // As the service does, the CLI makes the database it is pointed at: say so, as a mistyped
+  // DATABASE_URL would otherwise answer with a token (or a list) of a database nothing serves.
+  if (await ensureDatabase(config.DATABASE_URL)) {
+    process.stderr.write(`cli: the database "${databaseName(config.DATABASE_URL)}" did not exist and was created: is DATABASE_URL the one the service uses?\n`);
+  }
   const db = await openDatabase(config.DATABASE_URL, 2);
   // Logs go to stderr: stdout carries only what the command prints.
   const logger = createLogger('cli', 'warn', 2);
