@@ -158,6 +158,18 @@ describe('ResumeCursor: each event once, in sequence, no gap, from the live feed
     expect(f.problems).toEqual([expect.objectContaining({ code: 'last_event_id_unknown', message: expect.stringContaining('its last event is 3') })]);
   });
 
+  it('ends with last_event_id_unknown too when the room gets new events meanwhile, still short of Last-Event-ID', async () => {
+    const f = new Fixture();
+    f.last = 4;
+    const c = f.cursor(100);
+    f.duringRead = () => {
+      if (f.last < 6) c.offer(ev(++f.last));
+    };
+    await c.catchUp();
+    expect(f.sent).toEqual([]);
+    expect(f.problems).toEqual([expect.objectContaining({ code: 'last_event_id_unknown', message: expect.stringContaining('its last event is 6') })]);
+  });
+
   it('ends with resume_failed rather than skip, when the log never reaches what was seen live', async () => {
     const f = new Fixture();
     f.last = 5;
