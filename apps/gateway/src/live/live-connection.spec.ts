@@ -53,6 +53,54 @@ describe('LiveConnection', () => {
     expect(c.isOpen).toBe(false);
   });
 
+  it('catches up no faster than the client reads: each event of the log waits until what was written is half taken', async () => {
+    const sink = new FakeSink();
+    // 10 events of 30 bytes in the log, read 5 at a time (a page of 150 bytes: more than the
+    // limit); the client takes 30 bytes each time the connection waits.
+    const frame = (seq: number) => `id: ${seq}\n${'x'.repeat(30 - `id: ${seq}\n`.length - 1)}\n`;
+    const log: LiveEvent[] = Array.from({ length: 10 }, (_, i) => ({ roomId: 1, seq: i + 1, name: 'room_message', frame: frame(i + 1) }));
+    const origWrite = sink.write.bind(sink);
+    const waiting: number[] = [];
+    sink.write = (text: string) => {
+      waiting.push(sink.pending);
+      origWrite(text);
+      sink.pending += text.length;
+    };
+    const c = new LiveConnection(1, sink, { seq: 0, claimed: true }, async (after) => ({ lastSeq: 10, covered: true, events: log.slice(after, after + 5) }), {
+      maxPendingBytes: 100, cursor: { pageSize: 5, maxHeldEvents: 10, lagLimitMs: 1_000, retryMs: { first: 1, max: 1 } },
+      sleep: async () => {
+        sink.pending = Math.max(0, sink.pending - 30);
+      },
+    }, () => undefined);
+    await c.cursor.catchUp();
+    // All ten, none cut off, and no event written while more than half the limit waited.
+    expect(c.lastEventId).toBe(10);
+    expect(sink.written.join('')).not.toContain('slow_client');
+    expect(Math.max(...waiting)).toBeLessThanOrEqual(50);
+  });
+
+  it('cuts off a client that takes nothing while the log is caught up, after the patience', async () => {
+    const sink = new FakeSink();
+    let clock = 0;
+    const log: LiveEvent[] = Array.from({ length: 6 }, (_, i) => ({ roomId: 1, seq: i + 1, name: 'room_message', frame: 'x'.repeat(40) }));
+    const origWrite = sink.write.bind(sink);
+    sink.write = (text: string) => {
+      origWrite(text);
+      sink.pending += text.length;
+    };
+    const c = new LiveConnection(1, sink, { seq: 0, claimed: true }, async (after) => ({ lastSeq: 6, covered: true, events: log.slice(after, after + 2) }), {
+      maxPendingBytes: 100, catchUpPatienceMs: 1_000, cursor: { pageSize: 2, maxHeldEvents: 10, lagLimitMs: 60_000, retryMs: { first: 1, max: 1 } },
+      sleep: async (ms) => {
+        clock += ms;
+      },
+      now: () => clock,
+    }, () => undefined);
+    await c.cursor.catchUp();
+    expect(c.lastEventId).toBe(2);
+    expect(sink.written.at(-1)).toMatch(/"code":"slow_client".*80 bytes.*Last-Event-ID 2 to resume/);
+    expect(c.isOpen).toBe(false);
+  });
+
   it('ends once, whether the client leaves or the gateway ends it', () => {
     const sink = new FakeSink();
     const ended: LiveConnection[] = [];

@@ -18,6 +18,14 @@ export interface LiveConnectionOptions {
   /** Past this many bytes not taken by the client, the connection is ended (`slow_client`). */
   maxPendingBytes: number;
   cursor?: CursorOptions;
+  /**
+   * Catching up from the log waits for the client to take what was written (down to half of
+   * maxPendingBytes) before each event; a client that takes nothing for this long is cut off
+   * (`slow_client`). Default 30 s.
+   */
+  catchUpPatienceMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
 }
 
 export const HEARTBEAT = sseComment();
@@ -45,7 +53,7 @@ export class LiveConnection {
     private readonly onEnd: (connection: LiveConnection) => void,
   ) {
     this.lastWritten = from.seq;
-    this.cursor = new ResumeCursor(from, fetch, { send: (e) => this.send(e), fail: (p) => this.fail(p) }, options.cursor);
+    this.cursor = new ResumeCursor(from, fetch, { send: (e) => this.send(e), fail: (p) => this.fail(p), taken: () => this.taken() }, options.cursor);
     sink.onClose(() => this.closed());
   }
 
@@ -89,15 +97,45 @@ export class LiveConnection {
     if (!this.open) return false;
     const pending = this.sink.pendingBytes();
     if (pending > this.options.maxPendingBytes) {
-      this.fail({
-        code: 'slow_client',
-        message: `This connection did not take what was sent: ${pending} bytes were waiting for it (at most ${this.options.maxPendingBytes}). ` +
-          `Reconnect with Last-Event-ID ${this.lastWritten} to resume.`,
-      });
+      this.slow(pending);
       return false;
     }
     this.sink.write(text);
     return true;
+  }
+
+  /**
+   * Before the cursor writes another event read from the log: the client has taken what was
+   * written down to half the limit. The log is read a page at a time, faster than a socket
+   * drains, so catching up over more than the limit would otherwise cut off a client that
+   * reads as fast as it can. One that takes nothing for catchUpPatienceMs is cut off.
+   */
+  private async taken(): Promise<void> {
+    const target = this.options.maxPendingBytes / 2;
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()));
+    const now = this.options.now ?? Date.now;
+    const patience = this.options.catchUpPatienceMs ?? 30_000;
+    let least = this.sink.pendingBytes();
+    let progressAt = now();
+    while (this.open && this.sink.pendingBytes() > target) {
+      await sleep(10);
+      const pending = this.sink.pendingBytes();
+      if (pending < least) {
+        least = pending;
+        progressAt = now();
+      } else if (now() - progressAt > patience) {
+        this.slow(pending);
+        return;
+      }
+    }
+  }
+
+  private slow(pending: number): void {
+    this.fail({
+      code: 'slow_client',
+      message: `This connection did not take what was sent: ${pending} bytes were waiting for it (at most ${this.options.maxPendingBytes}). ` +
+        `Reconnect with Last-Event-ID ${this.lastWritten} to resume.`,
+    });
   }
 
   private closed(): void {

@@ -15,6 +15,11 @@ export interface CursorOutput {
   send(event: LiveEvent): void;
   /** The stream cannot go on without a gap: tell the client, then end it. */
   fail(problem: StreamProblem): void;
+  /**
+   * Resolves once the client has taken enough of what was written for another event of the
+   * log: catching up writes no faster than the client reads (absent: at once).
+   */
+  taken?(): Promise<void>;
 }
 
 export interface CursorOptions {
@@ -148,6 +153,10 @@ export class ResumeCursor {
         if (event.seq <= this.lastSent) continue;
         // The log is written without holes and pruned oldest first: this is a bug, not a state.
         if (event.seq !== this.lastSent + 1) return this.end(failed(`the log skipped from ${this.lastSent} to ${event.seq}`));
+        if (this.out.taken) {
+          await this.out.taken();
+          if (this.closed) return;
+        }
         this.emit(event);
         if (this.closed) return;
       }
