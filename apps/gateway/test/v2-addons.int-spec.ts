@@ -260,10 +260,13 @@ describe('v2 add-ons: installation, OAuth, uninstall (real services, a local add
       expect([got.status, got.json.scope]).toEqual([200, 'admin_room']);
       const admin = got.json.access_token;
       const made = await v2(stack.baseUrl, 'POST', `room/${roomA}/webhook`, { token: admin, body: { url: `${addon.base}/dyn`, event: 'room_exit' } });
-      expect(made.status).toBe(201);
+      // It signs with the add-on's oauthSecret: no secret of its own to answer.
+      expect([made.status, made.json]).toEqual([201, { id: expect.any(Number), links: { self: expect.any(String) } }]);
       dynamicWebhook = made.json.id;
-      // Registered with the add-on's token: its replies are the add-on's too.
-      expect((await registrations()).find((r) => r.id === dynamicWebhook)?.addonName).toBe('Test roomy');
+      // Registered with the add-on's token: its deliveries and replies are the add-on's.
+      expect((await registrations()).find((r) => r.id === dynamicWebhook)).toMatchObject({
+        addonName: 'Test roomy', oauthClientId: callback.oauthId, secret: callback.oauthSecret, installationId: null,
+      });
       expect((await v2(stack.baseUrl, 'POST', `room/${roomB}/webhook`, { token: admin, body: { url: `${addon.base}/dyn`, event: 'room_exit' } })).status).toBe(403);
     });
 

@@ -37,7 +37,8 @@ describe('the delivery log (dispatcher commands; real RabbitMQ, PostgreSQL and H
   const register = async (roomId: number, spec: Omit<RequestOf<typeof CreateWebhookV1>, 'actor' | 'room'>) => {
     const created = await rooms.request(CreateWebhookV1, { actor: { label: 'admin', userId: ownerId }, room: { id: roomId }, ...spec });
     await eventually(() => expect(stack.dispatcher!.get(Registrations).get(created.webhook.id)).toBeDefined(), 2_000);
-    return created;
+    // A user's registration: its own secret, always answered (only an add-on's has none).
+    return { ...created, secret: created.secret! };
   };
 
   /** A notification in the room; answers the delivery id of its event to `webhookId`. */

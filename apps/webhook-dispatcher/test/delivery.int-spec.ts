@@ -51,7 +51,8 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
   const register = async (roomId: number, spec: Omit<RequestOf<typeof CreateWebhookV1>, 'actor' | 'room'>, index = registrations) => {
     const created = await rpc.request(CreateWebhookV1, { actor: { label: 'admin', userId: ownerId }, room: { id: roomId }, ...spec });
     await eventually(() => expect(index().get(created.webhook.id)).toBeDefined(), 2_000);
-    return created;
+    // A user's registration: its own secret, always answered (only an add-on's has none).
+    return { ...created, secret: created.secret! };
   };
 
   const notify = (roomId: number, message: string) => rpc.request(SendNotificationV1, {

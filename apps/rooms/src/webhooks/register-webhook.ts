@@ -38,14 +38,18 @@ export class RegisterWebhook {
     return registrantOf(room.id, r.actor);
   }
 
-  /** A new registration within the registrant's limit; its secret is answered this once. */
-  async insert(tx: Tx, registrant: Registrant, r: Registration, key: string | null): Promise<{ webhook: StoredWebhook; secret: string }> {
+  /**
+   * A new registration within the registrant's limit; its secret is answered this once,
+   * unless an add-on's token registered it: it signs with the add-on's oauthSecret, which
+   * the add-on already holds, so no secret is answered.
+   */
+  async insert(tx: Tx, registrant: Registrant, r: Registration, key: string | null): Promise<{ webhook: StoredWebhook; secret?: string }> {
     assertUnderLimit(await this.webhooks.countOf(tx.manager, registrant), this.config.WEBHOOKS_PER_ROOM_MAX);
     const secret = newWebhookSecret();
     const webhook = await this.webhooks.insert(tx.manager, registrant.roomId, {
       ...fieldsOf(r), key, secret, userId: registrant.userId, tokenId: r.actor.tokenId ?? null,
     });
     tx.emit(WebhookRegistrationsChangedV1, { roomId: registrant.roomId, webhookIds: [webhook.id] });
-    return { webhook, secret };
+    return webhook.oauthClientId === null ? { webhook, secret } : { webhook };
   }
 }

@@ -243,12 +243,23 @@ export class WebhookRepository {
     return rows.map(toStored);
   }
 
-  /** A registration through the REST API; conflict naming `key` when its registrant already uses the key. */
+  /**
+   * A registration through the REST API; conflict naming `key` when its registrant already
+   * uses the key. Registered with an add-on's token, it is the add-on's for delivery: it
+   * carries the add-on's OAuth client id and signs with its oauthSecret (not `w.secret`), as
+   * a declared webhook does. Copied into the row, not joined when read: the removed forms
+   * (webhooks_removed) keep them, and an event matched with one after the add-on is
+   * uninstalled (its client and installation gone) is still delivered as the add-on's.
+   */
   async insert(m: EntityManager, roomId: number, w: NewWebhook): Promise<StoredWebhook> {
+    const addonClient = `FROM api_tokens t JOIN oauth_clients c ON c.installation_id = t.addon_installation_id
+                          WHERE t.id = $11::int ORDER BY c.created_at, c.id LIMIT 1`;
     try {
       const rows: WebhookRow[] = await m.query(
-        `INSERT INTO webhooks (room_id, event, url, pattern, name, authentication, delivery, key, secret, created_by_user_id, created_by_token_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING ${COLUMNS}`,
+        `INSERT INTO webhooks (room_id, event, url, pattern, name, authentication, delivery, key, secret, oauth_client_id,
+                               created_by_user_id, created_by_token_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce((SELECT c.secret ${addonClient}), $9), (SELECT c.id ${addonClient}),
+                 $10, $11) RETURNING ${COLUMNS}`,
         [roomId, w.event, w.url, w.pattern, w.name, w.authentication, w.delivery, w.key, w.secret, w.userId, w.tokenId]);
       return toStored(rows[0]);
     } catch (err) {

@@ -107,7 +107,7 @@ export class WebhooksController extends V2Resource {
     const ref = keyRef(key);
     const reply = await this.rooms.send(PutWebhookV1, { actor, room, key: ref.key, ...specOf(b) });
     // Nest would answer the decorator's status whatever the outcome: this route sends its own.
-    if (reply.created && reply.secret !== undefined) {
+    if (reply.created) {
       await res.status(201).send(toV2CreatedWebhook(reply.webhook, reply.secret, this.base));
     } else {
       await res.status(204).send();

@@ -23,6 +23,10 @@ describe('v2 webhook presenter', () => {
     expect(toV2CreatedWebhook(view(), 's3cret', BASE)).toEqual({ id: 5, links: { self: `${BASE}/v2/room/12/webhook/5` }, secret: 's3cret' });
   });
 
+  it('answers an add-on\'s creation with no secret (it signs with the oauthSecret the add-on holds)', () => {
+    expect(toV2CreatedWebhook(view({ oauthClientId: 'c-1' }), undefined, BASE)).toEqual({ id: 5, links: { self: `${BASE}/v2/room/12/webhook/5` } });
+  });
+
   it('lists the fields of a webhook and its health, its key only when it has one, never a secret', () => {
     expect(toV2WebhookItem(view(), BASE)).toEqual({
       id: 5, name: 'Hi', url: 'https://r.example/h?token=a', event: 'room_message', pattern: '^hi', authentication: 'jwt', delivery: 'concurrent', key: 'hi',

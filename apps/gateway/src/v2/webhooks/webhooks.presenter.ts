@@ -7,9 +7,12 @@ const roomUrlOf = (w: WebhookView, base: string) => `${base}/v2/room/${w.roomId}
 
 export const webhookUrl = (w: WebhookView, base: string) => `${roomUrlOf(w, base)}/webhook/${w.id}`;
 
-/** 201 of POST .../webhook and of a PUT that created: the secret, shown this once. */
-export function toV2CreatedWebhook(w: WebhookView, secret: string, base: string) {
-  return { id: w.id, links: { self: webhookUrl(w, base) }, secret };
+/**
+ * 201 of POST .../webhook and of a PUT that created: the secret, shown this once; none for
+ * an add-on's registration (it signs with the add-on's oauthSecret, which the add-on holds).
+ */
+export function toV2CreatedWebhook(w: WebhookView, secret: string | undefined, base: string) {
+  return { id: w.id, links: { self: webhookUrl(w, base) }, ...(secret !== undefined ? { secret } : {}) };
 }
 
 /** An item of GET .../webhook: the registration and its health (see webhookItemSchema). */

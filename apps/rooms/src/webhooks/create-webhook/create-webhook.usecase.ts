@@ -23,7 +23,7 @@ export class CreateWebhook {
         if (same) throw webhookKeyTaken(cmd.key, registrant.roomId, same.installationId !== null);
       }
       const { webhook, secret } = await this.register.insert(tx, registrant, cmd, cmd.key ?? null);
-      return { webhook: toWebhookView(webhook), secret };
+      return { webhook: toWebhookView(webhook), ...(secret !== undefined ? { secret } : {}) };
     });
   }
 }

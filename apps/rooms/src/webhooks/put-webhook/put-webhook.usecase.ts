@@ -29,7 +29,7 @@ export class PutWebhook {
         return { webhook: toWebhookView(webhook), created: false };
       }
       const { webhook, secret } = await this.register.insert(tx, registrant, cmd, cmd.key);
-      return { webhook: toWebhookView(webhook), created: true, secret };
+      return { webhook: toWebhookView(webhook), created: true, ...(secret !== undefined ? { secret } : {}) };
     });
   }
 }
