@@ -4,7 +4,7 @@ import {
 } from '@app/contracts';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../shared/api-error';
-import { RequireScopes, ResponseSchema, Summary } from '../http/route-options';
+import { Notes, RequireScopes, ResponseSchema, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
 import { CurrentActor, pathParam, RoomRefParam } from '../http/v2-request';
 import { V2Resource } from '../http/v2-resource';
@@ -45,6 +45,7 @@ const WebhookKeyParam = createParamDecorator((_: unknown, ctx: ExecutionContext)
 export class WebhooksController extends V2Resource {
   @Post(':room/webhook')
   @Summary('Register a webhook of a room (its signing secret is answered this once)')
+  @Notes('`secret` signs its JWTs and Standard Webhooks signatures. Registered with an add-on\'s token, the webhook is the add-on\'s: its deliveries carry `oauth_client_id` and are signed with the add-on\'s oauthSecret, so the answer has no `secret`.')
   @HttpCode(201)
   @RequireScopes('admin_room')
   async create(@RoomRefParam() room: RoomRef, @V2Body(createWebhookBody) b: CreateWebhookBody, @CurrentActor() actor: Actor) {
@@ -97,6 +98,7 @@ export class WebhooksController extends V2Resource {
    */
   @Put(':room/extension/webhook/:key')
   @Summary('Create or replace the webhook with this key (201 created, 204 replaced)')
+  @Notes('The 201 carries the new webhook\'s `secret`, except for an add-on\'s token: its webhook signs with the add-on\'s oauthSecret.')
   @HttpCode(201)
   @RequireScopes('admin_room')
   async put(
