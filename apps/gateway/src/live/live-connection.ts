@@ -1,5 +1,5 @@
 import type { LiveEvent, StreamProblem } from './live-event';
-import { problemFrame } from './live-event';
+import { ACCESS_REVOKED, problemFrame } from './live-event';
 import { CursorOptions, EventPage, ResumeCursor } from './resume-cursor';
 import { sseComment } from './sse';
 
@@ -26,6 +26,11 @@ export interface LiveConnectionOptions {
   catchUpPatienceMs?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+  /**
+   * The reader (its user, when it is one) and how to ask whether it may still read the room:
+   * true, false (refused: the stream ends), never rejecting (it retries an outage itself).
+   */
+  access?: { userId: number | null; check(): Promise<boolean> };
 }
 
 export const HEARTBEAT = sseComment();
@@ -42,6 +47,8 @@ export class LiveConnection {
   private open = true;
   /** The sequence of the last event written: where the client resumes. */
   private lastWritten: number;
+  /** Access checks started: only the latest one's answer counts. */
+  private checks = 0;
 
   constructor(
     readonly roomId: number,
@@ -68,6 +75,28 @@ export class LiveConnection {
 
   offer(event: LiveEvent): void {
     if (this.open) this.cursor.offer(event);
+  }
+
+  /** The reader this connection was opened for (null: a room token, or unknown). */
+  get userId(): number | null {
+    return this.options.access?.userId ?? null;
+  }
+
+  /**
+   * The reader may have lost access to the room: nothing more is written until the rooms
+   * service answers. Allowed: what was held is sent. Refused: the stream ends
+   * (`access_revoked`), so nothing committed after the loss reaches it.
+   */
+  recheckAccess(): void {
+    const access = this.options.access;
+    if (!this.open || !access) return;
+    this.cursor.suspend();
+    const check = ++this.checks;
+    void access.check().then((allowed) => {
+      if (check !== this.checks || !this.open) return;
+      if (allowed) void this.cursor.resume();
+      else this.fail(ACCESS_REVOKED);
+    });
   }
 
   heartbeat(): void {

@@ -1,4 +1,4 @@
-import { EventEnvelope, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_SOURCES, WebhookEventName } from '@app/contracts';
+import { EventEnvelope, RoomAccessNarrowedV1, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_SOURCES, WebhookEventName } from '@app/contracts';
 import { sseEvent } from './sse';
 
 /** One room event as live connections send it: framed once, written to every connection of its room. */
@@ -11,8 +11,12 @@ export interface LiveEvent {
   frame: string;
 }
 
-/** The room events live connections carry: every version 2 room event (as the dispatcher binds). */
-export const LIVE_EVENT_BINDINGS = ['room.*.v2'];
+/**
+ * The room events live connections carry: every version 2 room event (as the dispatcher
+ * binds); and the notice that a reader may have lost access to a room, on the same queue so
+ * that it arrives before any event committed after the change.
+ */
+export const LIVE_EVENT_BINDINGS = ['room.*.v2', RoomAccessNarrowedV1.routingKey];
 
 const NAME_OF_ROUTING_KEY: ReadonlyMap<string, WebhookEventName> = new Map(
   WEBHOOK_EVENT_NAMES.map((name) => [WEBHOOK_EVENT_SOURCES[name].routingKey, name]),
@@ -34,7 +38,7 @@ export function toLiveEvent(routingKey: string, envelope: EventEnvelope): LiveEv
 
 /** Why a live connection was ended: sent as an `error` event (JSON), then the stream ends. */
 export interface StreamProblem {
-  code: 'last_event_id_expired' | 'last_event_id_unknown' | 'resume_failed' | 'slow_client' | 'token_revoked';
+  code: 'last_event_id_expired' | 'last_event_id_unknown' | 'resume_failed' | 'slow_client' | 'token_revoked' | 'access_revoked';
   message: string;
 }
 
@@ -42,3 +46,9 @@ export interface StreamProblem {
 export function problemFrame(problem: StreamProblem): string {
   return sseEvent({ event: 'error', data: JSON.stringify({ error: problem }) });
 }
+
+export const ACCESS_REVOKED: StreamProblem = {
+  code: 'access_revoked',
+  message: 'You may no longer read this room (you were removed from it, or it became private): ' +
+    'this stream has ended, and reconnecting will be refused.',
+};

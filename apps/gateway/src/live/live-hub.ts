@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { AmqpBroker, APP_LOGGER, AppLogger } from '@app/common';
-import type { EventEnvelope } from '@app/contracts';
+import { EventEnvelope, RoomAccessNarrowedV1, RoomAccessNarrowedV1Payload } from '@app/contracts';
 import { ApiError } from '../shared/api-error';
 import { AMQP_BROKER } from '../shared/di-tokens';
 import { LiveConnection } from './live-connection';
@@ -123,12 +123,27 @@ export class LiveHub implements BeforeApplicationShutdown {
   }
 
   private dispatch(envelope: EventEnvelope, routingKey: string): void {
+    if (routingKey === RoomAccessNarrowedV1.routingKey) return this.accessNarrowed(envelope);
     const roomId = (envelope.payload as { room?: { id?: unknown } } | null)?.room?.id;
     const set = typeof roomId === 'number' ? this.rooms.get(roomId) : undefined;
     if (!set) return;
     const event = toLiveEvent(routingKey, envelope);
     if (!event) return;
     for (const connection of set) connection.offer(event);
+  }
+
+  /**
+   * Someone may no longer read a room: its connections of that reader (every one, when the
+   * room became private) hold its events back until the rooms service says whether they
+   * may still read it. Rare, so the round trips are here, not on every event.
+   */
+  private accessNarrowed(envelope: EventEnvelope): void {
+    const { roomId, userId } = (envelope.payload ?? {}) as Partial<RoomAccessNarrowedV1Payload>;
+    const set = typeof roomId === 'number' ? this.rooms.get(roomId) : undefined;
+    if (!set) return;
+    for (const connection of set) {
+      if (typeof userId !== 'number' || connection.userId === userId) connection.recheckAccess();
+    }
   }
 
   private beat(): void {

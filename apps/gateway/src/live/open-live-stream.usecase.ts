@@ -3,9 +3,9 @@ import { Actor, GetRoomEventsV1, RoomEventsReply, RoomRef } from '@app/contracts
 import { APP_LOGGER, AppLogger } from '@app/common';
 import { ConsolePresence } from '../presence/console-presence';
 import { TokenAuthenticator } from '../shared/auth/token-authenticator';
-import { RoomsClient } from '../shared/rooms-client';
+import { RoomsClient, RoomsOutage } from '../shared/rooms-client';
 import { LiveConnection, LiveSink } from './live-connection';
-import { toLiveEvent } from './live-event';
+import { ACCESS_REVOKED, toLiveEvent } from './live-event';
 import { LiveHub } from './live-hub';
 import { LIVE_SETTINGS, LiveSettings } from './live-settings';
 import { EventPage } from './resume-cursor';
@@ -65,14 +65,37 @@ export class OpenLiveStream {
     const { actor } = cmd;
     const start = await this.rooms.send(GetRoomEventsV1, { room: cmd.room, actor, after: cmd.lastEventId, limit: 0 });
     const room = { id: start.roomId };
-    const fetch = async (after: number): Promise<EventPage> =>
-      toPage(await this.rooms.send(GetRoomEventsV1, { room, actor, after, limit: PAGE_SIZE }));
+    let connection: LiveConnection | undefined;
+    const fetch = async (after: number): Promise<EventPage> => {
+      try {
+        return toPage(await this.rooms.send(GetRoomEventsV1, { room, actor, after, limit: PAGE_SIZE }));
+      } catch (err) {
+        // A refusal, not an outage: the reader lost access (a notice this replica missed, in a
+        // broker outage, say). The stream ends rather than retry for ever.
+        if (!(err instanceof RoomsOutage)) connection?.fail(ACCESS_REVOKED);
+        throw err;
+      }
+    };
+    // Asked as the stream's opening asked: the same rule as the history's.
+    const check = async (): Promise<boolean> => {
+      for (let wait = 10; ; wait = Math.min(wait * 2, 2_000)) {
+        try {
+          await this.rooms.send(GetRoomEventsV1, { room, actor, after: null, limit: 0 });
+          return true;
+        } catch (err) {
+          if (!(err instanceof RoomsOutage)) return false;
+          if (!connection?.isOpen) return true;
+          await new Promise((r) => setTimeout(r, wait).unref());
+        }
+      }
+    };
+    const access = { userId: actor.userId ?? null, check };
     return {
       roomId: start.roomId,
       attach: (sink) => {
         const from = cmd.lastEventId === null ? { seq: start.lastSeq, claimed: false } : { seq: cmd.lastEventId, claimed: true };
         let presence: Promise<string | null> = Promise.resolve(null);
-        const connection = new LiveConnection(start.roomId, sink, from, fetch, { maxPendingBytes: this.settings.maxPendingBytes }, (c) => {
+        connection = new LiveConnection(start.roomId, sink, from, fetch, { maxPendingBytes: this.settings.maxPendingBytes, access }, (c) => {
           this.hub.remove(c);
           this.forget(cmd.tokenId, c);
           void presence.then((id) => (id ? this.presence.closed(id) : undefined)).catch((err: Error) =>

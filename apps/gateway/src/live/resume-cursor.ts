@@ -64,6 +64,8 @@ export class ResumeCursor {
   private reading?: Promise<void>;
   private readAgain = false;
   private closed = false;
+  /** Nothing is sent (live events are held) until `resume`: the reader's access is being checked. */
+  private suspended = false;
   /** A Last-Event-ID the client gave and no event has confirmed yet (0: none). */
   private claimed: number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -100,6 +102,10 @@ export class ResumeCursor {
   offer(event: LiveEvent): void {
     if (this.closed || event.seq <= this.lastSent) return;
     if (event.seq > this.highestSeen) this.highestSeen = event.seq;
+    if (this.suspended) {
+      this.hold(event);
+      return;
+    }
     if (!this.reading && event.seq === this.lastSent + 1) {
       this.emit(event);
       return;
@@ -125,6 +131,21 @@ export class ResumeCursor {
     return this.reading;
   }
 
+  /**
+   * Sends nothing more until `resume`: live events are held (past `maxHeldEvents` the log
+   * has them) and a read of the log under way stops before its next event.
+   */
+  suspend(): void {
+    this.suspended = true;
+  }
+
+  /** Sends again: what was held, and what the log has after the last event sent. */
+  resume(): Promise<void> {
+    if (!this.suspended) return Promise.resolve();
+    this.suspended = false;
+    return this.catchUp();
+  }
+
   close(): void {
     this.closed = true;
     this.held.clear();
@@ -146,7 +167,7 @@ export class ResumeCursor {
         progressAt = this.now();
         continue;
       }
-      if (this.closed) return;
+      if (this.closed || this.suspended) return;
       if (!page.covered) return this.end(expired(this.lastSent));
       const before = this.lastSent;
       for (const event of page.events) {
@@ -155,13 +176,14 @@ export class ResumeCursor {
         if (event.seq !== this.lastSent + 1) return this.end(failed(`the log skipped from ${this.lastSent} to ${event.seq}`));
         if (this.out.taken) {
           await this.out.taken();
-          if (this.closed) return;
+          // Suspended meanwhile (the reader's access is being checked): the log is read again on resume.
+          if (this.closed || this.suspended) return;
         }
         this.emit(event);
-        if (this.closed) return;
+        if (this.closed || this.suspended) return;
       }
       this.releaseHeld();
-      if (this.closed) return;
+      if (this.closed || this.suspended) return;
       if (this.lastSent > before) {
         progressAt = this.now();
         wait = retryMs.first;
@@ -177,7 +199,7 @@ export class ResumeCursor {
           : failed(`the room's event log stopped at ${page.lastSeq} while ${this.highestSeen} was published`));
       }
       await this.sleep(wait);
-      if (this.closed) return;
+      if (this.closed || this.suspended) return;
       wait = Math.min(wait * 2, retryMs.max);
     }
   }
@@ -198,7 +220,7 @@ export class ResumeCursor {
 
   /** Sends the held events that follow the last one sent; drops those already sent. */
   private releaseHeld(): void {
-    for (let next = this.held.get(this.lastSent + 1); next && !this.closed; next = this.held.get(this.lastSent + 1)) {
+    for (let next = this.held.get(this.lastSent + 1); next && !this.closed && !this.suspended; next = this.held.get(this.lastSent + 1)) {
       this.held.delete(next.seq);
       this.emit(next);
     }

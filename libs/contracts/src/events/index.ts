@@ -9,6 +9,7 @@ export * from './room-message-sent/v2';
 export * from './room-member-entered/v2';
 export * from './room-member-exited/v2';
 export * from './room-file-uploaded/v2';
+export * from './room-access-narrowed/v1';
 export * from './user-changed/v1';
 export * from './token-revoked/v1';
 export * from './webhook-events';

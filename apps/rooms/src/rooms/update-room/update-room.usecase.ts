@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import {
-  ReplyOf, RequestOf, RoomArchivedV2, RoomTopicChangedV2, RoomUnarchivedV2, UpdateRoomV1,
+  ReplyOf, RequestOf, RoomAccessNarrowedV1, RoomArchivedV2, RoomTopicChangedV2, RoomUnarchivedV2, UpdateRoomV1,
 } from '@app/contracts';
 import type { RoomEntity } from '../../database/entities';
 import { UnitOfWork } from '../../outbox/unit-of-work';
@@ -56,6 +56,8 @@ export class UpdateRoom {
       if (changes.topic !== undefined) emit(RoomTopicChangedV2, { room: roomObject, sender, topic: room.topic });
       if (changes.isArchived === true) emit(RoomArchivedV2, { room: roomObject, sender });
       if (changes.isArchived === false) emit(RoomUnarchivedV2, { room: roomObject, sender });
+      // Open live streams of readers who are not members end.
+      if (changes.privacy === 'private') emit(RoomAccessNarrowedV1, { roomId: room.id, userId: null });
       return { room: toRoomView(room, await this.rooms.lastActive(m, room.id), this.ctx) };
     });
   }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
-import { RemoveMemberV1, ReplyOf, RequestOf, RoomMemberExitedV2 } from '@app/contracts';
+import { RemoveMemberV1, ReplyOf, RequestOf, RoomAccessNarrowedV1, RoomMemberExitedV2 } from '@app/contracts';
 import { UnitOfWork } from '../../../outbox/unit-of-work';
 import { PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
 import { UserRepository } from '../../../users/user.repository';
@@ -28,6 +28,8 @@ export class RemoveMember {
       assertPrivate(room, cmd.room);
       const user = await this.users.findByRef(m, cmd.user, { live: true });
       await this.members.remove(m, room.id, user.id);
+      // Their open live streams of the room end (a participant or not).
+      emit(RoomAccessNarrowedV1, { roomId: room.id, userId: user.id });
       if (await this.participants.exit(m, room.id, user.id)) {
         emit(RoomMemberExitedV2, { room: toRoomObject(room, this.ctx), sender: toUserObject(user, this.ctx) });
       }
