@@ -1,5 +1,5 @@
 import type { LiveEvent, StreamProblem } from './live-event';
-import { ACCESS_REVOKED, problemFrame } from './live-event';
+import { ACCESS_REVOKED, problemFrame, ROOM_DELETED } from './live-event';
 import { CursorOptions, EventPage, ResumeCursor } from './resume-cursor';
 import { sseComment } from './sse';
 
@@ -120,6 +120,8 @@ export class LiveConnection {
 
   private send(event: LiveEvent): void {
     if (this.write(event.frame)) this.lastWritten = event.seq;
+    // Nothing can follow it: the room is gone.
+    if (event.name === 'room_deleted') this.fail(ROOM_DELETED);
   }
 
   private write(text: string): boolean {

@@ -38,7 +38,7 @@ export function toLiveEvent(routingKey: string, envelope: EventEnvelope): LiveEv
 
 /** Why a live connection was ended: sent as an `error` event (JSON), then the stream ends. */
 export interface StreamProblem {
-  code: 'last_event_id_expired' | 'last_event_id_unknown' | 'resume_failed' | 'slow_client' | 'token_revoked' | 'access_revoked';
+  code: 'last_event_id_expired' | 'last_event_id_unknown' | 'resume_failed' | 'slow_client' | 'token_revoked' | 'access_revoked' | 'room_deleted';
   message: string;
 }
 
@@ -51,4 +51,9 @@ export const ACCESS_REVOKED: StreamProblem = {
   code: 'access_revoked',
   message: 'You may no longer read this room (you were removed from it, or it became private): ' +
     'this stream has ended, and reconnecting will be refused.',
+};
+
+export const ROOM_DELETED: StreamProblem = {
+  code: 'room_deleted',
+  message: 'This room was deleted (the room_deleted event above): this stream has ended, and there is nothing to reconnect to.',
 };
