@@ -45,6 +45,20 @@ class Fixture {
 }
 
 describe('ResumeCursor: each event once, in sequence, no gap, from the live feed and the log', () => {
+  it('suspended (an access check under way): sends nothing, from the feed or the log, until resumed', async () => {
+    const f = new Fixture();
+    f.last = 2;
+    const c = f.cursor(2, false);
+    c.suspend();
+    f.last = 4;
+    c.offer(ev(3));
+    c.offer(ev(4));
+    await c.catchUp();
+    expect(f.sent).toEqual([]);
+    await c.resume();
+    expect(f.sent).toEqual([3, 4]);
+  });
+
   it('sends live events in sequence at once, and drops those sent already', () => {
     const f = new Fixture();
     const c = f.cursor(4, false);
