@@ -248,6 +248,73 @@ describe('live connections: GET /v2/room/{room}/events across the built system a
     }, 40_000);
   });
 
+  describe('a stream ends when its reader may no longer read the room, or the room is gone', () => {
+    let carol: { id: number; email: string; token: string };
+
+    beforeAll(async () => {
+      const email = `live-carol-${Date.now()}@example.com`;
+      const res = await fetch(`${baseUrl}/v1/users/create`, {
+        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ auth_token: v1Token, name: 'Carol Live', email }),
+      });
+      expect(res.status).toBe(200);
+      const carolToken = cli(['token', 'create', '--type', 'personal', '--user', email, '--scopes', 'view_messages,view_room'], stack.env).stdout.trim();
+      carol = { id: (await v2('GET', `/user/${encodeURIComponent(email)}`)).body.id, email, token: carolToken };
+    });
+
+    /** The stream's end within 10 s, and what it carried. */
+    async function endOf(client: LiveClient): Promise<{ ended: string; events: Array<string | undefined> }> {
+      const ended = await Promise.race([client.ended.then(() => 'ended'), new Promise<string>((r) => setTimeout(() => r('still open'), 10_000))]);
+      return { ended, events: client.events.map((e) => e.event) };
+    }
+
+    it('a member removed from a private room: the access error, then the end; nothing posted after the removal', async () => {
+      const made = await v2('POST', '/room', { name: `Priv Live ${Date.now()}`, privacy: 'private' });
+      expect(made.status).toBe(201);
+      const roomId = made.body.id;
+      expect((await v2('PUT', `/room/${roomId}/member/${carol.id}`)).status).toBe(204);
+      const stream = await live(baseUrl, `/v2/room/${roomId}/events`, bearer(carol.token));
+      expect(stream.status).toBe(200);
+      await say(roomId, 'before the removal');
+      await stream.waitForEvents(1);
+
+      expect((await v2('DELETE', `/room/${roomId}/member/${encodeURIComponent(carol.email)}`)).status).toBe(204);
+      await say(roomId, 'after the removal');
+
+      expect(await endOf(stream)).toEqual({ ended: 'ended', events: ['room_message', 'error'] });
+      expect(stream.events[1].json).toEqual({ error: { code: 'access_revoked', message: expect.stringContaining('reconnecting will be refused') } });
+      expect(stream.events.map((e) => e.data).join('\n')).not.toContain('after the removal');
+      const again = await live(baseUrl, `/v2/room/${roomId}/events`, bearer(carol.token));
+      expect(again.status).toBe(403);
+    }, 30_000);
+
+    it('a public room made private: a reader who is not a member gets the access error, then the end', async () => {
+      const roomId = await createRoom(`Pub Live ${Date.now()}`);
+      const stream = await live(baseUrl, `/v2/room/${roomId}/events`, bearer(carol.token));
+      expect(stream.status).toBe(200);
+      const watcher = await live(baseUrl, `/v2/room/${roomId}/events`, bearer());
+      const room = await v2('GET', `/room/${roomId}`);
+      expect((await v2('PUT', `/room/${roomId}`, { name: room.body.name, privacy: 'private' })).status).toBe(204);
+      await say(roomId, 'now private');
+
+      expect(await endOf(stream)).toEqual({ ended: 'ended', events: ['error'] });
+      expect(stream.events[0].json.error.code).toBe('access_revoked');
+      // The owner (a member) keeps the stream, and reads on.
+      await watcher.waitForEvents(1);
+      expect(watcher.events[0].json.message.message).toBe('now private');
+    }, 30_000);
+
+    it('a deleted room: room_deleted, then an error event saying so, then the end', async () => {
+      const roomId = await createRoom(`Doomed Live ${Date.now()}`);
+      const stream = await live(baseUrl, `/v2/room/${roomId}/events`, bearer());
+      expect(stream.status).toBe(200);
+      expect((await v2('DELETE', `/room/${roomId}`)).status).toBe(204);
+
+      expect(await endOf(stream)).toEqual({ ended: 'ended', events: ['room_deleted', 'error'] });
+      expect(stream.events[1].json).toEqual({ error: { code: 'room_deleted', message: expect.stringContaining('deleted') } });
+    }, 30_000);
+  });
+
   describe('two gateway replicas', () => {
     it('a client on either replica sees every event, with the same ids', async () => {
       const roomId = await createRoom('Two Replicas');
