@@ -5,7 +5,7 @@ import {
 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
-import { extractMentionNames } from '../message-rules';
+import { extractMentionNames, messageBody } from '../message-rules';
 import { RoomPost } from '../room-post';
 import { PRESENTATION } from '../../shared/infrastructure.module';
 
@@ -29,8 +29,12 @@ export class SendMessage {
         message: 'Messages are sent as a user: this token has none. Use a personal token, or send a notification.',
       }));
     }
-    if (cmd.message.trim() === '') return Promise.reject(commandFailure('invalid', 'rule', 'message', { problem: 'must not be blank' }));
-    const text = cmd.message;
+    let text: string;
+    try {
+      text = messageBody(cmd.message, 'text'); // the rule every post into a room has: not blank
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const mentionNames = extractMentionNames(text);
     const link = extractMessageLink(text);
 
