@@ -1,7 +1,7 @@
 import { addonField, parseRoomRef, RoomRef } from '@app/contracts';
 import { z } from 'zod';
 import { ApiError } from '../../shared/api-error';
-import { pageQuery } from '../http/pagination';
+import { pageListQuery } from '../http/pagination';
 import { optionalField } from '../http/validation';
 
 /** `room`: an id (number or digits) or a name. */
@@ -22,7 +22,7 @@ export const installAddonBody = z.object({
 });
 export type InstallAddonBody = z.output<typeof installAddonBody>;
 
-export const listAddonsQuery = z.object({ ...pageQuery });
+export const listAddonsQuery = pageListQuery;
 export type ListAddonsQuery = z.output<typeof listAddonsQuery>;
 
 /** `{id}` of /v2/addons/{id}: an installation id; anything else names no installation. */

@@ -10,6 +10,10 @@ export const pageQuery = {
   'max-results': queryInt(MAX_RESULTS_DEFAULT, 0, MAX_RESULTS_LIMIT),
 };
 
+/** The query of a list that takes nothing but its page. */
+export const pageListQuery = z.object(pageQuery);
+export type PageListQuery = z.output<typeof pageListQuery>;
+
 export interface PageRequest { startIndex: number; maxResults: number }
 
 export const pageOf = (q: { 'start-index': number; 'max-results': number }): PageRequest =>

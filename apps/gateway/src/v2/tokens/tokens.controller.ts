@@ -1,5 +1,4 @@
 import { Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { z } from 'zod';
 import type { Context } from '@opentelemetry/api';
 import { generateApiToken, hashApiToken } from '@app/common';
 import { CreateUserTokenV1, ListUserTokensV1, RevokeUserTokenV1 } from '@app/contracts';
@@ -9,12 +8,10 @@ import { Notes, RequireSessionOrScopes, ResponseSchema, Summary } from '../http/
 import { V2Controller } from '../http/v2-controller';
 import { CurrentUserId, RequestTrace } from '../http/v2-request';
 import { V2Resource } from '../http/v2-resource';
-import { pageQuery } from '../http/pagination';
+import { PageListQuery, pageListQuery } from '../http/pagination';
 import { V2Body, V2Query } from '../http/validation';
 import { CreateTokenBody, createTokenBody, createdTokenResponse, tokenListResponse } from './tokens.schemas';
 import { toV2TokenItem } from './tokens.presenter';
-
-const tokenListQuery = z.object(pageQuery);
 
 /**
  * `/v2/token` (our extension): the console's API access page. A signed-in user, or a
@@ -31,7 +28,7 @@ export class TokensController extends V2Resource {
   @ResponseSchema(tokenListResponse)
   @Notes('Our extension. Your personal tokens; a group admin also sees every v1 admin and notification token. Never the clear token. Tokens of no user (room, add-on) get 403.')
   async list(
-    @CurrentUserId() userId: number, @V2Query(tokenListQuery) q: z.output<typeof tokenListQuery>, @Query() raw: Record<string, unknown>,
+    @CurrentUserId() userId: number, @V2Query(pageListQuery) q: PageListQuery, @Query() raw: Record<string, unknown>,
     @RequestTrace() trace?: Context,
   ) {
     // The rooms service answers them all (a user has few; a group admin's v1 tokens are tens): the page is cut here.

@@ -1,6 +1,6 @@
 import { WEBHOOK_AUTHENTICATIONS, WEBHOOK_DELIVERY_MODES, WEBHOOK_EVENT_NAMES, WebhookSpec, webhookField, webhookSpecSchema } from '@app/contracts';
 import { z } from 'zod';
-import { pageQuery, pageSchema } from '../http/pagination';
+import { pageListQuery, pageSchema } from '../http/pagination';
 import { optionalField } from '../http/validation';
 
 /**
@@ -21,7 +21,7 @@ export const createWebhookBody = webhookBody.extend({
 });
 export type CreateWebhookBody = z.output<typeof createWebhookBody>;
 
-export const webhookListQuery = z.object(pageQuery);
+export const webhookListQuery = pageListQuery;
 export type WebhookListQuery = z.output<typeof webhookListQuery>;
 
 /** `{key}` of the extension paths: the key's rule, a 400 naming `key` otherwise. */
