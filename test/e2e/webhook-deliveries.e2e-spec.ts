@@ -138,6 +138,8 @@ describe('the webhook delivery log across the built system', () => {
         url: expect.stringMatching(new RegExp(`^${receiver.base}/log/hook\\?signed_request=[\\w-]{8}…$`)),
         headers: {
           'Content-Type': 'application/json',
+          'Content-Length': last.headers['content-length'],
+          'User-Agent': last.headers['user-agent'],
           'webhook-id': id,
           'webhook-timestamp': last.headers['webhook-timestamp'],
           'webhook-signature': `${String(last.headers['webhook-signature']).slice(0, 11)}…`,

@@ -130,11 +130,17 @@ describe('the delivery log (dispatcher commands; real RabbitMQ, PostgreSQL and H
       expect(d.request.body).toBe(last.body);
       expect(d.request.headers).toEqual({
         'Content-Type': 'application/json',
+        'Content-Length': last.headers['content-length'],
+        'User-Agent': last.headers['user-agent'],
         'webhook-id': deliveryId,
         'webhook-timestamp': last.headers['webhook-timestamp'],
         'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]{8}…$/),
         Authorization: expect.stringMatching(/^JWT [\w-]{8}…$/),
       });
+      // Every header shown but the credentials is the one the receiver got, value for value.
+      for (const [name, value] of Object.entries(d.request.headers!)) {
+        if (name !== 'webhook-signature' && name !== 'Authorization') expect([name, last.headers[name.toLowerCase()]]).toEqual([name, value]);
+      }
       // The request rebuilt at the last attempt's time is the one sent: the same signature, shown cut.
       expect(d.request.headers!['webhook-signature']).toBe(`${String(last.headers['webhook-signature']).slice(0, 11)}…`);
       expect(d.request.url).toBe(`${receiver.base}/flaky?signed_request=${String(last.headers.authorization).slice(4, 12)}…`);

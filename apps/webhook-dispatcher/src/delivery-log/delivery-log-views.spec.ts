@@ -85,6 +85,8 @@ describe('delivery log views', () => {
         url: `https://receiver.example/hook?team=ops&signed_request=${token.slice(0, 8)}…`,
         headers: {
           'Content-Type': 'application/json',
+          'Content-Length': '24',
+          'User-Agent': 'chat-room-service-webhooks/1',
           'webhook-id': id,
           'webhook-timestamp': String(lastAt.getTime() / 1000),
           'webhook-signature': `${sent.headers['webhook-signature'].slice(0, 11)}…`,
@@ -101,7 +103,7 @@ describe('delivery log views', () => {
     it('has no JWT without authentication: jwt', () => {
       const shown = shownRequest(job, registration({ authentication: 'none' }), lastAt);
       expect(shown.url).toBe('https://receiver.example/hook?team=ops');
-      expect(Object.keys(shown.headers)).toEqual(['Content-Type', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      expect(Object.keys(shown.headers)).toEqual(['Content-Type', 'Content-Length', 'User-Agent', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
     });
   });
 

@@ -23,6 +23,8 @@ describe('deliveryRequest', () => {
     expect(r.body).toBe(job.envelopeBody);
     expect(r.headers).toEqual({
       'Content-Type': 'application/json',
+      'Content-Length': String(Buffer.byteLength(job.envelopeBody)),
+      'User-Agent': 'chat-room-service-webhooks/1',
       'webhook-id': job.deliveryId,
       'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
       'webhook-signature': expect.stringMatching(/^v1,/),

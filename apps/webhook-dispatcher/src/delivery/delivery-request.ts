@@ -1,3 +1,4 @@
+import { DEFAULT_OUTBOUND_USER_AGENT } from '@app/common';
 import { WebhookRegistration } from '@app/contracts';
 import { signWebhookJwt } from '../signing/jwt';
 import { standardWebhookHeaders } from '../signing/standard-webhooks';
@@ -17,12 +18,18 @@ export interface DeliveryRequest {
  * `authentication: jwt`, `Authorization: JWT <token>` signed with the registration's secret
  * (an add-on's oauthSecret), also given as the `signed_request` query parameter. Its `sub`
  * is the user who caused the event, else whoever registered the webhook. Signed afresh per
- * attempt: the JWT is short-lived.
+ * attempt: the JWT is short-lived. `User-Agent` and `Content-Length` are set here, not left to
+ * the HTTP client, so that the delivery log's copy of the request shows them as sent.
  */
 export function deliveryRequest(o: { job: DeliveryJob; registration: WebhookRegistration; now: Date; traceparent?: string }): DeliveryRequest {
   const { job, registration } = o;
   const signed = standardWebhookHeaders({ secret: registration.secret, deliveryId: job.deliveryId, timestamp: o.now, body: job.envelopeBody });
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', ...signed };
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(job.envelopeBody, 'utf8')),
+    'User-Agent': DEFAULT_OUTBOUND_USER_AGENT,
+    ...signed,
+  };
   // W3C Trace Context: the receiver may join the trace of the request that caused the event.
   if (o.traceparent) headers.traceparent = o.traceparent;
   const secrets = [registration.secret, ...signed['webhook-signature'].split(' ').map((s) => s.replace(/^v1,/, ''))];
