@@ -142,7 +142,7 @@ describe('v2 share file and file serving (real services)', () => {
       expect(got.status).toBe(200);
       expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
       expect(got.headers.get('content-type')).toBe('text/plain');
-      expect(got.headers.get('content-disposition')).toBe('attachment; filename="Notes_Q3.txt"');
+      expect(got.headers.get('content-disposition')).toBe(`attachment; filename="Notes Q3.txt"; filename*=UTF-8''Notes%20Q3.txt`);
       expect(got.headers.get('x-content-type-options')).toBe('nosniff');
       // Every replica serves it: they share the directory.
       expect((await fetchUrl(file.url, small)).status).toBe(200);
@@ -172,7 +172,7 @@ describe('v2 share file and file serving (real services)', () => {
       const got = await fetchUrl(file.url);
       expect(Buffer.from(await got.arrayBuffer()).equals(png)).toBe(true);
       expect(got.headers.get('content-type')).toBe('image/png');
-      expect(got.headers.get('content-disposition')).toBe('inline; filename="Screen_Shot.png"');
+      expect(got.headers.get('content-disposition')).toBe(`inline; filename="Screen Shot.png"; filename*=UTF-8''Screen%20Shot.png`);
       expect(got.headers.get('content-length')).toBe(String(png.length));
       const head = await fetch(`${stack.baseUrl}${new URL(file.url).pathname}`, { method: 'HEAD' });
       expect([head.status, head.headers.get('content-type')]).toEqual([200, 'image/png']);
@@ -295,7 +295,7 @@ describe('v2 share file and file serving (real services)', () => {
       const svgFile = (await uploadEvent('evil.svg')).payload.file;
       expect(svgFile.thumb_url).toBeUndefined();
       const gotSvg = await fetchUrl(svgFile.url);
-      expect(gotSvg.headers.get('content-disposition')).toBe('attachment; filename="evil.svg"');
+      expect(gotSvg.headers.get('content-disposition')).toBe(`attachment; filename="evil.svg"; filename*=UTF-8''evil.svg`);
       expect(gotSvg.headers.get('x-content-type-options')).toBe('nosniff');
       expect(gotSvg.headers.get('content-security-policy')).toMatch(/sandbox/);
 
@@ -303,7 +303,7 @@ describe('v2 share file and file serving (real services)', () => {
       const html = Buffer.from('<html><script>alert(1)</script></html>');
       expect((await share(roomId, form({ name: 'page.html', type: 'image/png', data: html }), FORM)).status).toBe(204);
       const gotHtml = await fetchUrl((await uploadEvent('page.html')).payload.file.url);
-      expect(gotHtml.headers.get('content-disposition')).toBe('attachment; filename="page.html"');
+      expect(gotHtml.headers.get('content-disposition')).toBe(`attachment; filename="page.html"; filename*=UTF-8''page.html`);
       expect(gotHtml.headers.get('x-content-type-options')).toBe('nosniff');
     });
 

@@ -4,17 +4,26 @@ import * as path from 'node:path';
 
 /** Where shared files and their thumbnails live. Keys come from `storageKeyFor`, never from clients. */
 export interface FileStorage {
-  /** Stores `data` under `key`, replacing any previous object; readers see the old or the new object, never a part. */
-  put(key: string, data: Buffer, contentType: string): Promise<void>;
-  /** The object under `key`, or null when there is none. */
-  get(key: string): Promise<{ data: Buffer; contentType: string } | null>;
+  /**
+   * Stores `data` under `key`, replacing any previous object; readers see the old or the new object, never a part.
+   * `fileName` is the name it downloads as, kept as given: the key only holds an ASCII stand-in.
+   */
+  put(key: string, data: Buffer, contentType: string, fileName?: string): Promise<void>;
+  /** The object under `key`, or null when there is none; no `fileName` when it was stored without one. */
+  get(key: string): Promise<StoredFile | null>;
   /** Removes the object under `key`; no error when there is none (cleanup after a failed share). */
   delete(key: string): Promise<void>;
 }
 
+export interface StoredFile {
+  data: Buffer;
+  contentType: string;
+  fileName?: string;
+}
+
 const KEY_CHARS = /^[a-zA-Z0-9/_.-]+$/;
 const KEY_MAX = 1024;
-/** The sidecar holding the content type; keys ending in it are refused so they cannot collide. */
+/** The sidecar holding the content type and file name; keys ending in it are refused so they cannot collide. */
 const META_SUFFIX = '.meta.json';
 
 /** Throws unless `key` is a relative path of safe segments (no traversal, no hidden or reserved names). */
@@ -33,9 +42,10 @@ export function assertValidKey(key: string): void {
 
 /**
  * Files under one directory: `<root>/<key>` holds the bytes, `<root>/<key>.meta.json` the
- * content type. Each is written to a temp file in the same directory and renamed into place,
- * so the swap is atomic. The sidecar is renamed last: it is the commit marker, and `get`
- * treats bytes without a sidecar as absent (a put in progress, or one that crashed).
+ * content type and file name. Each is written to a temp file in the same directory and
+ * renamed into place, so the swap is atomic. The sidecar is renamed last: it is the commit
+ * marker, and `get` treats bytes without a sidecar as absent (a put in progress, or one that
+ * crashed).
  */
 export class LocalDirectoryStorage implements FileStorage {
   readonly root: string;
@@ -44,12 +54,12 @@ export class LocalDirectoryStorage implements FileStorage {
     this.root = path.resolve(root);
   }
 
-  async put(key: string, data: Buffer, contentType: string): Promise<void> {
+  async put(key: string, data: Buffer, contentType: string, fileName?: string): Promise<void> {
     const target = this.pathFor(key);
     const dir = path.dirname(target);
     // Creates the root too, when missing.
     await fs.mkdir(dir, { recursive: true });
-    const meta = Buffer.from(JSON.stringify({ contentType }));
+    const meta = Buffer.from(JSON.stringify({ contentType, fileName }));
     const dataTmp = await writeTemp(dir, path.basename(target), data);
     let metaTmp: string | undefined;
     try {
@@ -63,15 +73,16 @@ export class LocalDirectoryStorage implements FileStorage {
     await fsyncDir(dir);
   }
 
-  async get(key: string): Promise<{ data: Buffer; contentType: string } | null> {
+  async get(key: string): Promise<StoredFile | null> {
     const target = this.pathFor(key);
     const meta = await readIfExists(target + META_SUFFIX);
     if (!meta) return null;
     const data = await readIfExists(target);
     if (!data) return null;
-    const parsed = JSON.parse(meta.toString('utf8')) as { contentType?: unknown };
+    const parsed = JSON.parse(meta.toString('utf8')) as { contentType?: unknown; fileName?: unknown };
     const contentType = typeof parsed.contentType === 'string' ? parsed.contentType : 'application/octet-stream';
-    return { data, contentType };
+    // Sidecars written before names were kept have none.
+    return { data, contentType, ...(typeof parsed.fileName === 'string' && parsed.fileName ? { fileName: parsed.fileName } : {}) };
   }
 
   async delete(key: string): Promise<void> {

@@ -18,7 +18,9 @@ export class ServeFile {
     }
     const file = await this.storage.get(key);
     if (!file) throw notFound();
-    return { data: file.data, headers: servingHeaders(key, file.contentType, file.data) };
+    // Files stored before names were kept download under their key's ASCII name.
+    const fileName = file.fileName ?? key.slice(key.lastIndexOf('/') + 1);
+    return { data: file.data, headers: servingHeaders(fileName, file.contentType, file.data) };
   }
 }
 

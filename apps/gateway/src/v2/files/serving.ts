@@ -11,18 +11,50 @@ const ALWAYS: Readonly<Record<string, string>> = {
 /**
  * The headers a stored file is served with. Inline only for PNG, JPEG, GIF and WebP whose
  * bytes are what the type says: anything else, SVG and HTML above all, is a download, so an
- * upload can never run script on this origin. The file name is the key's last segment,
- * which storageKeyFor made ASCII-safe (no quote or backslash to escape).
+ * upload can never run script on this origin. `fileName` is the name it was shared under.
  */
-export function servingHeaders(key: string, contentType: string, data: Buffer): Record<string, string> {
+export function servingHeaders(fileName: string, contentType: string, data: Buffer): Record<string, string> {
   const isImage = sniffImageType(data) === contentType;
-  const name = key.slice(key.lastIndexOf('/') + 1);
   return {
     ...ALWAYS,
     'Content-Type': contentType,
-    'Content-Disposition': `${isImage ? 'inline' : 'attachment'}; filename="${name}"`,
+    'Content-Disposition': contentDisposition(isImage ? 'inline' : 'attachment', fileName),
   };
 }
+
+/**
+ * RFC 6266: `filename*` (RFC 8187, UTF-8) carries the name as shared, and browsers prefer it;
+ * `filename` is an ASCII stand-in for clients that read nothing else (curl -OJ among them).
+ */
+export function contentDisposition(type: 'inline' | 'attachment', fileName: string): string {
+  return `${type}; filename="${asciiFileName(fileName)}"; filename*=UTF-8''${encodeExtValue(fileName)}`;
+}
+
+/**
+ * Accents dropped ("résumé" -> "resume"), anything else outside printable ASCII and the few
+ * that are unsafe or meaningful in a header or a path (`"` `\` `/` `%` `;` ...) made `_`:
+ * nothing to escape in the quoted string, and no %-sequence a client might decode.
+ */
+function asciiFileName(fileName: string): string {
+  const name = fileName
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9 !#$&'()+,.=@[\]^_`{}~-]/gu, '_')
+    .trim();
+  return name || 'file';
+}
+
+/** RFC 8187 value-chars: attr-char as is, every other UTF-8 byte as %XX (a lone surrogate as U+FFFD). */
+function encodeExtValue(fileName: string): string {
+  let out = '';
+  for (const byte of Buffer.from(fileName, 'utf8')) {
+    const ch = String.fromCharCode(byte);
+    out += ATTR_CHAR.test(ch) ? ch : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+const ATTR_CHAR = /^[A-Za-z0-9!#$&+.^_`|~-]$/;
 
 /**
  * The content type a file is stored (and served) with: what its bytes are when they are an

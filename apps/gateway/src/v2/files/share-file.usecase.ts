@@ -48,11 +48,12 @@ export class ShareFile {
     const fileId = randomUUID();
     const key = storageKeyFor(fileId, name);
     const thumb = await makeThumbnail(data);
-    const thumbKey = thumb ? storageKeyFor(`${fileId}-thumb`, thumbnailName(name, thumb)) : undefined;
+    const thumbName = thumb ? thumbnailName(name, thumb) : undefined;
+    const thumbKey = thumbName ? storageKeyFor(`${fileId}-thumb`, thumbName) : undefined;
 
     try {
-      await this.storage.put(key, data, contentType);
-      if (thumb && thumbKey) await this.storage.put(thumbKey, thumb.data, thumb.contentType);
+      await this.storage.put(key, data, contentType, name);
+      if (thumb && thumbKey) await this.storage.put(thumbKey, thumb.data, thumb.contentType, thumbName);
       await this.rooms.send(ShareFileV1, {
         actor,
         room,
