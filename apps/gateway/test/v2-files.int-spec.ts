@@ -307,6 +307,42 @@ describe('v2 share file and file serving (real services)', () => {
       expect(gotHtml.headers.get('x-content-type-options')).toBe('nosniff');
     });
 
+    it('downloads a file under the Unicode name it was shared with: filename* in UTF-8, an ASCII filename beside it', async () => {
+      // A browser's form: fetch's FormData sends the name as raw UTF-8.
+      const body = new FormData();
+      body.append('file', new Blob([Buffer.from('my cv')], { type: 'text/plain' }), 'résumé✓.txt');
+      const res = await fetch(`${stack.baseUrl}/v2/room/${roomId}/share/file`, { method: 'POST', headers: { authorization: `Bearer ${s.token}` }, body });
+      expect(res.status).toBe(204);
+      const cv = (await uploadEvent('résumé✓.txt')).payload.file;
+      // The URL keeps its ASCII key; only the download name changed.
+      expect(cv.url).toMatch(/\/resume_\.txt$/);
+      const gotCv = await fetchUrl(cv.url);
+      expect(await gotCv.text()).toBe('my cv');
+      expect(gotCv.headers.get('content-disposition')).toBe(`attachment; filename="resume_.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%E2%9C%93.txt`);
+
+      // HipChat's clients: an RFC 5987 name on the part. An image is inline, and so is its thumbnail, under the same name.
+      const png = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#00f' } }).png().toBuffer();
+      const cyrillic = multipart([{
+        headers: ['Content-Type: image/png', `Content-Disposition: attachment; name="file"; filename="fallback.png"; filename*=UTF-8''%D0%9E%D1%82%D1%87%D1%91%D1%82.png`],
+        body: png,
+      }]);
+      expect((await share(roomId, cyrillic, RELATED)).status).toBe(204);
+      const report = (await uploadEvent('Отчёт.png')).payload.file;
+      const inline = `inline; filename="_____.png"; filename*=UTF-8''%D0%9E%D1%82%D1%87%D1%91%D1%82.png`;
+      expect((await fetchUrl(report.url)).headers.get('content-disposition')).toBe(inline);
+      expect((await fetchUrl(report.thumb_url)).headers.get('content-disposition')).toBe(inline);
+
+      // Quotes and a semicolon in the name neither end the header's quoted string nor add a parameter.
+      const tricky = multipart([{
+        headers: ['Content-Type: text/plain', `Content-Disposition: attachment; name="file"; filename*=UTF-8''say%20%22hi%22%3B%20x%3D1%E6%96%87.txt`],
+        body: 'hi',
+      }]);
+      expect((await share(roomId, tricky, RELATED)).status).toBe(204);
+      const said = (await uploadEvent('say "hi"; x=1文.txt')).payload.file;
+      expect((await fetchUrl(said.url)).headers.get('content-disposition'))
+        .toBe(`attachment; filename="say _hi__ x=1_.txt"; filename*=UTF-8''say%20%22hi%22%3B%20x%3D1%E6%96%87.txt`);
+    });
+
     it('answers 404 in the v2 error body for unknown keys, without caching headers', async () => {
       const res = await fetch(`${stack.baseUrl}/files/ab/abcdef01-0000-0000-0000-000000000000/nothing.txt`);
       expect(res.status).toBe(404);
