@@ -33,7 +33,7 @@ describe('v1 token authentication (real rooms service, Postgres, RabbitMQ)', () 
   describe('401', () => {
     it('answers a missing token with 401 and the error body, in JSON', async () => {
       const res = await v1(stack.baseUrl, 'GET', 'rooms/list', {});
-      expectError(res, 401, 'Unauthorized', /^Auth token not found\. Please see: http.*\/docs\/api\/auth$/);
+      expectError(res, 401, 'Unauthorized', /^Auth token invalid\. Please see: http.*\/docs\/api\/auth$/);
       expectRateLimitHeaders(res);
     });
 
@@ -56,7 +56,7 @@ describe('v1 token authentication (real rooms service, Postgres, RabbitMQ)', () 
       expectXmlError(res, 401, 'Unauthorized', /^Auth token invalid\./);
       expect(res.text).toMatch(new RegExp(`^${XML_DECLARATION.replace(/[?.]/g, '\\$&')}<error><code>401</code><type>Unauthorized</type><message>Auth token invalid\\.`));
       const missing = await v1(stack.baseUrl, 'POST', 'rooms/message', { format: 'xml', room_id: roomId, from: 'x', message: 'y' });
-      expectXmlError(missing, 401, 'Unauthorized', /^Auth token not found\./);
+      expectXmlError(missing, 401, 'Unauthorized', /^Auth token invalid\./);
     });
 
     it('answers 401 for a token that was revoked', async () => {

@@ -32,7 +32,8 @@ export class V1TokenStrategy extends PassportStrategy(Strategy, V1_TOKEN_STRATEG
   async validate(req: V1HttpRequest): Promise<AuthenticatedToken> {
     const v1 = req.v1!;
     const clear = v1.params!.optional('auth_token');
-    if (!clear) throw new V1Error(401, `Auth token not found. Please see: ${this.docs}/docs/api/auth`);
+    // compatibility.md: one text for a missing token and an invalid one, the original's; clients match on it.
+    if (!clear) throw new V1Error(401, `Auth token invalid. Please see: ${this.docs}/docs/api/auth`);
     const token = await this.tokens.authenticate(clear);
     // v2 tokens (personal, room, add-on) are not v1 tokens: unknown here, as v1 tokens are on /v2.
     if (!token || !V1_TOKEN_KINDS.includes(token.kind)) throw new V1Error(401, `Auth token invalid. Please see: ${this.docs}/docs/api/auth`);
