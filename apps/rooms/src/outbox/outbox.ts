@@ -70,7 +70,10 @@ export function stageEvent<P>(definition: EventDefinition<P>, payload: P, now = 
  * transaction that advanced it), so the forms this transaction removed are still in force
  * for it. In that snapshot too, each room event is marked `ordered`
  * when its room has an enabled ordered webhook: the relay sends it to the ordered deliveries'
- * queue as well (see OrderedEventRouting1764700000000).
+ * queue as well (see OrderedEventRouting1764700000000). For an event staged
+ * `registrationsBefore`, the ordered webhooks this transaction removed count too (read from
+ * `webhooks_removed` at its own version): a deleted room's ordered webhooks get its
+ * room_deleted and room_exit events, as its concurrent ones do.
  *
  * Each staged event learns its outbox id (`position`): the relay publishes in id order, and
  * a message stored with its event is placed in history by it. Such rows (`staged`, see
@@ -103,12 +106,19 @@ export async function insertOutbox(
                FROM registrations_version)`,
     `o AS (SELECT coalesce(array_agg(room_id) FILTER (WHERE room_id IS NOT NULL), '{}') AS rooms, coalesce(bool_or(room_id IS NULL), false) AS every_room
              FROM webhooks WHERE delivery = 'ordered' AND enabled)`,
+    // The ordered webhooks this transaction removed (their forms ended at its own version;
+    // none when it changed no webhook): still in force for an event staged `registrationsBefore`.
+    `ob AS (SELECT coalesce(array_agg(room_id) FILTER (WHERE room_id IS NOT NULL), '{}') AS rooms, coalesce(bool_or(room_id IS NULL), false) AS every_room
+              FROM webhooks_removed
+             WHERE removed_version = nullif(current_setting('chat.registrations_version', true), '')::bigint AND delivery = 'ordered' AND enabled)`,
     // WITH ORDINALITY and ORDER BY: ids follow the order the events were staged in.
     `ev AS (INSERT INTO outbox (event_id, routing_key, envelope, room_id, created_at, ordered, traceparent)
             SELECT e.id, e.routing_key, e.envelope || jsonb_build_object('registrationsVersion', CASE WHEN e.before THEN v.before ELSE v.value END),
-                   e.room_id, clock_timestamp(), e.room_id IS NOT NULL AND (o.every_room OR e.room_id = ANY (o.rooms)), e.traceparent
+                   e.room_id, clock_timestamp(),
+                   e.room_id IS NOT NULL AND (o.every_room OR e.room_id = ANY (o.rooms) OR (e.before AND (ob.every_room OR e.room_id = ANY (ob.rooms)))),
+                   e.traceparent
               FROM unnest($1::uuid[], $2::text[], $3::jsonb[], $4::int[], $5::text[], $6::bool[])
-                   WITH ORDINALITY AS e(id, routing_key, envelope, room_id, traceparent, before, n), v, o
+                   WITH ORDINALITY AS e(id, routing_key, envelope, room_id, traceparent, before, n), v, o, ob
              ORDER BY e.n
             RETURNING id, event_id, envelope->>'registrationsVersion' AS version)`);
   // Each staged INSERT answers how many rows it wrote: a row whose event is not among these
