@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
 import { AmqpBroker, createLogger, parseConfig, RpcClient, RpcCommandError } from '@app/common';
-import { brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, RedeliverV1, RequestOf, SendNotificationV1 } from '@app/contracts';
+import { brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, DeleteRoomV1, RedeliverV1, RequestOf, SendNotificationV1 } from '@app/contracts';
 import { eventually, Stack, startStack } from '../../../test/support/harness';
 import { startDispatcher } from '../src/bootstrap';
 import { dispatcherConfigShape } from '../src/config';
@@ -158,5 +158,46 @@ describe('ordered deliveries ("delivery": "ordered"; real RabbitMQ, PostgreSQL a
     // And new events go on to the new leader.
     await notify(room.id, 'h4');
     await eventually(() => expect(texts(receiver.to('/handover'))).toEqual(['h1', 'h1', 'h2', 'h3', 'h4']), 10_000);
+  });
+
+  it('a delivery its lane is rebuilt with before its first attempt goes to the webhook as it was at its event, though deleted since', async () => {
+    const leader = [stack.dispatcher!, ...replicas].find((app) => app.get(OrderedDeliveries).leading)!;
+    const room = await newRoom();
+    const created = await rpc.request(CreateWebhookV1, {
+      actor: { label: 'admin', userId: ownerId }, room: { id: room.id }, url: receiver.route('/rebuilt', { status: 204 }),
+      event: 'room_deleted', name: 'Rebuilt', delivery: 'ordered',
+    });
+    // The deletion removes the webhook in its own transaction; its room_deleted is stamped before that.
+    await rpc.request(DeleteRoomV1, { actor: { label: 'admin', userId: ownerId }, room: { id: room.id } });
+    await eventually(() => expect(receiver.to('/rebuilt')).toHaveLength(1), 5_000);
+    const deliveryId = await eventually(async () => {
+      const { rows } = await db.query('SELECT id, status, registrations_version FROM webhook_deliveries WHERE webhook_id = $1', [created.webhook.id]);
+      // The row keeps the event's stamp (a bigint, read as a string).
+      expect(rows).toEqual([{ id: expect.any(String), status: 'delivered', registrations_version: expect.stringMatching(/^\d+$/) }]);
+      return rows[0].id as string;
+    }, 5_000);
+    expect((await db.query('SELECT id FROM webhooks WHERE id = $1', [created.webhook.id])).rows).toEqual([]);
+    // As a leader that wrote the delivery pending and died before its first attempt leaves it.
+    await db.query(`UPDATE webhook_deliveries SET status = 'pending', attempts = 0, last_status = NULL, next_attempt_at = NULL WHERE id = $1`, [deliveryId]);
+    await db.query('DELETE FROM webhook_attempts WHERE delivery_id = $1', [deliveryId]);
+
+    const next = await startDispatcher(parseConfig(dispatcherConfigShape, {
+      AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0', ...DISPATCHER_ENV,
+    }));
+    replicas.push(next);
+    await leader.close();
+    await eventually(() => expect(next.get(OrderedDeliveries).leading).toBe(true), 5_000);
+    // Its lane rebuilt from the row: the first attempt goes to the webhook as it was when the
+    // room was deleted (before, it went to the webhook as it is now, found it gone and was cancelled).
+    await eventually(() => expect(receiver.to('/rebuilt')).toHaveLength(2), 5_000);
+    expect(receiver.to('/rebuilt').map((r) => JSON.parse(r.body))).toEqual([
+      expect.objectContaining({ event: 'room_deleted', item: expect.objectContaining({ room: expect.objectContaining({ id: room.id }) }) }),
+      expect.objectContaining({ event: 'room_deleted', item: expect.objectContaining({ room: expect.objectContaining({ id: room.id }) }) }),
+    ]);
+    await eventually(async () => {
+      const { rows } = await db.query('SELECT status, attempts FROM webhook_deliveries WHERE id = $1', [deliveryId]);
+      expect(rows).toEqual([{ status: 'delivered', attempts: 1 }]);
+    }, 5_000);
   });
 });

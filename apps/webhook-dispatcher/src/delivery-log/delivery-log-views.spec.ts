@@ -19,7 +19,7 @@ const registration = (over: Partial<WebhookRegistration> = {}): WebhookRegistrat
 });
 const detailRow = (over: Partial<DetailRow> = {}): DetailRow => ({
   ...base, event_id: 'event-1', room_id: 3, envelope: '{"event":"room_message","item":{"n":1},"webhook_id":7}', actor_user_id: 9,
-  reply_depth: 1, traceparent: null, schedule_offset: null, ordered: false, reply_message_id: null, reply_error: null, ...over,
+  reply_depth: 1, traceparent: null, schedule_offset: null, registrations_version: null, ordered: false, reply_message_id: null, reply_error: null, ...over,
 });
 
 describe('delivery log views', () => {

@@ -37,6 +37,11 @@ export interface JobRow {
   traceparent: string | null;
   /** The attempts it had when a recover started its retry schedule again (DeliveryJob.scheduleOffset); null: never recovered. */
   schedule_offset: number | null;
+  /**
+   * Its event's registrations' version (DeliveryJob.registrationsVersion; bigint, read as a
+   * string); null for an unstamped event and for rows from before it was kept.
+   */
+  registrations_version: string | null;
 }
 
 export interface DetailRow extends JobRow, DeliveryRow {
@@ -82,7 +87,9 @@ const WITH_LAST_ATTEMPT = `
   a.attempt AS last_attempt, a.started_at AS last_at, a.status AS last_status, a.duration_ms AS last_duration_ms, a.error AS last_error,
   a.repeats AS last_repeats`;
 
-const JOB_COLUMNS = 'id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth, traceparent, schedule_offset';
+/** What a job is rebuilt from (jobOf): every read of rows to send again takes these, so none lacks one. */
+export const JOB_COLUMNS = 'id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth, traceparent, schedule_offset, '
+  + 'registrations_version';
 
 /**
  * The delivery log's SQL over the dispatcher's tables. Pages are read newest first by
@@ -123,7 +130,7 @@ export class DeliveryLogRepository {
   /** One delivery with what sending it again needs, and its reply; undefined when unknown. */
   async find(id: string): Promise<DetailRow | undefined> {
     const rows: DetailRow[] = await preparedQuery(this.db,
-      `SELECT ${WITH_LAST_ATTEMPT}, d.event_id, d.room_id, d.envelope, d.actor_user_id, d.reply_depth, d.traceparent, d.schedule_offset, d.lane_position IS NOT NULL AS ordered, d.reply_message_id, d.reply_error
+      `SELECT ${WITH_LAST_ATTEMPT}, d.event_id, d.room_id, d.envelope, d.actor_user_id, d.reply_depth, d.traceparent, d.schedule_offset, d.registrations_version, d.lane_position IS NOT NULL AS ordered, d.reply_message_id, d.reply_error
          FROM webhook_deliveries d
          LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = d.attempts
         WHERE d.id = $1`,

@@ -1,11 +1,11 @@
 import { deliveryJobSchema } from '../delivery/delivery-job';
 import type { JobRow } from './delivery-log.repository';
-import { inBatches, oldestFirst, recoveryJob, redeliverJobFor, redeliverRefusal, redeliveryJob } from './resend-jobs';
+import { inBatches, jobOf, oldestFirst, recoveryJob, redeliverJobFor, redeliverRefusal, redeliveryJob } from './resend-jobs';
 
 const row = (over: Partial<JobRow> = {}): JobRow => ({
   id: '6f1c2a4e-3b5d-5e7f-8a9b-0c1d2e3f4a5b', webhook_id: 7, event: 'room_message', event_id: 'event-1', room_id: 3,
   envelope: '{"event":"room_message","item":{},"webhook_id":7}', created_at: new Date('2026-01-01T00:00:00Z'),
-  attempts: 7, actor_user_id: 5, reply_depth: 2, traceparent: null, schedule_offset: null, ...over,
+  attempts: 7, actor_user_id: 5, reply_depth: 2, traceparent: null, schedule_offset: null, registrations_version: null, ...over,
 });
 
 describe('sending a recorded delivery again', () => {
@@ -61,6 +61,25 @@ describe('sending a recorded delivery again', () => {
     expect(redeliverJobFor({ ...row({ attempts: 1 }), status: 'retrying' })).not.toHaveProperty('scheduleOffset');
     // Recover sets the offset to the attempts it has now, whatever an earlier recover stored.
     expect(recoveryJob(row({ attempts: 9, schedule_offset: 3 }))).toMatchObject({ attempt: 10, scheduleOffset: 9 });
+  });
+
+  it('a delivery rebuilt before its first attempt keeps its event\'s stamp (to the webhook as it was); a later attempt, none', () => {
+    // Written pending, never attempted (a lane rebuilt by the replica taking the lead): the
+    // first attempt goes to the webhook as it was at the event, though it was deleted since.
+    const first = jobOf(row({ attempts: 0, registrations_version: '42' }));
+    expect(first).toMatchObject({ attempt: 1, registrationsVersion: 42 });
+    expect(deliveryJobSchema.parse(JSON.parse(JSON.stringify(first)))).toEqual(first);
+    // A retry goes to the webhook as it is now (deleting it cancels its retries).
+    expect(jobOf(row({ attempts: 1, registrations_version: '42' }))).toMatchObject({ attempt: 2, registrationsVersion: null });
+    // An unstamped event, or a row from before the stamp was kept: as it is now.
+    expect(jobOf(row({ attempts: 0, registrations_version: null })).registrationsVersion).toBeNull();
+  });
+
+  it('redeliver and recover go to the webhook as it is now, even for a delivery never attempted', () => {
+    const never = row({ attempts: 0, registrations_version: '42' });
+    expect(redeliveryJob(never)).toMatchObject({ attempt: 1, registrationsVersion: null, redelivery: true });
+    expect(recoveryJob(never)).toMatchObject({ attempt: 1, registrationsVersion: null });
+    for (const status of ['pending', 'retrying', 'failed']) expect(redeliverJobFor({ ...never, status }).registrationsVersion).toBeNull();
   });
 
   it('keeps the trace of the event that caused it, when the row has one', () => {

@@ -4,7 +4,9 @@ import type { ClaimedDelivery, JobRow } from './delivery-log.repository';
 /**
  * The job that sends a recorded delivery again, built from its record alone: the envelope
  * as first built (the same body and `webhook-id`), numbered after the attempts it had.
- * Signed afresh when it is sent (a new timestamp and JWT), to the webhook as it is now.
+ * Signed afresh when it is sent (a new timestamp and JWT). Its first attempt goes to the
+ * webhook as it was at its event, as the job first built would have; any later one, to the
+ * webhook as it is now.
  */
 export function jobOf(row: JobRow): DeliveryJob {
   return {
@@ -17,8 +19,12 @@ export function jobOf(row: JobRow): DeliveryJob {
     envelopeBody: row.envelope,
     createdAt: row.created_at.toISOString(),
     actorUserId: row.actor_user_id,
-    // Not the registration as it was when the event was caused: the webhook as it is now.
-    registrationsVersion: null,
+    // A delivery not attempted yet (written pending, then its lane rebuilt by the replica that
+    // took the lead) keeps its event's stamp: its first attempt goes to the webhook as it was
+    // then, so a room's room_deleted still reaches the webhooks the deletion removed. A later
+    // attempt is a retry, which goes to the webhook as it is now (deleting it cancels them).
+    registrationsVersion: row.attempts === 0 && row.registrations_version !== null && row.registrations_version !== undefined
+      ? Number(row.registrations_version) : null,
     replyDepth: row.reply_depth,
     // The trace of the event that caused it (a redeliver or recover puts its own request's instead).
     ...(row.traceparent ? { traceparent: row.traceparent } : {}),
@@ -28,8 +34,14 @@ export function jobOf(row: JobRow): DeliveryJob {
   };
 }
 
-/** Redeliver: one attempt, not retried (see DeliveryDecisions). */
-export const redeliveryJob = (row: JobRow): DeliveryJob => ({ ...jobOf(row), redelivery: true });
+/**
+ * An operator's attempt (a redeliver, a recover) is asked for now, not by the event: to the
+ * webhook as it is now, even a delivery's first (one never attempted, or a redeliver's copy).
+ */
+const asItIsNow = (row: JobRow): DeliveryJob => ({ ...jobOf(row), registrationsVersion: null });
+
+/** Redeliver: one attempt, not retried (see DeliveryDecisions), to the webhook as it is now. */
+export const redeliveryJob = (row: JobRow): DeliveryJob => ({ ...asItIsNow(row), redelivery: true });
 
 /**
  * Why a redeliver of this delivery is refused, or null. An ordered delivery not yet ended is
@@ -59,14 +71,15 @@ export function redeliverRefusal(row: { status: string; ordered?: boolean; next_
  */
 export function redeliverJobFor(row: JobRow & { status: string }): DeliveryJob {
   const inRetries = row.status === 'pending' || row.status === 'retrying';
-  return inRetries ? { ...jobOf(row), guard: true } : redeliveryJob(row);
+  return inRetries ? { ...asItIsNow(row), guard: true } : redeliveryJob(row);
 }
 
 /**
  * Recover: attempts go on from what the delivery had, on a retry schedule started afresh
- * (the claim stores the same offset in the row, for a redeliver's job: see jobOf).
+ * (the claim stores the same offset in the row, for a redeliver's job: see jobOf), to the
+ * webhook as it is now.
  */
-export const recoveryJob = (row: JobRow): DeliveryJob => ({ ...jobOf(row), scheduleOffset: row.attempts });
+export const recoveryJob = (row: JobRow): DeliveryJob => ({ ...asItIsNow(row), scheduleOffset: row.attempts });
 
 /** Oldest first (as they were created), then by id: the order a recover queues them in. */
 export const oldestFirst = (claimed: readonly ClaimedDelivery[]): ClaimedDelivery[] =>

@@ -70,7 +70,8 @@ export class StalledRetries {
                     AND COALESCE(parked_until, next_attempt_at) < now() - make_interval(secs => $1::double precision / 1000)
                   ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED) stalled
           WHERE d.id = stalled.id
-          RETURNING d.id, d.webhook_id, d.event, d.event_id, d.room_id, d.envelope, d.created_at, d.attempts, d.actor_user_id, d.reply_depth, d.traceparent, d.schedule_offset`,
+          RETURNING d.id, d.webhook_id, d.event, d.event_id, d.room_id, d.envelope, d.created_at, d.attempts, d.actor_user_id, d.reply_depth, d.traceparent, d.schedule_offset,
+                    d.registrations_version`,
         [this.options.graceMs, this.batch],
       );
       // TypeORM answers an UPDATE ... RETURNING as [rows, count].

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { AttemptRecord, DeliveryState } from './delivery-decisions';
 import { attemptRows } from './attempt-rows';
 import { DeliveryJob } from './delivery-job';
-import type { JobRow } from '../delivery-log/delivery-log.repository';
+import { JOB_COLUMNS, type JobRow } from '../delivery-log/delivery-log.repository';
 
 /** A delivery's recorded state: what a job that may be stale is checked against. */
 export interface DeliveryProgress {
@@ -51,22 +51,24 @@ export class DeliveryRepository {
 
   /**
    * One `pending` row per job (one statement for all of an event's jobs); a job already
-   * recorded (a redelivered event) is left as it is. Returns the ids it inserted.
+   * recorded (a redelivered event) is left as it is. Returns the ids it inserted. The row keeps
+   * the event's stamp: a job rebuilt from it before its first attempt still goes to the
+   * webhook as it was then (see jobOf).
    */
   async insertPending(jobs: readonly DeliveryJob[]): Promise<Set<string>> {
     if (jobs.length === 0) return new Set();
     const rows: Array<{ id: string }> = await preparedQuery(this.db, 
       `INSERT INTO webhook_deliveries (id, webhook_id, event, event_id, room_id, envelope, created_at, actor_user_id, reply_depth, lane_position,
-                                      traceparent)
+                                      traceparent, registrations_version)
        SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::text[], $7::timestamptz[], $8::int[], $9::int[],
-                            $10::bigint[], $11::varchar[])
+                            $10::bigint[], $11::varchar[], $12::bigint[])
        ON CONFLICT (id) DO NOTHING
        RETURNING id`,
       [
         jobs.map((j) => j.deliveryId), jobs.map((j) => j.webhookId), jobs.map((j) => j.event), jobs.map((j) => j.eventId),
         jobs.map((j) => j.roomId), jobs.map((j) => j.envelopeBody), jobs.map((j) => j.createdAt),
         jobs.map((j) => j.actorUserId), jobs.map((j) => j.replyDepth), jobs.map((j) => j.lanePosition ?? null),
-        jobs.map((j) => j.traceparent ?? null),
+        jobs.map((j) => j.traceparent ?? null), jobs.map((j) => j.registrationsVersion),
       ],
     );
     return new Set(rows.map((r) => r.id));
@@ -115,10 +117,10 @@ export class DeliveryRepository {
       `WITH delivery AS (
          INSERT INTO webhook_deliveries AS d
            (id, webhook_id, event, event_id, room_id, envelope, created_at, status, attempts, last_status, last_error, next_attempt_at,
-            actor_user_id, reply_depth, traceparent, parked_until)
+            actor_user_id, reply_depth, traceparent, parked_until, registrations_version)
          SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::text[], $7::timestamptz[],
                               $8::varchar[], $9::int[], $10::int[], $11::text[], $12::timestamptz[], $20::int[], $21::int[], $23::varchar[],
-                              $25::timestamptz[])
+                              $25::timestamptz[], $26::bigint[])
          ON CONFLICT (id) DO UPDATE SET
            status = CASE WHEN d.status = 'delivered' THEN d.status
                          WHEN EXCLUDED.attempts >= d.attempts OR EXCLUDED.status = 'delivered' THEN EXCLUDED.status
@@ -153,7 +155,7 @@ export class DeliveryRepository {
         a.map((r) => (r.record.responseHeaders ? JSON.stringify(r.record.responseHeaders) : null)),
         d.map((i) => i.job.traceparent ?? null),
         a.map((r) => (r.repeats ? JSON.stringify(r.repeats) : null)),
-        d.map((i) => i.state.parkedUntil),
+        d.map((i) => i.state.parkedUntil), d.map((i) => i.job.registrationsVersion),
       ],
     );
     // A redelivery's outcome is the delivery's status even over `delivered` (which the upsert keeps
@@ -183,7 +185,7 @@ export class DeliveryRepository {
    */
   async openLaneDeliveries(): Promise<Array<JobRow & { lane_position: string; next_attempt_at: Date | null }>> {
     return preparedQuery(this.db, 
-      `SELECT id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth, traceparent, schedule_offset, lane_position, next_attempt_at
+      `SELECT ${JOB_COLUMNS}, lane_position, next_attempt_at
          FROM webhook_deliveries
         WHERE lane_position IS NOT NULL AND status IN ('pending', 'retrying')
         ORDER BY lane_position, id`);
@@ -192,14 +194,16 @@ export class DeliveryRepository {
   /** The registration is gone: nothing is sent any more. */
   async markCancelled(job: DeliveryJob): Promise<void> {
     await preparedQuery(this.db, 
-      `INSERT INTO webhook_deliveries AS d (id, webhook_id, event, event_id, room_id, envelope, created_at, status, actor_user_id, reply_depth)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'cancelled', $8, $9)
+      `INSERT INTO webhook_deliveries AS d (id, webhook_id, event, event_id, room_id, envelope, created_at, status, actor_user_id, reply_depth,
+                                           registrations_version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'cancelled', $8, $9, $10)
        ON CONFLICT (id) DO UPDATE SET
          status = CASE WHEN d.status = 'delivered' THEN d.status ELSE 'cancelled' END,
          next_attempt_at = NULL,
          parked_until = NULL,
          updated_at = now()`,
-      [job.deliveryId, job.webhookId, job.event, job.eventId, job.roomId, job.envelopeBody, job.createdAt, job.actorUserId, job.replyDepth],
+      [job.deliveryId, job.webhookId, job.event, job.eventId, job.roomId, job.envelopeBody, job.createdAt, job.actorUserId, job.replyDepth,
+        job.registrationsVersion],
     );
   }
 
