@@ -1,11 +1,11 @@
 import 'reflect-metadata';
-import { parseArgs } from 'node:util';
 import { AmqpBroker, assertPostgresReachable, createLogger, databaseName, ensureDatabase, loadConfigOrExit } from '@app/common';
 import { brokerNames } from '@app/contracts';
 import { roomsConfigShape } from './config';
 import { openDatabase } from './database/database';
 import { createUnitOfWork } from './shared/infrastructure.module';
 import { AddonCommands, addonCliConfigShape } from './cli/addon-commands';
+import { parseCommandLine, UsageError } from './cli/options';
 import { DELIVERY_ACTIONS, DELIVERY_NOTE, DELIVERY_USAGE, DeliveryAction, DeliveryUsageError, runDeliveryCommand } from './cli/delivery-commands';
 import { TokenCommands } from './cli/token-commands';
 import { WebhookCommands, webhookTable } from './cli/webhook-commands';
@@ -34,26 +34,8 @@ requests to the add-on with its own settings (WEBHOOK_ALLOWED_NETWORKS, ADDON_HT
 webhook list and enable go to the running rooms service the same way.
 ${DELIVERY_NOTE}`;
 
-class UsageError extends Error {}
-
 async function run(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      type: { type: 'string' },
-      label: { type: 'string' },
-      user: { type: 'string' },
-      room: { type: 'string' },
-      scopes: { type: 'string' },
-      status: { type: 'string' },
-      limit: { type: 'string' },
-      since: { type: 'string' },
-      all: { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values, positionals } = parseCommandLine(argv);
   const [resource, action, arg] = positionals;
   if (values.help || !resource) {
     process.stdout.write(`${USAGE}\n`);
@@ -133,7 +115,6 @@ async function runAddon(action: string | undefined, arg: string | undefined, val
   if (!['install', 'list', 'uninstall'].includes(action ?? '')) throw new UsageError(`unknown addon action "${action ?? ''}"`);
   if (action === 'install' && !arg) throw new UsageError('addon install needs the descriptor URL');
   if (action === 'uninstall' && !/^\d{1,9}$/.test(arg ?? '')) throw new UsageError('addon uninstall needs the numeric installation id');
-  if (action !== 'install' && values.room) throw new UsageError('--room is for addon install');
 
   const config = loadConfigOrExit('cli', addonCliConfigShape);
   const names = brokerNames(config.BROKER_NAMESPACE);
@@ -169,7 +150,6 @@ async function runAddon(action: string | undefined, arg: string | undefined, val
 /** `webhook list|enable`: operator commands, sent to the running rooms service over the broker. */
 async function runWebhook(action: 'list' | 'enable', arg: string | undefined, values: { room?: string; json: boolean }): Promise<number> {
   if (action === 'enable' && !/^\d{1,9}$/.test(arg ?? '')) throw new UsageError('webhook enable needs the numeric webhook id');
-  if (action === 'enable' && values.room) throw new UsageError('--room is for webhook list');
 
   const config = loadConfigOrExit('cli', addonCliConfigShape);
   const names = brokerNames(config.BROKER_NAMESPACE);

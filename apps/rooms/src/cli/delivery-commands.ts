@@ -210,13 +210,11 @@ export interface DeliveryOptions {
 
 /**
  * Runs one of the four commands against the running dispatchers; prints to `out`. Arguments
- * are checked before anything is connected.
+ * are checked before anything is connected (which options each command takes: cli/options.ts).
  */
 export async function runDeliveryCommand(
   action: DeliveryAction, arg: string | undefined, o: DeliveryOptions, out: (text: string) => void, now = new Date(),
 ): Promise<number> {
-  if (action !== 'deliveries' && (o.status !== undefined || o.limit !== undefined)) throw new DeliveryUsageError('--status and --limit are for webhook deliveries');
-  if (action !== 'recover' && o.since !== undefined) throw new DeliveryUsageError('--since is for webhook recover');
   let limit: number | undefined;
   if (o.limit !== undefined) {
     if (!/^\d{1,4}$/.test(o.limit) || Number(o.limit) < 1 || Number(o.limit) > LIST_MAX) throw new DeliveryUsageError(`--limit: must be a whole number from 1 to ${LIST_MAX}`);

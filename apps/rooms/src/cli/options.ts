@@ -1,0 +1,97 @@
+import { parseArgs, ParseArgsConfig } from 'node:util';
+
+/** A mistake in what was typed: the CLI prints it with the usage, and exits with 2. */
+export class UsageError extends Error {}
+
+/** Every option of the CLI, as parseArgs reads them. */
+export const CLI_OPTIONS = {
+  type: { type: 'string' },
+  label: { type: 'string' },
+  user: { type: 'string' },
+  room: { type: 'string' },
+  scopes: { type: 'string' },
+  status: { type: 'string' },
+  limit: { type: 'string' },
+  since: { type: 'string' },
+  all: { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+export type CliOption = keyof typeof CLI_OPTIONS;
+
+/**
+ * The options each command reads (and --help, which any takes). parseArgs knows only their
+ * union: without this list a command ignored an option meant for another, and
+ * `token list --room Ops` listed every token.
+ */
+export const COMMAND_OPTIONS: Readonly<Record<string, readonly CliOption[]>> = {
+  'token create': ['type', 'label', 'user', 'room', 'scopes'],
+  'token list': ['all', 'json'],
+  'token revoke': [],
+  'addon install': ['room'],
+  'addon list': ['json'],
+  'addon uninstall': [],
+  'webhook list': ['room', 'json'],
+  'webhook enable': [],
+  'webhook deliveries': ['status', 'limit', 'json'],
+  'webhook delivery': ['json'],
+  'webhook redeliver': [],
+  'webhook recover': ['since'],
+};
+
+/** token create: the options that depend on --type. */
+const OWNER_OPTIONS: readonly CliOption[] = ['user', 'room', 'scopes'];
+
+/**
+ * token create: which of OWNER_OPTIONS each --type takes, and why the others do not apply
+ * (a room token's scope is fixed: --scopes was dropped without a word).
+ */
+const TOKEN_TYPES: Readonly<Record<string, { takes: readonly CliOption[]; why: string }>> = {
+  admin: { takes: [], why: 'admin and notification tokens (v1) have no user, room or scopes' },
+  notification: { takes: [], why: 'admin and notification tokens (v1) have no user, room or scopes' },
+  personal: { takes: ['user', 'scopes'], why: 'a personal token acts as its --user, with its --scopes' },
+  room: { takes: ['room'], why: 'a room token only sends notifications to its --room' },
+};
+
+/** An option as it was typed: `name` as parseArgs resolved it (`-h` is help), `rawName` as typed. */
+export interface GivenOption {
+  name: string;
+  rawName: string;
+}
+
+/**
+ * Why an option given to `command` ("token create") cannot be taken, or undefined. `type`:
+ * token create's --type. An unknown command, or an unknown --type, is left to what names
+ * it; --help takes any option (it only prints the usage).
+ */
+export function optionProblem(command: string, given: readonly GivenOption[], type?: unknown): string | undefined {
+  const takes = Object.hasOwn(COMMAND_OPTIONS, command) ? COMMAND_OPTIONS[command] : undefined;
+  if (!takes || given.some((o) => o.name === 'help')) return undefined;
+  const owned = command === 'token create' && typeof type === 'string' && Object.hasOwn(TOKEN_TYPES, type) ? TOKEN_TYPES[type] : undefined;
+  for (const { name, rawName } of given) {
+    if (!Object.hasOwn(CLI_OPTIONS, name)) return `unknown option ${rawName} for ${command}`;
+    const option = name as CliOption;
+    if (!takes.includes(option)) return `${rawName} does not apply to ${command} (it is for ${commandsTaking(option).join(', ')})`;
+    if (owned && OWNER_OPTIONS.includes(option) && !owned.takes.includes(option)) return `${rawName} does not apply to --type ${type}: ${owned.why}`;
+  }
+  return undefined;
+}
+
+const commandsTaking = (option: CliOption): string[] => Object.keys(COMMAND_OPTIONS).filter((c) => COMMAND_OPTIONS[c].includes(option));
+
+/**
+ * Reads the command line: refuses, as a UsageError, an option the command does not take
+ * (see COMMAND_OPTIONS), then reads the values with parseArgs' own checks (a value missing,
+ * a value given to a flag).
+ */
+export function parseCommandLine(argv: string[]) {
+  // Loose first: every option given comes back as a token, an unknown one too, to be named
+  // with the command it was given to.
+  const loose = parseArgs({ args: argv, options: CLI_OPTIONS, allowPositionals: true, strict: false, tokens: true });
+  const given = loose.tokens.flatMap((t) => (t.kind === 'option' ? [{ name: t.name, rawName: t.rawName }] : []));
+  const [resource, action] = loose.positionals;
+  const problem = optionProblem(`${resource ?? ''} ${action ?? ''}`, given, loose.values.type);
+  if (problem) throw new UsageError(problem);
+  return parseArgs({ args: argv, options: CLI_OPTIONS, allowPositionals: true });
+}
