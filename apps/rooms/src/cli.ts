@@ -62,10 +62,19 @@ async function run(argv: string[]): Promise<number> {
   const db = await openDatabase(config.DATABASE_URL, 2);
   // Logs go to stderr: stdout carries only what the command prints.
   const logger = createLogger('cli', 'warn', 2);
-  const broker = action === 'revoke'
-    ? await AmqpBroker.connect(config.AMQP_URL, brokerNames(config.BROKER_NAMESPACE), logger, 2000).catch(() => undefined)
-    : undefined;
-  const work = createUnitOfWork(db, broker, logger, config);
+  // The CLI publishes nothing itself (its relay never starts): the rooms service's relay
+  // publishes a revocation, and the CLI waits for that while the broker is reachable. It opens
+  // the broker to tell only once a token is revoked: opened up front, it was closed at once
+  // when there was no such token, cutting short the set-up of a publisher channel the CLI
+  // never used, and amqplib's "Channel ended" came out as a warning.
+  let broker: Promise<AmqpBroker | undefined> | undefined;
+  const brokerReachable = async (): Promise<boolean> => {
+    broker ??= AmqpBroker.connect(config.AMQP_URL, brokerNames(config.BROKER_NAMESPACE), logger, 2000).catch(() => undefined);
+    if (await broker) return true;
+    process.stderr.write('cannot reach RabbitMQ (AMQP_URL): the revocation is recorded and reaches the gateways once the rooms service publishes it\n');
+    return false;
+  };
+  const work = createUnitOfWork(db, undefined, logger, config, { awaitRelay: brokerReachable });
   try {
     const tokens = new TokenCommands(db, work.uow);
     if (action === 'create') {
@@ -90,9 +99,6 @@ async function run(argv: string[]): Promise<number> {
       }
       return 0;
     }
-    if (!broker) {
-      process.stderr.write('cannot reach RabbitMQ (AMQP_URL): the revocation is recorded and reaches the gateways once the rooms service publishes it\n');
-    }
     const ok = await tokens.revoke(Number(arg));
     if (!ok) {
       process.stderr.write(`no live token with id ${arg}\n`);
@@ -102,7 +108,7 @@ async function run(argv: string[]): Promise<number> {
     return 0;
   } finally {
     await work.relay.stop();
-    await broker?.close();
+    await (await broker)?.close();
     await db.destroy();
   }
 }

@@ -13,6 +13,12 @@ export interface OutboxRelayOptions {
   publishWaitMs?: number;
   /** How long published room events stay in `room_events`, for live connections to resume from (LIVE_EVENTS_RETENTION). */
   eventRetentionMs?: number;
+  /**
+   * Where this process has no publisher (the CLI): whether a replyAfterPublish command is to
+   * wait for the running service's relay to publish its events. Asked only when there are
+   * some, so that the CLI opens the broker, to tell, only then. Without it, no wait.
+   */
+  awaitRelay?: () => Promise<boolean>;
 }
 
 /** LIVE_EVENTS_RETENTION's default: the 24 hours a live connection may resume within, and an hour's margin. */
@@ -103,11 +109,12 @@ export class OutboxRelay {
 
   /**
    * Resolves once the events are published (their rows gone), or after `publishWaitMs`
-   * (they then wait for the relay, as after a failed publish). The CLI, with no broker, does
-   * not wait.
+   * (they then wait for the relay, as after a failed publish). The CLI waits only when its
+   * `awaitRelay` says so (the broker is reachable).
    */
   async published(events: StagedEvent[]): Promise<void> {
-    if (events.length === 0 || !this.publisher) return;
+    if (events.length === 0) return;
+    if (!this.publisher && !(await this.options.awaitRelay?.().catch(() => false))) return;
     const ids = events.map((e) => e.envelope.id);
     const until = Date.now() + (this.options.publishWaitMs ?? 5_000);
     for (let wait = 2; Date.now() < until; wait = Math.min(wait * 2, 50)) {

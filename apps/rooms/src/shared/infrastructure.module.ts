@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_LOGGER, AmqpBroker, AppLogger } from '@app/common';
 import { DataSource } from 'typeorm';
 import type { RoomsConfig } from '../config';
-import { OutboxRelay } from '../outbox/outbox-relay';
+import { OutboxRelay, OutboxRelayOptions } from '../outbox/outbox-relay';
 import { UnitOfWork } from '../outbox/unit-of-work';
 import type { PresentationContext } from './presentation';
 
@@ -17,9 +17,11 @@ export function presentationContext(config: RoomsConfig): PresentationContext {
 }
 
 /** The unit of work and its relay, shared by the service and the CLI. */
-export function createUnitOfWork(db: DataSource, broker: AmqpBroker | undefined, logger: AppLogger, config: RoomsConfig) {
+export function createUnitOfWork(
+  db: DataSource, broker: AmqpBroker | undefined, logger: AppLogger, config: RoomsConfig, options: Pick<OutboxRelayOptions, 'awaitRelay'> = {},
+) {
   const relay = new OutboxRelay(db, broker?.createEventPublisher() ?? null, logger, {
-    pollMs: config.OUTBOX_POLL_MS, eventRetentionMs: config.LIVE_EVENTS_RETENTION,
+    pollMs: config.OUTBOX_POLL_MS, eventRetentionMs: config.LIVE_EVENTS_RETENTION, ...options,
   });
   const uow = new UnitOfWork(db, relay, logger, { maxBatch: config.COMMIT_BATCH_MAX, maxConcurrent: config.COMMIT_CONCURRENCY, tracing: broker?.tracing });
   return { relay, uow };
