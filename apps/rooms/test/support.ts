@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { AddressInfo, connect as tcpConnect, createServer, Server, Socket } from 'node:net';
 import { INestMicroservice } from '@nestjs/common';
@@ -13,6 +14,7 @@ import { roomsConfigShape } from '../src/config';
 import { UnitOfWork } from '../src/outbox/unit-of-work';
 import { TokenCommands } from '../src/cli/token-commands';
 import { databaseUrl, eventually, removeTestState, testInfra, trackTestState, uniqueName } from '../../../test/support/common';
+import { CLI, ROOT } from '../../../test/support/processes';
 
 /*
  * Everything the rooms integration tests need, with no import of another service: the
@@ -258,6 +260,25 @@ export class RawCommands {
 
 /** Tokens are made and revoked in-process (as the CLI does), never over the broker. */
 export const tokensOf = (app: INestMicroservice) => new TokenCommands(app.get(DataSource), app.get(UnitOfWork));
+
+export interface CliRun {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The built CLI (`npm run build` first) as a user runs it, on the stack's database and broker
+ * namespace. Without blocking this process: the stack's outbox relay, which publishes what
+ * the CLI commits, runs in it.
+ */
+export const cliOf = (stack: RoomsStack) => (...args: string[]): Promise<CliRun> => new Promise((resolve, reject) => {
+  const env = { ...process.env, DATABASE_URL: stack.databaseUrl, AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace };
+  execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
+    if (err && typeof err.code !== 'number') reject(err);
+    else resolve({ status: err ? (err.code as number) : 0, stdout, stderr });
+  });
+});
 
 /** What a command received from the queue would carry, for a use case called in-process. */
 export const inProcess = (pattern: string): CommandMeta => ({ pattern, commandId: randomUUID(), deadline: 0, redelivered: false });

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { RoomsConfig } from '../src/config';
 import { createUnitOfWork, ROOMS_CONFIG } from '../src/shared/infrastructure.module';
 import { TokenCommands } from '../src/cli/token-commands';
-import { eventually, EventCapture, RoomsRpc, RoomsStack, sleep, sql, startStack, tokensOf } from './support';
+import { cliOf, eventually, EventCapture, RoomsRpc, RoomsStack, sleep, sql, startStack, tokensOf } from './support';
 
 
 describe('tokens (real Postgres, RabbitMQ)', () => {
@@ -154,6 +154,40 @@ describe('tokens (real Postgres, RabbitMQ)', () => {
       const event = await capture.waitFor(TokenRevokedV1.routingKey, (e) => e.payload.tokenId === created.id, 10_000);
       expect(event.payload).toEqual({ tokenId: created.id });
       await eventually(async () => expect(await outboxCount()).toBe(0));
+    });
+  });
+
+  describe('the CLI as a process', () => {
+    const cli = (...args: string[]) => cliOf(stack)(...args);
+    const tokenCount = async () => (await sql(stack.databaseUrl, 'SELECT count(*)::int AS n FROM api_tokens'))[0].n as number;
+
+    it('refuses an option the command would ignore, naming it and why, with exit status 2, and makes nothing', async () => {
+      const before = await tokenCount();
+      // A room token's scope is fixed (send_notification): --scopes was dropped without a word.
+      const made = await cli('token', 'create', '--type', 'room', '--room', 'Token Room', '--scopes', 'admin_group');
+      expect(made).toEqual({
+        status: 2, stdout: '', stderr: expect.stringMatching(/^cli: --scopes does not apply to --type room: a room token only sends notifications to its --room\nUsage:/),
+      });
+      expect(await cli('token', 'list', '--room', 'Token Room')).toEqual({
+        status: 2, stdout: '', stderr: expect.stringMatching(/^cli: --room does not apply to token list \(it is for token create, addon install, webhook list\)\n/),
+      });
+      expect(await cli('token', 'create', '--type', 'admin', '--foo')).toEqual({
+        status: 2, stdout: '', stderr: expect.stringMatching(/^cli: unknown option --foo for token create\n/),
+      });
+      expect(await tokenCount()).toBe(before);
+    });
+
+    it('says only its own line for an id with no live token: nothing of the broker', async () => {
+      expect(await cli('token', 'revoke', '99999')).toEqual({ status: 1, stdout: '', stderr: 'no live token with id 99999\n' });
+    });
+
+    it('revokes a live token once the rooms service has published it, saying only that', async () => {
+      const created = await tokens.create('admin', 'revoked by the CLI process');
+      expect(await cli('token', 'revoke', String(created.id))).toEqual({ status: 0, stdout: '', stderr: `revoked token id ${created.id}\n` });
+      // The CLI waited for the publication: its row is gone when it answers.
+      expect(await sql(stack.databaseUrl, "SELECT count(*)::int AS n FROM outbox WHERE envelope->'payload'->>'tokenId' = $1", [String(created.id)])).toEqual([{ n: 0 }]);
+      await capture.waitFor(TokenRevokedV1.routingKey, (e) => e.payload.tokenId === created.id);
+      expect(await resolve(created.token)).toEqual({ token: null });
     });
   });
 
