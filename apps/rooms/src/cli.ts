@@ -26,8 +26,8 @@ ${DELIVERY_USAGE}
   cli webhook enable ID                                       enables a webhook disabled for failing, and resets its health
 
 token reads DATABASE_URL (default postgres://postgres@127.0.0.1:5432/chat) and works with the
-services stopped; revoke also tells the gateways through AMQP_URL and BROKER_NAMESPACE (the
-rooms service does it if the broker is down).
+services stopped. A revocation reaches the gateways when the running rooms service publishes
+it; while the broker (AMQP_URL, BROKER_NAMESPACE) is reachable, revoke waits up to 5 s for that.
 addon sends its command to the running rooms service through AMQP_URL and BROKER_NAMESPACE
 (waiting COMMAND_TIMEOUT_MS, default 10000, for its answer); the service makes the outbound
 requests to the add-on with its own settings (WEBHOOK_ALLOWED_NETWORKS, ADDON_HTTP_TIMEOUT_MS).
