@@ -152,12 +152,12 @@ export function storageKeyFor(fileId: string, fileName: string): string {
   return key;
 }
 
+/** Accented letters as their base letter ("résumé" -> "resume"), so that an ASCII stand-in keeps them instead of '_'. */
+export const withoutAccents = (name: string): string => name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+
 /** A file name safe as one key segment: letters, digits and `.-_`, at most 100 characters, never empty. */
 export function sanitizeFileName(fileName: string): string {
-  let name = String(fileName ?? '')
-    // Accented letters keep their base letter ("résumé" -> "resume") instead of becoming '_'.
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '');
+  let name = withoutAccents(String(fileName ?? ''));
   name = Array.from(name, (ch) => (/^[a-zA-Z0-9._-]$/.test(ch) ? ch : '_')).join('');
   if (name.length > NAME_MAX) {
     // Keep a short extension: it is what tells a download what the file is.

@@ -1,3 +1,4 @@
+import { withoutAccents } from './file-storage';
 import { sniffImageType } from './thumbnail';
 
 /** Same for every served file: never sniffed into something else, never scripted, cached for good (keys are never reused). */
@@ -36,9 +37,7 @@ export function contentDisposition(type: 'inline' | 'attachment', fileName: stri
  * nothing to escape in the quoted string, and no %-sequence a client might decode.
  */
 function asciiFileName(fileName: string): string {
-  const name = fileName
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  const name = withoutAccents(fileName)
     .replace(/[^A-Za-z0-9 !#$&'()+,.=@[\]^_`{}~-]/gu, '_')
     .trim();
   return name || 'file';
