@@ -57,7 +57,7 @@ describe('the whole system, as a new user runs it', () => {
     ]));
     expect(listed.stdout).not.toContain(admin.stdout.trim());
     const bad = cli(['token', 'create', '--type', 'superuser'], env);
-    expect(bad.status).not.toBe(0);
+    expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--type must be one of admin, notification');
     // A DATABASE_URL naming a database nothing serves (a typo): made, as the service would, and said.
     const typo = testDatabaseUrl('typo');

@@ -174,7 +174,20 @@ describe('tokens (real Postgres, RabbitMQ)', () => {
       expect(await cli('token', 'create', '--type', 'admin', '--foo')).toEqual({
         status: 2, stdout: '', stderr: expect.stringMatching(/^cli: unknown option --foo for token create\n/),
       });
+      // An unknown kind is what was typed, as an unknown option is: exit 2 (it was 1).
+      expect(await cli('token', 'create', '--type', 'superuser')).toEqual({
+        status: 2, stdout: '', stderr: expect.stringMatching(/^cli: --type must be one of admin, notification, personal, room \(got "superuser"\)\nUsage:/),
+      });
+      expect(await cli('token', 'create', 'admin', '--type', 'admin')).toEqual({
+        status: 2, stdout: '', stderr: expect.stringMatching(/^cli: token create takes no argument \(got "admin"\)\n/),
+      });
       expect(await tokenCount()).toBe(before);
+    });
+
+    it('refuses an argument the command would ignore: `token list 5` listed every token', async () => {
+      expect(await cli('token', 'list', '5')).toEqual({
+        status: 2, stdout: '', stderr: expect.stringMatching(/^cli: token list takes no argument \(got "5"\)\nUsage:/),
+      });
     });
 
     it('says only its own line for an id with no live token: nothing of the broker', async () => {

@@ -28,6 +28,8 @@ describe('parseCommandLine: an option a command does not read is refused, never 
     [['webhook', 'deliveries', '7', '--since', '2h'], '--since does not apply to webhook deliveries (it is for webhook recover)'],
     [['webhook', 'redeliver', 'x', '--json'], '--json does not apply to webhook redeliver (it is for token list, addon list, webhook list, webhook deliveries, webhook delivery)'],
     [['webhook', 'recover', '7', '--since', '2h', '--limit', '5'], '--limit does not apply to webhook recover (it is for webhook deliveries)'],
+    [['token', 'create', '--type', 'superuser'], '--type must be one of admin, notification, personal, room (got "superuser")'],
+    [['token', 'create', '--type', 'superuser', '--user', '1'], '--type must be one of admin, notification, personal, room (got "superuser")'],
   ])('%j', (argv, message) => {
     expect(refusal(argv)).toBe(message);
   });
@@ -60,11 +62,31 @@ describe('parseCommandLine: an option a command does not read is refused, never 
     expect(() => parseCommandLine(['token', 'list', '--json=yes'])).toThrow(expect.objectContaining({ code: 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' }));
   });
 
-  it('leaves an unknown command, an unknown --type and --help to what names them', () => {
-    // The dispatcher names the command; CreateToken names the type.
+  it('leaves an unknown command and --help to what names them', () => {
+    // The dispatcher names the command.
     expect(optionProblem('token frobnicate', [{ name: 'room', rawName: '--room' }])).toBeUndefined();
-    expect(optionProblem('token create', [{ name: 'scopes', rawName: '--scopes' }], 'superuser')).toBeUndefined();
-    expect(refusal(['token', 'create', '--type', 'superuser', '--user', '1'])).toBeUndefined();
+    expect(refusal(['token', 'frobnicate', 'x', 'y'])).toBeUndefined();
     expect(refusal(['token', 'list', '--room', 'Ops', '-h'])).toBeUndefined();
+    expect(refusal(['token', 'list', '5', '--help'])).toBeUndefined();
+  });
+});
+
+describe('parseCommandLine: an argument a command does not read is refused, never ignored', () => {
+  it.each<[string[], string]>([
+    [['token', 'list', '5'], 'token list takes no argument (got "5")'],
+    [['token', 'create', 'admin', '--type', 'admin'], 'token create takes no argument (got "admin")'],
+    [['addon', 'list', 'x', 'y'], 'addon list takes no argument (got "x" "y")'],
+    [['webhook', 'list', 'Ops'], 'webhook list takes no argument (got "Ops")'],
+    [['token', 'revoke', '5', '6'], 'token revoke takes one argument, the token id (got "6" after it)'],
+    [['addon', 'install', 'https://a.example/d.json', 'Deploys'], 'addon install takes one argument, the descriptor URL (got "Deploys" after it)'],
+    [['webhook', 'recover', '7', '2h', '--since', '2h'], 'webhook recover takes one argument, the webhook id (got "2h" after it)'],
+    [['webhook', 'redeliver', 'a', 'b'], 'webhook redeliver takes one argument, the delivery id (got "b" after it)'],
+  ])('%j', (argv, message) => {
+    expect(refusal(argv)).toBe(message);
+  });
+
+  it('leaves a missing argument to the command, which says what it needs', () => {
+    expect(refusal(['token', 'revoke'])).toBeUndefined();
+    expect(refusal(['webhook', 'deliveries'])).toBeUndefined();
   });
 });

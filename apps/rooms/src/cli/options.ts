@@ -40,6 +40,25 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly CliOption[]>> = {
   'webhook recover': ['since'],
 };
 
+/**
+ * The arguments each command takes after its name, by what they are: more are refused
+ * (`token list 5` listed every token). Fewer are left to the command, which says what it needs.
+ */
+export const COMMAND_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
+  'token create': [],
+  'token list': [],
+  'token revoke': ['the token id'],
+  'addon install': ['the descriptor URL'],
+  'addon list': [],
+  'addon uninstall': ['the installation id'],
+  'webhook list': [],
+  'webhook enable': ['the webhook id'],
+  'webhook deliveries': ['the webhook id'],
+  'webhook delivery': ['the delivery id'],
+  'webhook redeliver': ['the delivery id'],
+  'webhook recover': ['the webhook id'],
+};
+
 /** token create: the options that depend on --type. */
 const OWNER_OPTIONS: readonly CliOption[] = ['user', 'room', 'scopes'];
 
@@ -54,6 +73,8 @@ const TOKEN_TYPES: Readonly<Record<string, { takes: readonly CliOption[]; why: s
   room: { takes: ['room'], why: 'a room token only sends notifications to its --room' },
 };
 
+const TYPE_RULE = `--type must be one of ${Object.keys(TOKEN_TYPES).join(', ')}`;
+
 /** An option as it was typed: `name` as parseArgs resolved it (`-h` is help), `rawName` as typed. */
 export interface GivenOption {
   name: string;
@@ -62,12 +83,15 @@ export interface GivenOption {
 
 /**
  * Why an option given to `command` ("token create") cannot be taken, or undefined. `type`:
- * token create's --type. An unknown command, or an unknown --type, is left to what names
+ * token create's --type, which must be a known one. An unknown command is left to what names
  * it; --help takes any option (it only prints the usage).
  */
 export function optionProblem(command: string, given: readonly GivenOption[], type?: unknown): string | undefined {
   const takes = Object.hasOwn(COMMAND_OPTIONS, command) ? COMMAND_OPTIONS[command] : undefined;
   if (!takes || given.some((o) => o.name === 'help')) return undefined;
+  if (command === 'token create' && typeof type === 'string' && !Object.hasOwn(TOKEN_TYPES, type)) {
+    return `${TYPE_RULE} (got "${type.slice(0, 50)}")`;
+  }
   const owned = command === 'token create' && typeof type === 'string' && Object.hasOwn(TOKEN_TYPES, type) ? TOKEN_TYPES[type] : undefined;
   for (const { name, rawName } of given) {
     if (!Object.hasOwn(CLI_OPTIONS, name)) return `unknown option ${rawName} for ${command}`;
@@ -78,11 +102,22 @@ export function optionProblem(command: string, given: readonly GivenOption[], ty
   return undefined;
 }
 
+/** Why the arguments after `command`'s name are too many, or undefined (see COMMAND_ARGUMENTS). */
+export function argumentProblem(command: string, args: readonly string[]): string | undefined {
+  const takes = Object.hasOwn(COMMAND_ARGUMENTS, command) ? COMMAND_ARGUMENTS[command] : undefined;
+  if (!takes || args.length <= takes.length) return undefined;
+  const extra = args.slice(takes.length).map((a) => `"${a.slice(0, 50)}"`).join(' ');
+  return takes.length === 0
+    ? `${command} takes no argument (got ${extra})`
+    : `${command} takes one argument, ${takes[0]} (got ${extra} after it)`;
+}
+
 const commandsTaking = (option: CliOption): string[] => Object.keys(COMMAND_OPTIONS).filter((c) => COMMAND_OPTIONS[c].includes(option));
 
 /**
  * Reads the command line: refuses, as a UsageError, an option the command does not take
- * (see COMMAND_OPTIONS), then reads the values with parseArgs' own checks (a value missing,
+ * (see COMMAND_OPTIONS), an unknown token --type and arguments beyond the command's (see
+ * COMMAND_ARGUMENTS), then reads the values with parseArgs' own checks (a value missing,
  * a value given to a flag).
  */
 export function parseCommandLine(argv: string[]) {
@@ -91,7 +126,9 @@ export function parseCommandLine(argv: string[]) {
   const loose = parseArgs({ args: argv, options: CLI_OPTIONS, allowPositionals: true, strict: false, tokens: true });
   const given = loose.tokens.flatMap((t) => (t.kind === 'option' ? [{ name: t.name, rawName: t.rawName }] : []));
   const [resource, action] = loose.positionals;
-  const problem = optionProblem(`${resource ?? ''} ${action ?? ''}`, given, loose.values.type);
+  const command = `${resource ?? ''} ${action ?? ''}`;
+  const helping = given.some((o) => o.name === 'help');
+  const problem = optionProblem(command, given, loose.values.type) ?? (helping ? undefined : argumentProblem(command, loose.positionals.slice(2)));
   if (problem) throw new UsageError(problem);
   return parseArgs({ args: argv, options: CLI_OPTIONS, allowPositionals: true });
 }
