@@ -18,9 +18,10 @@ const V2_PATH = /^\/v2(\/|$|\?)/i;
  * What no API's own filter answered: paths no controller serves (404) and failures outside
  * any API's routes. Each API applies its own filter to its own controllers (`@UseFilters`),
  * so a route added later never gets another API's error body by accident. Here the path's
- * prefix names the API that answers: under /v2 the v2 filter (405 with Allow for a path
- * served under other methods, else a 404 pointing at the v2 operations), anywhere else the
- * v1 filter, with the 404 this gateway has always answered, pointing at the v1 API.
+ * prefix names the API that answers: under /v2 the v2 filter (a 404 pointing at the v2
+ * operations), anywhere else the v1 filter, with the 404 this gateway has always answered,
+ * pointing at the v1 API. A path served under other methods is not "not found", wherever it
+ * is (/v2/room/Ops, /health, /docs/api/v2): 405 naming them, in that API's body, with Allow.
  */
 @Catch()
 @Injectable()
@@ -36,27 +37,31 @@ export class FallbackFilter implements ExceptionFilter {
   catch(err: unknown, host: ArgumentsHost): void {
     const req = host.switchToHttp().getRequest<FastifyRequest>();
     const notFound = err instanceof HttpException && err.getStatus() === 404;
-    if (V2_PATH.test(req.url ?? '')) return notFound ? this.v2NotRouted(err, host) : this.v2.catch(err, host);
+    const v2 = V2_PATH.test(req.url ?? '');
+    if (notFound && this.answeredOtherMethods(req, host, v2)) return;
+    if (v2) return this.v2.catch(err, host);
     this.v1.answer(err, notFound ? new V1Error(404, NOT_FOUND_MESSAGE) : toV1Error(err), host);
   }
 
   /**
-   * A /v2 request no route took. The router is asked which methods serve its path only here,
-   * never on a routed request. Like the 404, this runs before any token is read: nothing is
-   * counted, and no rate-limit header goes out (the routes are public, at /docs/api/v2).
+   * A request no route took, on a path served under other methods: 405 naming them (OPTIONS:
+   * 204), and true; false when no method serves the path (or, should a route ever throw a
+   * bare 404, this one does), for the 404. The router is asked only here, never on a routed
+   * request. Like the 404, this runs before any token is read: nothing is counted, and no
+   * rate-limit header goes out (the routes are public, at /docs/api/v2).
    */
-  private v2NotRouted(err: unknown, host: ArgumentsHost): void {
-    const req = host.switchToHttp().getRequest<FastifyRequest>();
+  private answeredOtherMethods(req: FastifyRequest, host: ArgumentsHost, v2: boolean): boolean {
     const methods = methodsServing(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), req.url);
-    // No route under any method (or, should a route ever throw a bare 404, under this one): 404.
-    if (methods.length === 0 || methods.includes(req.method)) return this.v2.catch(err, host);
+    if (methods.length === 0 || methods.includes(req.method)) return false;
     const allow = [...methods, 'OPTIONS'].join(', ');
     // OPTIONS asks what the resource takes (RFC 9110, 9.3.7): the answer is Allow.
     if (req.method === 'OPTIONS') {
       host.switchToHttp().getResponse<FastifyReply>().status(204).header('Allow', allow).send();
-      return;
+      return true;
     }
-    const path = req.url.split('?', 1)[0];
-    this.v2.catch(new ApiError(405, `${req.method} is not allowed on ${path}: it takes ${allow}.`, { Allow: allow }), host);
+    const message = `${req.method} is not allowed on ${req.url.split('?', 1)[0]}: it takes ${allow}.`;
+    if (v2) this.v2.catch(new ApiError(405, message, { Allow: allow }), host);
+    else this.v1.answer(undefined, new V1Error(405, message, { Allow: allow }), host);
+    return true;
   }
 }

@@ -84,4 +84,19 @@ describe('v1 parameters that cannot be read (real rooms service, Postgres, Rabbi
     // Under /v2, the pointer is to the v2 operations.
     expectError(await call(stack.baseUrl, '/v2/nothing', { query: { auth_token: admin } }), 404, 'Not Found', 'Not found. The version 2 API\'s operations are listed at /docs/api/v2.');
   });
+
+  it('answers a wrong method on a path served outside the APIs 405 with Allow, not 404', async () => {
+    // The service's own pages: a path that exists under GET is not "not found" under POST.
+    for (const [verb, path] of [['POST', '/health'], ['DELETE', '/health/ready'], ['PUT', '/docs/api/v2'], ['POST', '/docs/api/auth']]) {
+      const res = await fetch(`${stack.baseUrl}${path}?auth_token=${admin}`, { method: verb });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      expect(await res.json()).toEqual({ error: { code: 405, type: 'Method Not Allowed', message: `${verb} is not allowed on ${path}: it takes GET, HEAD, OPTIONS.` } });
+    }
+    const options = await fetch(`${stack.baseUrl}/health`, { method: 'OPTIONS' });
+    expect([options.status, options.headers.get('allow'), await options.text()]).toEqual([204, 'GET, HEAD, OPTIONS', '']);
+    // A path served under no method stays 404, whatever the method.
+    expect((await fetch(`${stack.baseUrl}/nothing/at/all`, { method: 'POST' })).status).toBe(404);
+    expect((await fetch(`${stack.baseUrl}/health`, { method: 'GET' })).status).toBe(200);
+  });
 });
