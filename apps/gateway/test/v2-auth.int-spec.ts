@@ -35,6 +35,18 @@ describe('v2 authentication, scopes and rate limit (real services, two gateway r
     }
   });
 
+  it('answers the capabilities authorizationUrl: the authorization-code flow is not offered, and says what is', async () => {
+    // An add-on sends the user's browser there; it answered 404, as if the document linked to nothing.
+    const res = await fetch(`${stack.baseUrl}/users/authorize?response_type=code&client_id=abc&redirect_uri=https%3A%2F%2Faddon.example%2Fcb`, { redirect: 'manual' });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(res.headers.get('location')).toBeNull();
+    const text = await res.text();
+    expect(text.split('\n')[0]).toBe('unsupported_response_type');
+    expect(text).toContain('POST http://127.0.0.1:8080/v2/oauth/token');
+    expect(text).toContain('token create --type personal');
+  });
+
   it('documents every v2 operation in an OpenAPI 3.1 document generated from the routes, and shows it as a page', async () => {
     const res = await fetch(`${stack.baseUrl}/docs/api/v2/openapi.json`);
     expect(res.status).toBe(200);

@@ -33,6 +33,30 @@ export class DocsController {
     ].join('\n');
   }
 
+  /**
+   * The capabilities document's `authorizationUrl` (add-on frameworks expect one beside the
+   * token URL): where an add-on would send a user to grant it access (OAuth 2.0's
+   * authorization-code flow), which this service does not offer. It answered 404, as if the
+   * document linked to nothing. Without registered redirect URIs nothing may redirect back
+   * (RFC 6749, 4.1.2.1), so the user is told here, in the OAuth error's words.
+   */
+  @Get('users/authorize')
+  @Header('Cache-Control', 'no-store')
+  authorize(@Res({ passthrough: true }) reply: FastifyReply): string {
+    reply.status(400).header('Content-Type', 'text/plain; charset=utf-8');
+    const base = this.config.PUBLIC_BASE_URL;
+    return [
+      'unsupported_response_type',
+      '',
+      'This service does not let add-ons ask a user for access (the OAuth 2.0 authorization-code flow).',
+      `An add-on gets its tokens from its installation, with client credentials: POST ${base}/v2/oauth/token`,
+      '(HTTP Basic oauthId:oauthSecret, grant_type=client_credentials).',
+      'A user who wants a script to act as them creates a personal token in the console or with the CLI:',
+      '  npm run --silent cli -- token create --type personal --user EMAIL',
+      '',
+    ].join('\n');
+  }
+
   @Get('docs/api/rate_limiting')
   @Header('Content-Type', 'text/plain; charset=utf-8')
   rateLimiting(): string {
