@@ -6,3 +6,4 @@ export * from './amqp';
 export * from './http';
 export * from './observability';
 export * from './tracing';
+export * from './files';

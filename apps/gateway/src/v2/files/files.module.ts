@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
+import { LocalDirectoryStorage } from '@app/common';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { V2CoreModule } from '../v2-core.module';
 import { FileServingController } from './file-serving.controller';
-import { LocalDirectoryStorage } from './file-storage';
 import { FILE_STORAGE } from './file-storage.token';
 import { ServeFile } from './serve-file.usecase';
 import { ShareFile } from './share-file.usecase';

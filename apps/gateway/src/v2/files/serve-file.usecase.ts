@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { assertValidKey, FileStorage } from '@app/common';
 import { ApiError } from '../../shared/api-error';
 import { FILE_STORAGE } from './file-storage.token';
-import { assertValidKey, FileStorage } from './file-storage';
 import { servingHeaders } from './serving';
 
 /** GET /files/<key>: a stored file with the headers that keep it harmless (see servingHeaders). */

@@ -1,4 +1,4 @@
-import { withoutAccents } from './file-storage';
+import { withoutAccents } from '@app/common';
 import { sniffImageType } from './thumbnail';
 
 /** Same for every served file: never sniffed into something else, never scripted, cached for good (keys are never reused). */

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_LOGGER, AppLogger } from '@app/common';
+import { APP_LOGGER, AppLogger, FileStorage, storageKeyFor, thumbnailName } from '@app/common';
 import { Actor, RoomRef, ShareFileV1 } from '@app/contracts';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { ApiError } from '../../shared/api-error';
 import { RoomsClient, RoomsOutage } from '../../shared/rooms-client';
 import { FILE_STORAGE } from './file-storage.token';
-import { FileStorage, storageKeyFor } from './file-storage';
 import { parseShareFileBody, ShareFileError } from './multipart';
 import { storedContentType } from './serving';
-import { makeThumbnail, Thumbnail } from './thumbnail';
+import { makeThumbnail } from './thumbnail';
 
 /** A share-file request as it arrived: the body's bytes and its Content-Type. */
 export interface Upload {
@@ -48,7 +47,7 @@ export class ShareFile {
     const fileId = randomUUID();
     const key = storageKeyFor(fileId, name);
     const thumb = await makeThumbnail(data);
-    const thumbName = thumb ? thumbnailName(name, thumb) : undefined;
+    const thumbName = thumb ? thumbnailName(name, thumb.contentType) : undefined;
     const thumbKey = thumbName ? storageKeyFor(`${fileId}-thumb`, thumbName) : undefined;
 
     try {
@@ -83,11 +82,4 @@ export class ShareFile {
         this.logger.warn({ key, err: (err as Error).message }, 'could not delete the file of a failed share'));
     }
   }
-}
-
-/** `photo.jpeg` -> `photo.png` (or `.jpg`): the thumbnail's own format. */
-function thumbnailName(name: string, thumb: Thumbnail): string {
-  const dot = name.lastIndexOf('.');
-  const stem = dot > 0 ? name.slice(0, dot) : name;
-  return `${stem}.${thumb.contentType === 'image/png' ? 'png' : 'jpg'}`;
 }

@@ -155,6 +155,13 @@ export function storageKeyFor(fileId: string, fileName: string): string {
 /** Accented letters as their base letter ("résumé" -> "resume"), so that an ASCII stand-in keeps them instead of '_'. */
 export const withoutAccents = (name: string): string => name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
 
+/** `photo.jpeg` -> `photo.png` (or `.jpg`): the name of a file's thumbnail, in the thumbnail's own format. */
+export function thumbnailName(name: string, thumbnailType: string): string {
+  const dot = name.lastIndexOf('.');
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  return `${stem}.${thumbnailType === 'image/png' ? 'png' : 'jpg'}`;
+}
+
 /** A file name safe as one key segment: letters, digits and `.-_`, at most 100 characters, never empty. */
 export function sanitizeFileName(fileName: string): string {
   let name = withoutAccents(String(fileName ?? ''));
