@@ -1,11 +1,13 @@
 import 'reflect-metadata';
-import { AmqpBroker, assertPostgresReachable, createLogger, databaseName, ensureDatabase, loadConfigOrExit } from '@app/common';
+import { stat } from 'node:fs/promises';
+import { AmqpBroker, assertPostgresReachable, createLogger, databaseName, ensureDatabase, loadConfigOrExit, LocalDirectoryStorage } from '@app/common';
 import { brokerNames } from '@app/contracts';
 import { roomsConfigShape } from './config';
-import { openDatabase } from './database/database';
+import { createDataSource, openDatabase } from './database/database';
 import { createUnitOfWork } from './shared/infrastructure.module';
 import { AddonCommands, addonCliConfigShape } from './cli/addon-commands';
 import { parseCommandLine, UsageError } from './cli/options';
+import { FileCommands, fileCliConfigShape } from './cli/file-commands';
 import { DELIVERY_ACTIONS, DELIVERY_NOTE, DELIVERY_USAGE, DeliveryAction, DeliveryUsageError, runDeliveryCommand } from './cli/delivery-commands';
 import { TokenCommands } from './cli/token-commands';
 import { WebhookCommands, webhookTable } from './cli/webhook-commands';
@@ -24,6 +26,8 @@ const USAGE = `Usage:
 ${DELIVERY_USAGE}
   cli webhook list [--room ID|NAME] [--json]                  webhooks with their health (every room's, and group-wide ones)
   cli webhook enable ID                                       enables a webhook disabled for failing, and resets its health
+  cli file restore-names                                      gives files shared before names were kept the name they were
+                                                              shared under (once, after upgrading; safe to run again)
 
 token reads DATABASE_URL (default postgres://postgres@127.0.0.1:5432/chat) and works with the
 services stopped. A revocation reaches the gateways when the running rooms service publishes
@@ -32,6 +36,8 @@ addon sends its command to the running rooms service through AMQP_URL and BROKER
 (waiting COMMAND_TIMEOUT_MS, default 10000, for its answer); the service makes the outbound
 requests to the add-on with its own settings (WEBHOOK_ALLOWED_NETWORKS, ADDON_HTTP_TIMEOUT_MS).
 webhook list and enable go to the running rooms service the same way.
+file restore-names reads the names from DATABASE_URL and writes them beside the files in
+FILE_STORAGE_DIR (default ./data/files): run it where the gateways' directory is mounted.
 ${DELIVERY_NOTE}`;
 
 async function run(argv: string[]): Promise<number> {
@@ -42,6 +48,7 @@ async function run(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   if (resource === 'addon') return runAddon(action, arg, values);
+  if (resource === 'file') return runFile(action);
   if (resource === 'webhook' && (DELIVERY_ACTIONS as readonly string[]).includes(action ?? '')) {
     return runDeliveryCommand(action as DeliveryAction, arg, values, (text) => process.stdout.write(`${text}\n`));
   }
@@ -150,6 +157,30 @@ async function runAddon(action: string | undefined, arg: string | undefined, val
     return 0;
   } finally {
     await broker.close();
+  }
+}
+
+/**
+ * `file restore-names`: the names of files shared before the gateway kept them, from the
+ * database into the files' sidecars. It reads the database directly (as `token` does), with no
+ * migration: the service's schema is the one it reads.
+ */
+async function runFile(action: string | undefined): Promise<number> {
+  if (action !== 'restore-names') throw new UsageError(`unknown file action "${action ?? ''}"`);
+  const config = loadConfigOrExit('cli', fileCliConfigShape);
+  // Elsewhere than the gateways' directory, every file would only be counted as absent.
+  const dir = await stat(config.FILE_STORAGE_DIR).catch(() => null);
+  if (!dir?.isDirectory()) {
+    throw new Error(`FILE_STORAGE_DIR (${config.FILE_STORAGE_DIR}) is not a directory: run this where the gateways' files are, with their FILE_STORAGE_DIR`);
+  }
+  await assertPostgresReachable(config.DATABASE_URL, 2000);
+  const db = await createDataSource(config.DATABASE_URL, 2).initialize();
+  try {
+    const r = await new FileCommands(db, new LocalDirectoryStorage(config.FILE_STORAGE_DIR)).restoreNames();
+    process.stdout.write(`named ${r.named} file(s); ${r.kept} had a name already, ${r.absent} not in FILE_STORAGE_DIR; ${r.skipped} message(s) skipped (no name, or no file URL of ours)\n`);
+    return 0;
+  } finally {
+    await db.destroy();
   }
 }
 

@@ -30,6 +30,8 @@ describe('parseCommandLine: an option a command does not read is refused, never 
     [['webhook', 'recover', '7', '--since', '2h', '--limit', '5'], '--limit does not apply to webhook recover (it is for webhook deliveries)'],
     [['token', 'create', '--type', 'superuser'], '--type must be one of admin, notification, personal, room (got "superuser")'],
     [['token', 'create', '--type', 'superuser', '--user', '1'], '--type must be one of admin, notification, personal, room (got "superuser")'],
+    [['file', 'restore-names', '--json'], '--json does not apply to file restore-names (it is for token list, addon list, webhook list, webhook deliveries, webhook delivery)'],
+    [['file', 'restore-names', '--dry-run'], 'unknown option --dry-run for file restore-names'],
   ])('%j', (argv, message) => {
     expect(refusal(argv)).toBe(message);
   });
@@ -48,6 +50,7 @@ describe('parseCommandLine: an option a command does not read is refused, never 
       ['webhook', 'deliveries', '1', '--status', 'failed', '--limit', '20', '--json'],
       ['webhook', 'delivery', 'x', '--json'],
       ['webhook', 'recover', '1', '--since', '2h'],
+      ['file', 'restore-names'],
     ]) {
       expect(refusal(argv)).toBeUndefined();
     }

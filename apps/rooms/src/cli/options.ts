@@ -38,6 +38,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly CliOption[]>> = {
   'webhook delivery': ['json'],
   'webhook redeliver': [],
   'webhook recover': ['since'],
+  'file restore-names': [],
 };
 
 /**

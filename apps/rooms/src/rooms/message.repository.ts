@@ -140,6 +140,17 @@ export class MessageRepository implements StagedRows<StoredMessage> {
     return { sent: Number(rows[0].sent), lastActive: rows[0].last_active ?? null };
   }
 
+  /**
+   * Messages that share a file, with the file as stored, in id order after `afterId` (null:
+   * from the first), at most `limit`: the pages of `cli file restore-names`. Each page
+   * continues the primary key's walk where the last ended, so a run reads the table once.
+   */
+  async sharedFilesAfter(m: EntityManager, afterId: string | null, limit: number): Promise<Array<{ id: string; file: StoredFile }>> {
+    return preparedQuery(m,
+      'SELECT id, file FROM messages WHERE file IS NOT NULL AND id > $1 ORDER BY id LIMIT $2',
+      [afterId ?? '00000000-0000-0000-0000-000000000000', limit]);
+  }
+
   /** When a message of the room was sent; null when the room has no such message. */
   async sentAt(m: EntityManager, roomId: number, id: string): Promise<Date | null> {
     if (!UUID.test(id)) return null;

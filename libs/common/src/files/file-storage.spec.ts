@@ -133,6 +133,53 @@ describe('LocalDirectoryStorage', () => {
     expect(reads).toBeGreaterThan(0);
   });
 
+  it('keeps the name a file was shared under; a sidecar written before names were kept gives none', async () => {
+    await storage.put('ab/one/resume_.txt', Buffer.from('cv'), 'text/plain', 'résumé✓.txt');
+    expect(await storage.get('ab/one/resume_.txt')).toEqual({ data: Buffer.from('cv'), contentType: 'text/plain', fileName: 'résumé✓.txt' });
+    await writeOldLayout('ab/old/resume_.txt', 'cv', 'text/plain');
+    expect(await storage.get('ab/old/resume_.txt')).toEqual({ data: Buffer.from('cv'), contentType: 'text/plain' });
+  });
+
+  describe('nameIfUnnamed', () => {
+    it('names a file stored the old way, keeping the rest of its sidecar; once named, it keeps that name', async () => {
+      await writeOldLayout('ab/old/resume_.txt', 'cv', 'text/plain');
+      expect(await storage.nameIfUnnamed('ab/old/resume_.txt', 'résumé✓.txt')).toBe('named');
+      expect(await storage.get('ab/old/resume_.txt')).toEqual({ data: Buffer.from('cv'), contentType: 'text/plain', fileName: 'résumé✓.txt' });
+      expect(await storage.nameIfUnnamed('ab/old/resume_.txt', 'other.txt')).toBe('kept');
+      expect((await storage.get('ab/old/resume_.txt'))?.fileName).toBe('résumé✓.txt');
+      // No temp file left beside it.
+      expect(await listAll(root)).toEqual(['ab/old/resume_.txt', 'ab/old/resume_.txt.meta.json']);
+    });
+
+    it('keeps the name of a file shared with one', async () => {
+      await storage.put('ab/new/x.txt', Buffer.from('x'), 'text/plain', 'x✓.txt');
+      expect(await storage.nameIfUnnamed('ab/new/x.txt', 'y.txt')).toBe('kept');
+      expect((await storage.get('ab/new/x.txt'))?.fileName).toBe('x✓.txt');
+    });
+
+    it('answers absent, writing nothing, when no file is stored under the key', async () => {
+      expect(await storage.nameIfUnnamed('ab/none/x.txt', 'x.txt')).toBe('absent');
+      // Bytes without their sidecar: an unfinished put, not a file.
+      await fsp.mkdir(path.join(root, 'k'), { recursive: true });
+      await fsp.writeFile(path.join(root, 'k', 'v'), 'orphan');
+      expect(await storage.nameIfUnnamed('k/v', 'v.txt')).toBe('absent');
+      expect(await listAll(root)).toEqual(['k/v']);
+    });
+
+    it('refuses an empty name and a key that is not ours', async () => {
+      await writeOldLayout('ab/old/x.txt', 'x', 'text/plain');
+      await expect(storage.nameIfUnnamed('ab/old/x.txt', '')).rejects.toThrow(/empty/);
+      await expect(storage.nameIfUnnamed('../x', 'x')).rejects.toThrow(/invalid storage key/);
+    });
+  });
+
+  /** A file as the gateway stored it before names were kept (before ad9d7a3): a sidecar of the content type alone. */
+  async function writeOldLayout(key: string, data: string, contentType: string): Promise<void> {
+    await fsp.mkdir(path.dirname(path.join(root, key)), { recursive: true });
+    await fsp.writeFile(path.join(root, key), data);
+    await fsp.writeFile(path.join(root, `${key}.meta.json`), JSON.stringify({ contentType }));
+  }
+
   it('treats bytes without their sidecar (an unfinished put) as absent', async () => {
     await fsp.mkdir(path.join(root, 'k'), { recursive: true });
     await fsp.writeFile(path.join(root, 'k', 'v'), 'orphan');

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 
-/** Where shared files and their thumbnails live. Keys come from `storageKeyFor`, never from clients. */
+/**
+ * Where shared files and their thumbnails live. Keys come from `storageKeyFor`, never from clients.
+ * The gateway writes and serves them; `cli file restore-names` (rooms) names the old ones.
+ */
 export interface FileStorage {
   /**
    * Stores `data` under `key`, replacing any previous object; readers see the old or the new object, never a part.
@@ -79,10 +82,35 @@ export class LocalDirectoryStorage implements FileStorage {
     if (!meta) return null;
     const data = await readIfExists(target);
     if (!data) return null;
-    const parsed = JSON.parse(meta.toString('utf8')) as { contentType?: unknown; fileName?: unknown };
+    const parsed = parseMeta(meta);
     const contentType = typeof parsed.contentType === 'string' ? parsed.contentType : 'application/octet-stream';
     // Sidecars written before names were kept have none.
-    return { data, contentType, ...(typeof parsed.fileName === 'string' && parsed.fileName ? { fileName: parsed.fileName } : {}) };
+    return { data, contentType, ...(hasName(parsed) ? { fileName: parsed.fileName } : {}) };
+  }
+
+  /**
+   * Gives a file stored without a name (its sidecar written before names were kept) the name
+   * it was shared under; a file that has a name keeps it, so running this again changes
+   * nothing. Only the sidecar is rewritten, as put writes it (a temp file renamed over it):
+   * a reader sees the old sidecar or the new one. 'absent': nothing is stored under `key`.
+   */
+  async nameIfUnnamed(key: string, fileName: string): Promise<'named' | 'kept' | 'absent'> {
+    if (!fileName) throw new Error('a file name may not be empty');
+    const target = this.pathFor(key);
+    const meta = await readIfExists(target + META_SUFFIX);
+    if (!meta || !(await exists(target))) return 'absent';
+    const parsed = parseMeta(meta);
+    if (hasName(parsed)) return 'kept';
+    const dir = path.dirname(target);
+    const tmp = await writeTemp(dir, path.basename(target) + META_SUFFIX, Buffer.from(JSON.stringify({ ...parsed, fileName })));
+    try {
+      await fs.rename(tmp, target + META_SUFFIX);
+    } catch (err) {
+      await fs.rm(tmp, { force: true });
+      throw err;
+    }
+    await fsyncDir(dir);
+    return 'named';
   }
 
   async delete(key: string): Promise<void> {
@@ -129,6 +157,24 @@ async function fsyncDir(dir: string): Promise<void> {
     }
   } catch {
     /* not fatal: the data files themselves are synced */
+  }
+}
+
+interface Meta {
+  contentType?: unknown;
+  fileName?: unknown;
+}
+
+const parseMeta = (meta: Buffer): Meta => JSON.parse(meta.toString('utf8')) as Meta;
+const hasName = (meta: Meta): meta is Meta & { fileName: string } => typeof meta.fileName === 'string' && meta.fileName !== '';
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.access(file);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return false;
+    throw err;
   }
 }
 

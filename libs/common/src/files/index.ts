@@ -1,1 +1,2 @@
 export * from './file-storage';
+export * from './stored-names';
