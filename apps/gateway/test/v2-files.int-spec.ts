@@ -1,11 +1,13 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import sharp from 'sharp';
 import { EventCapture, readResponse, Stack, startStack, v1, V1Response } from '../../../test/support/harness';
+import { CLI, ROOT } from '../../../test/support/processes';
 import { v2Session, V2Session } from './v2-helpers';
 
 /** Where the rooms service points its links (its PUBLIC_BASE_URL default), and the gateway its file URLs. */
@@ -80,6 +82,14 @@ describe('v2 share file and file serving (real services)', () => {
     expect(res.status).toBe(200);
     return res.json.room.room_id as number;
   };
+  /** The built CLI (`npm run build` first), run as an operator would, on this stack's database and file directory. */
+  const restoreNames = () => new Promise<{ status: number; stdout: string; stderr: string }>((resolve, reject) => {
+    const env = { ...process.env, DATABASE_URL: stack.databaseUrl, FILE_STORAGE_DIR: root };
+    execFile(process.execPath, [CLI, 'file', 'restore-names'], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
+      if (err && typeof err.code !== 'number') reject(err);
+      else resolve({ status: err ? (err.code as number) : 0, stdout, stderr });
+    });
+  });
   const messagesOf = async (room: number) =>
     (await db.query('SELECT type, user_id, body, message_format, file FROM messages WHERE room_id = $1 ORDER BY created_at, id', [room])).rows;
 
@@ -341,6 +351,40 @@ describe('v2 share file and file serving (real services)', () => {
       const said = (await uploadEvent('say "hi"; x=1文.txt')).payload.file;
       expect((await fetchUrl(said.url)).headers.get('content-disposition'))
         .toBe(`attachment; filename="say _hi__ x=1_.txt"; filename*=UTF-8''say%20%22hi%22%3B%20x%3D1%E6%96%87.txt`);
+    });
+
+    it('downloads a file stored before names were kept under the name it was shared with, once `cli file restore-names` has run', async () => {
+      const png = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#0f0' } }).png().toBuffer();
+      const body = new FormData();
+      body.append('file', new Blob([Buffer.from('old cv')], { type: 'text/plain' }), 'vieux résumé✓.txt');
+      expect((await fetch(`${stack.baseUrl}/v2/room/${roomId}/share/file`, { method: 'POST', headers: { authorization: `Bearer ${s.token}` }, body })).status).toBe(204);
+      const cv = (await uploadEvent('vieux résumé✓.txt')).payload.file;
+      expect((await share(roomId, related({ name: 'Старый.png', type: 'image/png', data: png }), RELATED)).status).toBe(204);
+      const photo = (await uploadEvent('Старый.png')).payload.file;
+      // Stored as the gateway stored files before ad9d7a3: the sidecar holds the content type alone.
+      for (const url of [cv.url, photo.url, photo.thumb_url]) {
+        const sidecar = join(root, `${new URL(url).pathname.slice('/files/'.length)}.meta.json`);
+        writeFileSync(sidecar, JSON.stringify({ contentType: JSON.parse(readFileSync(sidecar, 'utf8')).contentType }));
+      }
+      const disposition = async (url: string, base?: string) => (await fetchUrl(url, base)).headers.get('content-disposition');
+      expect(await disposition(cv.url)).toBe(`attachment; filename="vieux_resume_.txt"; filename*=UTF-8''vieux_resume_.txt`);
+
+      const run = await restoreNames();
+      expect(run).toMatchObject({ status: 0, stderr: '' });
+      // Its file and thumbnail, and this one; every other file of these tests was shared with its name.
+      expect(run.stdout).toMatch(/^named 3 file\(s\); \d+ had a name already, 0 not in FILE_STORAGE_DIR; 0 message\(s\) skipped/);
+
+      const gotCv = await fetchUrl(cv.url);
+      expect(await gotCv.text()).toBe('old cv');
+      expect(gotCv.headers.get('content-disposition')).toBe(`attachment; filename="vieux resume_.txt"; filename*=UTF-8''vieux%20r%C3%A9sum%C3%A9%E2%9C%93.txt`);
+      const inline = (ascii: string, encoded: string) => `inline; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+      // Every replica: they share the directory.
+      expect(await disposition(photo.url, small)).toBe(inline('______.png', '%D0%A1%D1%82%D0%B0%D1%80%D1%8B%D0%B9.png'));
+      expect(await disposition(photo.thumb_url)).toBe(inline('______.png', '%D0%A1%D1%82%D0%B0%D1%80%D1%8B%D0%B9.png'));
+
+      // Once more: nothing left to name, and the names stay.
+      expect((await restoreNames()).stdout).toMatch(/^named 0 file\(s\)/);
+      expect(await disposition(cv.url)).toBe(`attachment; filename="vieux resume_.txt"; filename*=UTF-8''vieux%20r%C3%A9sum%C3%A9%E2%9C%93.txt`);
     });
 
     it('answers 404 in the v2 error body for unknown keys, without caching headers', async () => {
