@@ -1,4 +1,4 @@
-import { optionProblem, parseCommandLine, UsageError } from './options';
+import { COMMAND_ARGUMENTS, COMMAND_OPTIONS, optionProblem, parseCommandLine, UsageError } from './options';
 
 const refusal = (argv: string[]): string | undefined => {
   try {
@@ -75,6 +75,10 @@ describe('parseCommandLine: an option a command does not read is refused, never 
 });
 
 describe('parseCommandLine: an argument a command does not read is refused, never ignored', () => {
+  it('knows the arguments of every command it knows the options of', () => {
+    expect(Object.keys(COMMAND_ARGUMENTS).sort()).toEqual(Object.keys(COMMAND_OPTIONS).sort());
+  });
+
   it.each<[string[], string]>([
     [['token', 'list', '5'], 'token list takes no argument (got "5")'],
     [['token', 'create', 'admin', '--type', 'admin'], 'token create takes no argument (got "admin")'],
@@ -84,6 +88,7 @@ describe('parseCommandLine: an argument a command does not read is refused, neve
     [['addon', 'install', 'https://a.example/d.json', 'Deploys'], 'addon install takes one argument, the descriptor URL (got "Deploys" after it)'],
     [['webhook', 'recover', '7', '2h', '--since', '2h'], 'webhook recover takes one argument, the webhook id (got "2h" after it)'],
     [['webhook', 'redeliver', 'a', 'b'], 'webhook redeliver takes one argument, the delivery id (got "b" after it)'],
+    [['file', 'restore-names', './data/files'], 'file restore-names takes no argument (got "./data/files")'],
   ])('%j', (argv, message) => {
     expect(refusal(argv)).toBe(message);
   });

@@ -58,6 +58,7 @@ export const COMMAND_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
   'webhook delivery': ['the delivery id'],
   'webhook redeliver': ['the delivery id'],
   'webhook recover': ['the webhook id'],
+  'file restore-names': [],
 };
 
 /** token create: the options that depend on --type. */
