@@ -30,6 +30,19 @@ export interface DeliveryView {
   lastAttempt: DeliveryAttemptView | null;
 }
 
+/** Where an item stands in its log's order (see deliveryField.position). */
+export interface DeliveryPosition {
+  /** `created_at` in UTC to the microsecond (2025-03-01T12:00:00.123456Z). */
+  createdAt: string;
+  id: string;
+}
+
+/** An item of a list of the log: the view, and its position, for the page after it. */
+export interface DeliveryListItem extends DeliveryView {
+  /** Absent from a dispatcher older than keyset pages (its caller links by start-index alone). */
+  position?: DeliveryPosition;
+}
+
 /** An attempt with what the receiver answered. */
 export interface DeliveryAttemptDetail extends DeliveryAttemptView {
   /** The answer's headers (null: no answer, or an attempt recorded before they were kept). */
