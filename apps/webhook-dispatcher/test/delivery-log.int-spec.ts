@@ -112,7 +112,9 @@ describe('the delivery log (dispatcher commands; real RabbitMQ, PostgreSQL and H
       expect(item).toEqual({
         id: deliveryId, webhookId, event: 'room_notification', status: 'failed', created: expect.any(String), attempts: 3, nextAttemptAt: null,
         lastAttempt: { attempt: 3, at: expect.any(String), statusCode: 500, durationMs: expect.any(Number), error: null },
+        position: { createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/), id: deliveryId },
       });
+      expect(item.position!.createdAt.slice(0, 23)).toBe(item.created.slice(0, 23));
       // The id is the webhook-id header the receiver saw, on every attempt.
       expect(hits().map((h) => h.headers['webhook-id'])).toEqual([deliveryId, deliveryId, deliveryId]);
 
@@ -311,6 +313,96 @@ describe('the delivery log (dispatcher commands; real RabbitMQ, PostgreSQL and H
     // The edges themselves are read by PostgreSQL.
     expect(await list(987_654, { since: '2025-01-01T00:00:00-15:59' })).toEqual([]);
     expect(await list(987_654, { since: '0001-01-01T00:00:00Z' })).toEqual([]);
+  });
+
+  describe('pages after a position (keyset)', () => {
+    // A webhook of its own (the log answers any id): rows written here, at chosen times.
+    const webhookId = 1_500_000_000 + Math.floor(Math.random() * 100_000_000);
+    const SAME = '2026-02-01T00:00:00.123456Z';
+    /** Deliveries at these times, in one statement; answers their ids. */
+    const insertAt = async (times: string[], event = 'room_notification') => (await db.query(
+      `INSERT INTO webhook_deliveries (id, webhook_id, event, event_id, status, attempts, envelope, created_at)
+       SELECT gen_random_uuid(), $1::int, $3, 'keyset-' || t.i, 'delivered', 1, '{}', t.at
+         FROM unnest($2::timestamptz[]) WITH ORDINALITY AS t (at, i)
+       RETURNING id`,
+      [webhookId, times, event],
+    )).rows.map((r: { id: string }) => r.id);
+    /** The log's order as PostgreSQL sorts it: created_at, then id, both descending. */
+    const inLogOrder = async () => (await db.query(
+      'SELECT id FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_at DESC, id DESC', [webhookId],
+    )).rows.map((r: { id: string }) => r.id);
+    /** Every page of `size`, each after the last item of the one before, running `between` between pages. */
+    const follow = async (size: number, filter: Partial<RequestOf<typeof ListDeliveriesV1>> = {}, between = async () => undefined as unknown) => {
+      const seen: string[] = [];
+      let after: RequestOf<typeof ListDeliveriesV1>['after'];
+      for (let pages = 0; pages < 100; pages++) {
+        const page = await list(webhookId, { ...filter, limit: size + 1, ...(after ? { after, startIndex: 999_999 } : {}) });
+        seen.push(...page.slice(0, size).map((d) => d.id));
+        if (page.length <= size) return seen;
+        after = page[size - 1].position;
+        await between();
+      }
+      throw new Error('no last page');
+    };
+
+    beforeAll(async () => {
+      await insertAt([
+        // Six deliveries of one instant, to the microsecond: only their ids order them.
+        ...Array(6).fill(SAME),
+        // Three more of its millisecond, a few microseconds apart (a Date would make them all .123).
+        '2026-02-01T00:00:00.123999Z', '2026-02-01T00:00:00.123457Z', '2026-02-01T00:00:00.123001Z',
+        '2026-02-01T00:00:00.122Z', '2026-02-01T00:00:01Z', '2026-01-31T23:59:59.999999Z',
+      ]);
+    });
+
+    it('gives each item its position, created_at to the microsecond; created stays in milliseconds', async () => {
+      const items = await list(webhookId);
+      expect(items.map((d) => d.id)).toEqual(await inLogOrder());
+      const at = (d: (typeof items)[number]) => [d.created, d.position?.createdAt];
+      expect(items.slice(0, 3).map(at)).toEqual([
+        ['2026-02-01T00:00:01.000Z', '2026-02-01T00:00:01.000000Z'],
+        ['2026-02-01T00:00:00.123Z', '2026-02-01T00:00:00.123999Z'],
+        ['2026-02-01T00:00:00.123Z', '2026-02-01T00:00:00.123457Z'],
+      ]);
+      expect(items.filter((d) => d.position?.createdAt === SAME)).toHaveLength(6);
+      for (const d of items) expect(d.position?.id).toBe(d.id);
+    });
+
+    it('pages deliveries of one instant and one millisecond each once, in the log\'s order, whatever the page size', async () => {
+      const all = await inLogOrder();
+      for (const size of [1, 2, 4, 5]) expect(await follow(size)).toEqual(all);
+      // With a filter, from its own index.
+      expect(await follow(2, { event: 'room_notification' })).toEqual(all);
+      expect(await follow(2, { status: 'failed' })).toEqual([]);
+    });
+
+    it('is moved along by nothing created meanwhile: deliveries arriving at the top between pages are not seen twice', async () => {
+      const before = await inLogOrder();
+      let n = 0;
+      // Newer than all: each lands at the top, where an offset would count it and shift the pages.
+      const arrive = async () => insertAt([new Date(Date.UTC(2026, 1, 2, 0, 0, n++)).toISOString()]);
+      const seen = await follow(3, {}, arrive);
+      expect(n).toBeGreaterThan(1);
+      expect(seen).toEqual(before);
+      // Read by offset, the same pages would have shown deliveries twice (what the cursor is for).
+      const byOffset: string[] = [];
+      for (let start = 0; ; start += 3) {
+        const page = await list(webhookId, { startIndex: start, limit: 4 });
+        byOffset.push(...page.slice(0, 3).map((d) => d.id));
+        if (page.length <= 3) break;
+        await arrive();
+      }
+      expect(new Set(byOffset).size).toBeLessThan(byOffset.length);
+    });
+
+    it('refuses a position not to the microsecond in UTC, or without a delivery id, naming after', async () => {
+      const id = randomUUID();
+      for (const createdAt of ['2026-02-01T00:00:00.123Z', '2026-02-01T01:00:00.123456+01:00', '2026-02-30T00:00:00.000000Z']) {
+        expect(await refusal(list(webhookId, { after: { createdAt, id } }))).toMatchObject({ code: 'invalid', reason: 'rule', field: 'after' });
+      }
+      expect(await refusal(list(webhookId, { after: { createdAt: SAME, id: '42' } })))
+        .toMatchObject({ code: 'invalid', field: 'after', detail: { problem: 'must be a delivery id (a UUID)' } });
+    });
   });
 
   it('recovers ten thousand failed deliveries without holding up the log: one statement, queued in batches, all delivered', async () => {

@@ -1,6 +1,6 @@
 import { preparedQuery } from '@app/common';
 import { DataSource } from 'typeorm';
-import type { DeliveryStatusName } from '@app/contracts';
+import type { DeliveryPosition, DeliveryStatusName } from '@app/contracts';
 import type { RepeatedRequest } from '../delivery/attempt-rows';
 
 /** A delivery as the log reads it, with its latest attempt (null columns before the first). */
@@ -61,12 +61,20 @@ export interface AttemptRow {
   response_headers: Record<string, string> | null;
 }
 
+/** A row of a list: with its position, `created_at` to the microsecond (the Date has milliseconds). */
+export interface ListedRow extends DeliveryRow {
+  position_at: string;
+}
+
 export interface DeliveryFilter {
   webhookId: number;
   status?: DeliveryStatusName;
   event?: string;
   since?: string;
+  /** Skipped when `after` is given. */
   startIndex: number;
+  /** The page starts after this delivery (keyset), not at `startIndex`. */
+  after?: DeliveryPosition;
   limit: number;
 }
 
@@ -99,27 +107,39 @@ export const JOB_COLUMNS = 'id, webhook_id, event, event_id, room_id, envelope, 
 export class DeliveryLogRepository {
   constructor(private readonly db: DataSource) {}
 
-  async list(f: DeliveryFilter): Promise<DeliveryRow[]> {
+  async list(f: DeliveryFilter): Promise<ListedRow[]> {
     const params: unknown[] = [f.webhookId];
     const where = ['d.webhook_id = $1'];
     if (f.status !== undefined) where.push(`d.status = $${params.push(f.status)}`);
     if (f.event !== undefined) where.push(`d.event = $${params.push(f.event)}`);
     if (f.since !== undefined) where.push(`d.created_at >= $${params.push(f.since)}::timestamptz`);
-    const offset = params.push(f.startIndex);
-    const limit = params.push(f.limit);
+    // After a position, the page is a range of the index from it: nothing read to be skipped,
+    // and deliveries created meanwhile (at the top) move nothing. The row comparison is one
+    // index condition on (created_at DESC, id DESC), both columns in the index's order.
+    let cut: string;
+    if (f.after !== undefined) {
+      where.push(`(d.created_at, d.id) < ($${params.push(f.after.createdAt)}::timestamptz, $${params.push(f.after.id)}::uuid)`);
+      cut = `LIMIT $${params.push(f.limit)}`;
+    } else {
+      const offset = params.push(f.startIndex);
+      cut = `OFFSET $${offset} LIMIT $${params.push(f.limit)}`;
+    }
     // The page is cut first, by ids alone: the log's indexes hold every column it filters and
     // orders by, so a deep page reads index entries only (no row, no attempt) for what it skips;
     // then its rows are joined to their last attempts. Prepared (one text per set of filters):
     // each filter has an index led by (webhook_id, the filter) and ordered as the page is, so
     // the generic plan is the index scan whatever the webhook holds (checked with
     // force_generic_plan on a webhook of 50,000 deliveries and one of 1,000, each filter and
-    // deep offsets), and planning was a third of the statement's cost.
+    // deep offsets), and planning was a third of the statement's cost. The position is written
+    // by PostgreSQL, in UTC to the microsecond: pg's Date would cut it to the millisecond, and
+    // a page after a position so cut would repeat or skip deliveries of the same millisecond.
     return preparedQuery(this.db,
-      `SELECT ${WITH_LAST_ATTEMPT}
+      `SELECT ${WITH_LAST_ATTEMPT},
+              to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position_at
          FROM (SELECT d.id FROM webhook_deliveries d
                 WHERE ${where.join(' AND ')}
                 ORDER BY d.created_at DESC, d.id DESC
-               OFFSET $${offset} LIMIT $${limit}) page
+               ${cut}) page
          JOIN webhook_deliveries d ON d.id = page.id
          LEFT JOIN webhook_attempts a ON a.delivery_id = d.id AND a.attempt = d.attempts
         ORDER BY d.created_at DESC, d.id DESC`,

@@ -7,6 +7,7 @@ export class ListDeliveries {
   constructor(private readonly log: DeliveryLogRepository) {}
 
   async execute(c: RequestOf<typeof ListDeliveriesV1>): Promise<ReplyOf<typeof ListDeliveriesV1>> {
-    return { deliveries: (await this.log.list(c)).map(toDeliveryView) };
+    const rows = await this.log.list(c);
+    return { deliveries: rows.map((row) => ({ ...toDeliveryView(row), position: { createdAt: row.position_at, id: row.id } })) };
   }
 }
