@@ -119,11 +119,16 @@ describe('the webhook delivery log across the built system', () => {
     expect((await log(`?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).body.items).toEqual([]);
     const first = await log('?max-results=1');
     expect(first.body.items).toHaveLength(1);
-    expect(first.body.links.next).toBe(`${stack.baseUrl}/v2/room/${roomId}/webhook/${webhook.id}/delivery?start-index=1&max-results=1`);
+    // Next is placed by a cursor after the page's last item as well as by start-index (which it echoes).
+    const next = new URL(first.body.links.next);
+    expect(`${next.origin}${next.pathname}`).toBe(`${stack.baseUrl}/v2/room/${roomId}/webhook/${webhook.id}/delivery`);
+    expect(Object.fromEntries(next.searchParams)).toEqual({ 'start-index': '1', 'max-results': '1', after: expect.stringMatching(/^[A-Za-z0-9_-]+$/) });
     const second: any = await fetch(first.body.links.next, { headers: { authorization: `Bearer ${admin}` } }).then((r) => r.json());
     expect(second.items).toHaveLength(1);
     expect(second.items[0].id).not.toBe(first.body.items[0].id);
+    expect(second.startIndex).toBe(1);
     expect(second.links).toEqual({ self: expect.any(String), prev: expect.stringContaining('start-index=0') });
+    expect(second.links.prev).not.toContain('after=');
   });
 
   it('shows one delivery: the request as sent (JWT and signature cut short), every attempt with the answer, no reply', async () => {
@@ -179,6 +184,7 @@ describe('the webhook delivery log across the built system', () => {
     expect(await log('?event=room_joined')).toEqual(v2Error(400, /^event: must be one of room_archived, /));
     expect(await log('?since=yesterday')).toEqual(v2Error(400, /^since: must be an ISO 8601 date and time with its offset/));
     expect(await log('?max-results=5000')).toEqual(v2Error(400, 'max-results: must be a whole number from 0 to 1000 (got "5000")'));
+    expect(await log('?after=yesterday')).toEqual(v2Error(400, 'after: must be a cursor as the list\'s links.next gives it (got "yesterday")'));
     const recover = (body: unknown) => v2(admin, 'POST', `/room/${roomId}/webhook/${webhook.id}/recover`, body);
     expect(await recover({})).toEqual(v2Error(400, 'since: is required'));
     expect(await recover({ since: 'last week' })).toEqual(v2Error(400, /^since: must be an ISO 8601 date and time/));
@@ -263,7 +269,7 @@ describe('the webhook delivery log across the built system', () => {
     const base = '/v2/room/{room}/webhook/{id}';
     expect(Object.keys(doc.paths[`${base}/delivery`])).toEqual(['get']);
     expect(doc.paths[`${base}/delivery`].get.parameters.map((p: { name: string }) => p.name))
-      .toEqual(expect.arrayContaining(['start-index', 'max-results', 'status', 'event', 'since']));
+      .toEqual(expect.arrayContaining(['start-index', 'max-results', 'status', 'event', 'since', 'after']));
     expect(Object.keys(doc.paths[`${base}/delivery/{delivery}`])).toEqual(['get']);
     expect(Object.keys(doc.paths[`${base}/delivery/{delivery}/redeliver`].post.responses)).toContain('202');
     expect(doc.paths[`${base}/recover`].post.requestBody.content['application/json'].schema.required).toEqual(['since']);

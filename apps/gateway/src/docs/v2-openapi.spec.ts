@@ -5,6 +5,7 @@ import { FloodControlled, Public, RequireScopes, ResponseSchema, Summary } from 
 import { RoomEventsController } from '../v2/events/events.controller';
 import { RoomsController } from '../v2/rooms/rooms.controller';
 import { WebhooksController } from '../v2/webhooks/webhooks.controller';
+import { WebhookDeliveriesController } from '../v2/webhooks/webhook-deliveries.controller';
 import { SessionController } from '../v2/session/session.controller';
 import { TokensController } from '../v2/tokens/tokens.controller';
 import { V2Body, V2Query } from '../v2/http/validation';
@@ -87,6 +88,20 @@ describe('v2 OpenAPI document: webhooks', () => {
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['204', '400', '401', '403', '404']));
     expect(op.security).toEqual([{ bearer: ['admin_room'] }, { auth_token: ['admin_room'] }, { session: [] }]);
     expect(op.parameters.map((p: any) => p.name)).toEqual(['room', 'id']);
+  });
+});
+
+describe('v2 OpenAPI document: the delivery log', () => {
+  const doc = buildV2OpenApi([routeInfo(Object.create(WebhookDeliveriesController.prototype) as object, 'list')!], 'http://h') as any;
+  const op = doc.paths['/v2/room/{room}/webhook/{id}/delivery'].get;
+
+  it('documents after, the cursor links.next carries, beside start-index and the filters', () => {
+    expect(op.parameters.map((p: any) => `${p.in}:${p.name}`))
+      .toEqual(['path:room', 'path:id', 'query:start-index', 'query:max-results', 'query:status', 'query:event', 'query:since', 'query:after']);
+    const after = op.parameters.find((p: any) => p.name === 'after');
+    expect(after.required).toBeFalsy();
+    expect(after.schema.type).toBe('string');
+    expect(after.description).toMatch(/links\.next carries it/);
   });
 });
 

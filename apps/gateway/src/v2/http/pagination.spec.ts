@@ -17,6 +17,19 @@ describe('pageResponse', () => {
     expect(pageResponse([], { startIndex: 5, maxResults: 0 }, true, self).links).toEqual({ self });
   });
 
+  it('links the next page by its cursor as well as its start-index, and no other link by the request\'s cursor', () => {
+    const cursor = { param: 'after', next: 'Y3Vyc29y' };
+    const page = pageResponse([1, 2], { startIndex: 4, maxResults: 2 }, true, self, { after: 'b2xk', status: 'failed' }, cursor);
+    expect(page.links).toEqual({
+      self,
+      prev: 'http://h/v2/room?status=failed&start-index=2&max-results=2',
+      next: 'http://h/v2/room?status=failed&start-index=6&max-results=2&after=Y3Vyc29y',
+    });
+    // No cursor for the next page (a service that gives none): start-index alone, not the request's cursor.
+    expect(pageResponse([1], { startIndex: 0, maxResults: 1 }, true, self, { after: 'b2xk' }, { param: 'after' }).links.next)
+      .toBe('http://h/v2/room?start-index=1&max-results=1');
+  });
+
   it('splits the probe row off', () => {
     expect(splitProbe([1, 2, 3], { startIndex: 0, maxResults: 2 })).toEqual({ items: [1, 2], hasMore: true });
     expect(splitProbe([1, 2], { startIndex: 0, maxResults: 2 })).toEqual({ items: [1, 2], hasMore: false });

@@ -35,20 +35,30 @@ export interface Page<T> {
 }
 
 /**
+ * A keyset cursor of a list: the query parameter that carries it, and its value for the page
+ * after this one (absent: `next` links by start-index alone).
+ */
+export interface PageCursor { param: string; next?: string }
+
+/**
  * A v2 list answer. `hasMore`: the service found an item past this page (it reads one more
  * than asked). Links keep the request's other parameters, without its token. A page of
  * `max-results=0` links nowhere: its next and previous pages would be itself, and a client
- * following `next` would never stop.
+ * following `next` would never stop. With a `cursor`, `next` also carries the cursor of the
+ * page after this one; no other link carries the request's (`prev` is by start-index).
  */
-export function pageResponse<T>(items: T[], page: PageRequest, hasMore: boolean, selfUrl: string, query: Record<string, unknown> = {}): Page<T> {
-  const link = (startIndex: number) => {
+export function pageResponse<T>(
+  items: T[], page: PageRequest, hasMore: boolean, selfUrl: string, query: Record<string, unknown> = {}, cursor?: PageCursor,
+): Page<T> {
+  const link = (startIndex: number, after?: string) => {
     const url = new URL(selfUrl);
     for (const [k, v] of Object.entries(query)) {
-      if (k === 'auth_token' || k === 'start-index' || k === 'max-results' || typeof v !== 'string') continue;
+      if (k === 'auth_token' || k === 'start-index' || k === 'max-results' || k === cursor?.param || typeof v !== 'string') continue;
       url.searchParams.set(k, v);
     }
     url.searchParams.set('start-index', String(startIndex));
     url.searchParams.set('max-results', String(page.maxResults));
+    if (cursor && after !== undefined) url.searchParams.set(cursor.param, after);
     return url.toString();
   };
   return {
@@ -58,7 +68,7 @@ export function pageResponse<T>(items: T[], page: PageRequest, hasMore: boolean,
     links: {
       self: selfUrl,
       ...(page.startIndex > 0 && page.maxResults > 0 ? { prev: link(Math.max(0, page.startIndex - page.maxResults)) } : {}),
-      ...(hasMore && page.maxResults > 0 ? { next: link(page.startIndex + page.maxResults) } : {}),
+      ...(hasMore && page.maxResults > 0 ? { next: link(page.startIndex + page.maxResults, cursor?.next) } : {}),
     },
   };
 }

@@ -6,6 +6,9 @@ import { Page, pageOf, pageResponse, probeLimit, splitProbe } from './pagination
 /** The window of a list the rooms service is asked for: one item more than the page holds. */
 export interface ListWindow { startIndex: number; limit: number }
 
+/** A list paged by a keyset cursor as well: its query parameter, and the cursor after an item. */
+export interface ListCursor<T> { param: string; after: (item: T) => string | undefined }
+
 /**
  * What the v2 resource controllers share: the rooms service their handlers send commands
  * to, the public base URL their links start with, and how a list is answered a page at a time.
@@ -21,14 +24,17 @@ export abstract class V2Resource {
   /**
    * One page of a list at `path` (under the base URL): `read` gets one item more than the
    * page holds, to know whether a next page exists without counting; the links keep the
-   * request's other query parameters (`raw`).
+   * request's other query parameters (`raw`). With a `cursor`, `next` carries the cursor
+   * after the page's last item as well as its start-index.
    */
   protected async page<T, V>(
     q: { 'start-index': number; 'max-results': number }, raw: Record<string, unknown>, path: string,
-    read: (window: ListWindow) => Promise<T[]>, present: (item: T, base: string) => V,
+    read: (window: ListWindow) => Promise<T[]>, present: (item: T, base: string) => V, cursor?: ListCursor<T>,
   ): Promise<Page<V>> {
     const page = pageOf(q);
     const { items, hasMore } = splitProbe(await read({ startIndex: page.startIndex, limit: probeLimit(page) }), page);
-    return pageResponse(items.map((item) => present(item, this.base)), page, hasMore, `${this.base}${path}`, raw);
+    const last = items[items.length - 1];
+    const next = cursor ? { param: cursor.param, next: last === undefined ? undefined : cursor.after(last) } : undefined;
+    return pageResponse(items.map((item) => present(item, this.base)), page, hasMore, `${this.base}${path}`, raw, next);
   }
 }

@@ -12,7 +12,8 @@ import { V2Controller } from '../http/v2-controller';
 import { CurrentActor, pathParam, RoomRefParam } from '../http/v2-request';
 import { V2Resource } from '../http/v2-resource';
 import { V2Body, V2Query } from '../http/validation';
-import { DeliveryListQuery, deliveryListQuery, filtersOf, RecoverBody, recoverBody } from './webhook-deliveries.schemas';
+import { cursorOf, DeliveryListQuery, deliveryListQuery, filtersOf, RecoverBody, recoverBody } from './webhook-deliveries.schemas';
+import { encodeCursor } from './delivery-cursor';
 import { toV2Delivery, toV2DeliveryItem } from './webhook-deliveries.presenter';
 import { WebhookIdParam } from './webhooks.controller';
 import { webhookUrl } from './webhooks.presenter';
@@ -51,7 +52,7 @@ export class WebhookDeliveriesController extends V2Resource {
   }
 
   @Get(':room/webhook/:id/delivery')
-  @Summary('List the deliveries of a webhook, newest first (filters: status, event, since)')
+  @Summary('List the deliveries of a webhook, newest first (filters: status, event, since; links.next pages by cursor)')
   @RequireScopes('admin_room')
   async list(
     @RoomRefParam() room: RoomRef, @WebhookIdParam() ref: WebhookRef, @Param('room') name: string,
@@ -63,11 +64,14 @@ export class WebhookDeliveriesController extends V2Resource {
     let self = '';
     return this.page(q, raw, `/v2/room/${encodeURIComponent(name)}/webhook/${webhookId}/delivery`,
       async (w) => {
-        const [webhook, { deliveries }] = await afterAccess(access, this.dispatcher.send(ListDeliveriesV1, { webhookId, ...filtersOf(q), ...w }, traceOfActor(actor)));
+        const command = { webhookId, ...filtersOf(q), ...cursorOf(q), ...w };
+        const [webhook, { deliveries }] = await afterAccess(access, this.dispatcher.send(ListDeliveriesV1, command, traceOfActor(actor)));
         self = webhookUrl(webhook, this.base);
         return deliveries;
       },
-      (d) => toV2DeliveryItem(d, self));
+      (d) => toV2DeliveryItem(d, self),
+      // A dispatcher older than positions gives none: next pages by start-index alone.
+      { param: 'after', after: (d) => (d.position ? encodeCursor(d.position) : undefined) });
   }
 
   @Get(':room/webhook/:id/delivery/:delivery')
