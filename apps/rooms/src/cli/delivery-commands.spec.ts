@@ -41,12 +41,13 @@ const detail: DeliveryDetailView = {
 describe('DeliveryCommands', () => {
   it('sends the dispatcher its commands, with no actor: list, show, redeliver, recover', async () => {
     const { commands, sent } = queue((pattern) => ({
-      'deliveries.list-deliveries.v1': { deliveries: [item] },
+      'deliveries.list-deliveries.v1': { deliveries: [{ ...item, position: { createdAt: '2026-01-01T00:00:00.000000Z', id: ID } }] },
       'deliveries.get-delivery.v1': { delivery: detail },
       'deliveries.redeliver.v1': { deliveryId: ID, attempt: 4 },
       'deliveries.recover-deliveries.v1': { count: 12 },
     })[pattern]);
-    expect(await commands.list(7, { status: 'failed', limit: 10 })).toEqual([item]);
+    // Shown (and --json) without the item's position, which only a next page would need.
+    expect(await commands.list(7, { status: 'failed', limit: 10 })).toStrictEqual([item]);
     await commands.list(7);
     expect(await commands.show(ID)).toEqual(detail);
     expect(await commands.redeliver(ID)).toEqual({ deliveryId: ID, attempt: 4 });

@@ -101,7 +101,8 @@ export class DeliveryCommands {
       webhookId, startIndex: 0, limit, ...(status?.success ? { status: status.data } : {}),
     }, webhookId);
     if (deliveries.length === 0) await this.mustBeKnown(webhookId);
-    return deliveries;
+    // A position is for the page after an item; the CLI reads one page, and --json shows the views as they were.
+    return deliveries.map(({ position: _position, ...view }) => view);
   }
 
   async show(deliveryId: string): Promise<DeliveryDetailView> {
