@@ -27,8 +27,19 @@ function stopAll(signal) {
   }, 10_000).unref();
 }
 
+// One METRICS_PORT for the three services of one machine would have the second and third fail
+// on EADDRINUSE: given a port P, the gateway takes P, rooms P+1 and the dispatcher P+2, as the
+// defaults are laid out (9464, 9465, 9466). 0 (any free port) is passed as it is.
+const METRICS_OFFSET = { gateway: 0, rooms: 1, 'webhook-dispatcher': 2 };
+const metricsBase = /^\d+$/.test(process.env.METRICS_PORT ?? '') ? Number(process.env.METRICS_PORT) : null;
+if (metricsBase !== null && metricsBase > 65533) {
+  process.stderr.write(`METRICS_PORT: npm start gives the three services ${metricsBase}, +1 and +2, so it must be at most 65533 (got ${metricsBase})\n`);
+  process.exit(2);
+}
+const envOf = (s) => (metricsBase ? { ...process.env, METRICS_PORT: String(metricsBase + METRICS_OFFSET[s.name]) } : process.env);
+
 for (const s of SERVICES) {
-  const child = spawn(process.execPath, [...s.flags, '--enable-source-maps', s.entry], { cwd: root, stdio: 'inherit', env: process.env });
+  const child = spawn(process.execPath, [...s.flags, '--enable-source-maps', s.entry], { cwd: root, stdio: 'inherit', env: envOf(s) });
   children.set(s.name, child);
   child.on('exit', (code, signal) => {
     children.delete(s.name);
