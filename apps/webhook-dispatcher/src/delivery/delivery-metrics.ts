@@ -22,7 +22,7 @@ const EVENTS: ReadonlySet<string> = new Set(WEBHOOK_EVENT_NAMES);
 /**
  * Counted in memory where attempts conclude (DeliveryWorker): no round trip on the delivery
  * path. `webhook_delivery_attempt_duration_seconds` (its `_count` is the attempts made, by
- * result) and `webhook_deliveries_total` (each delivery once, when it ends).
+ * result) and `webhook_deliveries_total` (a delivery when it ends, and again when a redeliver or recover ends it anew).
  */
 export class DeliveryMetrics {
   private readonly attempts: Histogram<'webhook_event' | 'result'>;
