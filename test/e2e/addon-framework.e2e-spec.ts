@@ -305,7 +305,7 @@ describe('an add-on built with ac-koa-hipchat, installed from its descriptor', (
       expect((await history(roomId)).map((m) => m.message)).toContain(`Hello, ${admin.name}!`);
 
       const removed = await cliAsync(['addon', 'uninstall', String(installation.id)], env);
-      expect({ status: removed.status, stderr: removed.stderr }).toEqual({ status: 0, stderr: '' });
+      expect({ status: removed.status, stderr: removed.stderr }).toEqual({ status: 0, stderr: `uninstalled add-on installation ${installation.id}: its webhooks and tokens are gone\n` });
       await greeter.waitFor('the uninstall callback', () => greeter.lifecycle.find((l) => l.event === 'uninstall'));
       expect(await greeter.tenant(oauthId)).toBeUndefined();
     });
@@ -337,7 +337,7 @@ describe('an add-on built with ac-koa-hipchat, installed from its descriptor', (
       expect(listed.stdout).toContain(`${installation.id}\tgreeter-cli-env\t${roomId}\t${installation.oauth_id}\t`);
 
       const removed = await cliAsync(['addon', 'uninstall', String(installation.id)], env, ['WEBHOOK_ALLOWED_NETWORKS']);
-      expect({ status: removed.status, stderr: removed.stderr }).toEqual({ status: 0, stderr: '' });
+      expect({ status: removed.status, stderr: removed.stderr }).toEqual({ status: 0, stderr: `uninstalled add-on installation ${installation.id}: its webhooks and tokens are gone\n` });
       await greeter.waitFor('the uninstall callback', () => greeter.lifecycle.find((l) => l.event === 'uninstall'));
       const again = await cliAsync(['addon', 'uninstall', String(installation.id)], env);
       expect(again).toEqual({ status: 1, stdout: '', stderr: `cli: no add-on installation ${installation.id}\n` });

@@ -143,6 +143,8 @@ async function runAddon(action: string | undefined, arg: string | undefined, val
     }
     if (action === 'uninstall') {
       await addons.uninstall(Number(arg));
+      // Said, as token revoke and webhook enable say theirs: silence read as nothing done.
+      process.stderr.write(`uninstalled add-on installation ${arg}: its webhooks and tokens are gone\n`);
       return 0;
     }
     const rows = await addons.list();

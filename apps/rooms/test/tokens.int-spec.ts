@@ -181,6 +181,10 @@ describe('tokens (real Postgres, RabbitMQ)', () => {
       expect(await cli('token', 'create', 'admin', '--type', 'admin')).toEqual({
         status: 2, stdout: '', stderr: expect.stringMatching(/^cli: token create takes no argument \(got "admin"\)\n/),
       });
+      // What a type needs and was not given: exit 2 too, before the database is opened (it was 1).
+      expect(await cli('token', 'create', '--type', 'personal')).toEqual({
+        status: 2, stdout: '', stderr: expect.stringMatching(/^cli: a personal token needs --user <id or e-mail address>\nUsage:/),
+      });
       expect(await tokenCount()).toBe(before);
     });
 

@@ -28,6 +28,8 @@ describe('parseCommandLine: an option a command does not read is refused, never 
     [['webhook', 'deliveries', '7', '--since', '2h'], '--since does not apply to webhook deliveries (it is for webhook recover)'],
     [['webhook', 'redeliver', 'x', '--json'], '--json does not apply to webhook redeliver (it is for token list, addon list, webhook list, webhook deliveries, webhook delivery)'],
     [['webhook', 'recover', '7', '--since', '2h', '--limit', '5'], '--limit does not apply to webhook recover (it is for webhook deliveries)'],
+    [['token', 'create', '--type', 'personal'], 'a personal token needs --user <id or e-mail address>'],
+    [['token', 'create', '--type', 'room', '--label', 'x'], 'a room token needs --room <id or name>'],
     [['token', 'create', '--type', 'superuser'], '--type must be one of admin, notification, personal, room (got "superuser")'],
     [['token', 'create', '--type', 'superuser', '--user', '1'], '--type must be one of admin, notification, personal, room (got "superuser")'],
     [['file', 'restore-names', '--json'], '--json does not apply to file restore-names (it is for token list, addon list, webhook list, webhook deliveries, webhook delivery)'],

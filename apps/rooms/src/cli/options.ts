@@ -68,11 +68,11 @@ const OWNER_OPTIONS: readonly CliOption[] = ['user', 'room', 'scopes'];
  * token create: which of OWNER_OPTIONS each --type takes, and why the others do not apply
  * (a room token's scope is fixed: --scopes was dropped without a word).
  */
-const TOKEN_TYPES: Readonly<Record<string, { takes: readonly CliOption[]; why: string }>> = {
+const TOKEN_TYPES: Readonly<Record<string, { takes: readonly CliOption[]; why: string; needs?: [CliOption, string] }>> = {
   admin: { takes: [], why: 'admin and notification tokens (v1) have no user, room or scopes' },
   notification: { takes: [], why: 'admin and notification tokens (v1) have no user, room or scopes' },
-  personal: { takes: ['user', 'scopes'], why: 'a personal token acts as its --user, with its --scopes' },
-  room: { takes: ['room'], why: 'a room token only sends notifications to its --room' },
+  personal: { takes: ['user', 'scopes'], why: 'a personal token acts as its --user, with its --scopes', needs: ['user', 'a personal token needs --user <id or e-mail address>'] },
+  room: { takes: ['room'], why: 'a room token only sends notifications to its --room', needs: ['room', 'a room token needs --room <id or name>'] },
 };
 
 const TYPE_RULE = `--type must be one of ${Object.keys(TOKEN_TYPES).join(', ')}`;
@@ -101,6 +101,9 @@ export function optionProblem(command: string, given: readonly GivenOption[], ty
     if (!takes.includes(option)) return `${rawName} does not apply to ${command} (it is for ${commandsTaking(option).join(', ')})`;
     if (owned && OWNER_OPTIONS.includes(option) && !owned.takes.includes(option)) return `${rawName} does not apply to --type ${type}: ${owned.why}`;
   }
+  // What was left out is a mistake in what was typed too (exit 2, as the rest), said before
+  // any database is opened.
+  if (owned?.needs && !given.some((o) => o.name === owned.needs![0])) return owned.needs[1];
   return undefined;
 }
 
