@@ -35,6 +35,17 @@ describe('v2 authentication, scopes and rate limit (real services, two gateway r
     }
   });
 
+  it('serves the picture every user record\'s photo_url names', async () => {
+    const user = await v2(stack.baseUrl, 'GET', `user/${s.adminId}`, { token: s.token });
+    const photo = new URL(user.json.photo_url as string);
+    expect(photo.pathname).toBe('/img/silhouette_125.png');
+    const res = await fetch(`${stack.baseUrl}${photo.pathname}`);
+    expect([res.status, res.headers.get('content-type'), res.headers.get('cache-control')]).toEqual([200, 'image/png', 'public, max-age=86400']);
+    const png = Buffer.from(await res.arrayBuffer());
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([125, 125]);
+  });
+
   it('answers the capabilities authorizationUrl: the authorization-code flow is not offered, and says what is', async () => {
     // An add-on sends the user's browser there; it answered 404, as if the document linked to nothing.
     const res = await fetch(`${stack.baseUrl}/users/authorize?response_type=code&client_id=abc&redirect_uri=https%3A%2F%2Faddon.example%2Fcb`, { redirect: 'manual' });

@@ -2,6 +2,7 @@ import { Controller, Get, Header, Inject, Optional, Res } from '@nestjs/common';
 import { Observability, OBSERVABILITY, readinessStatus, ReadinessReport } from '@app/common';
 import type { FastifyReply } from 'fastify';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { SILHOUETTE_PNG } from './silhouette';
 
 /**
  * The pages that error messages point at (the original pointed at its own docs), so that
@@ -55,6 +56,14 @@ export class DocsController {
       '  npm run --silent cli -- token create --type personal --user EMAIL',
       '',
     ].join('\n');
+  }
+
+  /** Every user's `photo_url` (see silhouette.ts): public, as chat clients load it as an <img>. */
+  @Get('img/silhouette_125.png')
+  @Header('Content-Type', 'image/png')
+  @Header('Cache-Control', 'public, max-age=86400')
+  silhouette(): Buffer {
+    return SILHOUETTE_PNG;
   }
 
   @Get('docs/api/rate_limiting')
