@@ -1,4 +1,5 @@
 import { z, ZodTypeAny } from 'zod';
+import { isSecretName, redactCredentials, redactText } from '../logging/redact';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -24,13 +25,23 @@ export function parseConfig<S extends Record<string, ZodTypeAny>>(
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       const variable = issue.path.join('.') || '(environment)';
-      const value = input[variable];
-      const shown = value === undefined ? 'not set' : `got "${value}"`;
-      return `${variable}: ${issue.message} (${shown})`;
+      return problemText(variable, issue.message, input[variable]);
     });
     throw new ConfigError(problems);
   }
   return result.data;
+}
+
+/**
+ * `VARIABLE: rule (got "value")`, the value as an operator may see it in a terminal or a
+ * collected log: a variable named as a secret (SESSION_SECRET, *_TOKEN, *_PASSWORD...) is
+ * never shown, only its rule; any other shows without the password of a URL it holds
+ * (`mysql://u:[REDACTED]@h/x`), parsable or not, nor secret query parameters.
+ */
+export function problemText(variable: string, rule: string, value: string | undefined): string {
+  if (value === undefined) return `${variable}: ${rule} (not set)`;
+  if (isSecretName(variable)) return `${variable}: ${redactText(rule, [value])} (value not shown)`;
+  return `${variable}: ${redactCredentials(rule)} (got "${redactCredentials(value, { bare: true })}")`;
 }
 
 /** Same as parseConfig, but prints the problems and stops the process. */

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { bareUrl, isSecretName, lenientDecode, REDACT_PATHS, redactText, redactUrl } from './redact';
+import { bareUrl, isSecretName, lenientDecode, REDACT_PATHS, redactCredentials, redactText, redactUrl } from './redact';
 
 const TOKEN = 'Zq81TokenValue0123456789abcdefABCDEF4242';
 
@@ -165,6 +165,35 @@ describe('bareUrl', () => {
 
   it('cuts what is not a URL at its query', () => {
     expect(bareUrl('not a url?token=abc')).toBe('not a url');
+  });
+});
+
+describe('redactCredentials', () => {
+  it.each([
+    ['a URL', 'mysql://u:S3cretPw@h/x', 'mysql://u:[REDACTED]@h/x'],
+    ['an empty user name (Redis)', 'redis://:S3cretPw@127.0.0.1:5999/0', 'redis://:[REDACTED]@127.0.0.1:5999/0'],
+    ['a password with an unencoded /', 'amqp://guest:S3c/retPw@h:5672', 'amqp://guest:[REDACTED]@h:5672'],
+    ['a password with an unencoded @ and #', 'postgres://u:S3c@re#tPw@h/x', 'postgres://u:[REDACTED]@h/x'],
+    ['a URL inside a sentence', 'connect amqp://u:S3cretPw@h failed: ECONNREFUSED', 'connect amqp://u:[REDACTED]@h failed: ECONNREFUSED'],
+    ['a list of URLs', 'amqp://u:S3cretPw@a,amqp://v:S3cretPw@b', 'amqp://u:[REDACTED]@a,amqp://v:[REDACTED]@b'],
+    ['a secret query parameter', 'postgres://h/x?password=S3cretPw', 'postgres://h/x?password=[REDACTED]'],
+    ['a user name alone', 'postgres://postgres@h/x', 'postgres://postgres@h/x'],
+    ['no URL', 'must be a port number', 'must be a port number'],
+  ])('hides the password of %s', (_label, text, expected) => {
+    expect(redactCredentials(text)).toBe(expected);
+  });
+
+  it('reads user:password@host without a scheme only when asked (a configuration value)', () => {
+    expect(redactCredentials('u:S3cretPw@h/x', { bare: true })).toBe('u:[REDACTED]@h/x');
+    expect(redactCredentials('redis//:S3cretPw@h', { bare: true })).toBe('redis//:[REDACTED]@h');
+    expect(redactCredentials('u:S3cretPw@h/x')).toBe('u:S3cretPw@h/x');
+    expect(redactCredentials('127.0.0.1:6379', { bare: true })).toBe('127.0.0.1:6379');
+  });
+});
+
+describe('bareUrl of text that does not parse', () => {
+  it('shows no password', () => {
+    expect(bareUrl('https://u:S3c/retPw@h:99999/in?key=SECRETQ')).toBe('https://u:[REDACTED]@h:99999/in');
   });
 });
 

@@ -183,6 +183,34 @@ export function redactUrl(url: string): string {
   }
 }
 
+/** A URL in text: `scheme://` and what follows, up to white space or the next `,scheme://` (a list of URLs). */
+const URL_IN_TEXT = /([a-z][a-z0-9+.-]*:\/\/)((?:(?!,\s*[a-z][a-z0-9+.-]*:\/\/)\S)*)/gi;
+
+/** `user:password@rest` with the password hidden; text without both `:` and a later `@` as it was. */
+function hideUserinfoPassword(text: string): string {
+  // The last `@`, not the first: a password may hold an unencoded `@`, `/` or `#` (then the
+  // value does not parse as a URL at all). An `@` further on, in a path or a query, hides
+  // more than the password: never less.
+  const at = text.lastIndexOf('@');
+  const colon = text.indexOf(':');
+  if (at === -1 || colon === -1 || colon > at) return text;
+  return `${text.slice(0, colon + 1)}${REDACTED}${text.slice(at)}`;
+}
+
+/**
+ * Text that names URLs (a configuration value, a driver's error message) with the password
+ * of every `scheme://user:password@host` hidden, whether or not the URL parses, and the
+ * secret parameters of its query as redactUrl hides them: `mysql://u:[REDACTED]@h/x`.
+ * A user name alone (`postgres://postgres@host`) stays: it is how most such URLs name
+ * their role. With `bare`, a value without `scheme://` that reads `user:password@host` is
+ * treated as such (a URL whose scheme was forgotten).
+ */
+export function redactCredentials(text: string, options: { bare?: boolean } = {}): string {
+  const value = String(text);
+  if (options.bare && !/[a-z][a-z0-9+.-]*:\/\//i.test(value)) return redactUrl(hideUserinfoPassword(value));
+  return value.replace(URL_IN_TEXT, (_m, scheme: string, rest: string) => redactUrl(`${scheme}${hideUserinfoPassword(rest)}`));
+}
+
 /**
  * A URL as shown to people (a room notification, an operator's table): scheme, host, port
  * and path, without credentials, query or fragment, where add-on frameworks and receivers
@@ -194,7 +222,7 @@ export function bareUrl(url: string): string {
     const u = new URL(url);
     return `${u.protocol}//${u.host}${redactUrl(u.pathname)}`;
   } catch {
-    return redactUrl(String(url)).replace(/[?#][\s\S]*$/, '');
+    return redactCredentials(String(url), { bare: true }).replace(/[?#][\s\S]*$/, '');
   }
 }
 
