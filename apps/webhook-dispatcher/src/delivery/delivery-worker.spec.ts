@@ -1,4 +1,6 @@
-import { createLogger, GuardedHttpClient } from '@app/common';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { AppLogger, createLogger, GuardedHttpClient } from '@app/common';
 import { WebhookRegistration } from '@app/contracts';
 import { Registrations } from '../registrations/registrations';
 import { ReplyPoster } from '../replies/reply-poster';
@@ -21,15 +23,21 @@ const job: DeliveryJob = {
 };
 
 /** A worker whose receiver always answers 500, with the delivery log kept in memory. */
-function workerWith(publishRetry: jest.Mock, options: { detachAfterMs?: number; answerAfterMs?: number } = {}) {
+function workerWith(
+  publishRetry: jest.Mock,
+  options: { detachAfterMs?: number; answerAfterMs?: number; registration?: WebhookRegistration; logger?: AppLogger } = {},
+) {
+  const webhook = options.registration ?? registration;
   const recorded: AttemptToRecord[] = [];
   const requests: string[] = [];
+  const urls: string[] = [];
   const progress = () => new Map<string, DeliveryProgress>(recorded.map((r) => [r.job.deliveryId, { status: r.state.status, attempts: r.state.attempts }]));
   const worker = new DeliveryWorker(
-    { get: () => registration, at: () => registration, upTo: async () => true, freshSince: async () => undefined } as unknown as Registrations,
+    { get: () => webhook, at: () => webhook, upTo: async () => true, freshSince: async () => undefined } as unknown as Registrations,
     {
-      request: async (r: { headers: Record<string, string> }) => {
+      request: async (r: { url: string; headers: Record<string, string> }) => {
         requests.push(r.headers['webhook-id']);
+        urls.push(r.url);
         if (options.answerAfterMs) await new Promise((done) => setTimeout(done, options.answerAfterMs));
         return { status: 500, headers: {}, body: '', truncated: false, durationMs: 1 };
       },
@@ -42,13 +50,26 @@ function workerWith(publishRetry: jest.Mock, options: { detachAfterMs?: number; 
     { publishRetry, publishInFlight: async () => undefined } as unknown as DeliveryQueues,
     new DeliveryDecisions([200, 400, 400], () => 0.5),
     {} as ReplyPoster,
-    createLogger('test', 'silent'),
+    options.logger ?? createLogger('test', 'silent'),
     { timeoutMs: 1_000, detachAfterMs: options.detachAfterMs },
   );
-  return { worker, recorded, requests };
+  return { worker, recorded, requests, urls };
 }
 
 describe('DeliveryWorker', () => {
+  it('logs a failed attempt with the URL bare (a receiver\'s token rides in its query), and still sends the query', async () => {
+    let out = '';
+    const logger = pino({ level: 'debug' }, new Writable({ write(chunk, _enc, done) { out += chunk.toString(); done(); } }));
+    const withKey = { ...registration, url: 'https://x.example.com/h?key=SECRETQ#frag' };
+    const { worker, urls } = workerWith(jest.fn().mockResolvedValue(undefined), { registration: withKey, logger });
+    expect(await worker.handle(job, { release: jest.fn() })).toBe('ack');
+    expect(urls).toHaveLength(1);
+    expect(urls[0]).toContain('https://x.example.com/h?key=SECRETQ');
+    const failed = out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((l) => l.msg === 'webhook delivery failed; retrying');
+    expect(failed).toMatchObject({ url: 'https://x.example.com/h', status: 500, webhookId: 7 });
+    expect(out).not.toContain('SECRETQ');
+  });
+
   it('parks the retry of a failed attempt, records the attempt and settles the job', async () => {
     const publishRetry = jest.fn().mockResolvedValue(undefined);
     const { worker, recorded, requests } = workerWith(publishRetry);

@@ -1,5 +1,5 @@
 import {
-  AppLogger, contextOf, endWithError, GuardedHttpClient, HandlerOutcome, OutboundFailure, redactUrl, traceFields, traceparentOf, Tracing, withSpan,
+  AppLogger, bareUrl, contextOf, endWithError, GuardedHttpClient, HandlerOutcome, OutboundFailure, traceFields, traceparentOf, Tracing, withSpan,
 } from '@app/common';
 import { Context, Span, SpanKind } from '@opentelemetry/api';
 import { isEnabled, WebhookRegistration } from '@app/contracts';
@@ -375,13 +375,16 @@ export class DeliveryWorker {
     const delivered = d.state.status === 'delivered';
     // Not even built for a success at info: redacting the URL is a scan per attempt.
     if (delivered && !this.logger.isLevelEnabled('debug')) return;
+    // The URL without its query, fragment or credentials, as `cli webhook list` and the
+    // spans show it: receivers and add-on frameworks put their tokens there (`?key=`), under
+    // names no list of secret names knows. The request itself keeps them.
     const line = {
       ...traceFields(job.traceparent),
       deliveryId: job.deliveryId,
       webhookId: job.webhookId,
       event: job.event,
       attempt: job.attempt,
-      url: redactUrl(registration.url),
+      url: bareUrl(registration.url),
       status: d.record.status,
       error: d.record.error,
       durationMs: d.record.durationMs,
