@@ -27,4 +27,13 @@ describe('v2ErrorOfCommand', () => {
   it('refuses a room token outside its room with 403', () => {
     expect(v2ErrorOfCommand({ code: 'forbidden', reason: 'outside_token_room', field: 'room' }).status).toBe(403);
   });
+
+  it('names an add-on\'s URLs without their query, where add-on frameworks put tokens', () => {
+    const descriptor = v2ErrorOfCommand({ code: 'invalid', reason: 'addon_descriptor_invalid', field: 'url',
+      detail: { url: 'https://addon.example/d.json?key=SECRETQ', problem: 'could not be fetched: it answered HTTP 404' } });
+    expect(descriptor.message).toBe('Add-on descriptor https://addon.example/d.json: could not be fetched: it answered HTTP 404');
+    const callback = v2ErrorOfCommand({ code: 'invalid', reason: 'addon_callback_failed', field: 'url',
+      detail: { url: 'https://u:SECRETP@addon.example/installed?token=SECRETQ', problem: 'it answered HTTP 500' } });
+    expect(callback.message).toBe('The add-on\'s installation callback https://addon.example/installed failed (it answered HTTP 500); nothing was installed.');
+  });
 });

@@ -1,3 +1,4 @@
+import { bareUrl } from '@app/common';
 import type { CommandError } from '@app/contracts';
 import { ApiError } from '../shared/api-error';
 import { ApiWording, commandErrorOf, fieldNamer, SHARED_FIELD_NAMES, toApiError, unknownUserText } from '../shared/command-errors';
@@ -42,9 +43,9 @@ const V2_WORDING: ApiWording = {
       case 'addon_not_found':
         return new ApiError(404, `Add-on installation ${d.ref ?? ''} not found`);
       case 'addon_descriptor_invalid':
-        return new ApiError(400, `Add-on descriptor ${d.url ?? ''}: ${d.problem ?? 'is invalid'}`);
+        return new ApiError(400, `Add-on descriptor ${bareUrl(String(d.url ?? ''))}: ${d.problem ?? 'is invalid'}`);
       case 'addon_callback_failed':
-        return new ApiError(400, `The add-on's installation callback ${d.url ?? ''} failed (${d.problem ?? 'no answer'}); nothing was installed.`);
+        return new ApiError(400, `The add-on's installation callback ${bareUrl(String(d.url ?? ''))} failed (${d.problem ?? 'no answer'}); nothing was installed.`);
       case 'addon_not_installable':
         return new ApiError(400, `The add-on cannot be installed: ${d.problem ?? 'refused'}.`);
       case 'oauth_invalid_client':

@@ -94,4 +94,13 @@ describe('describeAddonFailure', () => {
     expect(words(commandFailure('invalid', 'rule', 'id', { problem: 'Number must be greater than 0' }), { id: 0 })).toBe('no add-on installation 0');
     expect(words(commandFailure('invalid', 'rule', 'room', { problem: 'Invalid input' }), { room: 'x'.repeat(101) })).toBe('--room: Invalid input');
   });
+
+  it('names an add-on\'s URLs without their query or credentials, where add-on frameworks put tokens', () => {
+    expect(words(commandFailure('invalid', 'addon_descriptor_invalid', 'url', { url: 'https://a.test/d?key=SECRETQ', problem: 'it is not JSON' })))
+      .toBe('add-on descriptor https://a.test/d: it is not JSON');
+    expect(words(commandFailure('invalid', 'addon_callback_failed', 'url', { url: 'https://u:SECRETP@a.test/i#t=SECRETQ', problem: 'it answered HTTP 500' })))
+      .toBe("the add-on's installation callback https://a.test/i failed (it answered HTTP 500); nothing was installed");
+    expect(words(commandFailure('invalid', 'rule', 'url', { problem: 'must be at most 2000 characters' }), { url: 'https://a.test/d?key=SECRETQ' }))
+      .toBe('add-on descriptor https://a.test/d: must be at most 2000 characters');
+  });
 });

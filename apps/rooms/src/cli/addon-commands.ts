@@ -1,4 +1,4 @@
-import { commonShape, env, RpcCommandError, RpcFailure } from '@app/common';
+import { bareUrl, commonShape, env, RpcCommandError, RpcFailure } from '@app/common';
 import {
   Actor, AddonInstallationView, CommandDefinition, CommandError, InstallAddonV1, ListAddonsV1, parseRoomRef, UninstallAddonV1,
 } from '@app/contracts';
@@ -94,14 +94,14 @@ export function describeAddonFailure(error: CommandError, subject: Subject = {})
   switch (reason) {
     case 'addon_not_found': return `no add-on installation ${detail.ref ?? ''}`;
     case 'room_not_found': return `--room: no room ${detail.ref ?? ''}`;
-    case 'addon_descriptor_invalid': return `add-on descriptor ${detail.url ?? ''}: ${detail.problem ?? 'is invalid'}`;
+    case 'addon_descriptor_invalid': return `add-on descriptor ${bareUrl(String(detail.url ?? ''))}: ${detail.problem ?? 'is invalid'}`;
     case 'addon_not_installable': return `the add-on cannot be installed: ${detail.problem ?? 'refused'}`;
-    case 'addon_callback_failed': return `the add-on's installation callback ${detail.url ?? ''} failed (${detail.problem ?? 'no answer'}); nothing was installed`;
+    case 'addon_callback_failed': return `the add-on's installation callback ${bareUrl(String(detail.url ?? ''))} failed (${detail.problem ?? 'no answer'}); nothing was installed`;
     default: break;
   }
   const problem = String(detail.problem ?? detail.message ?? reason);
   // The service checks the fields before anything else: word them as the arguments they came from.
-  if (reason === 'rule' && field === 'url' && subject.url !== undefined) return `add-on descriptor ${subject.url}: ${problem}`;
+  if (reason === 'rule' && field === 'url' && subject.url !== undefined) return `add-on descriptor ${bareUrl(subject.url)}: ${problem}`;
   if (reason === 'rule' && field === 'id' && subject.id !== undefined) return `no add-on installation ${subject.id}`;
   if (reason === 'rule' && field === 'room' && subject.room !== undefined) return `--room: ${problem}`;
   return `${field ? `${field}: ` : ''}${problem}`;
