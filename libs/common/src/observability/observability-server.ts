@@ -1,7 +1,7 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
-import type { AppLogger } from '../logging';
+import { type AppLogger, redactUrl } from '../logging';
 import type { Readiness, ReadinessReport } from './readiness';
 
 export interface ObservabilityServerOptions {
@@ -40,7 +40,7 @@ export function readinessStatus(report: ReadinessReport): number {
 export async function startObservabilityServer(o: ObservabilityServerOptions): Promise<ObservabilityServer> {
   const server: Server = createServer((req, res) => {
     void answer(req, res, o).catch((err: Error) => {
-      o.logger.warn({ err: err.message, url: req.url }, 'metrics listener: request failed');
+      o.logger.warn({ err: err.message, url: redactUrl(req.url ?? '') }, 'metrics listener: request failed');
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': JSON_TYPE });
       res.end(JSON.stringify({ error: 'internal' }));
     });

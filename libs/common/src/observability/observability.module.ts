@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import type { Registry } from 'prom-client';
-import { AppLogger, redactUrl } from '../logging';
+import { AppLogger, bareUrl } from '../logging';
 import { Tracing, TracingConfig, TracingOptions } from '../tracing/tracing';
 import { createMetricsRegistry } from './metrics';
 import { ObservabilityServer, startObservabilityServer } from './observability-server';
@@ -31,7 +31,7 @@ export async function startObservability(
   try {
     const server = await startObservabilityServer({ host: config.METRICS_HOST, port: config.METRICS_PORT, registry, readiness, logger });
     const tracing = Tracing.start(service, config, tracingOptions);
-    if (tracing.exporting) logger.info({ endpoint: redactUrl(config.OTEL_EXPORTER_OTLP_ENDPOINT!), sampled: config.OTEL_TRACES_SAMPLER_ARG }, 'exporting traces');
+    if (tracing.exporting) logger.info({ endpoint: bareUrl(config.OTEL_EXPORTER_OTLP_ENDPOINT!), sampled: config.OTEL_TRACES_SAMPLER_ARG }, 'exporting traces');
     return { registry, readiness, server, tracing };
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
