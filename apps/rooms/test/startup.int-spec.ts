@@ -103,5 +103,16 @@ describe('rooms service start-up (real Postgres, RabbitMQ)', () => {
       expect(err.message).toContain('AMQP_URL');
       expect(err.message).not.toContain('secret');
     });
+
+    it('says the running broker refused the credentials in AMQP_URL, not to start it, when the password is wrong', async () => {
+      const url = new URL(infra.amqpUrl);
+      url.password = 'wrong-S3cretPw';
+      const err = await startFailure({ AMQP_URL: url.toString() });
+      expect(err).toBeInstanceOf(DependencyUnreachableError);
+      expect(err.message).toContain(`RabbitMQ at ${url.hostname}:${url.port || 5672} refused the credentials in AMQP_URL`);
+      expect(err.message).toContain('ACCESS_REFUSED');
+      expect(err.message).not.toMatch(/Cannot reach|rabbitmq-server -detached/);
+      expect(err.message).not.toContain('S3cretPw');
+    });
   });
 });

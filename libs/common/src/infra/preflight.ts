@@ -4,6 +4,7 @@ import { Client } from 'pg';
 import type { AmqpUrls } from '../amqp/connect';
 import { declareQueue, QueueDeclaration, QueueTypeUnsupportedError, quorumUnsupportedReason } from '../amqp/queue-arguments';
 import { ExplainedStartupError } from './explained-error';
+import { bareUrl, redactCredentials } from '../logging/redact';
 
 export class DependencyUnreachableError extends ExplainedStartupError {
   constructor(readonly dependency: string, message: string) {
@@ -18,30 +19,66 @@ export function describeAddress(url: string, defaultPort: number): string {
     const u = new URL(url);
     return `${u.hostname || '127.0.0.1'}:${u.port || defaultPort}`;
   } catch {
-    return url;
+    return bareUrl(url);
   }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function retryUntil<T>(timeoutMs: number, attempt: () => Promise<T>): Promise<T> {
+/** Tries until the deadline, or until an error that waiting cannot cure (`final`: credentials refused). */
+async function retryUntil<T>(timeoutMs: number, attempt: () => Promise<T>, final: (err: unknown) => boolean = () => false): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
       return await attempt();
     } catch (err) {
-      if (Date.now() >= deadline) throw err;
+      if (final(err) || Date.now() >= deadline) throw err;
       await sleep(500);
     }
   }
 }
 
+/** The driver's reason, one sentence without its closing full stop (the message adds its own). */
 function reason(err: unknown): string {
   const e = err as { code?: string; message?: string };
-  return e?.code && !e.message?.includes(e.code) ? `${e.code} ${e.message ?? ''}`.trim() : (e?.message ?? String(err));
+  const text = e?.code && !e.message?.includes(e.code) ? `${e.code} ${e.message ?? ''}`.trim() : (e?.message ?? String(err));
+  return redactCredentials(text).replace(/[.\s]+$/, '');
 }
 
-/** Fails with a message naming PostgreSQL, its address, the variable and how to start it. */
+/** One part of a URL, '' when absent or when the URL does not parse (never the password). */
+const urlPart = (url: string, part: 'hostname' | 'port' | 'username'): string => {
+  try {
+    return decodeURIComponent(new URL(url)[part]);
+  } catch {
+    return '';
+  }
+};
+
+const isLocal = (host: string) => ['', 'localhost', '127.0.0.1', '[::1]', '::1'].includes(host);
+
+/** SQLSTATE class 28: invalid authorization (28P01 a wrong password, 28000 an unknown role or a pg_hba.conf refusal). */
+export const postgresRefusedCredentials = (err: unknown): boolean => /^28/.test(String((err as { code?: unknown })?.code ?? ''));
+
+/** The broker's connection.close with 403 ACCESS_REFUSED: a wrong user or password (or guest from afar). */
+export const rabbitRefusedCredentials = (err: unknown): boolean => /ACCESS[-_]REFUSED/.test(String((err as Error)?.message ?? ''));
+
+/** ioredis' answers to AUTH (or to a command sent without it). */
+export const redisRefusedCredentials = (err: unknown): boolean =>
+  /WRONGPASS|NOAUTH|invalid password|invalid username-password/i.test(String((err as Error)?.message ?? ''));
+
+/** What a failed PostgreSQL check says: refused credentials are not a server to start. */
+export function postgresFailureMessage(databaseUrl: string, err: unknown): string {
+  const at = describeAddress(databaseUrl, 5432);
+  if (postgresRefusedCredentials(err)) {
+    return `PostgreSQL at ${at} refused the credentials in DATABASE_URL: ${reason(err)}.\n` +
+      `Check the user name and password in DATABASE_URL (and pg_hba.conf, which may refuse the user from this address).`;
+  }
+  return `Cannot reach PostgreSQL at ${at} (DATABASE_URL): ${reason(err)}.\n` +
+    `Start it with: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start\n` +
+    `  (or: docker compose up -d postgres), or point DATABASE_URL at a running server.`;
+}
+
+/** Fails with a message naming PostgreSQL, its address, the variable and how to start it (or, refused, what to check). */
 export async function assertPostgresReachable(databaseUrl: string, timeoutMs: number): Promise<void> {
   const adminUrl = new URL(databaseUrl);
   adminUrl.pathname = '/postgres';
@@ -54,12 +91,9 @@ export async function assertPostgresReachable(databaseUrl: string, timeoutMs: nu
       } finally {
         await client.end().catch(() => undefined);
       }
-    });
+    }, postgresRefusedCredentials);
   } catch (err) {
-    throw new DependencyUnreachableError('PostgreSQL',
-      `Cannot reach PostgreSQL at ${describeAddress(databaseUrl, 5432)} (DATABASE_URL): ${reason(err)}.\n` +
-      `Start it with: pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start\n` +
-      `  (or: docker compose up -d postgres), or point DATABASE_URL at a running server.`);
+    throw new DependencyUnreachableError('PostgreSQL', postgresFailureMessage(databaseUrl, err));
   }
 }
 
@@ -76,6 +110,30 @@ async function connectFirst(urls: AmqpUrls, timeoutMs: number) {
   throw last;
 }
 
+const listOf = (urls: AmqpUrls): readonly string[] => (typeof urls === 'string' ? [urls] : urls);
+
+/**
+ * What a failed RabbitMQ check says. Refused credentials come from a broker that runs: the
+ * advice is the user and password (never shown), not starting it.
+ */
+export function rabbitFailureMessage(amqpUrl: AmqpUrls, err: unknown): string {
+  if (rabbitRefusedCredentials(err)) {
+    const users = [...new Set(listOf(amqpUrl).map((u) => urlPart(u, 'username')).filter(Boolean))];
+    const guestFromAfar = users.includes('guest') && listOf(amqpUrl).some((u) => !isLocal(urlPart(u, 'hostname')))
+      ? ' The guest user may only connect from localhost unless the broker allows otherwise (loopback_users).'
+      : '';
+    return `RabbitMQ at ${addresses(amqpUrl)} refused the credentials in AMQP_URL` +
+      `${users.length ? ` (user ${users.map((u) => `"${u}"`).join(', ')})` : ''}: ACCESS_REFUSED.\n` +
+      `Check the user name and password in AMQP_URL, or create the user: rabbitmqctl add_user USER PASSWORD && ` +
+      `rabbitmqctl set_permissions -p / USER ".*" ".*" ".*".${guestFromAfar}`;
+  }
+  const ports = [...new Set(listOf(amqpUrl).map((u) => urlPart(u, 'port') || '5672'))];
+  const start = ports.length === 1 && ports[0] !== '5672' ? `RABBITMQ_NODE_PORT=${ports[0]} rabbitmq-server -detached` : 'rabbitmq-server -detached';
+  return `Cannot reach RabbitMQ at ${addresses(amqpUrl)} (AMQP_URL): ${reason(err)}.\n` +
+    `Start it with: ${start}\n` +
+    `  (or: docker compose up -d rabbitmq), or point AMQP_URL at a running broker.`;
+}
+
 const addresses = (urls: AmqpUrls) => (typeof urls === 'string' ? [urls] : urls).map((u) => describeAddress(u, 5672)).join(', ');
 
 /** Fails with a message naming RabbitMQ, its address(es), the variable and how to start it. Any node that answers will do. */
@@ -84,12 +142,9 @@ export async function assertRabbitReachable(amqpUrl: AmqpUrls, timeoutMs: number
     await retryUntil(timeoutMs, async () => {
       const conn = await connectFirst(amqpUrl, 3000);
       await conn.close().catch(() => undefined);
-    });
+    }, rabbitRefusedCredentials);
   } catch (err) {
-    throw new DependencyUnreachableError('RabbitMQ',
-      `Cannot reach RabbitMQ at ${addresses(amqpUrl)} (AMQP_URL): ${reason(err)}.\n` +
-      `Start it with: rabbitmq-server -detached\n` +
-      `  (or: docker compose up -d rabbitmq), or point AMQP_URL at a running broker.`);
+    throw new DependencyUnreachableError('RabbitMQ', rabbitFailureMessage(amqpUrl, err));
   }
 }
 
@@ -130,20 +185,38 @@ export async function assertRedisReachable(redisUrl: string, timeoutMs: number):
   try {
     await retryUntil(timeoutMs, async () => {
       const client = new Redis(redisUrl, { lazyConnect: true, connectTimeout: 3000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      client.on('error', () => undefined);
+      // connect() rejects with "Connection is closed." once the socket is gone: the reason
+      // (ECONNREFUSED, a refused AUTH) is the error event before it.
+      let cause: unknown;
+      client.on('error', (err) => {
+        cause ??= err;
+      });
       try {
         await client.connect();
         await client.ping();
+      } catch (err) {
+        throw cause ?? err;
       } finally {
         client.disconnect();
       }
-    });
+    }, redisRefusedCredentials);
   } catch (err) {
-    throw new DependencyUnreachableError('Redis',
-      `Cannot reach Redis at ${describeAddress(redisUrl, 6379)} (REDIS_URL): ${reason(err)}.\n` +
-      `Start it with: redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no\n` +
-      `  (or: docker compose up -d redis), or point REDIS_URL at a running server.`);
+    throw new DependencyUnreachableError('Redis', redisFailureMessage(redisUrl, err));
   }
+}
+
+/** What a failed Redis check says; the command to start one listens where REDIS_URL points. */
+export function redisFailureMessage(redisUrl: string, err: unknown): string {
+  const at = describeAddress(redisUrl, 6379);
+  if (redisRefusedCredentials(err)) {
+    return `Redis at ${at} refused the credentials in REDIS_URL: ${reason(err)}.\n` +
+      `Check the user name and password in REDIS_URL (redis://USER:PASSWORD@host:port, or redis://:PASSWORD@host:port for requirepass).`;
+  }
+  const host = urlPart(redisUrl, 'hostname').replace(/^\[(.*)\]$/, '$1') || '127.0.0.1';
+  const port = urlPart(redisUrl, 'port') || '6379';
+  const compose = port === '6379' ? '\n  (or: docker compose up -d redis), or point REDIS_URL at a running server.' : '\n  or point REDIS_URL at a running server.';
+  return `Cannot reach Redis at ${at} (REDIS_URL): ${reason(err)}.\n` +
+    `Start it with: redis-server --daemonize yes --bind ${host} --port ${port} --save "" --appendonly no${compose}`;
 }
 
 /** Prints a start-up failure the same way in every service and exits non-zero. */
