@@ -1,6 +1,9 @@
 import type { RoomEntity, UserEntity } from '../database/entities';
 import { commandFailure } from '@app/contracts';
-import { assertMayActOn, assertMayUseRoom, membershipDecides, privateRoomRefusal } from './room-access';
+import {
+  administrationOf, administrationRefusal, assertMayActOn, assertMayAdminister, assertMayUseRoom, mayManageWebhook, membershipDecides,
+  privateRoomRefusal, Standing, webhooksOwnedBy,
+} from './room-access';
 
 const room = (privacy: 'public' | 'private', id = 5) => ({ id, name: 'Ops', privacy }) as RoomEntity;
 const user = (id: number, isGroupAdmin = false) => ({ id, isGroupAdmin }) as UserEntity;
@@ -71,5 +74,71 @@ describe('assertMayActOn', () => {
       .toThrow(expect.objectContaining({ error: expect.objectContaining({ code: 'forbidden', reason: 'outside_token_room' }) }));
     expect(hidden).not.toHaveBeenCalled();
     expect(() => assertMayActOn({ label: 't', roomId: 5 }, room('private'), null)).not.toThrow();
+  });
+});
+
+const standing = (userId: number, s: Partial<Standing> = {}): Standing => ({ userId, isGroupAdmin: false, isMember: false, isOwner: false, ...s });
+
+describe('administrationRefusal', () => {
+  it('lets the owner, a group admin and an actor without a user administer any room', () => {
+    for (const privacy of ['public', 'private'] as const) {
+      expect(administrationRefusal(room(privacy), standing(1, { isOwner: true }), 'delete')).toBeNull();
+      expect(administrationRefusal(room(privacy), standing(1, { isGroupAdmin: true }), 'delete')).toBeNull();
+      expect(administrationRefusal(room(privacy), null, 'delete')).toBeNull();
+    }
+  });
+
+  it('refuses any other user, a member included, saying who may', () => {
+    expect(administrationRefusal(room('public'), standing(1), 'delete')).toBe("Only the room's owner and group admins may delete room Ops.");
+    expect(administrationRefusal(room('private'), standing(1, { isMember: true }), 'change the privacy of'))
+      .toBe("Only the room's owner and group admins may change the privacy of room Ops.");
+    expect(() => assertMayAdminister(room('public'), standing(1), 'rename')).toThrow(expect.objectContaining({
+      error: { code: 'forbidden', reason: 'not_allowed', field: 'room', detail: { message: "Only the room's owner and group admins may rename room Ops." } },
+    }));
+  });
+
+  it('has nothing to refuse when a PUT changes only the topic, or nothing', () => {
+    expect(() => assertMayAdminister(room('public'), standing(1), null)).not.toThrow();
+  });
+});
+
+describe('administrationOf', () => {
+  it('names what a PUT administers, and nothing for the topic alone', () => {
+    expect(administrationOf({})).toBeNull();
+    expect(administrationOf({ topic: 'x' } as object)).toBeNull();
+    expect(administrationOf({ name: 'New', topic: 'x' } as object)).toBe('rename');
+    expect(administrationOf({ privacy: 'private', name: 'New' })).toBe('change the privacy of');
+    expect(administrationOf({ ownerUserId: 3 })).toBe('change the owner of');
+    expect(administrationOf({ isArchived: true })).toBe('archive');
+    expect(administrationOf({ isArchived: false })).toBe('unarchive');
+    expect(administrationOf({ guestAccessToken: null })).toBe('change guest access to');
+  });
+});
+
+describe('the webhook rule', () => {
+  const ofUser = (userId: number | null) => ({ userId });
+
+  it('lets a user manage their own webhooks, and the owner and group admins everyone\'s', () => {
+    expect(mayManageWebhook(standing(1), ofUser(1))).toBe(true);
+    expect(mayManageWebhook(standing(1, { isOwner: true }), ofUser(2))).toBe(true);
+    expect(mayManageWebhook(standing(1, { isGroupAdmin: true }), ofUser(2))).toBe(true);
+  });
+
+  it('hides another user\'s webhook from any other user, a member of the room included', () => {
+    expect(mayManageWebhook(standing(1), ofUser(2))).toBe(false);
+    expect(mayManageWebhook(standing(1, { isMember: true }), ofUser(2))).toBe(false);
+  });
+
+  it('keeps the room\'s rules for webhooks without a user (add-ons\') and actors without one', () => {
+    expect(mayManageWebhook(standing(1), ofUser(null))).toBe(true);
+    expect(mayManageWebhook(null, ofUser(2))).toBe(true);
+  });
+
+  it('lists a user their own, unless the owner or a group admin', () => {
+    expect(webhooksOwnedBy(standing(7))).toBe(7);
+    expect(webhooksOwnedBy(standing(7, { isMember: true }))).toBe(7);
+    expect(webhooksOwnedBy(standing(7, { isOwner: true }))).toBeNull();
+    expect(webhooksOwnedBy(standing(7, { isGroupAdmin: true }))).toBeNull();
+    expect(webhooksOwnedBy(null)).toBeNull();
   });
 });

@@ -33,11 +33,20 @@ export function assertNotRefused(refusal: string | null): void {
   if (refusal) throw forbiddenRoom(refusal);
 }
 
-/** The acting user's standing in a room, read with the room: what the private-room rule needs of them. */
+/**
+ * The acting user's standing in a room, read with the room in one statement: what the
+ * private-room rule and the administration rule need of them.
+ */
 export interface Standing {
+  userId: number;
   isGroupAdmin: boolean;
   isMember: boolean;
+  /** The room's owner (owner_user_id). */
+  isOwner: boolean;
 }
+
+/** What the private-room rule reads of a standing. */
+export type Membership = Pick<Standing, 'isGroupAdmin' | 'isMember'>;
 
 /**
  * How a refusal by the private-room rule is answered: 403 saying why (the room's own
@@ -55,7 +64,7 @@ export const forbiddenRoom: PrivateRoomRefusal = (message) => commandFailure('fo
  * which name their use (assertMayUseRoom). v1 admin tokens and group-wide add-ons act
  * without a user and are let through.
  */
-export function assertMayActOn(actor: Actor, room: RoomEntity, standing: Standing | null, refuse: PrivateRoomRefusal = forbiddenRoom): void {
+export function assertMayActOn(actor: Actor, room: RoomEntity, standing: Membership | null, refuse: PrivateRoomRefusal = forbiddenRoom): void {
   assertActorMayUse(actor, room);
   if (!standing) return;
   const refusal = privateRoomRefusal(room, { isGroupAdmin: standing.isGroupAdmin }, standing.isMember, 'see it');
@@ -72,4 +81,58 @@ export async function assertMayUseRoom(
   assertActorMayUse(actor, room);
   if (!user || !membershipDecides(room, user)) return;
   assertNotRefused(privateRoomRefusal(room, user, (await memberIds()).includes(user.id), use));
+}
+
+/**
+ * What administering a room does: deleting it, and the changes of a PUT that are not its
+ * topic (HipChat let any participant set the topic, and so do we).
+ */
+export type RoomAdministration =
+  | 'delete' | 'rename' | 'change the privacy of' | 'change the owner of' | 'archive' | 'unarchive' | 'change guest access to';
+
+/** The administration a PUT's changes amount to, the first that applies (null: only the topic, or nothing). */
+export function administrationOf(changes: {
+  name?: unknown; privacy?: unknown; ownerUserId?: unknown; isArchived?: boolean; guestAccessToken?: unknown;
+}): RoomAdministration | null {
+  if (changes.privacy !== undefined) return 'change the privacy of';
+  if (changes.ownerUserId !== undefined) return 'change the owner of';
+  if (changes.isArchived !== undefined) return changes.isArchived ? 'archive' : 'unarchive';
+  if (changes.name !== undefined) return 'rename';
+  if (changes.guestAccessToken !== undefined) return 'change guest access to';
+  return null;
+}
+
+/**
+ * The administration rule, written once: a room is administered by its owner and group
+ * admins, whatever its privacy. An actor without a user (`standing` null: a v1 admin token,
+ * an add-on) is let through, as by the private-room rule (a room token stays confined to
+ * its room by assertMayActOn, which every command runs first).
+ */
+export function administrationRefusal(room: RoomEntity, standing: Standing | null, what: RoomAdministration): string | null {
+  if (!standing || standing.isGroupAdmin || standing.isOwner) return null;
+  return `Only the room's owner and group admins may ${what} room ${room.name}.`;
+}
+
+export function assertMayAdminister(room: RoomEntity, standing: Standing | null, what: RoomAdministration | null): void {
+  if (what) assertNotRefused(administrationRefusal(room, standing, what));
+}
+
+/**
+ * The webhook rule, written once: a user's webhook (its URL may carry a secret, its delivery
+ * log the room's messages) is its creator's, the room owner's and group admins' to see and
+ * change. Webhooks without a user (an add-on's, declared or registered with its token) and
+ * actors without a user keep the room's rules. Whoever else asks is answered not found, so
+ * that the answer confirms no id.
+ */
+export function mayManageWebhook(standing: Standing | null, webhook: { userId: number | null }): boolean {
+  return webhook.userId === null || webhooksOwnedBy(standing) === null || webhook.userId === standing?.userId;
+}
+
+/**
+ * Whose webhooks a room's list shows this user: null for all (the owner, group admins,
+ * actors without a user), else the user's own and those without a user. The list keeps the
+ * rule in SQL as well (WebhookRepository.listOfRoom): its page is cut after the filter.
+ */
+export function webhooksOwnedBy(standing: Standing | null): number | null {
+  return !standing || standing.isGroupAdmin || standing.isOwner ? null : standing.userId;
 }

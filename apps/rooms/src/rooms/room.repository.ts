@@ -124,7 +124,9 @@ export class RoomRepository {
     if (rows.length === 0) throw roomNotFound(ref);
     const room = toEntity(rows[0]);
     assertActorMayUse(actor, room);
-    const standing = actor.userId === undefined ? null : { isGroupAdmin: rows[0].actor_is_group_admin, isMember: rows[0].actor_is_member };
+    const standing = actor.userId === undefined ? null : {
+      userId: actor.userId, isGroupAdmin: rows[0].actor_is_group_admin, isMember: rows[0].actor_is_member, isOwner: room.ownerUserId === actor.userId,
+    };
     return { room, standing };
   }
 
@@ -137,9 +139,19 @@ export class RoomRepository {
   async findForActor(
     m: EntityManager, ref: RoomRef, actor: Actor, lock: RoomLock = 'none', refuse?: PrivateRoomRefusal,
   ): Promise<RoomEntity> {
-    const { room, standing } = await this.openForActor(m, ref, actor, lock);
-    assertMayActOn(actor, room, standing, refuse);
-    return room;
+    return (await this.findWithStanding(m, ref, actor, lock, refuse)).room;
+  }
+
+  /**
+   * As findForActor, with the acting user's standing (null when no user acts), for what
+   * the administration and webhook rules decide next (room-access.ts), in the same statement.
+   */
+  async findWithStanding(
+    m: EntityManager, ref: RoomRef, actor: Actor, lock: RoomLock = 'none', refuse?: PrivateRoomRefusal,
+  ): Promise<{ room: RoomEntity; standing: Standing | null }> {
+    const opened = await this.openForActor(m, ref, actor, lock);
+    assertMayActOn(actor, opened.room, opened.standing, refuse);
+    return opened;
   }
 
   /**

@@ -164,8 +164,11 @@ export class WebhookRepository {
       params);
     if (rows.length === 0) return { room: null, standing: null, webhook: null };
     const row = rows[0];
-    const standing = userId === null ? null : { isGroupAdmin: row.actor__is_group_admin === true, isMember: row.actor__is_member === true };
-    return { room: joinedRoom.of(row), standing, webhook: row.id === null ? null : toStored(row) };
+    const found = joinedRoom.of(row);
+    const standing = userId === null ? null : {
+      userId, isGroupAdmin: row.actor__is_group_admin === true, isMember: row.actor__is_member === true, isOwner: found?.ownerUserId === userId,
+    };
+    return { room: found, standing, webhook: row.id === null ? null : toStored(row) };
   }
 
   /** The webhook a reference names for this registrant (by id: any of the room's; by key: see findByKey), or not_found. */
@@ -175,10 +178,16 @@ export class WebhookRepository {
     return webhook;
   }
 
-  /** A page of the room's webhooks (add-on ones included), by id. */
-  async listOfRoom(m: EntityManager, roomId: number, offset: number, limit: number): Promise<StoredWebhook[]> {
+  /**
+   * A page of the room's webhooks (add-on ones included), by id. `ownedBy`: a user who sees
+   * only their own and those without a user; null sees all. That is the webhook rule
+   * (room-access.ts, webhooksOwnedBy) in its SQL form: the page is cut after the filter.
+   */
+  async listOfRoom(m: EntityManager, roomId: number, ownedBy: number | null, offset: number, limit: number): Promise<StoredWebhook[]> {
     const rows: WebhookRow[] = await m.query(
-      `${WITH_HEALTH} WHERE w.room_id = $1 ORDER BY w.id OFFSET $2 LIMIT $3`, [roomId, offset, limit]);
+      `${WITH_HEALTH} WHERE w.room_id = $1
+          AND ($4::int IS NULL OR w.created_by_user_id IS NULL OR w.created_by_user_id = $4::int)
+        ORDER BY w.id OFFSET $2 LIMIT $3`, [roomId, offset, limit, ownedBy]);
     return rows.map(toStored);
   }
 
