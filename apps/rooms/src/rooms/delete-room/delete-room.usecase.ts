@@ -9,11 +9,12 @@ import { Actors } from '../../users/actors';
 import { PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
 import { WebhookRepository } from '../../webhooks/webhook.repository';
 import { ParticipantRepository } from '../participants/participant.repository';
+import { assertMayAdminister } from '../room-access';
 import { RoomRepository } from '../room.repository';
 import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /**
- * Removes the room and its messages; everyone in it exits first (room_exit each, then
+ * Removes the room and its messages (its owner's and group admins' to do); everyone in it exits first (room_exit each, then
  * room_deleted). The events carry the room's last state. The add-ons installed in it are
  * uninstalled with it: their tokens (and the room's own tokens) revoked, their webhooks and
  * OAuth clients removed, and each told with `DELETE {callbackUrl}/{oauthId}` after the commit.
@@ -36,7 +37,8 @@ export class DeleteRoom {
     let uninstalled: InstallationRef[] = [];
     const reply = await this.uow.apply(meta, async (tx) => {
       const { manager: m, emit } = tx;
-      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'update');
+      const { room, standing } = await this.rooms.findWithStanding(m, cmd.room, cmd.actor, 'update');
+      assertMayAdminister(room, standing, 'delete');
       const sender = await this.actors.sender(m, cmd.actor);
       const roomObject = toRoomObject(room, this.ctx);
       // Its events are matched against the registrations before this deletion: the room's own

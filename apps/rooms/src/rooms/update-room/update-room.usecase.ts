@@ -9,6 +9,7 @@ import { UnitOfWork } from '../../outbox/unit-of-work';
 import { Actors } from '../../users/actors';
 import { newVersion, PresentationContext, toRoomObject, toRoomView } from '../../shared/presentation';
 import { UserRepository } from '../../users/user.repository';
+import { administrationOf, assertMayAdminister } from '../room-access';
 import { RoomAttribute, RoomRepository } from '../room.repository';
 import { roomChanges } from './room-changes';
 import { PRESENTATION } from '../../shared/infrastructure.module';
@@ -30,7 +31,7 @@ export class UpdateRoom {
 
   execute(cmd: RequestOf<typeof UpdateRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof UpdateRoomV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
-      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'update');
+      const { room, standing } = await this.rooms.findWithStanding(m, cmd.room, cmd.actor, 'update');
       const owner = cmd.owner ? await this.users.findByRef(m, cmd.owner, { live: true, field: 'owner' }) : null;
       const changes = roomChanges(room, {
         name: cmd.name,
@@ -40,6 +41,8 @@ export class UpdateRoom {
         ownerUserId: owner?.id,
         guestAccess: cmd.guestAccess,
       }, () => randomBytes(16).toString('hex'));
+      // Judged on what changes: a PUT restating the room's fields with a new topic is anyone's who may use it.
+      assertMayAdminister(room, standing, administrationOf(changes));
       if (Object.keys(changes).length === 0) return { room: toRoomView(room, await this.rooms.lastActive(m, room.id), this.ctx) };
 
       const saved: Partial<Pick<RoomEntity, RoomAttribute>> = { ...changes, version: newVersion() };
