@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { ListWebhooksV1, ReplyOf, RequestOf } from '@app/contracts';
 import { DataSource } from 'typeorm';
+import { webhooksOwnedBy } from '../../rooms/room-access';
 import { RoomRepository } from '../../rooms/room.repository';
 import { toWebhookView, WebhookRepository } from '../webhook.repository';
 
-/** A page of a room's webhooks, whoever registered them (add-ons installed in the room included). */
+/**
+ * A page of a room's webhooks (add-ons installed in the room included): all of them to its
+ * owner and group admins, to another user their own and those without a user (webhooksOwnedBy).
+ */
 @Injectable()
 export class ListWebhooks {
   constructor(
@@ -15,8 +19,8 @@ export class ListWebhooks {
 
   async execute(cmd: RequestOf<typeof ListWebhooksV1>): Promise<ReplyOf<typeof ListWebhooksV1>> {
     const m = this.db.manager;
-    const room = await this.rooms.findForActor(m, cmd.room, cmd.actor);
-    const webhooks = await this.webhooks.listOfRoom(m, room.id, cmd.startIndex, cmd.limit);
+    const { room, standing } = await this.rooms.findWithStanding(m, cmd.room, cmd.actor);
+    const webhooks = await this.webhooks.listOfRoom(m, room.id, webhooksOwnedBy(standing), cmd.startIndex, cmd.limit);
     return { webhooks: webhooks.map(toWebhookView) };
   }
 }
