@@ -40,6 +40,29 @@ describe('RequestRateLimiter when Redis is unreachable', () => {
     expect(warn.mock.calls[0][1]).toMatch(/Redis unreachable/);
   });
 
+  it('gives a count back in the window it was taken in', async () => {
+    await limiter.consume(1);
+    const second = await limiter.consume(1);
+    expect(await limiter.refund(1, second)).toEqual({ limit: 2, remaining: 1, reset: 1_700_000_100, exceeded: false });
+    expect(await limiter.consume(1)).toMatchObject({ remaining: 0, exceeded: false });
+  });
+
+  it('gives back a count past the limit: the subject is at the limit again, not beyond it', async () => {
+    await limiter.consume(1);
+    await limiter.consume(1);
+    const third = await limiter.consume(1);
+    expect(third.exceeded).toBe(true);
+    expect(await limiter.refund(1, third)).toEqual({ limit: 2, remaining: 0, reset: 1_700_000_100, exceeded: false });
+  });
+
+  it('a refund in a later window leaves that window\'s count alone', async () => {
+    const old = await limiter.consume(1);
+    now += 300_000;
+    await limiter.consume(1);
+    await limiter.refund(1, old);
+    expect(await limiter.consume(1)).toMatchObject({ remaining: 0, reset: 1_700_000_400 });
+  });
+
   it('shows the full count on answers that counted nothing', () => {
     expect(limiter.idle()).toEqual({ limit: 2, remaining: 2, reset: 1_700_000_100, exceeded: false });
   });

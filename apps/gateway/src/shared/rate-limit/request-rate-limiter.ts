@@ -64,6 +64,26 @@ export class RequestRateLimiter {
     return rateLimitState(this.options.limit, counted.consumedPoints, reset);
   }
 
+  /**
+   * Gives back one count that `consume` took for this subject (a send refused after it was
+   * counted), in the window it was taken in, atomically (INCRBY -1 on the same key). A window
+   * that has ended meanwhile is left alone in effect: its key is no longer read.
+   */
+  async refund(subject: number | string, counted: RateLimitState): Promise<RateLimitState> {
+    const nowMs = this.now();
+    const key = `${subject}:${counted.reset}`;
+    const options = { customDuration: Math.max(1, counted.reset - Math.floor(nowMs / 1000)) };
+    let left: RateLimiterRes;
+    try {
+      left = await this.shared.reward(key, 1, options);
+      this.recovered();
+    } catch (err) {
+      this.degraded(err);
+      left = await this.insurance.reward(key, 1, options);
+    }
+    return rateLimitState(this.options.limit, Math.max(0, left.consumedPoints), counted.reset);
+  }
+
   /** The state shown on responses that counted nothing (no token, unknown token). */
   idle(): RateLimitState {
     return rateLimitState(this.options.limit, 0, currentWindowEnd(this.options.windowSeconds, this.now()));
