@@ -287,6 +287,48 @@ describe('v2 room messages, notifications and history (real services)', () => {
       expect((await post(`room/${roomId}/notification`, { message: 'other room' }, s.token, floodGateway)).status).toBe(204);
       expect((await v2(floodGateway, 'GET', `room/${flooded}/history`, { token: s.token })).status).toBe(200);
     });
+
+    it('counts only accepted sends: 40 refused ones leave the room\'s budget as it was, and the 4th accepted one is 429', async () => {
+      const name = 'Deploys';
+      await createRoom(name, adaId, 'private');
+      const ops = await createRoom('Ops', s.adminId);
+      const opsToken = await stack.createToken('room', 'Ops bot', { room: String(ops) });
+      const path = (kind: string) => `room/${name}/${kind}`;
+      const send = (kind: string, opts: Parameters<typeof v2>[3]) => v2(floodGateway, 'POST', path(kind), opts);
+      const refusals: Array<[number, () => ReturnType<typeof v2>]> = [
+        // Refused by the rooms service: another room's token, a non-member to a private room.
+        [403, () => send('notification', { token: opsToken, tokenInQuery: true, body: { message: 'not your room' } })],
+        [403, () => send('message', { token: bob, body: { message: 'not a member' } })],
+        [403, () => send('notification', { token: bob, body: { message: 'not a member' } })],
+        // Refused by the gateway: bodies it cannot read or that break a rule.
+        [400, () => send('notification', { token: ada, body: { message: 'x', color: 'pink' } })],
+        [400, () => send('message', { token: ada, body: { message: '' } })],
+        [413, () => send('notification', { token: ada, body: { message: 'x'.repeat(300 * 1024) } })],
+        [415, () => send('notification', { token: ada, body: 'message=x', headers: { 'content-type': 'text/plain' } })],
+      ];
+      for (let i = 0; i < 40; i++) {
+        const [status, refused] = refusals[i % refusals.length];
+        const res = await refused();
+        expect(res.status).toBe(status);
+        // A refused send shows the budget as it is, or nothing when it never reached flood control.
+        expect(res.headers.get('x-floodcontrol-remaining') ?? '3').toBe('3');
+      }
+      const accepted = [
+        () => send('notification', { token: ada, body: { message: 'one' } }),
+        () => send('message', { token: ada, body: { message: 'two' } }),
+        () => send('notification', { token: ada, body: { message: 'three' } }),
+      ];
+      for (const [i, ok] of accepted.entries()) {
+        const res = await ok();
+        expect(res.status).toBe(i === 1 ? 201 : 204);
+        expect(res.headers.get('x-floodcontrol-remaining')).toBe(String(2 - i));
+      }
+      for (let i = 0; i < 2; i++) {
+        const res = await send('notification', { token: ada, body: { message: 'four' } });
+        expect(res.status).toBe(429);
+        expect(res.headers.get('x-floodcontrol-remaining')).toBe('0');
+      }
+    });
   });
 
   describe('GET /v2/room/{room}/history', () => {

@@ -145,7 +145,7 @@ export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string, v1Methods
   for (const r of [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))) {
     const notes = [
       r.isPublic ? 'Public: no token needed.' : `Token scopes: ${r.scopes.length ? `one of ${r.scopes.join(', ')}` : 'any'}${r.sessionEnough ? ', or any signed-in session' : ''}.`,
-      r.floodControlled ? 'Counted by the room\'s flood control (X-FloodControl-* headers; 429 past it).' : '',
+      r.floodControlled ? 'Counted by the room\'s flood control when accepted (X-FloodControl-* headers; 429 past it).' : '',
       r.stream?.description ?? '',
       r.notes ?? '',
     ].filter(Boolean).join(' ');

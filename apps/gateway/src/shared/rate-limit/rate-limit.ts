@@ -24,3 +24,8 @@ export function rateLimitHeaders(state: Pick<RateLimitState, 'limit' | 'remainin
     'X-RateLimit-Reset': String(state.reset),
   };
 }
+
+/** A window's length as the 429 messages say it: "1 minute", "5 minutes", "90 seconds". */
+export function windowText(seconds: number): string {
+  return seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} seconds`;
+}

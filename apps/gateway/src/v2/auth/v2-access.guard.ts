@@ -1,25 +1,26 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { parseRoomRef, V2Scope } from '@app/contracts';
+import type { V2Scope } from '@app/contracts';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../shared/api-error';
+import { windowText } from '../../shared/rate-limit/rate-limit';
 import { RequestRateLimiter } from '../../shared/rate-limit/request-rate-limiter';
-import { FLOOD_CONTROLLED, PUBLIC_ROUTE, REQUIRED_SCOPES, SESSION_ENOUGH } from '../http/route-options';
+import { PUBLIC_ROUTE, REQUIRED_SCOPES, SESSION_ENOUGH } from '../http/route-options';
 import { V2HttpRequest } from '../http/v2-request';
-import { floodHeaders, v2RateLimitHeaders } from '../http/v2-headers';
-import { FLOOD_CONTROL, V2_RATE_LIMITER } from '../v2-di-tokens';
+import { v2RateLimitHeaders } from '../http/v2-headers';
+import { V2_RATE_LIMITER } from '../v2-di-tokens';
 
 /**
- * After authentication: the token's rate limit (headers on every answer, 429 past it), the
- * scopes the operation needs (403 naming them), and on sends the room's flood control.
- * Both counts live in Redis, shared by every gateway replica.
+ * After authentication: the token's rate limit (headers on every answer, 429 past it) and the
+ * scopes the operation needs (403 naming them). The count lives in Redis, shared by every
+ * gateway replica. A room's flood control is not counted here but by the send itself
+ * (FloodControl), once the body is read and valid: only accepted sends count.
  */
 @Injectable()
 export class V2AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     @Inject(V2_RATE_LIMITER) private readonly limiter: RequestRateLimiter,
-    @Inject(FLOOD_CONTROL) private readonly flood: RequestRateLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -33,14 +34,7 @@ export class V2AccessGuard implements CanActivate {
     const sessionEnough = token.kind === 'session' && this.reflector.getAllAndOverride<boolean>(SESSION_ENOUGH, targets) === true;
     const scopes = scopesInForce(token);
     const scoped = anyOf.length === 0 || sessionEnough || anyOf.some((s) => scopes.includes(s));
-    const raw = String((req.params as Record<string, string>).room ?? '');
-    const flooded = scoped && this.reflector.getAllAndOverride<boolean>(FLOOD_CONTROLLED, targets) ? parseRoomRef(raw) : null;
-    // Both counts in one Redis round trip (ioredis pipelines what is sent in the same tick).
-    const [limit, count] = await Promise.all([
-      this.limiter.consume(token.id),
-      // Per room as the client names it: by id, or by name whatever its case.
-      flooded ? this.flood.consume('id' in flooded ? `id:${flooded.id}` : `name:${flooded.name.toLowerCase()}`) : null,
-    ]);
+    const limit = await this.limiter.consume(token.id);
     req.v2!.rateLimit = limit;
     res.headers(v2RateLimitHeaders(limit));
     if (limit.exceeded) {
@@ -52,22 +46,11 @@ export class V2AccessGuard implements CanActivate {
       const confined = scopes.length < token.scopes.length ? ' admin_group does not apply to a token confined to one room (an add-on installed in a room).' : '';
       throw new ApiError(403, `${holder} does not have ${needed}, which this operation needs (it has: ${scopes.join(', ') || 'none'}).${confined}`);
     }
-    if (count) {
-      req.v2!.flood = count;
-      res.headers(floodHeaders(count));
-      if (count.exceeded) {
-        throw new ApiError(429, `Flood control: room ${raw} may receive ${count.limit} messages per ${this.floodWindowText()}; it resets at ${new Date(count.reset * 1000).toISOString()}.`);
-      }
-    }
     return true;
   }
 
   private windowText(): string {
-    return secondsText(this.limiter.windowSeconds);
-  }
-
-  private floodWindowText(): string {
-    return secondsText(this.flood.windowSeconds);
+    return windowText(this.limiter.windowSeconds);
   }
 }
 
@@ -78,8 +61,4 @@ export class V2AccessGuard implements CanActivate {
  */
 export function scopesInForce(token: { scopes: readonly string[]; roomId: number | null }): string[] {
   return token.roomId === null ? [...token.scopes] : token.scopes.filter((s) => s !== 'admin_group');
-}
-
-function secondsText(s: number): string {
-  return s % 60 === 0 ? `${s / 60} minute${s === 60 ? '' : 's'}` : `${s} seconds`;
 }
