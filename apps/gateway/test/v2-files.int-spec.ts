@@ -240,6 +240,26 @@ describe('v2 share file and file serving (real services)', () => {
       expect(errorOf(await share(roomId, form({ name: 'a.txt', data: Buffer.from('a') }), 'multipart/form-data'))).toMatchObject({ status: 400, message: expect.stringMatching(/boundary/) });
     });
 
+    it('gives a refused share\'s flood count back: the room\'s budget stays as it was, and an accepted one lowers it', async () => {
+      const room = await createRoom('Refused Shares');
+      const roomToken = await stack.createToken('room', 'refused shares bot', { room: String(room) });
+      await db.query(`UPDATE api_tokens SET scopes = '{send_notification,send_message}' WHERE kind = 'room'`);
+      const refused = [
+        [413, () => share(room, form({ name: 'big.bin', data: Buffer.alloc(2000, 1) }), FORM, { base: small })],
+        [400, () => share(room, multipart([{ headers: ['Content-Disposition: form-data; name="message"'], body: 'hi' }]), FORM)],
+        [415, () => share(room, 'just text', 'text/plain')],
+        [403, () => share(room, form({ name: 'a.txt', data: Buffer.from('a') }), FORM, { token: roomToken })],
+      ] as const;
+      for (const [status, send] of refused) {
+        const res = await send();
+        expect(res.status).toBe(status);
+        expect(res.headers.get('x-floodcontrol-remaining')).toBe('30');
+      }
+      const ok = await share(room, form({ name: 'a.txt', data: Buffer.from('a') }), FORM);
+      expect(ok.status).toBe(204);
+      expect(ok.headers.get('x-floodcontrol-remaining')).toBe('29');
+    });
+
     it('answers 401 without a valid token, and 403 without send_message or without a user', async () => {
       const body = form({ name: 'a.txt', data: Buffer.from('a') });
       expect(errorOf(await share(roomId, body, FORM, { token: '' }))).toMatchObject({ status: 401, type: 'Unauthorized' });

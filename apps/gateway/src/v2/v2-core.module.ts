@@ -7,16 +7,15 @@ import { REDIS_CLIENT } from '../shared/di-tokens';
 import { RequestRateLimiter } from '../shared/rate-limit/request-rate-limiter';
 import { V2AccessGuard } from './auth/v2-access.guard';
 import { V2AuthGuard, V2TokenStrategy } from './auth/v2-token.strategy';
-import { FloodControl } from './flood/flood-control';
 import { V2BodyGuard } from './http/v2-body.guard';
 import { FLOOD_CONTROL, V2_RATE_LIMITER } from './v2-di-tokens';
 import { V2Filter } from './v2.filter';
 
-/** The machinery every v2 resource module uses: auth, limits, body, errors, flood control of sends. */
+/** The machinery every v2 resource module uses: auth, limits, body, errors. */
 @Module({
   imports: [PassportModule],
   providers: [
-    V2TokenStrategy, V2AuthGuard, V2AccessGuard, V2BodyGuard, V2Filter, FloodControl,
+    V2TokenStrategy, V2AuthGuard, V2AccessGuard, V2BodyGuard, V2Filter,
     {
       provide: V2_RATE_LIMITER,
       inject: [GATEWAY_CONFIG, REDIS_CLIENT, APP_LOGGER],
@@ -32,6 +31,6 @@ import { V2Filter } from './v2.filter';
       }, logger),
     },
   ],
-  exports: [PassportModule, V2TokenStrategy, V2AuthGuard, V2AccessGuard, V2BodyGuard, V2Filter, FloodControl, V2_RATE_LIMITER, FLOOD_CONTROL],
+  exports: [PassportModule, V2TokenStrategy, V2AuthGuard, V2AccessGuard, V2BodyGuard, V2Filter, V2_RATE_LIMITER, FLOOD_CONTROL],
 })
 export class V2CoreModule {}

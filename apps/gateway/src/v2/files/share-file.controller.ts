@@ -1,6 +1,5 @@
 import { createParamDecorator, ExecutionContext, HttpCode, Post } from '@nestjs/common';
 import type { Actor, RoomRef } from '@app/contracts';
-import { FloodAnswer, ShowFlood } from '../flood/flood-control';
 import { FloodControlled, RawBody, RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
 import { CurrentActor, RoomRefParam, V2HttpRequest } from '../http/v2-request';
@@ -23,7 +22,7 @@ export class ShareFileController {
   @RequireScopes('send_message')
   @FloodControlled()
   @RawBody()
-  async share(@CurrentActor() actor: Actor, @RoomRefParam() room: RoomRef, @UploadedBody() upload: Upload, @FloodAnswer() show: ShowFlood): Promise<void> {
-    await this.shareFile.execute(actor, room, upload, show);
+  async share(@CurrentActor() actor: Actor, @RoomRefParam() room: RoomRef, @UploadedBody() upload: Upload): Promise<void> {
+    await this.shareFile.execute(actor, room, upload);
   }
 }

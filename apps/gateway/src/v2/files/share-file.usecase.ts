@@ -5,7 +5,6 @@ import { Actor, RoomRef, ShareFileV1 } from '@app/contracts';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { ApiError } from '../../shared/api-error';
 import { RoomsClient, RoomsOutage } from '../../shared/rooms-client';
-import { FloodControl, ShowFlood } from '../flood/flood-control';
 import { FILE_STORAGE } from './file-storage.token';
 import { parseShareFileBody, ShareFileError } from './multipart';
 import { storedContentType } from './serving';
@@ -17,22 +16,10 @@ export interface Upload {
   body: Buffer;
 }
 
-/** A parsed upload, as it is stored and then named by the command. */
-interface StoredFile {
-  name: string;
-  data: Buffer;
-  contentType: string;
-  key: string;
-  thumb: Awaited<ReturnType<typeof makeThumbnail>>;
-  thumbName: string | undefined;
-  thumbKey: string | undefined;
-}
-
 /**
  * POST /v2/room/{room}/share/file: the file (and an image's thumbnail) is stored first, then
  * one command records the message and its event. A refused command deletes what was stored,
- * so no file stays that no message points at. The room's flood control counts the share once
- * the body is read (a body it cannot read is refused without counting), before storing.
+ * so no file stays that no message points at.
  */
 @Injectable()
 export class ShareFile {
@@ -43,12 +30,11 @@ export class ShareFile {
     private readonly rooms: RoomsClient,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
-    private readonly flood: FloodControl,
   ) {
     this.base = config.PUBLIC_BASE_URL;
   }
 
-  async execute(actor: Actor, room: RoomRef, upload: Upload, show: ShowFlood): Promise<void> {
+  async execute(actor: Actor, room: RoomRef, upload: Upload): Promise<void> {
     // The event names the uploader as a User object: room and add-on tokens have no user.
     if (actor.userId === undefined) {
       throw new ApiError(403, 'Sharing a file needs a token that belongs to a user (a personal token): the file is shared as that user.');
@@ -63,11 +49,7 @@ export class ShareFile {
     const thumb = await makeThumbnail(data);
     const thumbName = thumb ? thumbnailName(name, thumb.contentType) : undefined;
     const thumbKey = thumbName ? storageKeyFor(`${fileId}-thumb`, thumbName) : undefined;
-    await this.flood.send(room, show, () => this.storeAndSend(actor, room, parsed.message, { name, data, contentType, key, thumb, thumbName, thumbKey }));
-  }
 
-  private async storeAndSend(actor: Actor, room: RoomRef, message: string | undefined, file: StoredFile): Promise<void> {
-    const { name, data, contentType, key, thumb, thumbName, thumbKey } = file;
     try {
       await this.storage.put(key, data, contentType, name);
       if (thumb && thumbKey) await this.storage.put(thumbKey, thumb.data, thumb.contentType, thumbName);
@@ -75,7 +57,7 @@ export class ShareFile {
         actor,
         room,
         file: { name, size: data.length, url: this.urlOf(key), ...(thumbKey ? { thumbUrl: this.urlOf(thumbKey) } : {}), contentType },
-        ...(message !== undefined ? { message } : {}),
+        ...(parsed.message !== undefined ? { message: parsed.message } : {}),
       });
     } catch (err) {
       // Unanswered is not refused: the message may exist, and then it needs its file.

@@ -1,71 +1,51 @@
-import { createParamDecorator, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { RoomRef } from '@app/contracts';
-import type { FastifyReply } from 'fastify';
-import { ApiError } from '../../shared/api-error';
-import { RateLimitState, windowText } from '../../shared/rate-limit/rate-limit';
-import { RequestRateLimiter } from '../../shared/rate-limit/request-rate-limiter';
+import type { RateLimitState } from '../../shared/rate-limit/rate-limit';
+import type { RequestRateLimiter } from '../../shared/rate-limit/request-rate-limiter';
 import { RoomsOutage } from '../../shared/rooms-client';
-import { floodHeaders } from '../http/v2-headers';
-import { V2HttpRequest } from '../http/v2-request';
-import { FLOOD_CONTROL } from '../v2-di-tokens';
 
-/** The room's count in Redis: taken before a send, given back when the send is refused. */
-export type FloodCounter = Pick<RequestRateLimiter, 'consume' | 'refund' | 'windowSeconds'>;
-
-/** Shows a send's flood count on its answer (X-FloodControl-*), success or error. */
-export type ShowFlood = (state: RateLimitState) => void;
-
-/**
- * The rule: a send counts against its room's budget only if it was accepted.
- *
- * Called once the gateway has checked all it can (token, scopes, body), right before the
- * command: what the rooms service refuses (another room's token, a private room, no such
- * room) is known only from its answer. So the count is taken first, atomically in Redis
- * (one round trip, as before: the limit holds exactly under concurrent sends on every
- * replica), and given back when the send is refused, a 429 of flood control included. Only
- * a send whose outcome is unknown (the rooms service did not answer a command it may have
- * run) keeps its count: the message may exist.
- */
-export async function floodControlledSend<T>(
-  counter: FloodCounter, room: RoomRef, show: ShowFlood, send: () => Promise<T>,
-): Promise<T> {
-  const subject = floodSubject(room);
-  const counted = await counter.consume(subject);
-  if (counted.exceeded) {
-    show(await counter.refund(subject, counted));
-    const name = 'id' in room ? String(room.id) : room.name;
-    throw new ApiError(429, `Flood control: room ${name} may receive ${counted.limit} messages per ${windowText(counter.windowSeconds)}; it resets at ${new Date(counted.reset * 1000).toISOString()}.`);
-  }
-  show(counted);
-  try {
-    return await send();
-  } catch (err) {
-    if (!(err instanceof RoomsOutage && !err.nothingApplied)) show(await counter.refund(subject, counted).catch(() => counted));
-    throw err;
-  }
-}
+/** The room's count in Redis: taken by V2AccessGuard, given back when the send is refused. */
+export type FloodCounter = Pick<RequestRateLimiter, 'refund'>;
 
 /** Per room as the client names it: by id, or by name whatever its case. */
 export function floodSubject(room: RoomRef): string {
   return 'id' in room ? `id:${room.id}` : `name:${room.name.toLowerCase()}`;
 }
 
-/** Flood control of the sends to rooms (routes marked @FloodControlled()). */
-@Injectable()
-export class FloodControl {
-  constructor(@Inject(FLOOD_CONTROL) private readonly counter: RequestRateLimiter) {}
-
-  send<T>(room: RoomRef, show: ShowFlood, send: () => Promise<T>): Promise<T> {
-    return floodControlledSend(this.counter, room, show, send);
-  }
+/**
+ * The rule: a send counts against its room's budget only if it was accepted. Whatever error
+ * answers a send after its count was taken (a body the gateway refuses, the rooms service's
+ * 403 or 404, flood control's own 429, the token's 429, a failure of the gateway) gives the
+ * count back, but for an outage in which the rooms service may have run the command: its
+ * outcome is unknown, the message may exist, so it keeps its count.
+ */
+export function refundsFloodCount(err: unknown): boolean {
+  return !(err instanceof RoomsOutage && !err.nothingApplied);
 }
 
-/** Where a handler's flood count goes: the answer's headers, and the request for V2Filter's error answers. */
-export const FloodAnswer = createParamDecorator((_: unknown, ctx: ExecutionContext): ShowFlood => {
-  const req = ctx.switchToHttp().getRequest<V2HttpRequest>();
-  const res = ctx.switchToHttp().getResponse<FastifyReply>();
-  return (state) => {
-    req.v2!.flood = state;
-    res.headers(floodHeaders(state));
-  };
-});
+/**
+ * A send's count against its room, as V2AccessGuard took it (in the same Redis round trip as
+ * the token's count): kept on the request so that V2Filter, which sees every error answer,
+ * can give it back. An accepted send never touches it again: it costs nothing more.
+ */
+export class FloodCount {
+  private refunded = false;
+
+  constructor(private readonly counter: FloodCounter, readonly subject: string, private counted: RateLimitState) {}
+
+  /** The budget to show on the answer (X-FloodControl-*): as counted, or after the refund. */
+  get state(): RateLimitState {
+    return this.counted;
+  }
+
+  /**
+   * Gives the count back if `err` refused the send (`refundsFloodCount`), once whatever the
+   * number of calls (INCRBY -1 on the window's key, atomic in Redis). Never throws: a refund
+   * that fails leaves the count taken, as before refunds existed.
+   */
+  async refuse(err: unknown): Promise<RateLimitState> {
+    if (this.refunded || !refundsFloodCount(err)) return this.counted;
+    this.refunded = true;
+    this.counted = await this.counter.refund(this.subject, this.counted).catch(() => this.counted);
+    return this.counted;
+  }
+}

@@ -35,9 +35,8 @@ export const RequireSessionOrScopes = (...anyOf: V2Scope[]) => applyDecorators(S
 export const JsonBodyOnly = () => SetMetadata(JSON_BODY_ONLY, true);
 
 /**
- * A send to the room in the `room` path parameter, counted by the room's flood control: for
- * the OpenAPI document. The handler counts it with `FloodControl.send` (src/v2/flood), once
- * its body is valid, so that only accepted sends count.
+ * A send to the room in the `room` path parameter, counted by the room's flood control
+ * (V2AccessGuard), and given back if the send is refused (V2Filter): only accepted sends count.
  */
 export const FloodControlled = () => SetMetadata(FLOOD_CONTROLLED, true);
 

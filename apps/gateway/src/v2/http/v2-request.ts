@@ -6,6 +6,7 @@ import { carryTrace, withSpan } from '@app/common';
 import { requestSpan } from '../../shared/http-tracing';
 import { ApiError } from '../../shared/api-error';
 import type { RateLimitState } from '../../shared/rate-limit/rate-limit';
+import type { FloodCount } from '../flood/flood-control';
 import { CSRF_HEADER, sessionSecretOf } from '../session/session-cookie';
 
 /** What the guards learn about a v2 request, in the order they learn it. */
@@ -15,8 +16,8 @@ export interface V2RequestState {
   sessionSecret?: string;
   /** The token's count, once taken: every answer from then on carries its headers. */
   rateLimit?: RateLimitState;
-  /** The room's message count (flood control), on sends. */
-  flood?: RateLimitState;
+  /** The room's count (flood control), on sends: given back by V2Filter if the send is refused. */
+  flood?: FloodCount;
 }
 
 export type V2HttpRequest = FastifyRequest & { v2?: V2RequestState };

@@ -1,12 +1,9 @@
-import { Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   Actor, GetHistoryV2, GetMessageV1, NotificationBody, notificationBodySchema, notificationCommand, RoomRef,
   SendMessageV1, SendNotificationV1,
 } from '@app/contracts';
-import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { ApiError } from '../../shared/api-error';
-import { RoomsClient } from '../../shared/rooms-client';
-import { FloodAnswer, FloodControl, ShowFlood } from '../flood/flood-control';
 import { pageOf, pageResponse, probeLimit, splitProbe } from '../http/pagination';
 import { FloodControlled, RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
@@ -21,18 +18,14 @@ import { formatMessageDate, toV2HistoryItem } from './messages.presenter';
 /** A room's messages: a user's message, a notification, the history and one message of it. */
 @V2Controller('room')
 export class MessagesController extends V2Resource {
-  constructor(rooms: RoomsClient, @Inject(GATEWAY_CONFIG) config: GatewayConfig, private readonly flood: FloodControl) {
-    super(rooms, config);
-  }
-
   /** Sent as the token's user. */
   @Post(':room/message')
   @Summary('Send a message as the user of the token (room_message)')
   @HttpCode(201)
   @RequireScopes('send_message')
   @FloodControlled()
-  async message(@RoomRefParam() room: RoomRef, @V2Body(messageBody) body: MessageBody, @CurrentActor() actor: Actor, @FloodAnswer() show: ShowFlood) {
-    const sent = await this.flood.send(room, show, () => this.rooms.send(SendMessageV1, { actor, room, message: body.message }));
+  async message(@RoomRefParam() room: RoomRef, @V2Body(messageBody) body: MessageBody, @CurrentActor() actor: Actor) {
+    const sent = await this.rooms.send(SendMessageV1, { actor, room, message: body.message });
     return { id: sent.id, timestamp: formatMessageDate(sent.date, 'UTC') };
   }
 
@@ -41,8 +34,8 @@ export class MessagesController extends V2Resource {
   @HttpCode(204)
   @RequireScopes('send_notification')
   @FloodControlled()
-  async notification(@RoomRefParam() room: RoomRef, @V2Body(notificationBodySchema) body: NotificationBody, @CurrentActor() actor: Actor, @FloodAnswer() show: ShowFlood): Promise<void> {
-    await this.flood.send(room, show, () => this.rooms.send(SendNotificationV1, notificationCommand(actor, room, body)));
+  async notification(@RoomRefParam() room: RoomRef, @V2Body(notificationBodySchema) body: NotificationBody, @CurrentActor() actor: Actor): Promise<void> {
+    await this.rooms.send(SendNotificationV1, notificationCommand(actor, room, body));
   }
 
   /** Newest first from `date` back (reverse=true, the default, lists each page oldest first). */
