@@ -2,13 +2,16 @@ import { RpcCommandError, RpcFailure } from '@app/common';
 import { CommandDefinition, commandFailure, DeliveryDetailView, DeliveryView } from '@app/contracts';
 import {
   DeliveryCommands, deliveriesTable, deliveryText, describeDeliveryFailure, DeliveryUsageError, DispatcherCommandQueue, runDeliveryCommand, sinceOf,
+  WebhookStateLookup,
 } from './delivery-commands';
 
 const QUEUE = 'chat.webhook-dispatcher.commands';
 const ID = '6f1c2a4e-3b5d-5e7f-8a9b-0c1d2e3f4a5b';
 
 /** A command queue that answers (or fails) as told, and records what was sent. */
-function queue(answer: (pattern: string, payload: unknown) => unknown, served = true, registered?: (id: number) => Promise<boolean | undefined>) {
+function queue(
+  answer: (pattern: string, payload: unknown) => unknown, served = true, registered?: (id: number) => Promise<boolean | undefined>, state?: WebhookStateLookup,
+) {
   const sent: Array<{ pattern: string; payload: unknown }> = [];
   const dispatcher: DispatcherCommandQueue = {
     served: async () => served,
@@ -17,7 +20,7 @@ function queue(answer: (pattern: string, payload: unknown) => unknown, served = 
       return answer(command.pattern, payload) as Rep;
     },
   };
-  return { commands: new DeliveryCommands(dispatcher, QUEUE, registered), sent };
+  return { commands: new DeliveryCommands(dispatcher, QUEUE, registered, state), sent };
 }
 
 const item: DeliveryView = {
@@ -56,9 +59,32 @@ describe('DeliveryCommands', () => {
       { pattern: 'deliveries.list-deliveries.v1', payload: { webhookId: 7, startIndex: 0, limit: 10, status: 'failed' } },
       { pattern: 'deliveries.list-deliveries.v1', payload: { webhookId: 7, startIndex: 0, limit: 50 } },
       { pattern: 'deliveries.get-delivery.v1', payload: { delivery: ID } },
+      // Redeliver reads the delivery first: whether its webhook is enabled is the rooms service's to say.
+      { pattern: 'deliveries.get-delivery.v1', payload: { delivery: ID } },
       { pattern: 'deliveries.redeliver.v1', payload: { delivery: ID } },
       { pattern: 'deliveries.recover-deliveries.v1', payload: { webhookId: 7, since: '2026-01-01T00:00:00.000Z' } },
     ]);
+  });
+
+  it('refuses to redeliver or recover for a disabled webhook, before anything is queued', async () => {
+    const answers = (pattern: string) => ({ 'deliveries.get-delivery.v1': { delivery: detail }, 'deliveries.redeliver.v1': { deliveryId: ID, attempt: 4 } })[pattern];
+    const reason = 'every delivery attempt since 2026-01-01T00:00:00.000Z has failed (3 failures over 2s; last error: HTTP 503)';
+    const asked: number[] = [];
+    const disabled = queue(answers, true, undefined, async (id) => {
+      asked.push(id);
+      return { id, enabled: false, disabledReason: reason };
+    });
+    await expect(disabled.commands.redeliver(ID)).rejects.toThrow(
+      new Error(`Webhook 7 is disabled (${reason}): enable it first (cli webhook enable 7), then redeliver.`));
+    await expect(disabled.commands.recover(7, '2026-01-01T00:00:00.000Z')).rejects.toThrow(
+      new Error(`Webhook 7 is disabled (${reason}): enable it first (cli webhook enable 7), then recover.`));
+    expect(asked).toEqual([7, 7]);
+    expect(disabled.sent.map((s) => s.pattern)).toEqual(['deliveries.get-delivery.v1']);
+    // Enabled, or the rooms service unable to tell: it goes.
+    const enabled = queue(answers, true, undefined, async (id) => ({ id, enabled: true, disabledReason: null }));
+    expect(await enabled.commands.redeliver(ID)).toEqual({ deliveryId: ID, attempt: 4 });
+    const unknown = queue(answers, true, undefined, async () => { throw new Error('rooms down'); });
+    expect(await unknown.commands.redeliver(ID)).toEqual({ deliveryId: ID, attempt: 4 });
   });
 
   it('says a webhook id is unknown when its log is empty and no such webhook is registered', async () => {

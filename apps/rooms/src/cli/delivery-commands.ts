@@ -1,7 +1,7 @@
 import { AmqpBroker, commonShape, createLogger, env, loadConfigOrExit, RpcCommandError, RpcFailure } from '@app/common';
 import {
   brokerNames, CommandDefinition, CommandError, deliveryField, DeliveryDetailView, DeliveryView, GetDeliveryV1, ListDeliveriesV1,
-  isStorableInstant, problemOf, RecoverDeliveriesV1, RedeliverV1,
+  isStorableInstant, problemOf, RecoverDeliveriesV1, RedeliverV1, resendRefusal, ResendAction, ResendTarget,
 } from '@app/contracts';
 import { WebhookCommands } from './webhook-commands';
 
@@ -81,6 +81,12 @@ const deliveryIdOf = (text: string | undefined, action: string): string => {
  */
 export type WebhookLookup = (webhookId: number) => Promise<boolean | undefined>;
 
+/**
+ * The webhook with this id as the rooms service has it (null: none registered), or undefined
+ * when it cannot tell: a disabled webhook's deliveries are not sent again.
+ */
+export type WebhookStateLookup = (webhookId: number) => Promise<ResendTarget | null | undefined>;
+
 export class DeliveryCommands {
   constructor(
     private readonly dispatcher: DispatcherCommandQueue,
@@ -91,6 +97,7 @@ export class DeliveryCommands {
      * as "no deliveries".
      */
     private readonly registered: WebhookLookup = async () => undefined,
+    private readonly state: WebhookStateLookup = async () => undefined,
   ) {}
 
   async list(webhookId: number, o: { status?: string; limit?: number } = {}): Promise<DeliveryView[]> {
@@ -110,14 +117,27 @@ export class DeliveryCommands {
   }
 
   async redeliver(deliveryId: string): Promise<{ deliveryId: string; attempt: number }> {
+    // The dispatcher knows the delivery's webhook; the rooms service whether it is enabled.
+    await this.refuseIfDisabled((await this.show(deliveryId)).webhookId, 'redeliver');
     return this.send(RedeliverV1, { delivery: deliveryId }, deliveryId, 'the attempt may have been queued; see cli webhook delivery');
   }
 
   async recover(webhookId: number, since: string): Promise<number> {
+    await this.refuseIfDisabled(webhookId, 'recover');
     const { count } = await this.send(RecoverDeliveriesV1, { webhookId, since }, webhookId,
       'deliveries may have been queued again; see cli webhook deliveries');
     if (count === 0) await this.mustBeKnown(webhookId);
     return count;
+  }
+
+  /**
+   * Throws, before anything is queued, when the webhook is disabled: its attempts would only be
+   * recorded as failed (\`webhook disabled\`). When the rooms service cannot tell, the command goes.
+   */
+  private async refuseIfDisabled(webhookId: number, action: ResendAction): Promise<void> {
+    const webhook = await this.state(webhookId).catch(() => undefined);
+    const refusal = webhook ? resendRefusal(webhook, action, `cli webhook enable ${webhookId}`) : undefined;
+    if (refusal) throw new Error(refusal);
   }
 
   /** Throws when the webhook is not registered (its log, just read, being empty too). */
@@ -236,6 +256,7 @@ export async function runDeliveryCommand(
     const commands = new DeliveryCommands(
       await broker.createRpcClient(names.dispatcherCommandQueue, config.COMMAND_TIMEOUT_MS), names.dispatcherCommandQueue,
       (id) => rooms.isRegistered(id),
+      (id) => rooms.find(id),
     );
     switch (action) {
       case 'deliveries': {

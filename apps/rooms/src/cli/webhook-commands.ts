@@ -55,10 +55,16 @@ export class WebhookCommands {
 
   /** Whether a webhook with this id is registered (any room, group-wide ones too); undefined when the rooms service cannot tell. */
   async isRegistered(id: number): Promise<boolean | undefined> {
+    const found = await this.find(id);
+    return found === undefined ? undefined : found !== null;
+  }
+
+  /** The webhook with this id (any room, group-wide ones too), null when none is; undefined when the rooms service cannot tell. */
+  async find(id: number): Promise<WebhookView | null | undefined> {
     if (!(await this.rooms.served())) return undefined;
     try {
       const { webhooks } = await this.rooms.request(ListAllWebhooksV1, { id });
-      return webhooks.some((w) => w.id === id);
+      return webhooks.find((w) => w.id === id) ?? null;
     } catch {
       return undefined;
     }

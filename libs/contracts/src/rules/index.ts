@@ -9,3 +9,4 @@ export * from './request-body';
 export * from './notification-body';
 export * from './webhook-health';
 export * from './instant';
+export * from './webhook-resend';

@@ -1,4 +1,6 @@
-import { afterAccess } from './webhook-deliveries.controller';
+import { WebhookView } from '@app/contracts';
+import { ApiError } from '../../shared/api-error';
+import { afterAccess, refuseIfDisabled } from './webhook-deliveries.controller';
 
 const later = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
 const failLater = (ms: number, message: string) => new Promise<never>((_, reject) => setTimeout(() => reject(new Error(message)), ms));
@@ -37,5 +39,31 @@ describe('afterAccess: a read made while access is checked', () => {
 
   it('answers the read\'s failure once access is granted', async () => {
     await expect(afterAccess(later(10, 'granted'), failLater(1, 'Delivery x not found'))).rejects.toThrow('Delivery x not found');
+  });
+});
+
+describe('refuseIfDisabled: redeliver and recover of a disabled webhook, decided from the webhook read for access', () => {
+  const webhook = (enabled: boolean) => ({
+    id: 4, roomId: 12, enabled, disabledReason: enabled ? null : 'every delivery attempt since 2026-01-01T00:00:00.000Z has failed',
+  }) as WebhookView;
+
+  it('lets an enabled webhook through', () => {
+    expect(() => refuseIfDisabled(webhook(true), 'redeliver')).not.toThrow();
+    expect(() => refuseIfDisabled(webhook(true), 'recover')).not.toThrow();
+  });
+
+  it('answers 400 naming the webhook, why, and its enable URL', () => {
+    const refused = (() => {
+      try {
+        refuseIfDisabled(webhook(false), 'redeliver');
+      } catch (err) {
+        return err;
+      }
+    })() as ApiError;
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused.body()).toEqual({ error: { code: 400, type: 'Bad Request', message:
+      'Webhook 4 is disabled (every delivery attempt since 2026-01-01T00:00:00.000Z has failed): '
+      + 'enable it first (POST /v2/room/12/webhook/4/enable), then redeliver.' } });
+    expect(() => refuseIfDisabled(webhook(false), 'recover')).toThrow(/then recover\.$/);
   });
 });

@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import {
-  Actor, deliveryField, GetDeliveryV1, GetWebhookV1, ListDeliveriesV1, RecoverDeliveriesV1, RedeliverV1, RoomRef, WebhookRef, WebhookView,
+  Actor, deliveryField, GetDeliveryV1, GetWebhookV1, ListDeliveriesV1, RecoverDeliveriesV1, RedeliverV1, resendRefusal, ResendAction, RoomRef,
+  WebhookRef, WebhookView,
 } from '@app/contracts';
 import { traceOfActor } from '@app/common';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
@@ -35,6 +36,15 @@ export async function afterAccess<A, T>(access: Promise<A>, read: Promise<T>): P
 export function deliveryIdOf(raw: string): string {
   if (!deliveryField.deliveryId.safeParse(raw).success) throw new ApiError(404, `Delivery ${raw.slice(0, 100)} not found`);
   return raw.toLowerCase();
+}
+
+/**
+ * 400 for a redeliver or recover of a disabled webhook, decided from the webhook the access
+ * check read (no round trip more): its attempts would only be recorded as failed.
+ */
+export function refuseIfDisabled(webhook: WebhookView, action: ResendAction): void {
+  const refusal = resendRefusal(webhook, action, `POST ${webhookUrl(webhook, '')}/enable`);
+  if (refusal) throw new ApiError(400, refusal);
 }
 
 const DeliveryIdParam = createParamDecorator((_: unknown, ctx: ExecutionContext): string => deliveryIdOf(pathParam(ctx, 'delivery')));
@@ -85,21 +95,23 @@ export class WebhookDeliveriesController extends V2Resource {
   }
 
   @Post(':room/webhook/:id/delivery/:delivery/redeliver')
-  @Summary('Make one more attempt of a delivery now (of one still in its retries: its next retry, now; of an ordered one not yet ended: 400, its lane sends it in its turn)')
+  @Summary('Make one more attempt of a delivery now (of one still in its retries: its next retry, now; of an ordered one not yet ended: 400, its lane sends it in its turn; of a disabled webhook: 400, enable it first)')
   @HttpCode(202)
   @RequireScopes('admin_room')
   async redeliver(@RoomRefParam() room: RoomRef, @WebhookIdParam() ref: WebhookRef, @DeliveryIdParam() id: string, @CurrentActor() actor: Actor) {
     const webhook = await this.visibleWebhook(actor, room, ref);
+    refuseIfDisabled(webhook, 'redeliver');
     await this.dispatcher.send(RedeliverV1, { delivery: id, webhookId: webhook.id }, traceOfActor(actor));
     return {};
   }
 
   @Post(':room/webhook/:id/recover')
-  @Summary('Send again every failed delivery of a webhook created since a time, oldest first')
+  @Summary('Send again every failed delivery of a webhook created since a time, oldest first (of a disabled webhook: 400, enable it first)')
   @HttpCode(202)
   @RequireScopes('admin_room')
   async recover(@RoomRefParam() room: RoomRef, @WebhookIdParam() ref: WebhookRef, @V2Body(recoverBody) b: RecoverBody, @CurrentActor() actor: Actor) {
     const webhook = await this.visibleWebhook(actor, room, ref);
+    refuseIfDisabled(webhook, 'recover');
     return this.dispatcher.send(RecoverDeliveriesV1, { webhookId: webhook.id, since: b.since }, traceOfActor(actor));
   }
 
