@@ -151,6 +151,33 @@ describe('webhook health across the built system: a failing webhook disabled, it
     expect(receiver.to('/dead').length).toBe(hitsBefore);
   });
 
+  it('refuses to redeliver or recover the disabled webhook\'s deliveries, saying to enable it first; nothing is queued or recorded', async () => {
+    const log = async () => (await v2('GET', `/room/${room}/webhook/${dead}/delivery?max-results=1000`)).body.items
+      .map((d: { id: string; attempts: number; status: string }) => ({ id: d.id, attempts: d.attempts, status: d.status }));
+    const before = await log();
+    const { id } = before[0];
+    const { disabled_reason: reason } = await record(dead);
+    const hitsBefore = receiver.to('/dead').length;
+    const refusal = (action: string) => `Webhook ${dead} is disabled (${reason}): enable it first (POST /v2/room/${room}/webhook/${dead}/enable), then ${action}.`;
+
+    // Until this, 202 and an attempt recorded as "webhook disabled" in 0 ms, with no request sent.
+    expect(await v2('POST', `/room/${room}/webhook/${dead}/delivery/${id}/redeliver`))
+      .toEqual({ status: 400, body: { error: { code: 400, type: 'Bad Request', message: refusal('redeliver') } } });
+    expect(await v2('POST', `/room/${room}/webhook/${dead}/recover`, { since: new Date(Date.now() - 3_600_000).toISOString() }))
+      .toEqual({ status: 400, body: { error: { code: 400, type: 'Bad Request', message: refusal('recover') } } });
+    // The CLI blocks this process: the disabled webhook has nothing due.
+    const cliRefusal = (action: string) => `cli: Webhook ${dead} is disabled (${reason}): enable it first (cli webhook enable ${dead}), then ${action}.\n`;
+    const redelivered = cli(['webhook', 'redeliver', id], stack.env);
+    expect({ status: redelivered.status, stdout: redelivered.stdout, stderr: redelivered.stderr }).toEqual({ status: 1, stdout: '', stderr: cliRefusal('redeliver') });
+    const recovered = cli(['webhook', 'recover', String(dead), '--since', '1h'], stack.env);
+    expect({ status: recovered.status, stdout: recovered.stdout, stderr: recovered.stderr }).toEqual({ status: 1, stdout: '', stderr: cliRefusal('recover') });
+
+    // Time for a queued attempt to have been made and recorded: none was.
+    await pause(1_500);
+    expect(await log()).toEqual(before);
+    expect(receiver.to('/dead').length).toBe(hitsBefore);
+  });
+
   it('enables it again: 204, health reset, and the next message reaches it', async () => {
     deadAnswers = 204;
     const enabled = await v2('POST', `/room/${room}/webhook/${dead}/enable`);
@@ -167,6 +194,15 @@ describe('webhook health across the built system: a failing webhook disabled, it
     await eventually(async () => expect(await record(dead)).toMatchObject({
       enabled: true, last_success_at: expect.stringMatching(ISO), consecutive_failures: 0, failing_since: null,
     }), 10_000);
+
+    // Enabled, a delivery refused while it was disabled is redelivered: 202, and it arrives.
+    const failed = (await v2('GET', `/room/${room}/webhook/${dead}/delivery?status=failed&max-results=1`)).body.items[0];
+    const redelivered = await v2('POST', `/room/${room}/webhook/${dead}/delivery/${failed.id}/redeliver`);
+    expect(redelivered).toEqual({ status: 202, body: {} });
+    const again = await receiver.waitFor('the redelivery at the enabled webhook', () => receiver.to('/dead').find((h) => h.headers['webhook-id'] === failed.id));
+    expect(again.json).toMatchObject({ webhook_id: dead });
+    await eventually(async () => expect((await v2('GET', `/room/${room}/webhook/${dead}/delivery/${failed.id}`)).body)
+      .toMatchObject({ status: 'delivered', attempts: expect.arrayContaining([expect.objectContaining({ attempt: failed.attempts + 1, status_code: 204 })]) }), 10_000);
   });
 
   it('shows a healthy receiver\'s last success and no failures', async () => {
