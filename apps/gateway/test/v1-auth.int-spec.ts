@@ -175,6 +175,17 @@ describe('v1 token authentication (real rooms service, Postgres, RabbitMQ)', () 
       expectJson(await v1(stack.baseUrl, 'POST', 'rooms/topic', { auth_token: notification, auth_test: 'true' }), 202);
     });
 
+    it('refuses an auth_test that is not a flag with 400 naming it, and does nothing', async () => {
+      for (const value of ['yes', 'on', '2']) {
+        const res = await v1(stack.baseUrl, 'POST', 'rooms/delete', { auth_token: admin, auth_test: value, room_id: roomId });
+        expectError(res, 400, 'Bad Request', new RegExp(`^auth_test: must be 0, 1, true or false \\(got "${value}"\\)$`));
+      }
+      // Before the token is looked at: a bad flag with a bad token is still the flag's 400.
+      expectError(await v1(stack.baseUrl, 'GET', 'rooms/list', { auth_token: 'nope', auth_test: 'yes' }), 400, 'Bad Request', /^auth_test:/);
+      const rooms = expectJson(await v1(stack.baseUrl, 'GET', 'rooms/list', { auth_token: admin }), 200).rooms;
+      expect(rooms.map((r: { room_id: number }) => r.room_id)).toContain(roomId);
+    });
+
     it('performs the action when auth_test is not true', async () => {
       const res = await v1(stack.baseUrl, 'POST', 'rooms/message', { auth_token: admin, auth_test: 'false', room_id: roomId, from: 'Bot', message: 'auth_test false sends' });
       expect(expectJson(res, 200)).toEqual({ status: 'sent' });

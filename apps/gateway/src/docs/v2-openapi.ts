@@ -96,7 +96,7 @@ function registerV1Methods(registry: OpenAPIRegistry, methods: Readonly<Record<s
   const common = {
     auth_token: z.string().describe('An admin token, or a notification token for rooms/message and rooms/topic'),
     format: z.enum(['json', 'xml']).optional().describe('json (default) or xml'),
-    auth_test: z.enum(['true', '1']).optional().describe('true (or 1): only check the token (202), do nothing'),
+    auth_test: z.string().optional().describe('A flag (1/0, true/false, any case). True: only check the token (202), do nothing; any other value answers 400'),
   };
   for (const [name, m] of Object.entries(methods).sort(([a], [b]) => a.localeCompare(b))) {
     const params = Object.fromEntries(Object.entries(m.doc.params).map(([p, d]) => [p, d.required ? z.string().describe(d.description) : z.string().optional().describe(d.description)]));

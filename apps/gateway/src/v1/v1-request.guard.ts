@@ -6,12 +6,13 @@ import { v1BodyParser } from './body';
 import { V1Error } from './errors';
 import { findV1Method } from './methods';
 import { parseFormat } from './render';
+import { flag } from './rules';
 import { V1HttpRequest } from './v1-request';
 
 /**
  * First step of every v1 request: the body, the parameters (decoded and checked once, for
  * everything after: 400 naming a parameter that cannot be read), the answer format (406
- * if it cannot be served), the method (404 if unknown) and the HTTP verb (405).
+ * if it cannot be served), the method (404 if unknown), the HTTP verb (405) and `auth_test` (400 if not a flag).
  */
 @Injectable()
 export class V1RequestGuard implements CanActivate {
@@ -36,13 +37,9 @@ export class V1RequestGuard implements CanActivate {
     if (!(method.verbs as readonly string[]).includes(req.method)) {
       throw new V1Error(405, `${name} must be called with ${method.verbs.join(' or ')}`, { Allow: method.verbs.join(', ') });
     }
-    Object.assign(req.v1, { name, method, params, authTest: isAuthTest(params.optional('auth_test')) });
+    // Read as every v1 flag is, and here, before the token: a value that is not a flag (`yes`)
+    // must be refused, never taken as false (that would perform the change it meant to test).
+    Object.assign(req.v1, { name, method, params, authTest: flag(params, 'auth_test', false) });
     return true;
   }
-}
-
-/** `auth_test` as clients send flags: `true` or `1` (a check that acts would be a real change). */
-export function isAuthTest(value: string | undefined): boolean {
-  const v = value?.toLowerCase();
-  return v === 'true' || v === '1';
 }
