@@ -270,6 +270,25 @@ describe('v2 add-ons: installation, OAuth, uninstall (real services, a local add
       expect((await v2(stack.baseUrl, 'POST', `room/${roomB}/webhook`, { token: admin, body: { url: `${addon.base}/dyn`, event: 'room_exit' } })).status).toBe(403);
     });
 
+    it('answers a token whose scope lists only what it can use: no admin_group for a room install that asked for it', async () => {
+      addon.onInstall('bossy', { status: 200, token: null });
+      const url = addon.serve('bossy', addon.descriptor('bossy', { hipchatApiConsumer: { scopes: ['send_notification', 'view_room', 'admin_group'] }, webhook: [] }));
+      const res = await call('POST', 'addons', { body: { url, room: String(roomB) } });
+      expect(res.status).toBe(201);
+      const [{ json: cb }] = addon.of('POST', '/cb/bossy');
+      try {
+        const all = await tokenRequest('grant_type=client_credentials', basic(cb.oauthId, cb.oauthSecret));
+        expect([all.status, all.json.scope]).toEqual([200, 'send_notification view_room']);
+        const asked = await tokenRequest({ grant_type: 'client_credentials', scope: 'view_room admin_group' }, basic(cb.oauthId, cb.oauthSecret));
+        expect([asked.status, asked.json.scope]).toEqual([200, 'view_room']);
+        // What the answer leaves out is indeed refused.
+        const denied = await v2(stack.baseUrl, 'GET', 'addons', { token: all.json.access_token });
+        expect(errorOf(denied)).toEqual({ status: 403, message: expect.stringMatching(/admin_group does not apply to a token confined to one room/) });
+      } finally {
+        expect((await call('DELETE', `addons/${res.json.id}`)).status).toBe(204);
+      }
+    });
+
     it('uninstalls: 204, its webhooks gone, its tokens refused, DELETE {callbackUrl}/{oauthId} received', async () => {
       expect(token).toBeDefined();
       const ids = (await db.query('SELECT id FROM webhooks WHERE installation_id = $1 ORDER BY id', [installation.id])).map((r: any) => r.id);

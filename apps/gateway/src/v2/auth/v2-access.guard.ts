@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { parseRoomRef, V2Scope } from '@app/contracts';
+import { parseRoomRef, scopesInForce, V2Scope } from '@app/contracts';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../shared/api-error';
 import { windowText } from '../../shared/rate-limit/rate-limit';
@@ -72,11 +72,3 @@ export class V2AccessGuard implements CanActivate {
   }
 }
 
-/**
- * The scopes a token acts with. A token confined to one room (an add-on installed in a
- * room, whose descriptor may have asked for anything) acts on that room only: admin_group,
- * the group's administration (users, add-ons, every room's tokens), is not in force for it.
- */
-export function scopesInForce(token: { scopes: readonly string[]; roomId: number | null }): string[] {
-  return token.roomId === null ? [...token.scopes] : token.scopes.filter((s) => s !== 'admin_group');
-}

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { generateApiToken, hashApiToken } from '@app/common';
-import { ADDON_TOKEN_TTL_SECONDS, commandFailure, IssueAddonTokenV1, ReplyOf, RequestOf } from '@app/contracts';
+import { ADDON_TOKEN_TTL_SECONDS, commandFailure, IssueAddonTokenV1, ReplyOf, RequestOf, scopesInForce } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { RoomsConfig } from '../../config';
 import { GROUP_ID, grantScopes, secretMatches } from '../addon-rules';
@@ -34,6 +34,8 @@ export class IssueAddonToken {
       tokenHash: hashApiToken(accessToken), label: client.name, installationId: client.installationId, roomId: client.roomId,
       scopes: grant.scopes, expiresInSeconds: ADDON_TOKEN_TTL_SECONDS,
     });
-    return { accessToken, expiresIn: ADDON_TOKEN_TTL_SECONDS, scopes: grant.scopes, groupId: GROUP_ID, groupName: this.config.GROUP_NAME };
+    // Stored as granted (a 403 can then say why admin_group is refused); answered as it acts.
+    const scopes = scopesInForce({ scopes: grant.scopes, roomId: client.roomId });
+    return { accessToken, expiresIn: ADDON_TOKEN_TTL_SECONDS, scopes, groupId: GROUP_ID, groupName: this.config.GROUP_NAME };
   }
 }

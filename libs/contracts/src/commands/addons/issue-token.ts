@@ -10,6 +10,7 @@ export interface IssuedAddonToken {
   /** The clear token: the only time it exists (its hash is stored). */
   accessToken: string;
   expiresIn: number;
+  /** The scopes the token acts with (admin_group left out when it is confined to a room). */
   scopes: V2Scope[];
   groupId: number;
   groupName: string;

@@ -34,6 +34,17 @@ export function grantableScopes(isGroupAdmin: boolean): V2Scope[] {
 }
 
 /**
+ * The scopes a token acts with. A token confined to one room (an add-on installed in a
+ * room, whose descriptor may have asked for anything) acts on that room only: admin_group,
+ * the group's administration (users, add-ons, every room's tokens), is not in force for it.
+ * Here, not in the gateway alone: what a token is told it may do (the OAuth answer's
+ * `scope`) must be what the gateway then lets it do.
+ */
+export function scopesInForce<S extends string>(token: { scopes: readonly S[]; roomId: number | null }): S[] {
+  return token.roomId === null ? [...token.scopes] : token.scopes.filter((s) => s !== 'admin_group');
+}
+
+/**
  * Looks a token up by its SHA-256 hash (the clear token never crosses the broker). The
  * gateway caches the answer; `token.revoked.v1` tells every replica to forget it.
  */
