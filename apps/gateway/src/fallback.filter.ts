@@ -6,6 +6,7 @@ import { ApiError } from './shared/api-error';
 import { RequestRateLimiter } from './shared/rate-limit/request-rate-limiter';
 import { methodsServing } from './shared/routing';
 import { V1Error } from './v1/errors';
+import { v1MethodServing } from './v1/v1-request.guard';
 import { toV1Error, V1Filter } from './v1/v1.filter';
 import { V2Filter } from './v2/v2.filter';
 
@@ -13,6 +14,8 @@ export const NOT_FOUND_MESSAGE = 'Not found. The version 1 API lives under /v1/<
 export { V2_NOT_FOUND_MESSAGE } from './v2/v2-errors';
 
 const V2_PATH = /^\/v2(\/|$|\?)/i;
+/** The v1 controller's route, `/v1/:resource/:action`. */
+const V1_METHOD_PATH = /^\/v1\/([^/]+)\/([^/]+)$/;
 
 /**
  * What no API's own filter answered: paths no controller serves (404) and failures outside
@@ -38,9 +41,33 @@ export class FallbackFilter implements ExceptionFilter {
     const req = host.switchToHttp().getRequest<FastifyRequest>();
     const notFound = err instanceof HttpException && err.getStatus() === 404;
     const v2 = V2_PATH.test(req.url ?? '');
+    if (notFound && !v2 && this.answeredV1Method(req, host)) return;
     if (notFound && this.answeredOtherMethods(req, host, v2)) return;
     if (v2) return this.v2.catch(err, host);
     this.v1.answer(err, notFound ? new V1Error(404, NOT_FOUND_MESSAGE) : toV1Error(err), host);
+  }
+
+  /**
+   * A verb the router does not route at all (PURGE) on a v1 method's path: the answer the v1
+   * guard gives a routed verb (the method's own verbs in Allow, or 404 for no such method),
+   * not the verbs of the route that takes every v1 method. True when answered.
+   */
+  private answeredV1Method(req: FastifyRequest, host: ArgumentsHost): boolean {
+    const path = V1_METHOD_PATH.exec((req.url ?? '').split('?', 1)[0]);
+    if (!path) return false;
+    let name: string;
+    try {
+      name = `${decodeURIComponent(path[1])}/${decodeURIComponent(path[2])}`;
+    } catch {
+      return false;
+    }
+    try {
+      v1MethodServing(name, req.method);
+      return false;
+    } catch (err) {
+      this.v1.answer(undefined, toV1Error(err), host);
+      return true;
+    }
   }
 
   /**

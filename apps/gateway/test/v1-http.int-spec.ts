@@ -78,16 +78,45 @@ describe('v1 HTTP edges (real rooms service, Postgres, RabbitMQ)', () => {
 
   describe('405 wrong HTTP verb', () => {
     it.each([
-      ['GET', 'rooms/create', 'POST'], ['GET', 'rooms/delete', 'POST'], ['POST', 'rooms/history', 'GET'],
-      ['POST', 'rooms/list', 'GET'], ['POST', 'rooms/show', 'GET'], ['GET', 'rooms/topic', 'POST'],
-      ['GET', 'users/create', 'POST'], ['GET', 'users/delete', 'POST'], ['POST', 'users/list', 'GET'],
-      ['POST', 'users/show', 'GET'], ['GET', 'users/undelete', 'POST'], ['GET', 'users/update', 'POST'],
-      ['PUT', 'rooms/message', 'GET, POST'], ['DELETE', 'rooms/list', 'GET'],
+      ['GET', 'rooms/create', 'POST'], ['GET', 'rooms/delete', 'POST'], ['POST', 'rooms/history', 'GET, HEAD'],
+      ['POST', 'rooms/list', 'GET, HEAD'], ['POST', 'rooms/show', 'GET, HEAD'], ['GET', 'rooms/topic', 'POST'],
+      ['GET', 'users/create', 'POST'], ['GET', 'users/delete', 'POST'], ['POST', 'users/list', 'GET, HEAD'],
+      ['POST', 'users/show', 'GET, HEAD'], ['GET', 'users/undelete', 'POST'], ['GET', 'users/update', 'POST'],
+      ['PUT', 'rooms/message', 'GET, POST'], ['DELETE', 'rooms/list', 'GET, HEAD'],
     ])('%s %s answers 405 with Allow: %s', async (verb, method, allow) => {
       const res = await call(stack.baseUrl, method, { verb, query: { auth_token: admin } });
       expectError(res, 405, 'Method Not Allowed', new RegExp(method));
       expect(res.headers.get('allow')).toBe(allow);
       expectRateLimitHeaders(res);
+    });
+
+    it('answers a verb the HTTP layer does not route (PURGE) with the method\'s own verbs in Allow, or 404 for an unknown method', async () => {
+      for (const [method, allow] of [['rooms/list', 'GET, HEAD'], ['rooms/message', 'GET, POST'], ['rooms/delete', 'POST']]) {
+        const res = await call(stack.baseUrl, method, { verb: 'PURGE', query: { auth_token: admin } });
+        expect([method, res.status, res.headers.get('allow')]).toEqual([method, 405, allow]);
+        expectError(res, 405, 'Method Not Allowed', `${method} must be called with ${allow.replace(', ', ' or ')}`);
+      }
+      expectXmlError(await call(stack.baseUrl, 'rooms/list', { verb: 'PURGE', query: { format: 'xml' } }), 405, 'Method Not Allowed');
+      // The method is looked for before the verb, as for a routed verb.
+      const unknown = await call(stack.baseUrl, 'rooms/purge', { verb: 'PURGE', query: { auth_token: admin } });
+      expectError(unknown, 404, 'Not Found', 'Unknown API method: rooms/purge');
+      expect(unknown.headers.get('allow')).toBeNull();
+    });
+
+    it('serves HEAD wherever a method only reads with GET: the GET answer\'s status and headers, no body', async () => {
+      for (const method of ['rooms/list', 'rooms/show', 'rooms/history', 'users/list']) {
+        const query = new URLSearchParams({ auth_token: admin, room_id: String(roomId), date: 'recent' });
+        const get = await fetch(`${stack.baseUrl}/v1/${method}?${query}`);
+        const head = await fetch(`${stack.baseUrl}/v1/${method}?${query}`, { method: 'HEAD' });
+        expect([method, head.status, head.headers.get('content-type'), await head.text()]).toEqual([method, 200, get.headers.get('content-type'), '']);
+        expect(head.headers.get('content-length')).toBe(get.headers.get('content-length') ?? String(Buffer.byteLength(await get.text())));
+        expect(head.headers.get('x-ratelimit-limit')).not.toBeNull();
+      }
+      const xml = await fetch(`${stack.baseUrl}/v1/rooms/list?auth_token=${admin}&format=xml`, { method: 'HEAD' });
+      expect([xml.status, xml.headers.get('content-type')]).toEqual([200, expect.stringMatching(/^text\/xml/)]);
+      expect((await fetch(`${stack.baseUrl}/v1/rooms/list?auth_token=nope`, { method: 'HEAD' })).status).toBe(401);
+      const post = await fetch(`${stack.baseUrl}/v1/rooms/create?auth_token=${admin}`, { method: 'HEAD' });
+      expect([post.status, post.headers.get('allow')]).toEqual([405, 'POST']);
     });
 
     it('does not perform a POST-only action on GET', async () => {
@@ -102,7 +131,7 @@ describe('v1 HTTP edges (real rooms service, Postgres, RabbitMQ)', () => {
       expect((await recent()).map((m) => m.message)).toContain('sent with GET');
     });
 
-    it('refuses HEAD on rooms/message with 405 and sends nothing', async () => {
+    it('refuses HEAD on rooms/message (its GET sends: HEAD must never act) with 405 and sends nothing', async () => {
       const query = new URLSearchParams({ auth_token: admin, room_id: String(roomId), from: 'Header', message: 'sent with HEAD' });
       const res = await fetch(`${stack.baseUrl}/v1/rooms/message?${query}`, { method: 'HEAD' });
       expect(res.status).toBe(405);

@@ -3,6 +3,7 @@ import { ROOMS_METHODS } from './rooms';
 import { USERS_METHODS } from './users';
 
 export type { HttpVerb, V1Method } from './method';
+export { servedVerbs } from './method';
 
 /** All thirteen v1 methods, by `<resource>/<method>`. */
 export const V1_METHODS: Readonly<Record<string, V1Method<any, any>>> = { ...ROOMS_METHODS, ...USERS_METHODS };

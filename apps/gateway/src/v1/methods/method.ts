@@ -30,5 +30,14 @@ export interface V1Method<Req = unknown, Rep = unknown> {
 /** Types a method by its command (so that `request` and `present` are checked against it). */
 export const v1Method = <Req, Rep>(method: V1Method<Req, Rep>): V1Method<Req, Rep> => method;
 
+/**
+ * The HTTP verbs a method is served under, in Allow order: its own, and HEAD beside a GET
+ * that only reads (its command a query), answered as that GET without a body. Not beside
+ * rooms/message's GET, which sends: HEAD must never act (RFC 9110, 9.2.1).
+ */
+export function servedVerbs(method: Pick<V1Method<any, any>, 'verbs' | 'command'>): string[] {
+  return method.verbs.flatMap((verb) => (verb === 'GET' && method.command.query ? ['GET', 'HEAD'] : [verb]));
+}
+
 export const ADMIN = ['admin'] as const;
 export const ANY_TOKEN = ['admin', 'notification'] as const;

@@ -4,7 +4,7 @@ import {
 } from '@app/contracts';
 import { RequestParams } from '../../shared/request-params';
 import { V1Error } from '../errors';
-import { V1_METHODS } from './index';
+import { servedVerbs, V1_METHODS } from './index';
 
 const actor = { tokenId: 7, label: 'ci' };
 
@@ -57,6 +57,15 @@ describe('v1 methods', () => {
       'users/show': { verbs: ['GET'], kinds: admin },
       'users/undelete': { verbs: ['POST'], kinds: admin },
       'users/update': { verbs: ['POST'], kinds: admin },
+    });
+  });
+
+  it('serves HEAD beside each GET that only reads, never beside rooms/message\'s GET (it sends)', () => {
+    const served = Object.fromEntries(Object.entries(V1_METHODS).map(([k, v]) => [k, servedVerbs(v).join(', ')]));
+    expect(served).toEqual({
+      'rooms/create': 'POST', 'rooms/delete': 'POST', 'rooms/history': 'GET, HEAD', 'rooms/list': 'GET, HEAD',
+      'rooms/message': 'GET, POST', 'rooms/show': 'GET, HEAD', 'rooms/topic': 'POST', 'users/create': 'POST',
+      'users/delete': 'POST', 'users/list': 'GET, HEAD', 'users/show': 'GET, HEAD', 'users/undelete': 'POST', 'users/update': 'POST',
     });
   });
 
