@@ -231,6 +231,17 @@ describe('v2 share file and file serving (real services)', () => {
       expect((await share(roomId, form({ name: 'tiny.txt', data: Buffer.from('tiny') }), FORM, { base: small })).status).toBe(204);
     });
 
+    it('names the part that is not JSON as it should be: metadata, or a JSON message part', async () => {
+      const file = [{ headers: ['Content-Type: text/plain', 'Content-Disposition: attachment; name="file"; filename="a.txt"'], body: 'a' }];
+      const meta = (body: string) => multipart([{ headers: ['Content-Type: application/json', 'Content-Disposition: attachment; name="metadata"'], body }, ...file]);
+      expect(errorOf(await share(roomId, meta('{"message": '), RELATED))).toMatchObject({ status: 400, message: expect.stringMatching(/^metadata: the metadata part is not valid JSON/) });
+      expect(errorOf(await share(roomId, meta('["hi"]'), RELATED))).toMatchObject({ status: 400, message: expect.stringMatching(/^metadata: the metadata part must be a JSON object/) });
+      const jsonMessage = multipart([{ headers: ['Content-Type: application/json', 'Content-Disposition: form-data; name="message"'], body: '{' }, ...file]);
+      expect(errorOf(await share(roomId, jsonMessage, FORM))).toMatchObject({ status: 400, message: expect.stringMatching(/^message: the message part is not valid JSON/) });
+      // The message inside the metadata is still named message.
+      expect(errorOf(await share(roomId, meta('{"message": 5}'), RELATED))).toMatchObject({ status: 400, message: 'message: must be a string' });
+    });
+
     it('answers 400 without a file part, and 415 for a body that is not multipart', async () => {
       const noFile = await share(roomId, multipart([{ headers: ['Content-Disposition: form-data; name="message"'], body: 'hi' }]), FORM);
       expect(errorOf(noFile)).toMatchObject({ status: 400, type: 'Bad Request', message: 'file: is required' });

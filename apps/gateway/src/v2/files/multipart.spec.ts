@@ -76,19 +76,19 @@ describe('parseShareFileBody: multipart/related (HipChat clients)', () => {
     expect((await parseShareFileBody(RELATED, multipart([part, relatedFile()]), limits)).message).toBe('from message');
   });
 
-  it('refuses metadata that is not valid JSON, naming message', async () => {
+  it('refuses metadata that is not valid JSON, naming metadata', async () => {
     const err = await shareError(parseShareFileBody(RELATED, multipart([relatedMetadata('{"message": oops'), relatedFile()]), limits));
-    expect(err).toMatchObject({ status: 400, field: 'message' });
-    expect(err.message).toMatch(/^message: the metadata part is not valid JSON/);
+    expect(err).toMatchObject({ status: 400, field: 'metadata' });
+    expect(err.message).toMatch(/^metadata: the metadata part is not valid JSON/);
   });
 
   it.each([
-    ['an array', '["hi"]', /must be a JSON object/],
-    ['a number message', '{"message": 5}', /must be a string/],
-    ['a NUL', '{"message": "a\\u0000b"}', /NUL/],
-  ])('refuses metadata with %s', async (_label, json, pattern) => {
+    ['an array', '["hi"]', 'metadata', /^metadata: the metadata part must be a JSON object/],
+    ['a number message', '{"message": 5}', 'message', /must be a string/],
+    ['a NUL', '{"message": "a\\u0000b"}', 'message', /NUL/],
+  ])('refuses metadata with %s (naming the metadata when it is not an object, else the message in it)', async (_label, json, field, pattern) => {
     const err = await shareError(parseShareFileBody(RELATED, multipart([relatedMetadata(json), relatedFile()]), limits));
-    expect(err).toMatchObject({ status: 400, field: 'message' });
+    expect(err).toMatchObject({ status: 400, field });
     expect(err.message).toMatch(pattern);
   });
 
@@ -166,7 +166,7 @@ describe('parseShareFileBody: multipart/form-data (browsers, curl -F)', () => {
     const noFile = multipart([{ headers: ['Content-Disposition: form-data; name="message"'], body: 'hi' }]);
     expect(await shareError(parseShareFileBody(FORM, noFile, limits))).toMatchObject({ status: 400, field: 'file', message: 'file: is required' });
     const badJson = multipart([{ headers: ['Content-Disposition: form-data; name="metadata"'], body: 'hi' }, formFile('a.png')]);
-    expect(await shareError(parseShareFileBody(FORM, badJson, limits))).toMatchObject({ status: 400, field: 'message' });
+    expect(await shareError(parseShareFileBody(FORM, badJson, limits))).toMatchObject({ status: 400, field: 'metadata' });
   });
 
   it('decodes a UTF-8 file name sent raw, as browsers do', async () => {

@@ -141,7 +141,7 @@ function splitParts(body: Buffer, boundary: string, maxFileBytes: number): Promi
 function messageOf(part: RawPart): { message?: string } {
   const { value: type, params } = parseHeaderValue(part.contentType ?? '');
   const text = decodeText(part.data, params.get('charset'));
-  if (text === null) throw new ShareFileError(415, 'message', `charset ${JSON.stringify(params.get('charset'))} is not supported`);
+  if (text === null) throw new ShareFileError(415, part.name, `charset ${JSON.stringify(params.get('charset'))} is not supported`);
   // "metadata" is JSON by definition; "message" is JSON only when its part says so.
   const isJson = part.name === 'metadata' || type === 'application/json' || type.endsWith('+json');
   let message: unknown = text;
@@ -150,10 +150,11 @@ function messageOf(part: RawPart): { message?: string } {
     try {
       metadata = JSON.parse(text);
     } catch (err) {
-      throw new ShareFileError(400, 'message', `the ${part.name} part is not valid JSON (${(err as Error).message})`);
+      // Named after the part the client wrote: the metadata part is not the message.
+      throw new ShareFileError(400, part.name, `the ${part.name} part is not valid JSON (${(err as Error).message})`);
     }
     if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
-      throw new ShareFileError(400, 'message', `the ${part.name} part must be a JSON object like {"message": "..."}`);
+      throw new ShareFileError(400, part.name, `the ${part.name} part must be a JSON object like {"message": "..."}`);
     }
     message = (metadata as Record<string, unknown>).message;
   }
