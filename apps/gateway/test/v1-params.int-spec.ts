@@ -62,8 +62,14 @@ describe('v1 parameters that cannot be read (real rooms service, Postgres, Rabbi
     expectXmlError(await call(stack.baseUrl, 'rooms/message', { query: { format: 'xml', auth_token: 'nope', topic: '\u0000' } }), 400, 'Bad Request', /^topic: /);
   });
 
-  it('does not authenticate with auth_token[]=', async () => {
-    expectError(await call(stack.baseUrl, 'rooms/list', { query: { 'auth_token[]': admin } }), 401, 'Unauthorized', /^Auth token invalid/);
+  it('does not authenticate with auth_token[]=: a list where one value is expected, named without its brackets', async () => {
+    expectError(await call(stack.baseUrl, 'rooms/list', { query: { 'auth_token[]': admin } }), 400, 'Bad Request', 'auth_token: must be a single value');
+  });
+
+  it('answers room_id[]= (or room_id[0]=) with 400 saying room_id must be a single value, in the query or the form body', async () => {
+    expectError(await call(stack.baseUrl, 'rooms/show', { query: { auth_token: admin, 'room_id[]': String(roomId) } }), 400, 'Bad Request', 'room_id: must be a single value');
+    expectError(await call(stack.baseUrl, 'rooms/show', { query: { auth_token: admin, 'room_id[0]': String(roomId) } }), 400, 'Bad Request', 'room_id: must be a single value');
+    expectError(await call(stack.baseUrl, 'rooms/topic', { verb: 'POST', form: { auth_token: admin, 'room_id[]': String(roomId), topic: 'never' } }), 400, 'Bad Request', 'room_id: must be a single value');
   });
 
   it('keeps the 4xx of bodies that cannot be read', async () => {

@@ -11,6 +11,9 @@ export class ParamProblem extends Error {
   }
 }
 
+/** `name[]`, `name[0]`, `name[a][b]`: the bracket forms of lists and maps. */
+const LIST_NAME = /^([^[\]]+)\[[^\]]*\](?:\[[^\]]*\])*$/;
+
 /** Parameter names are echoed in messages: shown escaped and cut, however the client sent them. */
 const NAME_SHOWN_MAX = 100;
 
@@ -63,6 +66,10 @@ export class RequestParams {
       for (const [name, raw] of Object.entries(source as Record<string, unknown>)) {
         const nameProblem = storableTextProblem(name);
         if (nameProblem) throw new ParamProblem(shownName(name), `the parameter name ${nameProblem}`);
+        // `room_id[]=1` (PHP's and Rails' list syntax, which the HTTP layer leaves as a name):
+        // a list where one value is expected, refused as a JSON array is, by the name meant.
+        const listOf = LIST_NAME.exec(name);
+        if (listOf) throw new ParamProblem(shownName(listOf[1]), 'must be a single value');
         const value = decodeValue(name, raw);
         if (value === undefined) continue;
         const problem = storableTextProblem(value);
