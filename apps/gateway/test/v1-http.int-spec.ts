@@ -147,6 +147,16 @@ describe('v1 HTTP edges (real rooms service, Postgres, RabbitMQ)', () => {
       expectRateLimitHeaders(res);
     });
 
+    it('takes format in any case, as flags are (XML, Json)', async () => {
+      const xml = await v1(stack.baseUrl, 'GET', 'rooms/list', { auth_token: admin, format: 'XML' });
+      expect([xml.status, xml.headers.get('content-type')]).toEqual([200, expect.stringMatching(/^text\/xml/)]);
+      expect(xml.text).toMatch(/<rooms>/);
+      expect(expectJson(await v1(stack.baseUrl, 'GET', 'rooms/list', { auth_token: admin, format: 'Json' }), 200).rooms).toHaveLength(1);
+      // Errors too, including those found before the format is read.
+      expectXmlError(await v1(stack.baseUrl, 'GET', 'rooms/list', { auth_token: 'nope', format: 'Xml' }), 401, 'Unauthorized');
+      expectXmlError(await call(stack.baseUrl, '/v1/rooms/nothing', { query: { format: 'XML' } }), 404, 'Not Found');
+    });
+
     it('treats an empty format as json', async () => {
       expect(expectJson(await v1(stack.baseUrl, 'GET', 'rooms/list', { auth_token: admin, format: '' }), 200).rooms).toHaveLength(1);
     });

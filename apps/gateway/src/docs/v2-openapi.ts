@@ -95,7 +95,7 @@ const PARAM_TEXT: Record<string, string> = {
 function registerV1Methods(registry: OpenAPIRegistry, methods: Readonly<Record<string, V1Method<any, any>>>, error: (d: string) => ResponseConfig): void {
   const common = {
     auth_token: z.string().describe('An admin token, or a notification token for rooms/message and rooms/topic'),
-    format: z.enum(['json', 'xml']).optional().describe('json (default) or xml'),
+    format: z.enum(['json', 'xml']).optional().describe('json (default) or xml, in any case'),
     auth_test: z.string().optional().describe('A flag (1/0, true/false, any case). True: only check the token (202), do nothing; any other value answers 400'),
   };
   for (const [name, m] of Object.entries(methods).sort(([a], [b]) => a.localeCompare(b))) {

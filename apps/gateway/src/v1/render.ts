@@ -77,6 +77,8 @@ export function render(format: V1Format, body: Record<string, unknown>): Rendere
 /** The format asked for; null when the value is not one we serve. */
 export function parseFormat(raw: unknown): V1Format | null {
   if (raw === undefined || raw === '' || raw === null) return 'json';
-  if (raw === 'json' || raw === 'xml') return raw;
+  // Any case, as flags are read (compatibility.md is silent on format's case): XML is xml.
+  const format = typeof raw === 'string' ? raw.toLowerCase() : raw;
+  if (format === 'json' || format === 'xml') return format;
   return null;
 }

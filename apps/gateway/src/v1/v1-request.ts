@@ -27,7 +27,7 @@ export type V1HttpRequest = FastifyRequest<{ Params: { resource?: string; action
 export function requestedFormat(req: V1HttpRequest): V1Format {
   if (req.v1) return req.v1.format;
   const raw = (req.body as Record<string, unknown> | undefined)?.format ?? (req.query as Record<string, unknown> | undefined)?.format;
-  return raw === 'xml' ? 'xml' : 'json';
+  return typeof raw === 'string' && raw.toLowerCase() === 'xml' ? 'xml' : 'json';
 }
 
 /** The v1 call the guards prepared: handlers read this, never the request. */
