@@ -4,6 +4,7 @@
  * rooms, live messages, the composer, API tokens, webhooks and their deliveries, and what a
  * hostile message or card cannot do.
  */
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
@@ -25,7 +26,7 @@ describe('web console, signed in', () => {
   let receiver: http.Server;
   let receiverUrl: string;
   let receiverStatus = 500;
-  const received: Array<{ id: string | undefined }> = [];
+  const received: Array<{ id: string | undefined; timestamp?: string; signature?: string; body: string }> = [];
 
   const v1 = async (method: string, params: Record<string, string>, verb: 'GET' | 'POST' = 'POST') => {
     const query = new URLSearchParams({ auth_token: admin, ...params });
@@ -37,9 +38,15 @@ describe('web console, signed in', () => {
 
   beforeAll(async () => {
     receiver = http.createServer((req, res) => {
-      req.resume();
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        received.push({ id: req.headers['webhook-id'] as string | undefined });
+        received.push({
+          id: req.headers['webhook-id'] as string | undefined,
+          timestamp: req.headers['webhook-timestamp'] as string | undefined,
+          signature: req.headers['webhook-signature'] as string | undefined,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
         res.writeHead(receiverStatus).end();
       });
     });
@@ -151,7 +158,7 @@ describe('web console, signed in', () => {
     await page.getByLabel('Label').fill('deploy bot');
     await page.getByRole('checkbox', { name: 'view_group' }).check();
     await page.getByRole('button', { name: 'Create token' }).click();
-    const token = (await page.getByLabel('New token').textContent())!.trim();
+    const token = await page.getByLabel('New token').inputValue();
     expect(token).toMatch(/^\S{20,}$/);
     const rooms = await fetch(`${stack.baseUrl}/v2/room`, { headers: { Authorization: `Bearer ${token}` } });
     expect(rooms.status).toBe(200);
@@ -199,6 +206,40 @@ describe('web console, signed in', () => {
     await listShowsOne('delivered', 10_000);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'deliveries');
+    expect(problems).toEqual([]);
+  });
+
+  it('shows a new webhook\'s signing secret once, the one its deliveries are signed with', async () => {
+    await signIn();
+    const room = await v1('rooms/create', { name: 'Signed', owner_user_id: '1' });
+    await page.goto(`${stack.baseUrl}/#/rooms/${room.body.room.room_id}/integrations`);
+    await page.getByRole('heading', { name: 'Integrations' }).waitFor();
+    await page.getByLabel('Webhook URL').fill(receiverUrl);
+    await page.getByLabel('Event').selectOption('room_notification');
+    await page.getByLabel('Authentication').selectOption('jwt');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await page.getByText('Copy this signing secret now: it is not shown again').waitFor();
+    const field = page.getByRole('textbox', { name: 'Signing secret' });
+    const secret = await field.inputValue();
+    expect(secret).toMatch(/^\S{16,}$/);
+    expect(await field.getAttribute('readonly')).not.toBeNull();
+    await page.getByRole('button', { name: 'Copy signing secret' }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // The secret shown is the one the webhook signs with: a receiver verifies a delivery by it.
+    receiverStatus = 200;
+    const before = received.length;
+    expect((await v1('rooms/message', { room_id: 'Signed', from: 'CI', message: 'signed delivery' })).status).toBe(200);
+    await eventually(() => expect(received.slice(before).find((r) => r.body.includes('signed delivery'))).toBeDefined(), 10_000);
+    const delivery = received.slice(before).find((r) => r.body.includes('signed delivery'))!;
+    const mac = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${delivery.id}.${delivery.timestamp}.${delivery.body}`).digest('base64');
+    expect(delivery.signature?.split(' ')).toContain(`v1,${mac}`);
+
+    // Shown once: gone when the page is opened again.
+    await page.reload();
+    await page.getByRole('link', { name: /Webhook \d+/ }).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Signing secret' }).count()).toBe(0);
+    expect(await page.content()).not.toContain(secret);
     expect(problems).toEqual([]);
   });
 

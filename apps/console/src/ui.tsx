@@ -1,4 +1,5 @@
 /** Small pieces every page uses. */
+import { useEffect, useRef } from 'preact/hooks';
 
 export function Problem({ text }: { text: string | null }) {
   return text ? <p class="problem" role="alert">{text}</p> : null;
@@ -28,4 +29,35 @@ export async function attempt(setProblem: (text: string | null) => void, work: (
     setProblem((err as Error).message);
     return false;
   }
+}
+
+/**
+ * A secret the API answers only once (a new API token, a new webhook's signing secret): shown
+ * in a read-only field, selected and focused so it is announced and ready to copy, with a Copy
+ * button. Nothing keeps it: leaving the page loses it, as the note says.
+ */
+export function ShownOnce({ id, heading, note, label, value, what, setStatus }: {
+  id: string; heading: string; note: string; label: string; value: string; what: string; setStatus: (text: string) => void;
+}) {
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    field.current?.focus();
+    field.current?.select();
+  }, [value]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setStatus(`${what[0].toUpperCase()}${what.slice(1)} copied.`);
+    } catch {
+      setStatus(`Copying is not allowed here: select the ${what} and copy it.`);
+    }
+  };
+  return (
+    <section class="shown-once" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{heading}</h2>
+      <p id={`${id}-note`}>{note}</p>
+      <input id={id} readOnly aria-label={label} aria-describedby={`${id}-note`} spellcheck={false} autocomplete="off" value={value} />
+      <button type="button" onClick={copy}>Copy {what}</button>
+    </section>
+  );
 }

@@ -3,7 +3,7 @@ import { WEBHOOK_EVENT_NAMES } from '@app/contracts/models/webhook-event-names';
 import { WEBHOOK_AUTHENTICATIONS } from '@app/contracts/models/webhook-registration';
 import { allItems, api, ApiError } from '../api';
 import { hrefOf } from '../routes';
-import { attempt, Problem, Status, when } from '../ui';
+import { attempt, Problem, ShownOnce, Status, when } from '../ui';
 
 export interface WebhookItem {
   id: number;
@@ -37,16 +37,21 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
   const [pattern, setPattern] = useState('');
   const [name, setName] = useState('');
   const [authentication, setAuthentication] = useState<string>('jwt');
+  // The 201's signing secret: the API never answers it again, so this is the one chance to copy it.
+  const [secret, setSecret] = useState<string | null>(null);
 
   const load = () => allItems<WebhookItem>(`${base}/webhook`).then(setHooks, (err: Error) => setProblem(err.message));
   useEffect(() => void load(), [roomId]);
 
   const add = (e: Event) => {
     e.preventDefault();
+    setSecret(null);
     return attempt(setProblem, async () => {
-      await api('POST', `${base}/webhook`, {
+      const made = await api<{ id: number; secret?: string }>('POST', `${base}/webhook`, {
         url: url.trim(), event, authentication, ...(pattern ? { pattern } : {}), ...(name.trim() ? { name: name.trim() } : {}),
       });
+      // An add-on's webhook signs with the add-on's oauthSecret: its 201 has no secret to show.
+      setSecret(made.secret ?? null);
       setUrl('');
       setPattern('');
       setName('');
@@ -84,6 +89,10 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
         <input id="webhook-name" maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
         <button type="submit">Add webhook</button>
       </form>
+      {secret && (
+        <ShownOnce id="webhook-secret" heading="Webhook added" note="Copy this signing secret now: it is not shown again."
+          label="Signing secret" value={secret} what="signing secret" setStatus={setStatus} />
+      )}
       <Problem text={problem} />
       <Status text={status} />
       {hooks === null ? <p aria-busy="true">Loading webhooks…</p> : hooks.length === 0 ? <p>No webhooks in this room.</p> : (

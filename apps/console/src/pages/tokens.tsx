@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { V2_SCOPES } from '@app/contracts/models/scopes';
 import { api, Session } from '../api';
-import { attempt, Problem, Status, when } from '../ui';
+import { attempt, Problem, ShownOnce, Status, when } from '../ui';
 
 interface TokenItem {
   id: number;
@@ -26,11 +26,9 @@ export function TokensPage({ session }: { session: Session }) {
   const [kind, setKind] = useState('personal');
   const [scopes, setScopes] = useState<Set<string>>(new Set(['send_message', 'view_messages', 'view_room']));
   const [created, setCreated] = useState<{ label: string; token: string } | null>(null);
-  const shown = useRef<HTMLElement>(null);
 
   const load = () => api<{ items: TokenItem[] }>('GET', '/v2/token?max-results=1000').then((r) => setTokens(r.items), (err: Error) => setProblem(err.message));
   useEffect(() => void load(), []);
-  useEffect(() => (created ? shown.current?.focus() : undefined), [created]);
 
   const create = (e: Event) => {
     e.preventDefault();
@@ -48,15 +46,6 @@ export function TokensPage({ session }: { session: Session }) {
     setStatus(`Token "${t.label}" revoked.`);
     await load();
   });
-  const copy = async () => {
-    if (!created) return;
-    try {
-      await navigator.clipboard.writeText(created.token);
-      setStatus('Token copied.');
-    } catch {
-      setStatus('Copying is not allowed here: select the token and copy it.');
-    }
-  };
   const toggle = (scope: string) => setScopes((s) => {
     const next = new Set(s);
     if (next.has(scope)) next.delete(scope);
@@ -90,12 +79,8 @@ export function TokensPage({ session }: { session: Session }) {
         <button type="submit">Create token</button>
       </form>
       {created && (
-        <section class="new-token" aria-labelledby="new-token-heading">
-          <h2 id="new-token-heading">Token "{created.label}" made</h2>
-          <p>Copy it now: it will not be shown again.</p>
-          <code id="new-token" aria-label="New token" tabIndex={-1} ref={shown}>{created.token}</code>
-          <button type="button" onClick={copy}>Copy token</button>
-        </section>
+        <ShownOnce id="new-token" heading={`Token "${created.label}" made`} note="Copy it now: it will not be shown again."
+          label="New token" value={created.token} what="token" setStatus={setStatus} />
       )}
       <Problem text={problem} />
       <Status text={status} />
