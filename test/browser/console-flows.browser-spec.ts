@@ -243,6 +243,45 @@ describe('web console, signed in', () => {
     expect(problems).toEqual([]);
   });
 
+  it('opens a room\'s history at the newest message and follows new ones only from the bottom', async () => {
+    await page.setViewportSize({ width: 1200, height: 420 });
+    await signIn();
+    const room = await v1('rooms/create', { name: 'Long history', owner_user_id: '1' });
+    for (let n = 1; n <= 14; n++) expect((await v1('rooms/message', { room_id: 'Long history', from: 'CI', message: `Message ${n}` })).status).toBe(200);
+    const list = page.locator('ol.messages');
+    // Whether the message is wholly inside the list's visible box, as the reader sees it.
+    const inView = (text: string) => page.locator('.messages .message', { hasText: new RegExp(`${text}$`) }).evaluate((li) => {
+      const box = li.closest('ol')!.getBoundingClientRect();
+      const r = li.getBoundingClientRect();
+      return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+    });
+    await page.goto(`${stack.baseUrl}/#/rooms/${room.body.room.room_id}`);
+    await page.getByText('Live: new messages appear').waitFor();
+    await page.locator('.messages .message', { hasText: 'Message 14' }).waitFor();
+    expect(await list.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+    await eventually(async () => expect([await inView('Message 14'), await inView('Message 1')]).toEqual([true, false]));
+
+    // At the bottom: a new message is followed.
+    expect((await v1('rooms/message', { room_id: 'Long history', from: 'CI', message: 'Message 15' })).status).toBe(200);
+    await page.locator('.messages .message', { hasText: 'Message 15' }).waitFor();
+    await eventually(async () => expect(await inView('Message 15')).toBe(true));
+
+    // Scrolled up to the oldest, by keyboard: the list is focusable, and a new message leaves it there.
+    await list.focus();
+    await page.keyboard.press('Home');
+    await eventually(async () => expect(await inView('Message 1')).toBe(true));
+    expect((await v1('rooms/message', { room_id: 'Long history', from: 'CI', message: 'Message 16' })).status).toBe(200);
+    await page.getByRole('button', { name: 'New messages' }).waitFor();
+    expect([await inView('Message 1'), await inView('Message 16')]).toEqual([true, false]);
+    // Scrollable by keyboard, so focusable and named (axe: scrollable-region-focusable).
+    expect(await page.getByRole('list', { name: 'Room history' }).getAttribute('tabindex')).toBe('0');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'New messages' }).click();
+    await eventually(async () => expect(await inView('Message 16')).toBe(true));
+    await eventually(async () => expect(await page.getByRole('button', { name: 'New messages' }).count()).toBe(0));
+    expect(problems).toEqual([]);
+  });
+
   it('runs nothing from a message or card carrying script, onerror= or a javascript: link', async () => {
     await signIn();
     const room = await v1('rooms/create', { name: 'Hostile', owner_user_id: '1' });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, Session } from '../api';
 import { ChatItem, chatItemOf, mergeItems, segmentsOf } from '../messages';
 import { hrefOf } from '../routes';
@@ -15,12 +15,21 @@ interface Room {
 
 type Live = 'connecting' | 'live' | 'reconnecting' | 'unavailable';
 
+/** How near the bottom (px) still counts as reading the newest messages. */
+const FOLLOW_SLACK_PX = 40;
+
 export function RoomPage({ roomId, session }: { roomId: number; session: Session }) {
   const [room, setRoom] = useState<Room | null>(null);
   const [items, setItems] = useState<ChatItem[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const [live, setLive] = useState<Live>('connecting');
   const base = `/v2/room/${roomId}`;
+  const list = useRef<HTMLOListElement>(null);
+  // Whether the reader is at the newest message, as of their last scroll (before new items
+  // change the list's height): only then does the list follow what arrives.
+  const following = useRef(true);
+  const newest = useRef<string | undefined>(undefined);
+  const [unseen, setUnseen] = useState(false);
 
   const loadRoom = () => api<Room>('GET', base).then(setRoom, (err: Error) => setProblem(err.message));
   const loadHistory = () => api<{ items: Array<Record<string, unknown>> }>('GET', `${base}/history/latest?max-results=75`)
@@ -50,6 +59,26 @@ export function RoomPage({ roomId, session }: { roomId: number; session: Session
     return () => source.close();
   }, [roomId]);
 
+  const toNewest = () => {
+    const el = list.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  };
+  const scrolled = () => {
+    const el = list.current;
+    if (!el) return;
+    following.current = el.scrollHeight - el.scrollTop - el.clientHeight <= FOLLOW_SLACK_PX;
+    if (following.current) setUnseen(false);
+  };
+  // Opens at the newest message and follows new ones; a reader scrolled up to older ones is
+  // left where they are and offered a way down instead.
+  useLayoutEffect(() => {
+    const last = items[items.length - 1]?.id;
+    if (last === newest.current) return;
+    newest.current = last;
+    if (following.current) toNewest();
+    else setUnseen(true);
+  }, [items]);
+
   return (
     <>
       <h1 tabIndex={-1}>{room ? room.name : 'Room'}</h1>
@@ -60,10 +89,18 @@ export function RoomPage({ roomId, session }: { roomId: number; session: Session
         <section aria-labelledby="history-heading" class="history">
           <h2 id="history-heading">History</h2>
           <Status text={live === 'live' ? 'Live: new messages appear as they are sent.' : live === 'connecting' ? 'Connecting…' : live === 'reconnecting' ? 'Reconnecting…' : 'Live updates are unavailable; reload to try again.'} />
-          <ol class="messages" aria-live="polite" aria-relevant="additions">
+          {/* Focusable, so that it scrolls by keyboard too. An image that loads grows the list:
+              still at the bottom then if the reader was. */}
+          <ol class="messages" ref={list} tabIndex={0} aria-label="Room history" aria-live="polite" aria-relevant="additions"
+            onScroll={scrolled} onLoadCapture={() => (following.current ? toNewest() : undefined)}>
             {items.map((item) => <Message key={item.id} item={item} me={session.user.mention_name} />)}
           </ol>
-          <Composer roomId={roomId} onSent={() => (live === 'live' ? undefined : loadHistory())} />
+          {unseen && <button type="button" class="to-newest" onClick={toNewest}>New messages</button>}
+          <Composer roomId={roomId} onSent={() => {
+            // One's own message is always shown arriving, wherever the list was scrolled.
+            following.current = true;
+            if (live !== 'live') void loadHistory();
+          }} />
         </section>
         <aside aria-labelledby="participants-heading">
           <h2 id="participants-heading">Participants</h2>
