@@ -282,6 +282,52 @@ describe('web console, signed in', () => {
     expect(problems).toEqual([]);
   });
 
+  it('makes one room, one token and one webhook however often their button is clicked', async () => {
+    await signIn();
+    // Each creation answers slowly, as over a poor network: a double click lands while it is in flight.
+    const slowly = (method: string) => async (route: import('playwright-core').Route) => {
+      if (route.request().method() === method) await new Promise((r) => setTimeout(r, 400));
+      await route.continue();
+    };
+    await page.route('**/v2/room', slowly('POST'));
+    await page.route('**/v2/token', slowly('POST'));
+    await page.route('**/v2/room/*/webhook', slowly('POST'));
+    const count = (path: string, pick: string, value: string) => page.evaluate(async ([p, k, v]) => {
+      const list = await fetch(p).then((r) => r.json());
+      return list.items.filter((i: Record<string, unknown>) => i[k] === v).length;
+    }, [path, pick, value]);
+
+    await page.getByLabel('Room name').fill('Clicked twice');
+    await page.getByRole('button', { name: 'Create room' }).dblclick();
+    await page.getByRole('heading', { name: 'Clicked twice' }).waitFor();
+    expect(await count('/v2/room?include-private=true&max-results=1000', 'name', 'Clicked twice')).toBe(1);
+    const roomId = Number(/rooms\/(\d+)/.exec(page.url())![1]);
+
+    await page.getByRole('link', { name: 'API tokens' }).click();
+    await page.getByLabel('Label').fill('clicked twice');
+    const createToken = page.getByRole('button', { name: 'Create token' });
+    await createToken.dblclick();
+    await page.getByLabel('New token').waitFor();
+    await eventually(async () => expect(await createToken.isEnabled()).toBe(true));
+    expect(await count('/v2/token?max-results=1000', 'label', 'clicked twice')).toBe(1);
+
+    await page.goto(`${stack.baseUrl}/#/rooms/${roomId}/integrations`);
+    await page.getByLabel('Webhook URL').fill(receiverUrl);
+    const addWebhook = page.getByRole('button', { name: 'Add webhook' });
+    await addWebhook.dblclick();
+    await page.getByText('Webhook added.').waitFor();
+    await page.getByRole('link', { name: /Webhook \d+/ }).waitFor();
+    await eventually(async () => expect(await addWebhook.isEnabled()).toBe(true));
+    expect(await count(`/v2/room/${roomId}/webhook`, 'url', receiverUrl)).toBe(1);
+    // And the button says so while the request is in flight.
+    await page.getByLabel('Webhook URL').fill(`${receiverUrl}?again`);
+    await addWebhook.click();
+    expect(await addWebhook.isDisabled()).toBe(true);
+    await page.getByRole('link', { name: /Webhook \d+/ }).nth(1).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
+
   it('runs nothing from a message or card carrying script, onerror= or a javascript: link', async () => {
     await signIn();
     const room = await v1('rooms/create', { name: 'Hostile', owner_user_id: '1' });

@@ -1,5 +1,5 @@
 /** Small pieces every page uses. */
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 
 export function Problem({ text }: { text: string | null }) {
   return text ? <p class="problem" role="alert">{text}</p> : null;
@@ -29,6 +29,29 @@ export async function attempt(setProblem: (text: string | null) => void, work: (
     setProblem((err as Error).message);
     return false;
   }
+}
+
+/**
+ * A form that makes something (a room, a token, a webhook, a message): `busy` while its request
+ * is in flight, to disable its button, and a second submit meanwhile (a double click, Enter
+ * pressed twice) is ignored rather than making the thing twice. The ref, not the state, is the
+ * guard: a second click can come before the page has rendered the button disabled.
+ */
+export function useInFlight(): [boolean, (work: () => Promise<unknown>) => Promise<void>] {
+  const flying = useRef(false);
+  const [busy, setBusy] = useState(false);
+  const run = async (work: () => Promise<unknown>) => {
+    if (flying.current) return;
+    flying.current = true;
+    setBusy(true);
+    try {
+      await work();
+    } finally {
+      flying.current = false;
+      setBusy(false);
+    }
+  };
+  return [busy, run];
 }
 
 /**

@@ -3,7 +3,7 @@ import { WEBHOOK_EVENT_NAMES } from '@app/contracts/models/webhook-event-names';
 import { WEBHOOK_AUTHENTICATIONS } from '@app/contracts/models/webhook-registration';
 import { allItems, api, ApiError } from '../api';
 import { hrefOf } from '../routes';
-import { attempt, Problem, ShownOnce, Status, when } from '../ui';
+import { attempt, Problem, ShownOnce, Status, useInFlight, when } from '../ui';
 
 export interface WebhookItem {
   id: number;
@@ -39,14 +39,15 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
   const [authentication, setAuthentication] = useState<string>('jwt');
   // The 201's signing secret: the API never answers it again, so this is the one chance to copy it.
   const [secret, setSecret] = useState<string | null>(null);
+  const [adding, whileAdding] = useInFlight();
 
   const load = () => allItems<WebhookItem>(`${base}/webhook`).then(setHooks, (err: Error) => setProblem(err.message));
   useEffect(() => void load(), [roomId]);
 
   const add = (e: Event) => {
     e.preventDefault();
-    setSecret(null);
-    return attempt(setProblem, async () => {
+    return whileAdding(() => attempt(setProblem, async () => {
+      setSecret(null);
       const made = await api<{ id: number; secret?: string }>('POST', `${base}/webhook`, {
         url: url.trim(), event, authentication, ...(pattern ? { pattern } : {}), ...(name.trim() ? { name: name.trim() } : {}),
       });
@@ -57,7 +58,7 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
       setName('');
       setStatus('Webhook added.');
       await load();
-    });
+    }));
   };
   const remove = (w: WebhookItem) => attempt(setProblem, async () => {
     await api('DELETE', `${base}/webhook/${w.id}`);
@@ -87,7 +88,7 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
         <small id="authentication-help">jwt: each delivery is signed (a JWT with the webhook's secret, and the webhook-signature header); none: no JWT.</small>
         <label for="webhook-name">Name</label>
         <input id="webhook-name" maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
-        <button type="submit">Add webhook</button>
+        <button type="submit" disabled={adding}>Add webhook</button>
       </form>
       {secret && (
         <ShownOnce id="webhook-secret" heading="Webhook added" note="Copy this signing secret now: it is not shown again."
@@ -131,6 +132,7 @@ function Addons({ roomId }: { roomId: number }) {
   const [addons, setAddons] = useState<AddonItem[] | null>(null);
   const [descriptor, setDescriptor] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  const [installing, whileInstalling] = useInFlight();
   // Add-ons are a group admin's: anyone else is told so rather than shown an error.
   const load = () => allItems<AddonItem>('/v2/addons').then((all) => setAddons(all.filter((a) => a.room_id === roomId)), (err: Error) => {
     setProblem(err instanceof ApiError && err.status === 403 ? 'Only group admins install and uninstall add-ons.' : err.message);
@@ -139,11 +141,11 @@ function Addons({ roomId }: { roomId: number }) {
 
   const install = (e: Event) => {
     e.preventDefault();
-    return attempt(setProblem, async () => {
+    return whileInstalling(() => attempt(setProblem, async () => {
       await api('POST', '/v2/addons', { url: descriptor.trim(), room: roomId });
       setDescriptor('');
       await load();
-    });
+    }));
   };
   const uninstall = (a: AddonItem) => attempt(setProblem, async () => {
     await api('DELETE', `/v2/addons/${a.id}`);
@@ -155,7 +157,7 @@ function Addons({ roomId }: { roomId: number }) {
       <form class="inline" onSubmit={install}>
         <label for="descriptor-url">Descriptor URL</label>
         <input id="descriptor-url" type="url" required value={descriptor} onInput={(e) => setDescriptor(e.currentTarget.value)} />
-        <button type="submit">Install add-on</button>
+        <button type="submit" disabled={installing}>Install add-on</button>
       </form>
       <Problem text={problem} />
       {addons === null ? null : addons.length === 0 ? <p>No add-ons installed in this room.</p> : (

@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, Session } from '../api';
 import { ChatItem, chatItemOf, mergeItems, segmentsOf } from '../messages';
 import { hrefOf } from '../routes';
-import { attempt, Problem, Status, when } from '../ui';
+import { attempt, Problem, Status, useInFlight, when } from '../ui';
 
 interface Room {
   id: number;
@@ -184,18 +184,16 @@ function Topic({ room, onChanged }: { room: Room; onChanged: (topic: string) => 
 
 function Composer({ roomId, onSent }: { roomId: number; onSent: () => void }) {
   const [message, setMessage] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [busy, whileSending] = useInFlight();
   const [problem, setProblem] = useState<string | null>(null);
-  const send = async (e: Event) => {
+  const send = (e: Event) => {
     e.preventDefault();
     if (!message.trim()) return;
-    setBusy(true);
-    await attempt(setProblem, async () => {
+    return whileSending(() => attempt(setProblem, async () => {
       await api('POST', `/v2/room/${roomId}/message`, { message });
       setMessage('');
       onSent();
-    });
-    setBusy(false);
+    }));
   };
   return (
     <form class="composer" onSubmit={send}>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { allItems, api } from '../api';
 import { hrefOf } from '../routes';
-import { attempt, Problem, when } from '../ui';
+import { attempt, Problem, useInFlight, when } from '../ui';
 
 interface RoomItem {
   id: number;
@@ -16,20 +16,18 @@ export function RoomsPage() {
   const [rooms, setRooms] = useState<RoomItem[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [busy, whileCreating] = useInFlight();
 
   const load = () => allItems<RoomItem>('/v2/room?expand=items&include-archived=true&include-private=true&max-results=1000')
     .then(setRooms, (err: Error) => setProblem(err.message));
   useEffect(() => void load(), []);
 
-  const create = async (e: Event) => {
+  const create = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    await attempt(setProblem, async () => {
+    return whileCreating(() => attempt(setProblem, async () => {
       const created = await api<{ id: number }>('POST', '/v2/room', { name: name.trim() });
       location.hash = hrefOf({ page: 'room', roomId: created.id });
-    });
-    setBusy(false);
+    }));
   };
 
   return (

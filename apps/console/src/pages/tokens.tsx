@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { V2_SCOPES } from '@app/contracts/models/scopes';
 import { api, Session } from '../api';
-import { attempt, Problem, ShownOnce, Status, when } from '../ui';
+import { attempt, Problem, ShownOnce, Status, useInFlight, when } from '../ui';
 
 interface TokenItem {
   id: number;
@@ -26,20 +26,21 @@ export function TokensPage({ session }: { session: Session }) {
   const [kind, setKind] = useState('personal');
   const [scopes, setScopes] = useState<Set<string>>(new Set(['send_message', 'view_messages', 'view_room']));
   const [created, setCreated] = useState<{ label: string; token: string } | null>(null);
+  const [creating, whileCreating] = useInFlight();
 
   const load = () => api<{ items: TokenItem[] }>('GET', '/v2/token?max-results=1000').then((r) => setTokens(r.items), (err: Error) => setProblem(err.message));
   useEffect(() => void load(), []);
 
   const create = (e: Event) => {
     e.preventDefault();
-    return attempt(setProblem, async () => {
+    return whileCreating(() => attempt(setProblem, async () => {
       const made = await api<TokenItem & { token: string }>('POST', '/v2/token', {
         label: label.trim(), kind, ...(kind === 'personal' ? { scopes: [...scopes] } : {}),
       });
       setCreated({ label: made.label, token: made.token });
       setLabel('');
       await load();
-    });
+    }));
   };
   const revoke = (t: TokenItem) => attempt(setProblem, async () => {
     await api('DELETE', `/v2/token/${t.id}`);
@@ -76,7 +77,7 @@ export function TokensPage({ session }: { session: Session }) {
             ))}
           </fieldset>
         )}
-        <button type="submit">Create token</button>
+        <button type="submit" disabled={creating}>Create token</button>
       </form>
       {created && (
         <ShownOnce id="new-token" heading={`Token "${created.label}" made`} note="Copy it now: it will not be shown again."
