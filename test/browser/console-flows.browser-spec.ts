@@ -328,6 +328,39 @@ describe('web console, signed in', () => {
     expect(problems).toEqual([]);
   });
 
+  it('shows a redelivered delivery\'s new outcome and the webhook\'s health without a reload', async () => {
+    await signIn();
+    const room = await v1('rooms/create', { name: 'Redelivered', owner_user_id: '1' });
+    const roomId = room.body.room.room_id;
+    await page.goto(`${stack.baseUrl}/#/rooms/${roomId}/integrations`);
+    await page.getByLabel('Webhook URL').fill(receiverUrl);
+    await page.getByLabel('Event').selectOption('room_notification');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    await page.getByText('Webhook added.').waitFor();
+    receiverStatus = 500;
+    expect((await v1('rooms/message', { room_id: 'Redelivered', from: 'CI', message: 'to be redelivered' })).status).toBe(200);
+    await page.getByRole('link', { name: /Webhook \d+/ }).click();
+    // One attempt and one retry, both answered 500: the page opened afresh shows the delivery failed.
+    await eventually(async () => {
+      await page.reload();
+      await page.getByRole('heading', { name: /Deliveries of/ }).waitFor();
+      await page.locator('td.delivery-failed').waitFor({ timeout: 1_000 });
+    }, 20_000);
+    const row = page.getByRole('row', { name: /room_notification/ });
+    expect(await row.getByRole('cell').nth(3).textContent()).toBe('2');
+    await page.getByText('(2 failures in a row)').waitFor();
+
+    receiverStatus = 200;
+    await row.getByRole('button', { name: 'Redeliver' }).click();
+    await row.locator('td.delivery-delivered').waitFor({ timeout: 10_000 });
+    expect(await row.getByRole('cell').nth(3).textContent()).toBe('3');
+    expect(await row.getByRole('cell').nth(4).textContent()).toMatch(/^200 in \d+ ms$/);
+    await page.getByText(/^Enabled, last delivered/).waitFor({ timeout: 5_000 });
+    expect(await page.getByText(/failures? in a row/).count()).toBe(0);
+    await eventually(async () => expect(await row.getByRole('button', { name: 'Redeliver' }).isEnabled()).toBe(true));
+    expect(problems).toEqual([]);
+  });
+
   it('runs nothing from a message or card carrying script, onerror= or a javascript: link', async () => {
     await signIn();
     const room = await v1('rooms/create', { name: 'Hostile', owner_user_id: '1' });

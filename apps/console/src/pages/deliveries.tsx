@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { hrefOf } from '../routes';
 import { attempt, Problem, Status, when } from '../ui';
@@ -29,6 +29,21 @@ interface DeliveryDetail extends Omit<DeliveryItem, 'attempts'> {
 
 const STATUSES = ['', 'pending', 'retrying', 'delivered', 'failed'];
 
+/** A redelivery is made by the dispatcher after the 202: its row is read again this often, for this long. */
+const FOLLOW_EVERY_MS = 500;
+const FOLLOW_FOR_MS = 10_000;
+const UNSETTLED = new Set(['pending', 'retrying']);
+
+/** A delivery's row from its detail (which lists its attempts where the row counts them). */
+function rowOf(d: DeliveryDetail): DeliveryItem {
+  const last = d.attempts[d.attempts.length - 1];
+  return {
+    id: d.id, event: d.event, status: d.status, created: d.created, attempts: d.attempts.length,
+    ...(d.next_attempt_at ? { next_attempt_at: d.next_attempt_at } : {}),
+    ...(last ? { last_attempt: { at: last.at, status_code: last.status_code, duration_ms: last.duration_ms, error: last.error } } : {}),
+  };
+}
+
 /** One webhook's delivery log: filter, look into a delivery, redeliver, recover, enable. */
 export function DeliveriesPage({ roomId, webhookId }: { roomId: number; webhookId: number }) {
   const self = `/v2/room/${roomId}/webhook/${webhookId}`;
@@ -39,6 +54,12 @@ export function DeliveriesPage({ roomId, webhookId }: { roomId: number; webhookI
   const [since, setSince] = useState(() => new Date(Date.now() - 24 * 3600_000).toISOString().slice(0, 16));
   const [problem, setProblem] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
+  // Deliveries being redelivered and followed: the ref guards (a second click can come before
+  // the render), the state disables their buttons.
+  const followed = useRef(new Set<string>());
+  const [following, setFollowing] = useState<ReadonlySet<string>>(new Set());
+  const shown = useRef(true);
+  useEffect(() => () => { shown.current = false; }, []);
 
   const loadHook = () => api<WebhookItem>('GET', self).then(setHook, (err: Error) => setProblem(err.message));
   const load = () => api<{ items: DeliveryItem[] }>('GET', `${self}/delivery?max-results=100${filter ? `&status=${filter}` : ''}`)
@@ -51,7 +72,33 @@ export function DeliveriesPage({ roomId, webhookId }: { roomId: number; webhookI
     if (done) setStatus(done);
     await Promise.all([load(), loadHook()]);
   });
-  const redeliver = (d: DeliveryItem) => act(() => api('POST', `${self}/delivery/${d.id}/redeliver`), `Delivery ${d.id} sent again.`);
+  /**
+   * After a redelivery's 202 the dispatcher makes the attempt: the row (and the webhook's
+   * health) is read again until the new attempt is recorded with an outcome, or for
+   * FOLLOW_FOR_MS, so the page shows what happened without a reload.
+   */
+  const follow = async (before: DeliveryItem) => {
+    for (let waited = 0; waited < FOLLOW_FOR_MS && shown.current; waited += FOLLOW_EVERY_MS) {
+      await new Promise((r) => setTimeout(r, FOLLOW_EVERY_MS));
+      const now = rowOf(await api<DeliveryDetail>('GET', `${self}/delivery/${before.id}`));
+      setItems((list) => list && list.map((d) => (d.id === now.id ? now : d)));
+      if (now.attempts !== before.attempts && !UNSETTLED.has(now.status)) break;
+    }
+    await loadHook();
+  };
+  // Its button waits until then: a second click would queue another attempt.
+  const redeliver = async (d: DeliveryItem) => {
+    if (followed.current.has(d.id)) return;
+    followed.current.add(d.id);
+    setFollowing(new Set(followed.current));
+    await act(async () => {
+      await api('POST', `${self}/delivery/${d.id}/redeliver`);
+      setStatus(`Delivery ${d.id} sent again.`);
+      await follow(d);
+    }, '');
+    followed.current.delete(d.id);
+    setFollowing(new Set(followed.current));
+  };
   const recover = (e: Event) => {
     e.preventDefault();
     return act(async () => {
@@ -98,7 +145,7 @@ export function DeliveriesPage({ roomId, webhookId }: { roomId: number; webhookI
                 <td class={`delivery-${d.status}`}>{d.status}{d.next_attempt_at ? <div class="muted">next {when(d.next_attempt_at)}</div> : null}</td>
                 <td>{d.attempts}</td>
                 <td>{d.last_attempt ? `${d.last_attempt.status_code ?? d.last_attempt.error ?? ''} in ${d.last_attempt.duration_ms} ms` : ''}</td>
-                <td><button type="button" aria-describedby={`delivery-${d.id}`} onClick={() => redeliver(d)}>Redeliver</button></td>
+                <td><button type="button" aria-describedby={`delivery-${d.id}`} disabled={following.has(d.id)} onClick={() => redeliver(d)}>Redeliver</button></td>
               </tr>
             ))}
           </tbody>
