@@ -68,7 +68,7 @@ describe('rate limit in Redis (real rooms service, Postgres, RabbitMQ, Redis)', 
     const keys = await keysOfStack();
     expect(keys).toHaveLength(1);
     const reset = answers[0].headers.get('x-ratelimit-reset');
-    expect(keys[0]).toMatch(new RegExp(`^${stack.namespace}:rl:v1:\\d+:${reset}$`));
+    expect(keys[0]).toMatch(new RegExp(`^${stack.namespace}:rl:v1:\\d+:\\d+s:${reset}$`));
     // Requests past the limit keep counting; the key goes when its window ends.
     expect(await redis.get(keys[0])).toBe('6');
     const ttl = await redis.ttl(keys[0]);

@@ -50,7 +50,7 @@ export class RequestRateLimiter {
   async consume(tokenId: number | string): Promise<RateLimitState> {
     const nowMs = this.now();
     const reset = currentWindowEnd(this.options.windowSeconds, nowMs);
-    const key = `${tokenId}:${reset}`;
+    const key = this.keyOf(tokenId, reset);
     // The key expires when its window ends (never 0: that would mean "never expire").
     const options = { customDuration: Math.max(1, reset - Math.floor(nowMs / 1000)) };
     let counted: RateLimiterRes;
@@ -71,7 +71,7 @@ export class RequestRateLimiter {
    */
   async refund(subject: number | string, counted: RateLimitState): Promise<RateLimitState> {
     const nowMs = this.now();
-    const key = `${subject}:${counted.reset}`;
+    const key = this.keyOf(subject, counted.reset);
     const options = { customDuration: Math.max(1, counted.reset - Math.floor(nowMs / 1000)) };
     let left: RateLimiterRes;
     try {
@@ -82,6 +82,17 @@ export class RequestRateLimiter {
       left = await this.insurance.reward(key, 1, options);
     }
     return rateLimitState(this.options.limit, Math.max(0, left.consumedPoints), counted.reset);
+  }
+
+  /**
+   * A subject's key for the window that ends at `reset`. The window's length is part of it:
+   * two limiters of one prefix with windows of different lengths (a rolling change of the
+   * setting; tests run gateways of one namespace with other windows) would otherwise share a
+   * key whenever their windows end together (a minute's and an hour's at the top of every
+   * hour), and count each other's requests.
+   */
+  private keyOf(subject: number | string, reset: number): string {
+    return `${subject}:${this.options.windowSeconds}s:${reset}`;
   }
 
   /** The state shown on responses that counted nothing (no token, unknown token). */
