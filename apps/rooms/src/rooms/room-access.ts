@@ -45,6 +45,14 @@ export interface Standing {
   isOwner: boolean;
 }
 
+/**
+ * The acting user's standing, from what the one statement read beside the room: each read of
+ * a room with its actor builds it here, so that the owner is judged in one place.
+ */
+export function standingOf(userId: number, room: Pick<RoomEntity, 'ownerUserId'>, isGroupAdmin: boolean, isMember: boolean): Standing {
+  return { userId, isGroupAdmin, isMember, isOwner: room.ownerUserId === userId };
+}
+
 /** What the private-room rule reads of a standing. */
 export type Membership = Pick<Standing, 'isGroupAdmin' | 'isMember'>;
 

@@ -5,7 +5,7 @@ import { EntityManager } from 'typeorm';
 import { RoomEntity, RoomMemberEntity, UserEntity } from '../database/entities';
 import type { Memo } from '../outbox/unit-of-work';
 import { isUniqueViolation } from '../shared/db-errors';
-import { assertActorMayUse, assertMayActOn, assertMayUseRoom, PrivateRoomRefusal, RoomUse, Standing } from './room-access';
+import { assertActorMayUse, assertMayActOn, assertMayUseRoom, PrivateRoomRefusal, RoomUse, Standing, standingOf } from './room-access';
 
 export type RoomLock = 'none' | 'share' | 'update';
 
@@ -124,9 +124,7 @@ export class RoomRepository {
     if (rows.length === 0) throw roomNotFound(ref);
     const room = toEntity(rows[0]);
     assertActorMayUse(actor, room);
-    const standing = actor.userId === undefined ? null : {
-      userId: actor.userId, isGroupAdmin: rows[0].actor_is_group_admin, isMember: rows[0].actor_is_member, isOwner: room.ownerUserId === actor.userId,
-    };
+    const standing = actor.userId === undefined ? null : standingOf(actor.userId, room, rows[0].actor_is_group_admin, rows[0].actor_is_member);
     return { room, standing };
   }
 

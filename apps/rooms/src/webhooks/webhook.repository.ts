@@ -5,7 +5,7 @@ import {
 } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { RoomEntity } from '../database/entities';
-import type { Standing } from '../rooms/room-access';
+import { Standing, standingOf } from '../rooms/room-access';
 import { joinedRoom } from '../rooms/room.repository';
 import { isUniqueViolation } from '../shared/db-errors';
 import { Registrant, WebhookFields, webhookKeyTaken, webhookNotFound } from './webhook-rules';
@@ -165,9 +165,7 @@ export class WebhookRepository {
     if (rows.length === 0) return { room: null, standing: null, webhook: null };
     const row = rows[0];
     const found = joinedRoom.of(row);
-    const standing = userId === null ? null : {
-      userId, isGroupAdmin: row.actor__is_group_admin === true, isMember: row.actor__is_member === true, isOwner: found?.ownerUserId === userId,
-    };
+    const standing = userId === null || !found ? null : standingOf(userId, found, row.actor__is_group_admin === true, row.actor__is_member === true);
     return { room: found, standing, webhook: row.id === null ? null : toStored(row) };
   }
 
