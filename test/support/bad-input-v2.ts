@@ -84,6 +84,14 @@ export const V2_OPERATIONS: readonly OperationDescriptor[] = [
   v2('room/{room}/webhook/{id}/delivery/{delivery}', 'GET', (c, rng) => `${hook(c, rng)}/delivery/${delivery(c, rng)}`, () => ({}), []),
   v2('room/{room}/webhook/{id}/delivery/{delivery}/redeliver', 'POST', (c, rng) => `${hook(c, rng)}/delivery/${delivery(c, rng)}/redeliver`, () => ({}), [], PERSONAL, 0.5),
   v2('room/{room}/webhook/{id}/recover', 'POST', (c, rng) => `${hook(c, rng)}/recover`, (_c, rng) => ({ since: rng.pick(['2024-02-29T10:00:00Z', '2030-01-01T00:00:00Z']) }), ['since'], PERSONAL, 0.5),
+  v2('room/{room}/extension/webhook/{key}', 'DELETE', (c, rng) => `/v2/room/${room(c, rng)}/extension/webhook/gen-${rng.id(6)}`, () => ({}), []),
+  // The live stream: a well-formed request is answered with the stream (its status is the outcome), a bad one with JSON.
+  v2('room/{room}/events', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/events`,
+    (_c, rng): Record<string, string> => (rng.chance(0.5) ? { last_event_id: rng.pick(['1', '0', '99999999', 'nope', '-1']) } : {}), ['last_event_id']),
+  // Tokens (our extension): made, listed, and revoked only when they do not exist.
+  v2('token', 'POST', () => '/v2/token', (_c, rng) => ({ label: `Gen ${rng.id(4)}` }), ['label'], PERSONAL, 0.5),
+  v2('token', 'GET', () => '/v2/token', (_c, rng) => page(rng), []),
+  v2('token/{id}', 'DELETE', (_c, rng) => `/v2/token/${rng.pick(['999999', 'nope', '-1'])}`, () => ({}), []),
   v2('emoticon', 'GET', () => '/v2/emoticon', (_c, rng) => ({ ...page(rng), type: rng.pick(['all', 'global', 'group']) }), ['type']),
   v2('emoticon/{id}', 'GET', (_c, rng) => `/v2/emoticon/${rng.pick(['1', 'allthethings', '(allthethings)', 'nope'])}`, () => ({}), []),
 ];

@@ -1060,6 +1060,12 @@ function sendHttp(host: string, port: number, req: BadRequest, timeoutMs: number
       r.destroy();
     });
     r.on('response', (res) => {
+      // A live stream that was accepted never ends by itself: its status is the answer.
+      if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+        done({ status: res.statusCode, bodyStart: '' });
+        r.destroy();
+        return;
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {
