@@ -3,3 +3,4 @@ export * from './rules';
 export * from './commands';
 export * from './events';
 export * from './broker-names';
+export * from './access';

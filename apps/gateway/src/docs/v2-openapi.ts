@@ -3,6 +3,7 @@ import { HttpStatus, RequestMethod } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { z, ZodTypeAny } from 'zod';
+import { accessRuleOf, AccessRule, whoMay } from '@app/contracts';
 import {
   EVENT_STREAM, EventStreamDoc, FLOOD_CONTROLLED, NOTES, OTHER_ANSWERS, PUBLIC_ROUTE, RAW_BODY, REQUIRED_SCOPES, RESPONSE_SCHEMA, SESSION_ENOUGH, SUMMARY,
 } from '../v2/http/route-options';
@@ -83,6 +84,17 @@ export function routeInfo(controller: object, methodName: string): V2RouteInfo |
   };
 }
 
+/** Who may call the operation, from the access model (docs/access.md has the whole table). */
+function accessText(rule: AccessRule | undefined): string {
+  if (!rule) return 'Who may: not in the access model.';
+  return `Who may: ${whoMay(rule)}.${rule.note ? ` ${rule.note}` : ''}`;
+}
+
+/** `x-access`: the access model's row for the operation, for tools (and the access-matrix test). */
+function accessExtension(rule: AccessRule | undefined): Record<string, unknown> {
+  return rule ? { 'x-access': { audience: rule.audience ?? 'actors', may: rule.may } } : {};
+}
+
 const ERROR_BODY = z.object({ error: z.object({ code: z.number().int(), type: z.string(), message: z.string() }) });
 const PARAM_TEXT: Record<string, string> = {
   room: 'Room id or name', user: 'User id, e-mail address or @mention name', message_id: 'Message id', id_or_shortcut: 'Emoticon id or shortcut',
@@ -102,11 +114,13 @@ function registerV1Methods(registry: OpenAPIRegistry, methods: Readonly<Record<s
     const params = Object.fromEntries(Object.entries(m.doc.params).map(([p, d]) => [p, d.required ? z.string().describe(d.description) : z.string().optional().describe(d.description)]));
     for (const verb of m.verbs) {
       const post = verb === 'POST';
+      const access = accessRuleOf(`v1 ${name}`);
       registry.registerPath({
         method: post ? 'post' : 'get',
         path: `/v1/${name}`,
         summary: m.doc.summary,
-        description: `Version 1 API. Tokens: ${m.kinds.join(' or ')}.`,
+        description: `${accessText(access)} Version 1 API. Tokens: ${m.kinds.join(' or ')}.`,
+        ...accessExtension(access),
         tags: ['v1'],
         security: [{ auth_token: [] }],
         request: post
@@ -143,7 +157,9 @@ export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string, v1Methods
   const error = (description: string): ResponseConfig => ({ description, content: { 'application/json': { schema: ERROR_BODY } } });
 
   for (const r of [...routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))) {
+    const access = accessRuleOf(`${r.method.toUpperCase()} ${r.path}`);
     const notes = [
+      accessText(access),
       r.isPublic ? 'Public: no token needed.' : `Token scopes: ${r.scopes.length ? `one of ${r.scopes.join(', ')}` : 'any'}${r.sessionEnough ? ', or any signed-in session' : ''}.`,
       r.floodControlled ? 'Counted by the room\'s flood control when accepted (X-FloodControl-* headers; 429 past it).' : '',
       r.stream?.description ?? '',
@@ -158,6 +174,7 @@ export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string, v1Methods
       summary: r.summary,
       description: notes,
       tags: [r.path.split('/')[2] ?? 'v2'],
+      ...accessExtension(access),
       security: r.isPublic ? [] : [{ bearer: r.scopes }, { auth_token: r.scopes }, { session: [] }],
       request: {
         ...(r.params.length ? { params: z.object(Object.fromEntries(r.params.map((p) => [p, z.string().describe(PARAM_TEXT[p] ?? p)]))) } : {}),
