@@ -126,9 +126,9 @@ export function urlHttpsRefusal(url: string, allowed: readonly string[]): string
   return httpsRequiredText(host);
 }
 
-/** The words of a plain-http refusal. */
-export const httpsRequiredText = (address: string): string =>
-  `must be https: plain http is only for addresses in WEBHOOK_ALLOWED_NETWORKS, and ${address} is not in them`;
+/** The words of a plain-http refusal (`hostname`: the name that resolved to `address`). */
+export const httpsRequiredText = (address: string, hostname?: string): string =>
+  `must be https: plain http is only for addresses in WEBHOOK_ALLOWED_NETWORKS, and ${hostname ? `${hostname} (${address})` : address} is not in them`;
 
 /** The IP address a URL's host is, or null for a host name or what is not a URL. */
 function ipHostOf(url: string): string | null {

@@ -427,7 +427,7 @@ describe('GuardedHttpClient', () => {
       const c = strict({ resolve, timeoutMs: 300 });
       const failure = await failureOf(c.request({ method: 'POST', url: 'http://addon.example.test/cb?secret=s3cret', body: '{}' }));
       expect([failure.kind, failure.code, failure.message]).toEqual([
-        'refused', HTTPS_REQUIRED, 'addon.example.test: must be https: plain http is only for addresses in WEBHOOK_ALLOWED_NETWORKS, and 93.184.216.34 is not in them',
+        'refused', HTTPS_REQUIRED, 'must be https: plain http is only for addresses in WEBHOOK_ALLOWED_NETWORKS, and addon.example.test (93.184.216.34) is not in them',
       ]);
       expect(await c.refusalOf('http://addon.example.test/cb')).toMatchObject({ kind: 'refused', code: HTTPS_REQUIRED });
       expect(await c.refusalOf('https://addon.example.test/cb')).toBeNull();

@@ -267,7 +267,7 @@ export class GuardedHttpClient {
       const refusal = this.policy.refusal(answer.address);
       if (refusal) throw new AddressRefusedError(`${hostname}: ${refusal}`);
       if (onlyAllowedNetworks && !this.policy.allows(answer.address)) {
-        throw new AddressRefusedError(`${hostname}: ${httpsRequiredText(answer.address)}`, HTTPS_REQUIRED);
+        throw new AddressRefusedError(httpsRequiredText(answer.address, hostname), HTTPS_REQUIRED);
       }
     }
     const wanted = family === 4 || family === 'IPv4' ? 4 : family === 6 || family === 'IPv6' ? 6 : 0;
