@@ -37,12 +37,12 @@ class TestAddon {
 
   private constructor(private readonly server: Server, private readonly tokenUrl: () => string) {}
 
-  static async start(tokenUrl: () => string): Promise<TestAddon> {
+  static async start(tokenUrl: () => string, host = '127.0.0.1'): Promise<TestAddon> {
     const server = createServer();
     const addon = new TestAddon(server, tokenUrl);
     server.on('request', (req, res) => void addon.handle(req, res.writeHead.bind(res), (body?: string) => res.end(body)));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    addon.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => server.listen(0, host, resolve));
+    addon.base = `http://${host}:${(server.address() as AddressInfo).port}`;
     return addon;
   }
 
@@ -573,3 +573,79 @@ describe('v2 add-ons without WEBHOOK_ALLOWED_NETWORKS (real services)', () => {
     expect(addon.received).toEqual([]);
   });
 });
+
+describe('v2 add-ons: plain http only within WEBHOOK_ALLOWED_NETWORKS (real services)', () => {
+  let stack: Stack;
+  let db: DataSource;
+  let s: V2Session;
+  /** Serves descriptors from 127.0.0.2, the one address the operator allows. */
+  let addon: TestAddon;
+  /** An add-on's callback on 127.0.0.1: loopback like the other, but outside the allowed networks. */
+  let outside: TestAddon;
+
+  const counts = async () => (await db.query(
+    'SELECT (SELECT count(*)::int FROM addon_installations) AS installations, (SELECT count(*)::int FROM oauth_clients) AS clients',
+  ))[0];
+
+  beforeAll(async () => {
+    stack = await startStack({ gateway: { V2_RATE_LIMIT_MAX: '100000' }, rooms: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.2/32' } });
+    db = stack.rooms!.get(DataSource);
+    s = await v2Session(stack);
+    addon = await TestAddon.start(() => `${stack.baseUrl}/v2/oauth/token`, '127.0.0.2');
+    outside = await TestAddon.start(() => `${stack.baseUrl}/v2/oauth/token`);
+  });
+
+  afterAll(async () => {
+    await addon?.stop();
+    await outside?.stop();
+    await stack?.stop();
+  });
+
+  const install = (url: string) => v2(stack.baseUrl, 'POST', 'addons', { token: s.token, body: { url } });
+
+  it('refuses an http callbackUrl outside them: 400 naming the field and the rule, nothing installed, no secret sent', async () => {
+    const before = await counts();
+    const url = addon.serve('plain', addon.descriptor('plain', {
+      installable: { callbackUrl: `${outside.base}/cb/plain` }, webhook: [{ url: `${addon.base}/hook/plain`, event: 'room_enter' }],
+    }));
+    expect(errorOf(await install(url))).toEqual({
+      status: 400,
+      message: `Add-on descriptor ${url}: capabilities.installable.callbackUrl: must be https: plain http is only for addresses in WEBHOOK_ALLOWED_NETWORKS, and 127.0.0.1 is not in them`,
+    });
+    expect(await counts()).toEqual(before);
+    expect(outside.received).toEqual([]);
+    expect(addon.received.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /d/plain']);
+  });
+
+  it('accepts an https callbackUrl outside them up to the network step (the address guard refuses loopback)', async () => {
+    const before = await counts();
+    const callbackUrl = outside.base.replace('http:', 'https:') + '/cb/tls';
+    const url = addon.serve('tls', addon.descriptor('tls', { installable: { callbackUrl }, webhook: [] }));
+    expect(errorOf(await install(url))).toEqual({
+      status: 400,
+      message: `The add-on's installation callback ${callbackUrl} failed (the address is not allowed: 127.0.0.1 is a loopback address; refused (WEBHOOK_ALLOWED_NETWORKS opens ranges)); nothing was installed.`,
+    });
+    expect(await counts()).toEqual(before);
+    expect(outside.received).toEqual([]);
+  });
+
+  it('installs with an http callbackUrl inside them', async () => {
+    const url = addon.serve('inside', addon.descriptor('inside', { webhook: [] }));
+    const res = await install(url);
+    expect(res.status).toBe(201);
+    expect(addon.of('POST', '/cb/inside')).toHaveLength(1);
+    expect((await v2(stack.baseUrl, 'DELETE', `addons/${res.json.id}`, { token: s.token })).status).toBe(204);
+  });
+
+  it('refuses an http descriptor URL outside them (400 naming url and the rule) without fetching it; the address guard still comes first', async () => {
+    expect(errorOf(await install('http://8.8.8.8:9/descriptor?token=s3cret'))).toEqual({
+      status: 400, message: 'url: must be https: plain http is only for addresses in WEBHOOK_ALLOWED_NETWORKS, and 8.8.8.8 is not in them',
+    });
+    const loopback = outside.serve('any', outside.descriptor('any'));
+    expect(errorOf(await install(loopback))).toEqual({
+      status: 400, message: `Add-on descriptor ${loopback}: could not be fetched: the address is not allowed: 127.0.0.1 is a loopback address; refused (WEBHOOK_ALLOWED_NETWORKS opens ranges)`,
+    });
+    expect(outside.received).toEqual([]);
+  });
+});
+

@@ -128,4 +128,33 @@ describe('checkDescriptor', () => {
       'capabilities.webhook[0].url: cannot be delivered to: 169.254.169.254 is a cloud metadata address; refused',
     ]);
   });
+
+  describe('capabilities.installable.callbackUrl (where the OAuth secret goes)', () => {
+    const withCallback = (callbackUrl: string) => withCaps({ installable: { callbackUrl }, webhook: [] });
+
+    it.each([
+      ['https://addon.example.com/installed', []],
+      ['https://8.8.8.8/installed', []],
+      ['https://[2606:4700::1]:8443/installed', []],
+      ['http://127.0.0.1:3000/installed', ['127.0.0.0/8']],
+      ['http://[::ffff:127.0.0.1]/installed', ['127.0.0.0/8']],
+      ['http://10.1.2.3/installed', ['10.0.0.0/8']],
+      // A name is judged when it is called, on the addresses it resolves to then.
+      ['http://addon.internal/installed', []],
+    ])('accepts %s with the allowed networks %j', (callbackUrl, allowedNetworks) => {
+      expect(checkDescriptor(withCallback(callbackUrl), { ...inRoom, allowedNetworks })).toMatchObject({ ok: true, descriptor: { callbackUrl } });
+    });
+
+    it.each([
+      ['http://8.8.8.8/installed?secret=s3cret', [], '8.8.8.8'],
+      ['http://[2606:4700::1]/installed', [], '2606:4700::1'],
+      ['http://127.0.0.1:3000/installed', [], '127.0.0.1'],
+      ['http://127.0.0.1:3000/installed', ['127.0.0.2/32'], '127.0.0.1'],
+      ['http://10.1.2.3/installed', ['127.0.0.0/8'], '10.1.2.3'],
+    ])('refuses plain http to %s with the allowed networks %j, naming the field and the rule', (callbackUrl, allowedNetworks, address) => {
+      expect(problemsOf(checkDescriptor(withCallback(callbackUrl), { ...inRoom, allowedNetworks }))).toEqual([
+        `capabilities.installable.callbackUrl: must be https: plain http is only for addresses in WEBHOOK_ALLOWED_NETWORKS, and ${address} is not in them`,
+      ]);
+    });
+  });
 });

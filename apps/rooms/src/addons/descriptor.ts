@@ -1,4 +1,4 @@
-import { urlAddressRefusal } from '@app/common';
+import { urlAddressRefusal, urlHttpsRefusal } from '@app/common';
 import {
   addonUrlProblem, charLength, controlProblem, firstProblem, LIMITS, problemOf, storableTextProblem, V2_SCOPES, V2Scope, webhookField,
   WebhookAuthentication, WebhookDeliveryMode, WebhookEventName, WebhookSettings,
@@ -23,7 +23,10 @@ export interface DescriptorRules {
   inRoom: boolean;
   /** Most webhooks one integration may declare (per room). */
   maxWebhooks: number;
-  /** WEBHOOK_ALLOWED_NETWORKS: a webhook URL at an address outside them is refused (urlAddressRefusal). */
+  /**
+   * WEBHOOK_ALLOWED_NETWORKS: a webhook URL at an address outside them is refused (urlAddressRefusal),
+   * and the callbackUrl must be https unless its address is inside them (urlHttpsRefusal).
+   */
   allowedNetworks?: readonly string[];
 }
 
@@ -60,6 +63,12 @@ export function checkDescriptor(raw: unknown, rules: DescriptorRules): Descripto
   else {
     const inst = isObject(installable) ? installable : {};
     callbackUrl = url(inst.callbackUrl, 'capabilities.installable.callbackUrl', problem);
+    // It receives the OAuth secret. A host name is judged when it is called, on its addresses.
+    const insecure = callbackUrl === null ? null : urlHttpsRefusal(callbackUrl, rules.allowedNetworks ?? []);
+    if (insecure) {
+      problem('capabilities.installable.callbackUrl', insecure);
+      callbackUrl = null;
+    }
     const allowRoom = flag(inst.allowRoom, 'capabilities.installable.allowRoom', problem);
     const allowGlobal = flag(inst.allowGlobal, 'capabilities.installable.allowGlobal', problem);
     if (rules.inRoom && allowRoom === false) problem('capabilities.installable.allowRoom', 'is false: this add-on cannot be installed in a room (install it group-wide)');

@@ -10,8 +10,13 @@ import * as ipaddr from 'ipaddr.js';
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 type Network = [Address, number];
 
-/** ipaddr.js range names that are refused, worded for the message. */
-const REFUSED_RANGES: Readonly<Record<string, string>> = {
+/**
+ * Only global unicast passes: an address ipaddr.js places in no special-purpose range (its
+ * range() is 'unicast'), and for IPv6 also inside 2000::/3, the only block IANA hands out as
+ * global unicast (ipaddr.js calls 4000::1 or the IPv4-compatible ::a00:1 'unicast' too).
+ * Everything else is refused; these are the words of the refusal.
+ */
+const RANGE_WORDING: Readonly<Record<string, string>> = {
   loopback: 'a loopback address',
   private: 'a private address',
   linkLocal: 'a link-local address',
@@ -22,7 +27,35 @@ const REFUSED_RANGES: Readonly<Record<string, string>> = {
   carrierGradeNat: 'a carrier-grade NAT address',
   // fec0::/10 was IPv6's private range before unique-local replaced it; some hosts still route it.
   deprecatedSiteLocal: 'a site-local address',
+  reserved: 'a reserved address',
+  discard: 'a discard-only address',
+  teredo: 'a Teredo address',
+  benchmarking: 'a benchmarking address',
+  rfc6052: 'a local-use NAT64 address',
+  as112: 'an AS112 DNS sink address',
+  as112v6: 'an AS112 DNS sink address',
+  amt: 'an AMT relay address',
+  deprecatedOrchid: 'an ORCHID identifier',
+  orchid2: 'an ORCHID identifier',
+  droneRemoteIdProtocolEntityTags: 'a drone identifier',
+  segmentRouting: 'a segment-routing identifier',
 };
+
+/** Finer words for what ipaddr.js lumps together as 'reserved' (the refusal is the same). */
+const RESERVED_WORDING: ReadonlyArray<[Network, string]> = ([
+  ['192.0.0.0/24', 'an IETF protocol assignment address'],
+  ['192.0.2.0/24', 'a documentation address'],
+  ['198.51.100.0/24', 'a documentation address'],
+  ['203.0.113.0/24', 'a documentation address'],
+  ['198.18.0.0/15', 'a benchmarking address'],
+  ['192.88.99.0/24', 'a 6to4 relay anycast address'],
+  ['240.0.0.0/4', 'a reserved (future use) address'],
+  ['2001:db8::/32', 'a documentation address'],
+  ['3fff::/20', 'a documentation address'],
+  ['2001::/23', 'an IETF protocol assignment address'],
+] as const).map(([cidr, words]) => [ipaddr.parseCIDR(cidr), words]);
+
+const GLOBAL_UNICAST_V6: Network = ipaddr.parseCIDR('2000::/3');
 
 /**
  * Instance metadata services (AWS/GCP/Azure/OpenStack, AWS over IPv6, Alibaba): they hand out
@@ -31,9 +64,6 @@ const REFUSED_RANGES: Readonly<Record<string, string>> = {
 const METADATA_ADDRESSES: readonly Address[] = ['169.254.169.254', 'fd00:ec2::254', '100.100.100.200'].map((a) =>
   ipaddr.parse(a),
 );
-
-/** RFC 8215's local-use NAT64 prefix: where the IPv4 address sits inside it is the network's choice. */
-const LOCAL_NAT64: Network = ipaddr.parseCIDR('64:ff9b:1::/48');
 
 const ALLOW_HINT = '(WEBHOOK_ALLOWED_NETWORKS opens ranges)';
 
@@ -57,9 +87,10 @@ export function parseAllowedNetworks(text: string | undefined | null): string[] 
 }
 
 /**
- * Why `address` may not be connected to, or null when it may. `allowed` holds CIDRs that open
- * refused ranges (cloud metadata addresses excepted). An IPv4-mapped IPv6 address is judged as
- * the IPv4 address it stands for.
+ * Why `address` may not be connected to, or null when it may: only global unicast addresses
+ * pass, unless `allowed` (CIDRs) holds them; cloud metadata addresses never pass. An address
+ * that stands for an IPv4 address (IPv4-mapped, IPv4-compatible, IPv4-translated, NAT64
+ * 64:ff9b::/96, 6to4) is judged as that IPv4 address, allowed networks included.
  */
 export function addressRefusal(address: string, allowed: readonly string[]): string | null {
   return new AddressPolicy(allowed).refusal(address);
@@ -73,6 +104,34 @@ export function addressRefusal(address: string, allowed: readonly string[]): str
  * what every delivery would refuse.
  */
 export function urlAddressRefusal(url: string, allowed: readonly string[]): string | null {
+  const host = ipHostOf(url);
+  return host === null ? null : addressRefusal(host, allowed);
+}
+
+/**
+ * Why a URL may not be used without TLS, or null: plain http is for addresses inside the
+ * allowed networks only (an operator's own network); elsewhere, https. A host name is judged
+ * at connect time, on the addresses it resolves to (GuardedHttpClient's plainHttpOnlyWithinAllowedNetworks).
+ */
+export function urlHttpsRefusal(url: string, allowed: readonly string[]): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== 'http:') return null;
+  const host = ipHostOf(url);
+  if (host === null || new AddressPolicy(allowed).allows(host)) return null;
+  return httpsRequiredText(host);
+}
+
+/** The words of a plain-http refusal (`hostname`: the name that resolved to `address`). */
+export const httpsRequiredText = (address: string, hostname?: string): string =>
+  `must be https: plain http is only for addresses in WEBHOOK_ALLOWED_NETWORKS, and ${hostname ? `${hostname} (${address})` : address} is not in them`;
+
+/** The IP address a URL's host is, or null for a host name or what is not a URL. */
+function ipHostOf(url: string): string | null {
   let host: string;
   try {
     host = new URL(url).hostname;
@@ -80,7 +139,7 @@ export function urlAddressRefusal(url: string, allowed: readonly string[]): stri
     return null;
   }
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-  return isIP(bare) === 0 ? null : addressRefusal(bare, allowed);
+  return isIP(bare) === 0 ? null : bare;
 }
 
 /** addressRefusal with the allowed networks parsed once (the client checks on every connect). */
@@ -91,29 +150,34 @@ export class AddressPolicy {
     this.allowed = allowed.map((entry) => {
       const network = parseNetwork(entry.trim());
       if (!network) throw new Error(`"${entry}" is not a network in CIDR notation (like 127.0.0.0/8 or ::1/128)`);
-      return network;
+      return asJudgedNetwork(network);
     });
   }
 
   refusal(address: string): string | null {
     const shown = address.length > 64 ? `${address.slice(0, 64)}...` : address;
-    // net.isIP is strict (dotted-quad IPv4, valid IPv6); ipaddr.js alone also takes "0x7f.1".
-    const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
-    if (isIP(bare) === 0) return `${shown} is not an IP address; refused`;
-    const parsed = ipaddr.parse(bare);
+    const parsed = parseAddress(address);
+    if (!parsed) return `${shown} is not an IP address; refused`;
+    const bare = unbracketed(address);
     const judged = judgedAs(parsed);
 
-    for (const meta of METADATA_ADDRESSES) {
-      if (sameAddress(judged, meta)) return `${bare} is a cloud metadata address; refused`;
-    }
-    if (this.isAllowed(parsed) || (judged !== parsed && this.isAllowed(judged))) return null;
-
-    if (parsed.kind() === 'ipv6' && parsed.match(LOCAL_NAT64)) return `${bare} is a local-use NAT64 address; refused ${ALLOW_HINT}`;
-    const range = judged.range();
-    const wording = REFUSED_RANGES[range];
-    if (!wording) return null;
+    if (isMetadata(judged)) return `${bare} is a cloud metadata address; refused`;
+    if (this.isAllowed(judged)) return null;
+    const why = whyNotGlobal(judged);
+    if (why === null) return null;
     const via = judged === parsed ? '' : ` (stands for ${judged.toString()})`;
-    return `${bare}${via} is ${wording}; refused ${ALLOW_HINT}`;
+    return `${bare}${via} is ${why}; refused ${ALLOW_HINT}`;
+  }
+
+  /**
+   * Whether `address` is inside the operator's allowed networks (as refusal judges it: an
+   * embedded IPv4 address by itself). A global address outside them is not; metadata never is.
+   */
+  allows(address: string): boolean {
+    const parsed = parseAddress(address);
+    if (!parsed) return false;
+    const judged = judgedAs(parsed);
+    return !isMetadata(judged) && this.isAllowed(judged);
   }
 
   private isAllowed(address: Address): boolean {
@@ -121,26 +185,79 @@ export class AddressPolicy {
   }
 }
 
+const unbracketed = (address: string): string =>
+  (address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address);
+
 /**
- * The address a connection to `address` really reaches: IPv4-mapped (::ffff:a.b.c.d) and
- * IPv4-translated (::ffff:0:a.b.c.d) addresses are the embedded IPv4 address, and so are the
- * well-known NAT64 prefixes and 6to4, which route to the embedded IPv4 address through a gateway.
+ * The address a text names, as the kernel would connect to it, or null. net.isIP is strict
+ * (dotted-quad IPv4, valid IPv6; ipaddr.js alone also takes "0x7f.1"). An IPv6 text goes
+ * through the URL parser first: ipaddr.js reads `::a.b.c.d` as ::ffff:a.b.c.d, and the
+ * connection would go to ::a.b.c.d. A zone (`fe80::1%eth0`) is dropped: the address is judged.
+ */
+function parseAddress(address: string): Address | null {
+  const bare = unbracketed(address);
+  const family = isIP(bare);
+  if (family === 4) return ipaddr.parse(bare);
+  if (family !== 6) return null;
+  try {
+    const serialized = new URL(`http://[${bare.replace(/%.*$/, '')}]/`).hostname;
+    return ipaddr.parse(serialized.slice(1, -1));
+  } catch {
+    return null;
+  }
+}
+
+function isMetadata(address: Address): boolean {
+  return METADATA_ADDRESSES.some((meta) => sameAddress(address, meta));
+}
+
+/** Why an address is not global unicast (worded), or null when it is. */
+function whyNotGlobal(address: Address): string | null {
+  const range = address.range();
+  if (range === 'unicast') {
+    if (address.kind() === 'ipv4' || address.match(GLOBAL_UNICAST_V6)) return null;
+    return 'outside global unicast (2000::/3)';
+  }
+  if (range === 'reserved') {
+    const finer = RESERVED_WORDING.find(([[network, bits]]) => network.kind() === address.kind() && address.match(network, bits));
+    if (finer) return finer[1];
+  }
+  return RANGE_WORDING[range] ?? `not a global unicast address (${range})`;
+}
+
+const V4_IN_LAST_32_BITS = new Set(['ipv4Mapped', 'rfc6145']);
+const WELL_KNOWN_NAT64: Network = ipaddr.parseCIDR('64:ff9b::/96');
+
+/**
+ * The address a connection to `address` really reaches: IPv4-mapped (::ffff:a.b.c.d),
+ * IPv4-translated (::ffff:0:a.b.c.d) and IPv4-compatible (::a.b.c.d) addresses are the
+ * embedded IPv4 address, and so are the well-known NAT64 prefix 64:ff9b::/96 and 6to4, which
+ * route to it through a gateway. RFC 8215's local-use NAT64 prefix (64:ff9b:1::/48) is not
+ * judged so: where the IPv4 address sits in it is the network's choice; it is refused whole.
+ * Teredo (2001::/32) is refused whole too.
  */
 function judgedAs(address: Address): Address {
   if (address.kind() === 'ipv4') return address;
   const v6 = address as ipaddr.IPv6;
   const bytes = v6.toByteArray();
-  switch (v6.range()) {
-    case 'ipv4Mapped':
-      return v6.toIPv4Address();
-    case 'rfc6145':
-    case 'rfc6052': // 64:ff9b::/96 (the local-use /48 is refused before this is asked)
-      return ipaddr.fromByteArray(bytes.slice(12, 16));
-    case '6to4':
-      return ipaddr.fromByteArray(bytes.slice(2, 6));
-    default:
-      return address;
+  const range = v6.range();
+  if (V4_IN_LAST_32_BITS.has(range) || v6.match(WELL_KNOWN_NAT64)) return ipaddr.fromByteArray(bytes.slice(12, 16));
+  if (range === '6to4') return ipaddr.fromByteArray(bytes.slice(2, 6));
+  // IPv4-compatible: the first 96 bits zero, except :: and ::1 (their own ranges).
+  if (range === 'unicast' && bytes.slice(0, 12).every((b) => b === 0)) return ipaddr.fromByteArray(bytes.slice(12, 16));
+  return address;
+}
+
+/**
+ * An allowed network as refusal matches it: an IPv6 network of IPv4-mapped addresses
+ * (::ffff:10.0.0.0/104) is the IPv4 network it stands for, since the addresses in it are
+ * judged as IPv4 addresses. Any other IPv6 network opens no embedded IPv4 address.
+ */
+function asJudgedNetwork([address, bits]: Network): Network {
+  if (address.kind() === 'ipv6' && bits >= 96 && (address as ipaddr.IPv6).range() === 'ipv4Mapped') {
+    return [(address as ipaddr.IPv6).toIPv4Address(), bits - 96];
   }
+  return [address, bits];
 }
 
 function sameAddress(a: Address, b: Address): boolean {
@@ -154,9 +271,11 @@ function parseNetwork(entry: string): Network | null {
   const family = isIP(addressPart);
   if (family === 0) return null;
   const max = family === 4 ? 32 : 128;
-  if (bitsPart === undefined) return [ipaddr.parse(addressPart), max];
+  const address = parseAddress(addressPart);
+  if (!address) return null;
+  if (bitsPart === undefined) return [address, max];
   if (!/^\d{1,3}$/.test(bitsPart)) return null;
   const bits = Number(bitsPart);
   if (bits > max) return null;
-  return [ipaddr.parse(addressPart), bits];
+  return [address, bits];
 }

@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import { AddressInfo, Socket } from 'node:net';
-import { GuardedHttpClient, OutboundFailure, OutboundRequest } from './guarded-http';
+import { GuardedHttpClient, HTTPS_REQUIRED, OutboundFailure, OutboundRequest } from './guarded-http';
 
 /** A real receiver on 127.0.0.1 (opened to the client through allowedNetworks). */
 interface Receiver {
@@ -341,9 +341,109 @@ describe('GuardedHttpClient', () => {
       expect(resolve).not.toHaveBeenCalled();
     });
 
+    // Every address that is not global unicast, in every spelling: as the URL's host (checked
+    // before connecting) and as what a name resolves to (checked at connect time).
+    const NOT_GLOBAL: Array<[string, string]> = [
+      ['0.0.0.1', 'an unspecified address'],
+      ['10.0.0.1', 'a private address'],
+      ['100.64.0.1', 'a carrier-grade NAT address'],
+      ['127.0.0.1', 'a loopback address'],
+      ['169.254.0.1', 'a link-local address'],
+      ['172.16.0.1', 'a private address'],
+      ['192.0.0.1', 'an IETF protocol assignment address'],
+      ['192.0.2.1', 'a documentation address'],
+      ['192.168.0.1', 'a private address'],
+      ['198.18.0.1', 'a benchmarking address'],
+      ['198.51.100.1', 'a documentation address'],
+      ['203.0.113.1', 'a documentation address'],
+      ['224.0.0.1', 'a multicast address'],
+      ['240.0.0.1', 'a reserved (future use) address'],
+      ['255.255.255.255', 'a broadcast address'],
+      ['::', 'an unspecified address'],
+      ['::1', 'a loopback address'],
+      ['::ffff:10.0.0.1', '(stands for 10.0.0.1) is a private address'],
+      ['::ffff:a00:1', '(stands for 10.0.0.1) is a private address'],
+      ['::10.0.0.1', '(stands for 10.0.0.1) is a private address'],
+      ['::a00:1', '(stands for 10.0.0.1) is a private address'],
+      ['::ffff:0:10.0.0.1', '(stands for 10.0.0.1) is a private address'],
+      ['64:ff9b::10.0.0.1', '(stands for 10.0.0.1) is a private address'],
+      ['64:ff9b:1::a00:1', 'a local-use NAT64 address'],
+      ['2002:a00:1::1', '(stands for 10.0.0.1) is a private address'],
+      ['2001::1', 'a Teredo address'],
+      ['fc00::1', 'a unique-local address'],
+      ['fe80::1', 'a link-local address'],
+      ['fec0::1', 'a site-local address'],
+      ['ff02::1', 'a multicast address'],
+      ['2001:db8::1', 'a documentation address'],
+      ['100::1', 'a discard-only address'],
+      ['4000::1', 'outside global unicast (2000::/3)'],
+    ];
+
+    it.each(NOT_GLOBAL)('refuses %s as the URL\'s host, saying why, neither resolving nor connecting', async (address, why) => {
+      const resolve = jest.fn(async () => [{ address: '93.184.216.34', family: 4 as const }]);
+      const host = address.includes(':') ? `[${address}]` : address;
+      const failure = await failureOf(client({ resolve }).request({ method: 'POST', url: `http://${host}:8080/hook/s3cret-path?token=s3cret`, body: '{}' }));
+      expect([failure.kind, failure.message]).toEqual(['refused', expect.stringContaining(`${why}; refused (WEBHOOK_ALLOWED_NETWORKS opens ranges)`)]);
+      expect(failure.message).not.toMatch(/s3cret|hook|8080/);
+      expect(resolve).not.toHaveBeenCalled();
+    });
+
+    it.each(NOT_GLOBAL)('refuses a name resolving to %s at connect time, saying why', async (address, why) => {
+      const resolve = jest.fn(async () => [{ address, family: address.includes(':') ? (6 as const) : (4 as const) }]);
+      const failure = await failureOf(client({ resolve }).request({ method: 'POST', url: 'https://hooks.attacker.test/hook?token=s3cret', body: '{}' }));
+      expect(resolve).toHaveBeenCalledWith('hooks.attacker.test');
+      expect([failure.kind, failure.message]).toEqual(['refused', expect.stringMatching(new RegExp(`^hooks\\.attacker\\.test: .*${why.replace(/[()/.]/g, '\\$&')}; refused`))]);
+      expect(failure.message).not.toMatch(/s3cret|\/hook/);
+    });
+
     it('refuses ::1 even when IPv4 loopback is opened', async () => {
       const failure = await failureOf(client({ allowedNetworks: LOCAL }).request({ method: 'GET', url: 'http://[::1]:1/' }));
       expect(failure.kind).toBe('refused');
+    });
+  });
+
+  describe('plain http only within the allowed networks (plainHttpOnlyWithinAllowedNetworks)', () => {
+    const strict = (options: ConstructorParameters<typeof GuardedHttpClient>[0] = {}) =>
+      client({ allowedNetworks: ['127.0.0.2/32'], plainHttpOnlyWithinAllowedNetworks: true, ...options });
+
+    it('sends plain http to an address inside them', async () => {
+      const r = await receiver((_req, res) => res.end('ok'));
+      const res = await strict({ allowedNetworks: LOCAL }).request({ method: 'POST', url: `${r.base}/cb`, body: '{}' });
+      expect(res.body).toBe('ok');
+    });
+
+    it('refuses plain http to an IP literal outside them before connecting, saying https is required', async () => {
+      const r = await receiver((_req, res) => res.end('reached'));
+      const c = strict({ resolve: async () => [] });
+      const failure = await failureOf(c.request({ method: 'POST', url: `http://8.8.8.8:${r.port}/cb?secret=s3cret`, body: '{"oauthSecret":"s3cret"}' }));
+      expect([failure.kind, failure.code, failure.message]).toEqual([
+        'refused', HTTPS_REQUIRED, 'must be https: plain http is only for addresses in WEBHOOK_ALLOWED_NETWORKS, and 8.8.8.8 is not in them',
+      ]);
+      expect(r.connections).toBe(0);
+    });
+
+    it('refuses plain http to a name resolving outside them at connect time; https to it passes the guard', async () => {
+      const resolve = jest.fn(async () => [{ address: '93.184.216.34', family: 4 as const }]);
+      const c = strict({ resolve, timeoutMs: 300 });
+      const failure = await failureOf(c.request({ method: 'POST', url: 'http://addon.example.test/cb?secret=s3cret', body: '{}' }));
+      expect([failure.kind, failure.code, failure.message]).toEqual([
+        'refused', HTTPS_REQUIRED, 'must be https: plain http is only for addresses in WEBHOOK_ALLOWED_NETWORKS, and addon.example.test (93.184.216.34) is not in them',
+      ]);
+      expect(await c.refusalOf('http://addon.example.test/cb')).toMatchObject({ kind: 'refused', code: HTTPS_REQUIRED });
+      expect(await c.refusalOf('https://addon.example.test/cb')).toBeNull();
+    });
+
+    it('still refuses what the address guard refuses, with the guard\'s reason', async () => {
+      const c = strict();
+      expect(await c.refusalOf('http://10.0.0.1/cb')).toMatchObject({ kind: 'refused', code: undefined, message: expect.stringMatching(/private address/) });
+      expect(await c.refusalOf('https://[::a00:1]/cb')).toMatchObject({ kind: 'refused', message: expect.stringMatching(/stands for 10\.0\.0\.1/) });
+      expect(await c.refusalOf('ftp://x.example/cb')).toMatchObject({ kind: 'invalid_url' });
+    });
+
+    it('leaves plain http anywhere the guard allows when off (webhook deliveries)', async () => {
+      const c = client({ resolve: async () => [{ address: '93.184.216.34', family: 4 as const }] });
+      expect(await c.refusalOf('http://addon.example.test/cb')).toBeNull();
+      expect(await c.refusalOf('http://8.8.8.8/cb')).toBeNull();
     });
   });
 

@@ -4,7 +4,7 @@ import * as https from 'node:https';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import axios, { AxiosInstance } from 'axios';
-import { AddressPolicy } from './address-policy';
+import { AddressPolicy, httpsRequiredText } from './address-policy';
 
 /**
  * The one client for HTTP calls to addresses users choose: webhook deliveries, add-on
@@ -12,7 +12,9 @@ import { AddressPolicy } from './address-policy';
  * SSRF-safe client needs on top: every address is checked at connect time by the agents'
  * `lookup` (the address checked is the address connected to, so a DNS answer that changes
  * between a check and the connect cannot slip through), redirects are answers, not hops,
- * bodies are read to a limit, and one deadline covers the whole exchange.
+ * bodies are read to a limit, and one deadline covers the whole exchange. With
+ * `plainHttpOnlyWithinAllowedNetworks`, an http: URL may reach the allowed networks only
+ * (checked the same way, at connect time): what it carries crosses no one else's network in clear.
  */
 
 export const DEFAULT_OUTBOUND_TIMEOUT_MS = 10_000;
@@ -30,6 +32,11 @@ export interface GuardedHttpOptions {
   timeoutMs?: number;
   maxResponseBytes?: number;
   userAgent?: string;
+  /**
+   * Plain http only to addresses inside allowedNetworks; https anywhere the guard allows
+   * (add-on calls: an install callback carries the add-on's OAuth secret). Default false.
+   */
+  plainHttpOnlyWithinAllowedNetworks?: boolean;
   /** Test hook: resolve names differently (default: dns.lookup with all: true). */
   resolve?: (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;
 }
@@ -52,13 +59,16 @@ export interface OutboundResponse {
 
 export type OutboundFailureKind = 'refused' | 'timeout' | 'connection' | 'invalid_url';
 
+/** The code of a 'refused' failure for plain http outside the allowed networks (https was required). */
+export const HTTPS_REQUIRED = 'ERR_HTTPS_REQUIRED';
+
 /** Why an attempt got no HTTP answer. The message names the host at most, never the URL. */
 export class OutboundFailure extends Error {
   constructor(
     readonly kind: OutboundFailureKind,
     message: string,
     readonly durationMs: number,
-    /** The system error code behind a 'connection' failure (ECONNREFUSED, ENOTFOUND, ...). */
+    /** The system error code behind a 'connection' failure (ECONNREFUSED, ENOTFOUND, ...), or HTTPS_REQUIRED. */
     readonly code?: string,
   ) {
     super(message);
@@ -68,8 +78,7 @@ export class OutboundFailure extends Error {
 
 /** Raised inside the agents' lookup; found again in the cause chain of axios's error. */
 class AddressRefusedError extends Error {
-  readonly code = 'ERR_OUTBOUND_ADDRESS_REFUSED';
-  constructor(message: string) {
+  constructor(message: string, readonly code = 'ERR_OUTBOUND_ADDRESS_REFUSED') {
     super(message);
     this.name = 'AddressRefusedError';
   }
@@ -94,6 +103,7 @@ export class GuardedHttpClient {
   private readonly maxResponseBytes: number;
   private readonly userAgent: string;
   private readonly resolve: Resolver;
+  private readonly plainHttpOnlyWithinAllowedNetworks: boolean;
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
   private readonly axios: AxiosInstance;
@@ -104,12 +114,14 @@ export class GuardedHttpClient {
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.userAgent = options.userAgent ?? DEFAULT_OUTBOUND_USER_AGENT;
     this.resolve = options.resolve ?? systemResolve;
+    this.plainHttpOnlyWithinAllowedNetworks = options.plainHttpOnlyWithinAllowedNetworks ?? false;
 
     // keepAliveMsecs as axios sets it on every request's socket (60 s): with the agent's default
     // (1 s) each request switched the socket's TCP keep-alive delay twice, two system calls each.
-    const agentOptions = { keepAlive: true, keepAliveMsecs: AXIOS_KEEPALIVE_MS, timeout: IDLE_SOCKET_MS, lookup: this.checkedLookup };
-    this.httpAgent = new http.Agent(agentOptions);
-    this.httpsAgent = new https.Agent(agentOptions);
+    const agentOptions = { keepAlive: true, keepAliveMsecs: AXIOS_KEEPALIVE_MS, timeout: IDLE_SOCKET_MS };
+    // The http agent serves http: URLs only: its lookup is where plain http is held to the allowed networks.
+    this.httpAgent = new http.Agent({ ...agentOptions, lookup: this.lookupFor(this.plainHttpOnlyWithinAllowedNetworks) });
+    this.httpsAgent = new https.Agent({ ...agentOptions, lookup: this.lookupFor(false) });
     this.axios = axios.create({
       adapter: 'http',
       httpAgent: this.httpAgent,
@@ -128,13 +140,7 @@ export class GuardedHttpClient {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const target = parseTarget(req.url, elapsed);
-
-    // Node connects to an IP literal without calling lookup: check it here instead.
-    const literal = target.url.hostname.replace(/^\[(.*)\]$/, '$1');
-    if (isIP(literal) !== 0) {
-      const refusal = this.policy.refusal(literal);
-      if (refusal) throw new OutboundFailure('refused', refusal, elapsed());
-    }
+    this.checkLiteral(target, elapsed);
 
     const timeoutMs = req.timeoutMs ?? this.timeoutMs;
     const controller = new AbortController();
@@ -167,8 +173,8 @@ export class GuardedHttpClient {
       if (timedOut) {
         throw new OutboundFailure('timeout', `${target.host}: no complete answer within ${timeoutMs} ms`, elapsed());
       }
-      const refused = findCause(err, (e) => e instanceof AddressRefusedError);
-      if (refused) throw new OutboundFailure('refused', refused.message, elapsed());
+      const refused = findCause(err, (e) => e instanceof AddressRefusedError) as AddressRefusedError | undefined;
+      if (refused) throw new OutboundFailure('refused', refused.message, elapsed(), refused.code === HTTPS_REQUIRED ? HTTPS_REQUIRED : undefined);
       const root = rootCause(err);
       const code = findCause(err, (e) => typeof (e as { code?: unknown }).code === 'string') as
         | (Error & { code: string })
@@ -184,6 +190,29 @@ export class GuardedHttpClient {
     }
   }
 
+  /**
+   * What request() would refuse before sending a byte to `url` (its scheme, its address, the
+   * addresses its name resolves to now), or null. For refusing early, before work that a
+   * refusal would undo; request() checks again at connect time. A name that does not resolve
+   * is left to request() to report.
+   */
+  async refusalOf(url: string): Promise<OutboundFailure | null> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    try {
+      const target = parseTarget(url, elapsed);
+      this.checkLiteral(target, elapsed);
+      if (isIP(bareHost(target.url)) === 0) {
+        await this.resolveChecked(target.url.hostname, 0, this.plainHttpOnlyWithinAllowedNetworks && target.url.protocol === 'http:');
+      }
+      return null;
+    } catch (err) {
+      if (err instanceof OutboundFailure) return err;
+      if (err instanceof AddressRefusedError) return new OutboundFailure('refused', err.message, elapsed(), err.code === HTTPS_REQUIRED ? HTTPS_REQUIRED : undefined);
+      return null;
+    }
+  }
+
   /** Closes pooled connections. Requests after this open new ones. */
   close(): void {
     this.httpAgent.destroy();
@@ -195,25 +224,51 @@ export class GuardedHttpClient {
    * only to what it returns. Every address of the answer is checked (Happy Eyeballs may try any
    * of them), and one refused address refuses the whole answer.
    */
-  private readonly checkedLookup = (
+  private lookupFor(onlyAllowedNetworks: boolean) {
+    return (
+      hostname: string,
+      options: LookupOptions,
+      callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+    ): void => this.checkedLookup(hostname, options, callback, onlyAllowedNetworks);
+  }
+
+  private checkedLookup(
     hostname: string,
     options: LookupOptions,
     callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
-  ): void => {
-    this.resolveChecked(hostname, options.family).then(
+    onlyAllowedNetworks: boolean,
+  ): void {
+    this.resolveChecked(hostname, options.family, onlyAllowedNetworks).then(
       (addresses) => {
         if (options.all) callback(null, addresses);
         else callback(null, addresses[0].address, addresses[0].family);
       },
       (err: NodeJS.ErrnoException) => callback(err, []),
     );
-  };
+  }
 
-  private async resolveChecked(hostname: string, family: LookupOptions['family']): Promise<LookupAddress[]> {
+  /**
+   * Node connects to an IP literal without calling lookup: its checks are made here instead,
+   * the same as the lookup's.
+   */
+  private checkLiteral(target: Target, elapsed: () => number): void {
+    const literal = bareHost(target.url);
+    if (isIP(literal) === 0) return;
+    const refusal = this.policy.refusal(literal);
+    if (refusal) throw new OutboundFailure('refused', refusal, elapsed());
+    if (this.plainHttpOnlyWithinAllowedNetworks && target.url.protocol === 'http:' && !this.policy.allows(literal)) {
+      throw new OutboundFailure('refused', httpsRequiredText(literal), elapsed(), HTTPS_REQUIRED);
+    }
+  }
+
+  private async resolveChecked(hostname: string, family: LookupOptions['family'], onlyAllowedNetworks: boolean): Promise<LookupAddress[]> {
     const answers = await this.resolve(hostname);
     for (const answer of answers) {
       const refusal = this.policy.refusal(answer.address);
       if (refusal) throw new AddressRefusedError(`${hostname}: ${refusal}`);
+      if (onlyAllowedNetworks && !this.policy.allows(answer.address)) {
+        throw new AddressRefusedError(httpsRequiredText(answer.address, hostname), HTTPS_REQUIRED);
+      }
     }
     const wanted = family === 4 || family === 'IPv4' ? 4 : family === 6 || family === 'IPv6' ? 6 : 0;
     const usable = answers.filter((a) => wanted === 0 || a.family === wanted);
@@ -223,6 +278,8 @@ export class GuardedHttpClient {
     return usable.map((a) => ({ address: a.address, family: a.family }));
   }
 }
+
+const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
 function parseTarget(raw: string, elapsed: () => number): Target {
   let url: URL;

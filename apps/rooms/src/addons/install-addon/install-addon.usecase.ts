@@ -15,7 +15,7 @@ import { PRESENTATION, ROOMS_CONFIG } from '../../shared/infrastructure.module';
 
 /**
  * Installs an add-on: fetches its descriptor and checks it (no transaction open during
- * HTTP), then in one transaction creates the installation, its OAuth client and its
+ * HTTP; both URLs https unless inside WEBHOOK_ALLOWED_NETWORKS), then in one transaction creates the installation, its OAuth client and its
  * webhooks, committed before the callback (frameworks request a token while handling it);
  * then POSTs the installation to the add-on, with our capabilities document's URL (where
  * frameworks find the token URL). A refused callback removes it all again.
@@ -41,6 +41,7 @@ export class InstallAddon {
     }
 
     const fetched = await this.calls.fetchDescriptor(cmd.url);
+    if (!fetched.ok && fetched.httpsRequired) throw commandFailure('invalid', 'rule', 'url', { problem: fetched.problem });
     if (!fetched.ok) {
       throw commandFailure('invalid', 'addon_descriptor_invalid', 'url', { url: cmd.url, problem: `could not be fetched: ${fetched.problem}` });
     }
@@ -49,6 +50,14 @@ export class InstallAddon {
     });
     if (!check.ok) throw commandFailure('invalid', 'addon_descriptor_invalid', 'url', { url: cmd.url, problem: check.problems.join('; ') });
     const descriptor = check.descriptor;
+    // Refused now rather than after installing: the callback is where the OAuth secret goes.
+    const callbackRefused = await this.calls.callbackRefusal(descriptor.callbackUrl);
+    if (callbackRefused?.httpsRequired) {
+      throw commandFailure('invalid', 'addon_descriptor_invalid', 'url', {
+        url: cmd.url, problem: `capabilities.installable.callbackUrl: ${callbackRefused.problem}`,
+      });
+    }
+    if (callbackRefused) throw commandFailure('invalid', 'addon_callback_failed', 'url', { url: descriptor.callbackUrl, problem: callbackRefused.problem });
 
     const client = newOAuthClient();
     const roomId = room?.id ?? null;
