@@ -493,6 +493,9 @@ describe('v2 share file and file serving (real services)', () => {
       expect([thumb.status, thumb.headers.get('cache-control')]).toEqual([200, 'private, no-cache']);
       const viaQuery = await fetchUrl(`${unsigned(file.url)}?auth_token=${member.token}`);
       expect([viaQuery.status, viaQuery.headers.get('cache-control')]).toEqual([200, 'private, no-cache']);
+      // A v1 admin token reads every room's history (v1 history shows these links), so it may fetch them.
+      const v1Admin = await fetchUrl(`${unsigned(file.url)}?auth_token=${s.v1Admin}`);
+      expect([v1Admin.status, v1Admin.headers.get('cache-control')]).toEqual([200, 'private, no-cache']);
       // A group admin who is not a member reads it too, as they read its history; and on every replica.
       expect((await withToken(file.url, s.token)).status).toBe(200);
       expect((await fetchUrl(`${unsigned(file.url)}?auth_token=${member.token}`, small)).status).toBe(200);

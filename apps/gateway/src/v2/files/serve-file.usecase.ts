@@ -49,16 +49,16 @@ export class ServeFile {
     }
     const now = Math.floor(Date.now() / 1000);
     const link = req.expires === undefined && req.signature === undefined ? 'unsigned' : this.links.check(key, req.expires, req.signature, now);
-    const actor = link === 'valid' ? undefined : await this.actorOf(req);
-    const access = await this.rooms.send(GetFileAccessV1, { key, ...(actor ? { actor } : {}) });
+    const asker = link === 'valid' ? NOBODY : await this.whoAsks(req);
+    const access = await this.rooms.send(GetFileAccessV1, { key, ...(asker.actor ? { actor: asker.actor } : {}) });
     if (!access.found) throw notFound();
     let cacheControl: string;
     if (access.privacy === 'public') {
       cacheControl = cacheControlFor({ privacy: 'public' });
     } else if (link === 'valid') {
       cacheControl = cacheControlFor({ privacy: 'private', expiresIn: Number(req.expires) - now });
-    } else if (actor) {
-      if (!access.mayRead) throw notFound();
+    } else if (asker.credentials) {
+      if (!(asker.everyRoom || (asker.actor && access.mayRead))) throw notFound();
       cacheControl = cacheControlFor({ privacy: 'private' });
     } else {
       throw new ApiError(401, link === 'expired'
@@ -72,20 +72,35 @@ export class ServeFile {
     return { data: file.data, headers: { ...servingHeaders(fileName, file.contentType, file.data), 'Cache-Control': cacheControl } };
   }
 
-  /** Who the credentials are, or undefined when none were given (or the session cookie is one that ended). */
-  private async actorOf(req: FileRequest): Promise<Actor | undefined> {
+  /**
+   * Who the credentials are: nobody when none were given (or the session cookie is one that
+   * ended). A v2 token or a session is an actor the private-room rule judges. A v1 admin token
+   * reads every room's history, where v1 shows these links; a v1 notification token reads no
+   * history (it has no actor to judge: only public rooms' files).
+   */
+  private async whoAsks(req: FileRequest): Promise<Asker> {
     if (req.token) {
       const token = await this.tokens.authenticate(req.token);
-      if (!token || !V2_TOKEN_KINDS.includes(token.kind)) throw new ApiError(401, 'Invalid OAuth session: the token is unknown, revoked or expired.');
-      return actorOf(token);
+      if (!token || token.kind === 'session') throw new ApiError(401, 'Invalid OAuth session: the token is unknown, revoked or expired.');
+      if (V2_TOKEN_KINDS.includes(token.kind)) return { credentials: true, actor: actorOf(token) };
+      return { credentials: true, everyRoom: token.kind === 'admin' };
     }
     if (req.sessionSecret) {
       const token = await this.tokens.authenticate(req.sessionSecret);
       // A browser sends its stale cookie everywhere: a public file must still be served to it.
-      if (token?.kind === 'session') return actorOf(token);
+      if (token?.kind === 'session') return { credentials: true, actor: actorOf(token) };
     }
-    return undefined;
+    return NOBODY;
   }
 }
+
+/** Who asks for a file: `actor` for the private-room rule, `everyRoom` for a v1 admin token. */
+interface Asker {
+  credentials: boolean;
+  actor?: Actor;
+  everyRoom?: boolean;
+}
+
+const NOBODY: Asker = { credentials: false };
 
 const notFound = () => new ApiError(404, 'File not found.');
