@@ -7,7 +7,8 @@ import { RoomsClient } from '../../shared/rooms-client';
 import { actorOf } from '../http/v2-request';
 import { FILE_LINKS, FILE_STORAGE } from './file-storage.token';
 import { FileLinks } from './file-links';
-import { cacheControlFor, servingHeaders } from './serving';
+import { servingHeaders } from './serving';
+import { decideServing, FILE_NOT_FOUND } from './serving-decision';
 
 /** What a request for a file presented: a token or the session cookie, and a signed link's parameters. */
 export interface FileRequest {
@@ -51,25 +52,13 @@ export class ServeFile {
     const link = req.expires === undefined && req.signature === undefined ? 'unsigned' : this.links.check(key, req.expires, req.signature, now);
     const asker = link === 'valid' ? NOBODY : await this.whoAsks(req);
     const access = await this.rooms.send(GetFileAccessV1, { key, ...(asker.actor ? { actor: asker.actor } : {}) });
-    if (!access.found) throw notFound();
-    let cacheControl: string;
-    if (access.privacy === 'public') {
-      cacheControl = cacheControlFor({ privacy: 'public' });
-    } else if (link === 'valid') {
-      cacheControl = cacheControlFor({ privacy: 'private', expiresIn: Number(req.expires) - now });
-    } else if (asker.credentials) {
-      if (!(asker.everyRoom || (asker.actor && access.mayRead))) throw notFound();
-      cacheControl = cacheControlFor({ privacy: 'private' });
-    } else {
-      throw new ApiError(401, link === 'expired'
-        ? 'This file link has expired: ask for the file again with a token (Authorization: Bearer <token> or auth_token=<token>) or a signed-in session.'
-        : `This file ${link === 'invalid' ? 'link is not valid' : 'needs credentials'}: fetch it with a token (Authorization: Bearer <token> or auth_token=<token>) or a signed-in session, or by a signed link that has not expired.`);
-    }
+    const decision = decideServing(access, link, { ...asker, judged: asker.actor !== undefined }, Number(req.expires) - now);
+    if (!decision.serve) throw new ApiError(decision.status, decision.message);
     const file = await this.storage.get(key);
     if (!file) throw notFound();
     // Files stored before names were kept download under their key's ASCII name.
     const fileName = file.fileName ?? key.slice(key.lastIndexOf('/') + 1);
-    return { data: file.data, headers: { ...servingHeaders(fileName, file.contentType, file.data), 'Cache-Control': cacheControl } };
+    return { data: file.data, headers: { ...servingHeaders(fileName, file.contentType, file.data), 'Cache-Control': decision.cacheControl } };
   }
 
   /**
@@ -103,4 +92,4 @@ interface Asker {
 
 const NOBODY: Asker = { credentials: false };
 
-const notFound = () => new ApiError(404, 'File not found.');
+const notFound = () => new ApiError(404, FILE_NOT_FOUND);
