@@ -90,6 +90,7 @@ export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>>;
 /** Settings that are only wrong together. */
 export function gatewayConfigProblems(c: GatewayConfig): string[] {
   if (c.SESSION_TTL < 60_000) return ['SESSION_TTL: must be at least 1m (a session shorter than a minute cannot be used)'];
+  if (c.FILE_LINK_TTL < 60_000) return ['FILE_LINK_TTL: must be at least 1m (a webhook receiver must have time to fetch the file; keep it above WEBHOOK_RETRY_SCHEDULE\'s total)'];
   if (Boolean(c.TLS_CERT_FILE) !== Boolean(c.TLS_KEY_FILE)) {
     return [`${c.TLS_CERT_FILE ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'}: must be set too when ${c.TLS_CERT_FILE ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE'} is set (HTTPS needs a certificate and its key)`];
   }
