@@ -249,6 +249,16 @@ describe('webhooks across the built system: a group-wide add-on, REST registrati
       expect(hit.json.item).toMatchObject(CAUSED[event].item());
     });
 
+    it('gives room_file_upload links signed until an instant it states (expires, FILE_LINK_TTL: 7 days, beyond every retry)', async () => {
+      const hit = await deliveryOf('room_file_upload', () => roomId);
+      const url = new URL(hit.json.item.file.url);
+      expect(url.pathname).toMatch(/^\/files\/[0-9a-f]{2}\/[0-9a-f-]{36}\/notes\.txt$/);
+      expect([...url.searchParams.keys()]).toEqual(['expires', 'signature']);
+      const left = Number(url.searchParams.get('expires')) - hit.at / 1000;
+      expect(left).toBeGreaterThan(7 * 86400 - 600);
+      expect(left).toBeLessThanOrEqual(7 * 86400 + 60);
+    });
+
     it('uses one registration per declared event: ten distinct webhook ids, one delivery each', async () => {
       const hits = await Promise.all(EVENTS.map((e) => deliveryOf(e, () => roomId, isCaused(e))));
       expect(new Set(hits.map((h) => h.json.webhook_id)).size).toBe(EVENTS.length);

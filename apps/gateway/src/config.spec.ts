@@ -33,3 +33,18 @@ describe('gateway configuration: console sign-in', () => {
     expect(gatewayConfigProblems(parseConfig(gatewayConfigShape, { SESSION_TTL: '30s' }))).toEqual([expect.stringMatching(/^SESSION_TTL: must be at least 1m/)]);
   });
 });
+
+describe('gateway configuration: files', () => {
+  it('signs file links for 7 days and removes deleted rooms\' files every minute by default, with a generated key', () => {
+    const config = parseConfig(gatewayConfigShape, {});
+    expect(config).toMatchObject({ FILE_LINK_TTL: 7 * 86_400_000, FILE_CLEANUP_INTERVAL: 60_000 });
+    expect(config.FILE_LINK_SECRET).toBeUndefined();
+  });
+
+  it('names the variable whose value is wrong, never echoing the key', () => {
+    expect(() => parseConfig(gatewayConfigShape, { FILE_LINK_SECRET: 'short-s3cret' })).toThrow(/FILE_LINK_SECRET: must be at least 32 characters/);
+    expect(() => parseConfig(gatewayConfigShape, { FILE_LINK_SECRET: 'short-s3cret' })).not.toThrow(/short-s3cret/);
+    expect(() => parseConfig(gatewayConfigShape, { FILE_LINK_TTL: 'a week' })).toThrow(/FILE_LINK_TTL: must be a number and a unit/);
+    expect(gatewayConfigProblems(parseConfig(gatewayConfigShape, { FILE_LINK_TTL: '30s' }))).toEqual([expect.stringMatching(/^FILE_LINK_TTL: must be at least 1m/)]);
+  });
+});

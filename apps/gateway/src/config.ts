@@ -25,6 +25,20 @@ export const gatewayConfigShape = {
   FILE_MAX_BYTES: env.positiveInt(10 * 1024 * 1024),
   /** Where shared files are kept (every gateway replica must see the same directory). */
   FILE_STORAGE_DIR: z.string().default('./data/files'),
+  /**
+   * The key that signs expiring file links (HMAC-SHA256), at least 32 characters, the same
+   * on every replica. Unset: a random key kept in FILE_STORAGE_DIR (`.link-key`, made by the
+   * first gateway that starts), which every replica shares with the files.
+   */
+  FILE_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * How long the signed links in room_file_upload events stay valid: longer than the
+   * dispatcher's WEBHOOK_RETRY_SCHEDULE in all (its default adds up to 17h 35m), so a retried
+   * delivery's link still works.
+   */
+  FILE_LINK_TTL: env.duration('7d'),
+  /** How often a gateway removes the files of deleted rooms from the storage (and once at start). */
+  FILE_CLEANUP_INTERVAL: env.duration('1m'),
   /** HTTPS when both are set (PEM files); plain HTTP when neither is. */
   TLS_CERT_FILE: env.optionalFile(),
   TLS_KEY_FILE: env.optionalFile(),
@@ -76,6 +90,7 @@ export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>>;
 /** Settings that are only wrong together. */
 export function gatewayConfigProblems(c: GatewayConfig): string[] {
   if (c.SESSION_TTL < 60_000) return ['SESSION_TTL: must be at least 1m (a session shorter than a minute cannot be used)'];
+  if (c.FILE_LINK_TTL < 60_000) return ['FILE_LINK_TTL: must be at least 1m (a webhook receiver must have time to fetch the file; keep it above WEBHOOK_RETRY_SCHEDULE\'s total)'];
   if (Boolean(c.TLS_CERT_FILE) !== Boolean(c.TLS_KEY_FILE)) {
     return [`${c.TLS_CERT_FILE ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'}: must be set too when ${c.TLS_CERT_FILE ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE'} is set (HTTPS needs a certificate and its key)`];
   }

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,12 +8,18 @@ import { Client } from 'pg';
 import sharp from 'sharp';
 import { EventCapture, readResponse, Stack, startStack, v1, V1Response } from '../../../test/support/harness';
 import { CLI, ROOT } from '../../../test/support/processes';
-import { v2Session, V2Session } from './v2-helpers';
+import { FileLinks } from '../src/v2/files/file-links';
+import { v2, v2Session, V2Session } from './v2-helpers';
 
 /** Where the rooms service points its links (its PUBLIC_BASE_URL default), and the gateway its file URLs. */
 const BASE = 'http://127.0.0.1:8080';
 const BOUNDARY = 'xYzZY-boundary-42';
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+/** The query of a signed link (room_file_upload's URLs): until when, and an HMAC-SHA256 in base64url. */
+const SIGNED = '\\?expires=\\d+&signature=[A-Za-z0-9_-]{43}';
+/** A link without its signature: what history shows, and what a public room's file is fetched by. */
+const unsigned = (url: string) => url.split('?')[0];
+const unsignedFile = (f: { url: string; thumb_url?: string }) => ({ ...f, url: unsigned(f.url), ...(f.thumb_url ? { thumb_url: unsigned(f.thumb_url) } : {}) });
 
 interface Part {
   headers: string[];
@@ -32,6 +38,7 @@ function multipart(parts: Part[]): Buffer {
   return Buffer.concat(chunks);
 }
 
+const LINK_SECRET = 'test-file-link-secret-0123456789abcdef';
 const FORM = `multipart/form-data; boundary=${BOUNDARY}`;
 const RELATED = `multipart/related; boundary="${BOUNDARY}"`;
 
@@ -74,7 +81,7 @@ describe('v2 share file and file serving (real services)', () => {
     return readResponse(await fetch(`${opts.base ?? stack.baseUrl}/v2/room/${encodeURIComponent(String(room))}/share/file`, { method: 'POST', headers, body }));
   };
   /** `url` names the configured public base; the test gateway listens elsewhere. */
-  const fetchUrl = (url: string, base = stack.baseUrl) => fetch(`${base}${new URL(url).pathname}`);
+  const fetchUrl = (url: string, base = stack.baseUrl, init?: RequestInit) => fetch(`${base}${new URL(url).pathname}${new URL(url).search}`, init);
   const uploadEvent = (name: string) => capture.waitFor('room.file-uploaded.v2', (e) => e.payload.file.name === name);
   const storedFiles = () => readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
   const createRoom = async (name: string, extra: Record<string, string | number> = {}) => {
@@ -98,9 +105,12 @@ describe('v2 share file and file serving (real services)', () => {
     root = join(dir, 'files');
     // A file beside the storage root: no URL may reach it.
     writeFileSync(join(dir, 'secret.txt'), 'TOP-SECRET');
-    stack = await startStack({ gateway: { FILE_MAX_BYTES: String(4 * 1024 * 1024), FILE_STORAGE_DIR: root }, rooms: true });
+    // Deleted rooms' files are removed every 200 ms here (a minute by default); the link key is
+    // known, to craft links, and the replicas share it (they would share the generated one too).
+    const files = { FILE_STORAGE_DIR: root, FILE_LINK_SECRET: LINK_SECRET, FILE_CLEANUP_INTERVAL: '200ms' };
+    stack = await startStack({ gateway: { FILE_MAX_BYTES: String(4 * 1024 * 1024), ...files }, rooms: true });
     // A replica sharing the directory, with a tiny limit.
-    small = await stack.addGateway({ FILE_MAX_BYTES: '1000', FILE_STORAGE_DIR: root });
+    small = await stack.addGateway({ FILE_MAX_BYTES: '1000', ...files });
     s = await v2Session(stack);
     capture = await EventCapture.start(stack.amqpUrl, stack.namespace);
     db = new Client({ connectionString: stack.databaseUrl });
@@ -131,7 +141,7 @@ describe('v2 share file and file serving (real services)', () => {
       const { file, room, sender } = event.payload;
       expect(Object.keys(event.payload).sort()).toEqual(['file', 'room', 'sender']);
       // File object: name, size (integer bytes), url; no thumb_url for a text file.
-      expect(file).toEqual({ name: 'Notes Q3.txt', size: data.length, url: expect.stringMatching(new RegExp(`^${BASE}/files/[0-9a-f]{2}/${UUID}/Notes_Q3\\.txt$`)) });
+      expect(file).toEqual({ name: 'Notes Q3.txt', size: data.length, url: expect.stringMatching(new RegExp(`^${BASE}/files/[0-9a-f]{2}/${UUID}/Notes_Q3\\.txt${SIGNED}$`)) });
       expect(Number.isInteger(file.size)).toBe(true);
       // Room object.
       expect(room).toEqual({
@@ -154,6 +164,10 @@ describe('v2 share file and file serving (real services)', () => {
       expect(got.headers.get('content-type')).toBe('text/plain');
       expect(got.headers.get('content-disposition')).toBe(`attachment; filename="Notes Q3.txt"; filename*=UTF-8''Notes%20Q3.txt`);
       expect(got.headers.get('x-content-type-options')).toBe('nosniff');
+      // A public room's file: shared caches may keep it a little, never for good (the room may become private).
+      expect(got.headers.get('cache-control')).toBe('public, max-age=300');
+      // The link without its signature is the public room's unguessable link: no credentials needed.
+      expect((await fetchUrl(unsigned(file.url))).status).toBe(200);
       // Every replica serves it: they share the directory.
       expect((await fetchUrl(file.url, small)).status).toBe(200);
 
@@ -161,7 +175,7 @@ describe('v2 share file and file serving (real services)', () => {
       const rows = await messagesOf(roomId);
       expect(rows.at(-1)).toEqual({
         type: 'message', user_id: admin.id, body: 'Here are the notes', message_format: 'text',
-        file: { name: 'Notes Q3.txt', size: data.length, url: file.url },
+        file: { name: 'Notes Q3.txt', size: data.length, url: unsigned(file.url) },
       });
     });
 
@@ -175,8 +189,8 @@ describe('v2 share file and file serving (real services)', () => {
       expect(file).toEqual({
         name: 'Screen Shot.png',
         size: png.length,
-        url: expect.stringMatching(new RegExp(`^${BASE}/files/[0-9a-f]{2}/${UUID}/Screen_Shot\\.png$`)),
-        thumb_url: expect.stringMatching(new RegExp(`^${BASE}/files/[0-9a-f]{2}/${UUID}-thumb/Screen_Shot\\.png$`)),
+        url: expect.stringMatching(new RegExp(`^${BASE}/files/[0-9a-f]{2}/${UUID}/Screen_Shot\\.png${SIGNED}$`)),
+        thumb_url: expect.stringMatching(new RegExp(`^${BASE}/files/[0-9a-f]{2}/${UUID}-thumb/Screen_Shot\\.png${SIGNED}$`)),
       });
 
       const got = await fetchUrl(file.url);
@@ -196,7 +210,7 @@ describe('v2 share file and file serving (real services)', () => {
       expect([meta.width, meta.height]).toEqual([200, 100]);
 
       const rows = await messagesOf(roomId);
-      expect(rows.at(-1)).toMatchObject({ type: 'message', user_id: admin.id, body: 'Check out this cool file', file });
+      expect(rows.at(-1)).toMatchObject({ type: 'message', user_id: admin.id, body: 'Check out this cool file', file: unsignedFile(file) });
     });
 
     it('takes uploads without a message (form-data and related), the message body then empty', async () => {
@@ -204,12 +218,12 @@ describe('v2 share file and file serving (real services)', () => {
       expect((await share(roomId, form({ name: 'tall.jpg', data: jpeg }), FORM)).status).toBe(204);
       // The declared type is not trusted either way: sniffed as JPEG, served as JPEG.
       const tall = (await uploadEvent('tall.jpg')).payload.file;
-      expect(tall.thumb_url).toMatch(/-thumb\/tall\.jpg$/);
+      expect(tall.thumb_url).toMatch(/-thumb\/tall\.jpg\?expires=/);
       expect((await fetchUrl(tall.url)).headers.get('content-type')).toBe('image/jpeg');
       expect((await messagesOf(roomId)).at(-1)).toMatchObject({ body: '', file: { name: 'tall.jpg', size: jpeg.length } });
 
       expect((await share(String('Files Room'), related({ name: 'data.bin', type: 'application/octet-stream', data: Buffer.from([0, 1, 2]) }), RELATED)).status).toBe(204);
-      expect((await uploadEvent('data.bin')).payload.file).toEqual({ name: 'data.bin', size: 3, url: expect.stringMatching(/\/data\.bin$/) });
+      expect((await uploadEvent('data.bin')).payload.file).toEqual({ name: 'data.bin', size: 3, url: expect.stringMatching(/\/data\.bin\?expires=/) });
       expect((await messagesOf(roomId)).at(-1)).toMatchObject({ body: '', file: { name: 'data.bin', size: 3 } });
     });
 
@@ -356,7 +370,7 @@ describe('v2 share file and file serving (real services)', () => {
       expect(res.status).toBe(204);
       const cv = (await uploadEvent('résumé✓.txt')).payload.file;
       // The URL keeps its ASCII key; only the download name changed.
-      expect(cv.url).toMatch(/\/resume_\.txt$/);
+      expect(cv.url).toMatch(/\/resume_\.txt\?expires=/);
       const gotCv = await fetchUrl(cv.url);
       expect(await gotCv.text()).toBe('my cv');
       expect(gotCv.headers.get('content-disposition')).toBe(`attachment; filename="resume_.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%E2%9C%93.txt`);
@@ -444,6 +458,157 @@ describe('v2 share file and file serving (real services)', () => {
         expect([400, 404]).toContain(res.status);
         expect(res.body).not.toMatch(/TOP-SECRET|root:|contentType/);
       }
+    });
+  });
+  describe('files of private rooms: credentials or a signed link that expires; a room\'s files go with it', () => {
+    const links = new FileLinks(Buffer.from(LINK_SECRET));
+    const keyOf = (url: string) => new URL(url).pathname.slice('/files/'.length);
+    const paramsOf = (url: string) => Object.fromEntries(new URL(url).searchParams);
+    const withToken = (url: string, token: string) => fetchUrl(unsigned(url), stack.baseUrl, { headers: { authorization: `Bearer ${token}` } });
+    const storedPaths = (url: string) => [join(root, keyOf(url)), join(root, `${keyOf(url)}.meta.json`)];
+    let privateRoom: number;
+    let member: { id: number; token: string };
+    let outsider: { id: number; token: string };
+    let file: { url: string; thumb_url: string };
+    let png: Buffer;
+
+    beforeAll(async () => {
+      privateRoom = await createRoom('Falcon Layoffs', { privacy: 'private' });
+      const id = await s.createUser('Private Member');
+      member = { id, token: await s.personalToken(id) };
+      const other = await s.createUser('Outsider');
+      outsider = { id: other, token: await s.personalToken(other) };
+      expect((await v2(stack.baseUrl, 'PUT', `room/${privateRoom}/member/${member.id}`, { token: s.token })).status).toBe(204);
+      png = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#a0a' } }).png().toBuffer();
+      expect((await share(privateRoom, form({ name: 'plan.png', type: 'image/png', data: png }), FORM, { token: member.token })).status).toBe(204);
+      file = (await uploadEvent('plan.png')).payload.file;
+    });
+
+    it('serves a member (bearer token or auth_token) with Cache-Control private, the thumbnail too', async () => {
+      const got = await withToken(file.url, member.token);
+      expect(got.status).toBe(200);
+      expect(Buffer.from(await got.arrayBuffer()).equals(png)).toBe(true);
+      expect(got.headers.get('cache-control')).toBe('private, no-cache');
+      const thumb = await withToken(file.thumb_url, member.token);
+      expect([thumb.status, thumb.headers.get('cache-control')]).toEqual([200, 'private, no-cache']);
+      const viaQuery = await fetchUrl(`${unsigned(file.url)}?auth_token=${member.token}`);
+      expect([viaQuery.status, viaQuery.headers.get('cache-control')]).toEqual([200, 'private, no-cache']);
+      // A v1 admin token reads every room's history (v1 history shows these links), so it may fetch them.
+      const v1Admin = await fetchUrl(`${unsigned(file.url)}?auth_token=${s.v1Admin}`);
+      expect([v1Admin.status, v1Admin.headers.get('cache-control')]).toEqual([200, 'private, no-cache']);
+      // A group admin who is not a member reads it too, as they read its history; and on every replica.
+      expect((await withToken(file.url, s.token)).status).toBe(200);
+      expect((await fetchUrl(`${unsigned(file.url)}?auth_token=${member.token}`, small)).status).toBe(200);
+    });
+
+    it('refuses a user who may not read the room (404), and an unsigned link without credentials (401), never naming the room', async () => {
+      const stranger = await withToken(file.url, outsider.token);
+      expect(stranger.status).toBe(404);
+      expect(await stranger.json()).toEqual({ error: { code: 404, type: 'Not Found', message: 'File not found.' } });
+      expect((await withToken(file.thumb_url, outsider.token)).status).toBe(404);
+      const anonymous = await fetchUrl(unsigned(file.url));
+      expect(anonymous.status).toBe(401);
+      const body = await anonymous.text();
+      expect(body).toMatch(/needs credentials/);
+      expect(body).not.toMatch(/Falcon/);
+      expect(anonymous.headers.get('cache-control')).toBeNull();
+      expect((await fetchUrl(unsigned(file.thumb_url))).status).toBe(401);
+      // An unknown token is refused as everywhere in v2.
+      expect((await withToken(file.url, 'not-a-token')).status).toBe(401);
+    });
+
+    it('serves the signed link of room_file_upload without credentials until it expires (FILE_LINK_TTL, 7 days), private to the browser', async () => {
+      for (const url of [file.url, file.thumb_url]) {
+        const { expires } = paramsOf(url);
+        expect(Number(expires) - Date.now() / 1000).toBeGreaterThan(7 * 86400 - 300);
+        expect(Number(expires) - Date.now() / 1000).toBeLessThanOrEqual(7 * 86400);
+        const got = await fetchUrl(url);
+        expect(got.status).toBe(200);
+        expect(got.headers.get('cache-control')).toBe('private, max-age=3600');
+      }
+      // One that expires in a minute is kept no longer than that.
+      const soon = Math.floor(Date.now() / 1000) + 60;
+      const got = await fetchUrl(`${unsigned(file.url)}?${links.query(keyOf(file.url), soon)}`);
+      expect(got.status).toBe(200);
+      expect(Number(/max-age=(\d+)/.exec(got.headers.get('cache-control') ?? '')?.[1])).toBeLessThanOrEqual(60);
+    });
+
+    it('refuses an expired, altered or borrowed signature (401), unless the credentials given may read the room', async () => {
+      const past = Math.floor(Date.now() / 1000) - 1;
+      const expired = `${unsigned(file.url)}?${links.query(keyOf(file.url), past)}`;
+      const gotExpired = await fetchUrl(expired);
+      expect(gotExpired.status).toBe(401);
+      expect(await gotExpired.text()).toMatch(/expired/);
+      const { expires, signature } = paramsOf(file.url);
+      const altered = `${signature.slice(0, 10)}${signature[10] === 'A' ? 'B' : 'A'}${signature.slice(11)}`;
+      expect((await fetchUrl(`${unsigned(file.url)}?expires=${expires}&signature=${altered}`)).status).toBe(401);
+      // A later expiry with the old signature, and the file's signature on its thumbnail.
+      expect((await fetchUrl(`${unsigned(file.url)}?expires=${Number(expires) + 86400}&signature=${signature}`)).status).toBe(401);
+      expect((await fetchUrl(`${unsigned(file.thumb_url)}?expires=${expires}&signature=${signature}`)).status).toBe(401);
+      // Credentials decide when the link does not.
+      expect((await fetchUrl(expired, stack.baseUrl, { headers: { authorization: `Bearer ${member.token}` } })).status).toBe(200);
+      expect((await fetchUrl(expired, stack.baseUrl, { headers: { authorization: `Bearer ${outsider.token}` } })).status).toBe(404);
+    });
+
+    it('serves the console\'s session cookie as it serves a token; a session that ended counts as none', async () => {
+      const email = `files${Date.now()}@example.com`;
+      const res = await v1(stack.baseUrl, 'POST', 'users/create', { auth_token: s.v1Admin, name: 'Console Reader', email, password: 'correct horse 1' });
+      const reader = res.json.user.user_id as number;
+      expect((await v2(stack.baseUrl, 'PUT', `room/${privateRoom}/member/${reader}`, { token: s.token })).status).toBe(204);
+      const signIn = await fetch(`${stack.baseUrl}/v2/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'correct horse 1' }) });
+      expect(signIn.status).toBe(201);
+      const cookie = /chat_session=[A-Za-z0-9]+/.exec(signIn.headers.get('set-cookie') ?? '')![0];
+      const got = await fetchUrl(unsigned(file.thumb_url), stack.baseUrl, { headers: { cookie } });
+      expect([got.status, got.headers.get('cache-control')]).toEqual([200, 'private, no-cache']);
+      expect((await fetchUrl(unsigned(file.url), stack.baseUrl, { headers: { cookie: 'chat_session=0123456789abcdefghijKLMN' } })).status).toBe(401);
+    });
+
+    it('refuses the member once removed, at once (the bytes stay for the others)', async () => {
+      const id = await s.createUser('Leaving Member');
+      const leaving = await s.personalToken(id);
+      expect((await v2(stack.baseUrl, 'PUT', `room/${privateRoom}/member/${id}`, { token: s.token })).status).toBe(204);
+      expect((await withToken(file.url, leaving)).status).toBe(200);
+      expect((await v2(stack.baseUrl, 'DELETE', `room/${privateRoom}/member/${id}`, { token: s.token })).status).toBe(204);
+      expect((await withToken(file.url, leaving)).status).toBe(404);
+      expect((await withToken(file.thumb_url, leaving)).status).toBe(404);
+      expect((await withToken(file.url, member.token)).status).toBe(200);
+    });
+
+    it('makes a public room\'s files private with the room: checked at every request, not at upload', async () => {
+      const room = await createRoom('Goes Private');
+      expect((await share(room, form({ name: 'was-public.txt', type: 'text/plain', data: Buffer.from('open') }), FORM)).status).toBe(204);
+      const open = (await uploadEvent('was-public.txt')).payload.file;
+      expect((await fetchUrl(unsigned(open.url))).status).toBe(200);
+      expect((await v2(stack.baseUrl, 'PUT', `room/${room}`, { token: s.token, body: { privacy: 'private' } })).status).toBe(204);
+      expect((await fetchUrl(unsigned(open.url))).status).toBe(401);
+      expect((await withToken(open.url, outsider.token)).status).toBe(404);
+      const owner = await withToken(open.url, s.token);
+      expect([owner.status, owner.headers.get('cache-control')]).toEqual([200, 'private, no-cache']);
+      // The link its webhooks got still works until it expires.
+      expect((await fetchUrl(open.url)).status).toBe(200);
+    });
+
+    it('removes a room\'s files with the room: 404 at once for every link, and gone from the storage', async () => {
+      const room = await createRoom('Short Lived', { privacy: 'private' });
+      expect((await share(room, form({ name: 'doomed.png', type: 'image/png', data: png }), FORM)).status).toBe(204);
+      const doomed = (await uploadEvent('doomed.png')).payload.file;
+      const paths = [...storedPaths(doomed.url), ...storedPaths(doomed.thumb_url)];
+      expect(paths.every((p) => existsSync(p))).toBe(true);
+      expect((await withToken(doomed.url, s.token)).status).toBe(200);
+
+      expect((await v2(stack.baseUrl, 'DELETE', `room/${room}`, { token: s.token })).status).toBe(204);
+      for (const url of [doomed.url, doomed.thumb_url]) {
+        expect((await withToken(url, s.token)).status).toBe(404);
+        expect((await fetchUrl(url)).status).toBe(404);
+        expect((await fetchUrl(unsigned(url))).status).toBe(404);
+      }
+      // Removed from the storage by the gateways' cleanup, after the commit.
+      const deadline = Date.now() + 20_000;
+      while (paths.some((p) => existsSync(p)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(paths.filter((p) => existsSync(p))).toEqual([]);
+      expect((await db.query('SELECT count(*)::int AS n FROM room_files WHERE room_id = $1', [room])).rows[0].n).toBe(0);
+      // The other rooms' files stay.
+      expect((await withToken(file.url, member.token)).status).toBe(200);
     });
   });
 });

@@ -4,6 +4,11 @@ import { UsersModule } from '../users/users.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { CreateRoom } from './create-room/create-room.usecase';
 import { DeleteRoom } from './delete-room/delete-room.usecase';
+import { FilesHandlers } from './files/files.handlers';
+import { ForgetRemovedFiles } from './files/forget-removed-files.usecase';
+import { GetFileAccess } from './files/get-file-access.usecase';
+import { ListRemovedFiles } from './files/list-removed-files.usecase';
+import { RoomFileRepository } from './files/room-file.repository';
 import { GetHistory } from './get-history/get-history.usecase';
 import { GetMessage } from './get-message/get-message.usecase';
 import { GetRoom } from './get-room/get-room.usecase';
@@ -41,13 +46,14 @@ import { UpdateRoom } from './update-room/update-room.usecase';
  */
 @Module({
   imports: [forwardRef(() => UsersModule), forwardRef(() => WebhooksModule), forwardRef(() => AddonsModule)],
-  controllers: [RoomsHandlers, MessagesHandlers, ShareFileHandlers, MembersHandlers, ParticipantsHandlers],
+  controllers: [RoomsHandlers, MessagesHandlers, ShareFileHandlers, FilesHandlers, MembersHandlers, ParticipantsHandlers],
   providers: [
-    RoomRepository, MessageRepository, MemberRepository, ParticipantRepository, RoomPost, RoomEventRepository,
+    RoomRepository, MessageRepository, MemberRepository, ParticipantRepository, RoomPost, RoomEventRepository, RoomFileRepository,
     CreateRoom, DeleteRoom, GetRoom, GetRoomStatistics, ListRooms, SetTopic, UpdateRoom,
     GetHistory, GetMessage, GetRoomEvents, SendNotification, SendMessage, ShareFile,
     AddMember, RemoveMember, ListMembers, InviteUser,
     EnterRoom, ExitRoom, ListParticipants,
+    GetFileAccess, ListRemovedFiles, ForgetRemovedFiles,
   ],
   exports: [RoomRepository, ParticipantRepository, SendNotification],
 })

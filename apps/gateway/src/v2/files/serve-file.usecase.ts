@@ -1,27 +1,95 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { assertValidKey, FileStorage } from '@app/common';
+import { Actor, GetFileAccessV1, V2_TOKEN_KINDS } from '@app/contracts';
 import { ApiError } from '../../shared/api-error';
-import { FILE_STORAGE } from './file-storage.token';
+import { TokenAuthenticator } from '../../shared/auth/token-authenticator';
+import { RoomsClient } from '../../shared/rooms-client';
+import { actorOf } from '../http/v2-request';
+import { FILE_LINKS, FILE_STORAGE } from './file-storage.token';
+import { FileLinks } from './file-links';
 import { servingHeaders } from './serving';
+import { decideServing, FILE_NOT_FOUND } from './serving-decision';
 
-/** GET /files/<key>: a stored file with the headers that keep it harmless (see servingHeaders). */
+/** What a request for a file presented: a token or the session cookie, and a signed link's parameters. */
+export interface FileRequest {
+  key: string;
+  /** `Authorization: Bearer` or `auth_token`. */
+  token?: string;
+  /** The console's session cookie (a session that has ended counts as no credentials). */
+  sessionSecret?: string;
+  expires?: unknown;
+  signature?: unknown;
+}
+
+/**
+ * GET /files/<key>: a stored file with the headers that keep it harmless (see servingHeaders),
+ * if its room exists now and, for a private room, the request may have it now: a signed link
+ * that has not expired, or a token or session that may read the room's history (asked of the
+ * rooms service at every request, so a removed member, or a room made private, is refused at
+ * once). Refusals never name the room:
+ * - 404: no such file, its room was deleted, or the credentials given may not read the room;
+ * - 401: a private room's file asked without credentials, by an unsigned, expired or altered link
+ *   (an unknown token too, as everywhere in v2).
+ */
 @Injectable()
 export class ServeFile {
-  constructor(@Inject(FILE_STORAGE) private readonly storage: FileStorage) {}
+  constructor(
+    @Inject(FILE_STORAGE) private readonly storage: FileStorage,
+    @Inject(FILE_LINKS) private readonly links: FileLinks,
+    private readonly rooms: RoomsClient,
+    private readonly tokens: TokenAuthenticator,
+  ) {}
 
-  async execute(key: string): Promise<{ data: Buffer; headers: Record<string, string> }> {
+  async execute(req: FileRequest): Promise<{ data: Buffer; headers: Record<string, string> }> {
+    const { key } = req;
     try {
       // Keys never come from clients unchecked: no traversal, no hidden or sidecar files.
       assertValidKey(key);
     } catch {
       throw notFound();
     }
+    const now = Math.floor(Date.now() / 1000);
+    const link = req.expires === undefined && req.signature === undefined ? 'unsigned' : this.links.check(key, req.expires, req.signature, now);
+    const asker = link === 'valid' ? NOBODY : await this.whoAsks(req);
+    const access = await this.rooms.send(GetFileAccessV1, { key, ...(asker.actor ? { actor: asker.actor } : {}) });
+    const decision = decideServing(access, link, { ...asker, judged: asker.actor !== undefined }, Number(req.expires) - now);
+    if (!decision.serve) throw new ApiError(decision.status, decision.message);
     const file = await this.storage.get(key);
     if (!file) throw notFound();
     // Files stored before names were kept download under their key's ASCII name.
     const fileName = file.fileName ?? key.slice(key.lastIndexOf('/') + 1);
-    return { data: file.data, headers: servingHeaders(fileName, file.contentType, file.data) };
+    return { data: file.data, headers: { ...servingHeaders(fileName, file.contentType, file.data), 'Cache-Control': decision.cacheControl } };
+  }
+
+  /**
+   * Who the credentials are: nobody when none were given (or the session cookie is one that
+   * ended). A v2 token or a session is an actor the private-room rule judges. A v1 admin token
+   * reads every room's history, where v1 shows these links; a v1 notification token reads no
+   * history (it has no actor to judge: only public rooms' files).
+   */
+  private async whoAsks(req: FileRequest): Promise<Asker> {
+    if (req.token) {
+      const token = await this.tokens.authenticate(req.token);
+      if (!token || token.kind === 'session') throw new ApiError(401, 'Invalid OAuth session: the token is unknown, revoked or expired.');
+      if (V2_TOKEN_KINDS.includes(token.kind)) return { credentials: true, actor: actorOf(token) };
+      return { credentials: true, everyRoom: token.kind === 'admin' };
+    }
+    if (req.sessionSecret) {
+      const token = await this.tokens.authenticate(req.sessionSecret);
+      // A browser sends its stale cookie everywhere: a public file must still be served to it.
+      if (token?.kind === 'session') return { credentials: true, actor: actorOf(token) };
+    }
+    return NOBODY;
   }
 }
 
-const notFound = () => new ApiError(404, 'File not found.');
+/** Who asks for a file: `actor` for the private-room rule, `everyRoom` for a v1 admin token. */
+interface Asker {
+  credentials: boolean;
+  actor?: Actor;
+  everyRoom?: boolean;
+}
+
+const NOBODY: Asker = { credentials: false };
+
+const notFound = () => new ApiError(404, FILE_NOT_FOUND);

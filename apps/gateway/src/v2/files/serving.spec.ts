@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { parseHeaderValue } from './multipart';
-import { contentDisposition, servingHeaders, storedContentType } from './serving';
+import { cacheControlFor, contentDisposition, servingHeaders, storedContentType } from './serving';
 
 describe('servingHeaders', () => {
   it('serves a real image inline, with nosniff and a sandboxing policy', async () => {
@@ -10,7 +10,6 @@ describe('servingHeaders', () => {
       'Content-Disposition': `inline; filename="shot.png"; filename*=UTF-8''shot.png`,
       'X-Content-Type-Options': 'nosniff',
       'Content-Security-Policy': expect.stringContaining('sandbox'),
-      'Cache-Control': 'public, max-age=31536000, immutable',
     });
   });
 
@@ -87,5 +86,17 @@ describe('storedContentType', () => {
     expect(storedContentType('text/html', gif)).toBe('image/gif');
     expect(storedContentType('image/svg+xml', Buffer.from('<svg/>'))).toBe('image/svg+xml');
     expect(storedContentType(`x/${'y'.repeat(300)}`, Buffer.from('z'))).toBe('application/octet-stream');
+  });
+});
+
+describe('cacheControlFor', () => {
+  it('lets shared caches keep a public room\'s file a few minutes, never immutable', () => {
+    expect(cacheControlFor({ privacy: 'public' })).toBe('public, max-age=300');
+  });
+
+  it('keeps a private room\'s file to the browser: checked at every use with credentials, never past a signed link\'s expiry', () => {
+    expect(cacheControlFor({ privacy: 'private' })).toBe('private, no-cache');
+    expect(cacheControlFor({ privacy: 'private', expiresIn: 90.5 })).toBe('private, max-age=90');
+    expect(cacheControlFor({ privacy: 'private', expiresIn: 7 * 86400 })).toBe('private, max-age=3600');
   });
 });

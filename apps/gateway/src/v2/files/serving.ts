@@ -1,16 +1,32 @@
 import { withoutAccents } from '@app/common';
 import { sniffImageType } from './thumbnail';
 
-/** Same for every served file: never sniffed into something else, never scripted, cached for good (keys are never reused). */
+/** Same for every served file: never sniffed into something else, never scripted. */
 const ALWAYS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   // If a browser renders the file anyway, it gets no script, no plugin and no origin.
   'Content-Security-Policy': "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
-  'Cache-Control': 'public, max-age=31536000, immutable',
 };
 
+/** A public room's files may sit in shared caches this long: the room may become private (then checked at every request). */
+export const PUBLIC_FILE_MAX_AGE_SECONDS = 300;
+/** A signed link's file is kept by the browser at most this long, and never past the link's expiry. */
+const SIGNED_FILE_MAX_AGE_SECONDS = 3600;
+
 /**
- * The headers a stored file is served with. Inline only for PNG, JPEG, GIF and WebP whose
+ * Cache-Control of a served file. A public room's: shared caches may keep it a few minutes
+ * (never `immutable`: the room may turn private). A private room's: the browser's alone;
+ * asked with credentials, checked again at every use (access can be lost any time); by a
+ * signed link, kept at most until the link expires.
+ */
+export function cacheControlFor(served: { privacy: 'public' } | { privacy: 'private'; expiresIn?: number }): string {
+  if (served.privacy === 'public') return `public, max-age=${PUBLIC_FILE_MAX_AGE_SECONDS}`;
+  if (served.expiresIn === undefined) return 'private, no-cache';
+  return `private, max-age=${Math.max(0, Math.min(SIGNED_FILE_MAX_AGE_SECONDS, Math.floor(served.expiresIn)))}`;
+}
+
+/**
+ * The headers a stored file is served with, but Cache-Control (cacheControlFor). Inline only for PNG, JPEG, GIF and WebP whose
  * bytes are what the type says: anything else, SVG and HTML above all, is a download, so an
  * upload can never run script on this origin. `fileName` is the name it was shared under.
  */

@@ -5,7 +5,8 @@ import { Actor, RoomRef, ShareFileV1 } from '@app/contracts';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { ApiError } from '../../shared/api-error';
 import { RoomsClient, RoomsOutage } from '../../shared/rooms-client';
-import { FILE_STORAGE } from './file-storage.token';
+import { FileLinks } from './file-links';
+import { FILE_LINKS, FILE_STORAGE } from './file-storage.token';
 import { parseShareFileBody, ShareFileError } from './multipart';
 import { storedContentType } from './serving';
 import { makeThumbnail } from './thumbnail';
@@ -27,6 +28,7 @@ export class ShareFile {
 
   constructor(
     @Inject(FILE_STORAGE) private readonly storage: FileStorage,
+    @Inject(FILE_LINKS) private readonly links: FileLinks,
     private readonly rooms: RoomsClient,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
@@ -53,10 +55,13 @@ export class ShareFile {
     try {
       await this.storage.put(key, data, contentType, name);
       if (thumb && thumbKey) await this.storage.put(thumbKey, thumb.data, thumb.contentType, thumbName);
+      // room_file_upload carries links signed for as long as its deliveries may be retried.
+      const expiresAt = Math.floor((Date.now() + this.config.FILE_LINK_TTL) / 1000);
+      const signed = { url: this.signedUrlOf(key, expiresAt), ...(thumbKey ? { thumbUrl: this.signedUrlOf(thumbKey, expiresAt) } : {}) };
       await this.rooms.send(ShareFileV1, {
         actor,
         room,
-        file: { name, size: data.length, url: this.urlOf(key), ...(thumbKey ? { thumbUrl: this.urlOf(thumbKey) } : {}), contentType },
+        file: { name, size: data.length, url: this.urlOf(key), ...(thumbKey ? { thumbUrl: this.urlOf(thumbKey) } : {}), contentType, signed },
         ...(parsed.message !== undefined ? { message: parsed.message } : {}),
       });
     } catch (err) {
@@ -73,6 +78,10 @@ export class ShareFile {
   private urlOf(key: string): string {
     // Keys are made of URL-safe characters only (storageKeyFor).
     return `${this.base}/files/${key}`;
+  }
+
+  private signedUrlOf(key: string, expiresAt: number): string {
+    return `${this.urlOf(key)}?${this.links.query(key, expiresAt)}`;
   }
 
   private async discard(keys: Array<string | undefined>): Promise<void> {

@@ -8,13 +8,14 @@ import { UnitOfWork } from '../../outbox/unit-of-work';
 import { Actors } from '../../users/actors';
 import { PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
 import { WebhookRepository } from '../../webhooks/webhook.repository';
+import { RoomFileRepository } from '../files/room-file.repository';
 import { ParticipantRepository } from '../participants/participant.repository';
 import { assertMayAdminister } from '../room-access';
 import { RoomRepository } from '../room.repository';
 import { PRESENTATION } from '../../shared/infrastructure.module';
 
 /**
- * Removes the room and its messages (its owner's and group admins' to do); everyone in it exits first (room_exit each, then
+ * Removes the room, its messages and its files (its owner's and group admins' to do); everyone in it exits first (room_exit each, then
  * room_deleted). The events carry the room's last state. The add-ons installed in it are
  * uninstalled with it: their tokens (and the room's own tokens) revoked, their webhooks and
  * OAuth clients removed, and each told with `DELETE {callbackUrl}/{oauthId}` after the commit.
@@ -27,6 +28,7 @@ export class DeleteRoom {
     private readonly participants: ParticipantRepository,
     private readonly actors: Actors,
     private readonly webhooks: WebhookRepository,
+    private readonly files: RoomFileRepository,
     private readonly addons: AddonRemoval,
     private readonly addonCalls: AddonCalls,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
@@ -50,6 +52,9 @@ export class DeleteRoom {
       // Deleted here rather than by the cascade: the dispatchers are told which ones went.
       const webhookIds = await this.webhooks.deleteOfRoom(m, room.id);
       uninstalled = await this.addons.removeOfRoom(tx, room.id);
+      // Its files stop being served at the commit; the gateway removes them from the storage
+      // after it (ListRemovedFilesV1), their records kept until it has.
+      await this.files.markRemovedOfRoom(m, room.id);
       await this.rooms.delete(m, room.id);
       emit(RoomDeletedV2, { room: roomObject, sender }, before);
       // After room_deleted: the room's own room_deleted webhooks are still to be delivered.

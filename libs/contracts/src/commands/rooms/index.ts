@@ -19,3 +19,4 @@ export * from './enter-room';
 export * from './exit-room';
 export * from './list-participants';
 export * from './get-room-events';
+export * from './file-access';

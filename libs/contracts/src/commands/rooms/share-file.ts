@@ -25,6 +25,13 @@ export const ShareFileV1 = defineCommand<{ messageId: string; date: string }>('r
     url: httpUrl,
     thumbUrl: httpUrl.optional(),
     contentType: text((v) => maxLengthProblem(v, 255)),
+    /**
+     * The file's (and thumbnail's) links signed until an instant (`?expires=...&signature=...`):
+     * the room_file_upload event carries these, so that a webhook's receiver can fetch a
+     * private room's file without credentials while the delivery may still be retried.
+     * Absent: the event carries `url` and `thumbUrl`. History always shows those.
+     */
+    signed: z.object({ url: httpUrl, thumbUrl: httpUrl.optional() }).optional(),
   }),
   message: text((v) => maxLengthProblem(v, SHARE_FILE_MESSAGE_MAX_CHARS)).optional(),
 }));
