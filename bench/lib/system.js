@@ -53,6 +53,7 @@ async function startLocal({ runId, logFile }) {
     RATE_LIMIT_MAX: '100000000',
     // Counted as usual (the Redis round trips stay on the path), never reached.
     V2_RATE_LIMIT_MAX: '100000000',
+    PUBLIC_RATE_LIMIT_MAX: '100000000',
     FLOOD_CONTROL_MAX: '100000000',
     // Webhooks go to receivers in the bench process; the fan-out scenario registers 1,000 on one room.
     WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',

@@ -30,7 +30,7 @@ describe('generated bad input, v2', () => {
   beforeAll(async () => {
     files = mkdtempSync(join(tmpdir(), 'bad-v2-files-'));
     stack = await startTestSystem('e2e_bad2', {
-      V2_RATE_LIMIT_MAX: '1000000000', FLOOD_CONTROL_MAX: '1000000000', FILE_STORAGE_DIR: files, FILE_MAX_BYTES: '200000',
+      V2_RATE_LIMIT_MAX: '1000000000', FLOOD_CONTROL_MAX: '1000000000', PUBLIC_RATE_LIMIT_MAX: '1000000000', FILE_STORAGE_DIR: files, FILE_MAX_BYTES: '200000',
       // Webhooks to loopback are allowed (nothing listens on port 9: every delivery fails, and is logged).
       WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', WEBHOOK_RETRY_SCHEDULE: '1s',
     });

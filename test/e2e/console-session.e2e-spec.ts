@@ -11,7 +11,7 @@ describe('console sign-in and API tokens against the whole system: no secret in 
   const secrets: string[] = [];
 
   beforeAll(async () => {
-    system = await startTestSystem('e2e_console', { LOG_LEVEL: 'debug', SIGN_IN_MAX_FAILURES_PER_ACCOUNT: '3' });
+    system = await startTestSystem('e2e_console', { LOG_LEVEL: 'debug', SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: '3' });
     baseUrl = system.baseUrl;
   }, 60_000);
 
@@ -101,13 +101,33 @@ describe('console sign-in and API tokens against the whole system: no secret in 
     expect((await json('GET', '/v2/room', asToken)).status).toBe(200);
   }, 30_000);
 
+  it('refuses an account from an address after 3 failed sign-ins, and says so once in the log: the e-mail, never a password', async () => {
+    const v1Admin = cli(['token', 'create', '--type', 'admin'], system.env).stdout.trim();
+    const email = `throttled-${Date.now()}@example.com`;
+    const password = 'Another pass phrase 5517';
+    expect((await form('/v1/users/create', { auth_token: v1Admin, name: 'Throttled User', email, password })).status).toBe(200);
+    secrets.push(v1Admin, password);
+    for (let i = 0; i < 3; i++) {
+      secrets.push(`${password}-wrong-${i}`);
+      expect((await json('POST', '/v2/session', {}, { email, password: `${password}-wrong-${i}` })).status).toBe(401);
+    }
+    const refused = await json('POST', '/v2/session', {}, { email, password });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const throttled = () => system.launched.logs((l) => String(l.msg).startsWith('sign-in throttled') && l.email === email);
+    for (const deadline = Date.now() + 10_000; throttled().length === 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 50));
+    expect(throttled()).toEqual([expect.objectContaining({
+      event: 'sign_in_throttled', email, address: '127.0.0.1', budget: 'accountAddress', limit: 3, retryAfterSeconds: expect.any(Number),
+    })]);
+  }, 30_000);
+
   it('wrote none of those secrets in any log line of any service', async () => {
     await new Promise((r) => setTimeout(r, 500)); // the last access log lines
     const output = `${system.launched.lines.join('\n')}\n${system.launched.stderr}`;
     // The run logged (so the check means something): requests, at debug level.
     expect(system.launched.logs((l) => l.msg === 'request' && l.url === '/v2/session').length).toBeGreaterThanOrEqual(2);
     expect(system.launched.logs((l) => l.msg === 'token revoked; dropped from the cache').length).toBeGreaterThanOrEqual(1);
-    expect(secrets.length).toBe(11);
+    expect(secrets.length).toBe(16);
     for (const secret of secrets) expect({ secret, found: output.includes(secret) }).toEqual({ secret, found: false });
   });
 });

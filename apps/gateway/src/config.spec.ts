@@ -16,10 +16,14 @@ describe('gateway configuration: live connections', () => {
 });
 
 describe('gateway configuration: console sign-in', () => {
-  it('keeps sessions 14 days and allows 5 failures per account, 50 per address, per 15 minutes by default; trusts no proxy', () => {
-    expect(parseConfig(gatewayConfigShape, {})).toMatchObject({
-      SESSION_TTL: 14 * 86_400_000, SIGN_IN_MAX_FAILURES_PER_ACCOUNT: 5, SIGN_IN_MAX_FAILURES_PER_ADDRESS: 50, SIGN_IN_WINDOW: 900_000, TRUST_PROXY: [],
+  it('keeps sessions 14 days and allows 5 failures per account and address, 50 per address per 15 minutes, 50 per account per hour by default; trusts no proxy', () => {
+    const config = parseConfig(gatewayConfigShape, {});
+    expect(config).toMatchObject({
+      SESSION_TTL: 14 * 86_400_000, SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: 5, SIGN_IN_MAX_FAILURES_PER_ADDRESS: 50, SIGN_IN_WINDOW: 900_000,
+      SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES: 50, SIGN_IN_ACCOUNT_WINDOW: 3_600_000, TRUST_PROXY: [],
+      PUBLIC_RATE_LIMIT_MAX: 600, PUBLIC_RATE_LIMIT_WINDOW_SECONDS: 300,
     });
+    expect(gatewayConfigProblems(config)).toEqual([]);
   });
 
   it('takes proxies as addresses and CIDR ranges', () => {
@@ -28,7 +32,14 @@ describe('gateway configuration: console sign-in', () => {
 
   it('names the variable whose value is wrong', () => {
     expect(() => parseConfig(gatewayConfigShape, { SESSION_TTL: '2 weeks' })).toThrow(/SESSION_TTL: must be a number and a unit/);
-    expect(() => parseConfig(gatewayConfigShape, { SIGN_IN_MAX_FAILURES_PER_ACCOUNT: '0' })).toThrow(/SIGN_IN_MAX_FAILURES_PER_ACCOUNT: must be greater than 0/);
+    expect(() => parseConfig(gatewayConfigShape, { SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: '0' })).toThrow(/SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: must be greater than 0/);
+    expect(() => parseConfig(gatewayConfigShape, { SIGN_IN_ACCOUNT_WINDOW: 'an hour' })).toThrow(/SIGN_IN_ACCOUNT_WINDOW: must be a number and a unit/);
+    expect(() => parseConfig(gatewayConfigShape, { PUBLIC_RATE_LIMIT_MAX: '-1' })).toThrow(/PUBLIC_RATE_LIMIT_MAX: must be greater than 0/);
+    // The old setting meant five failures from anywhere: it must not be taken silently for the new, wider budget.
+    expect(() => parseConfig(gatewayConfigShape, { SIGN_IN_MAX_FAILURES_PER_ACCOUNT: '5' })).toThrow(/SIGN_IN_MAX_FAILURES_PER_ACCOUNT: is no longer read: set SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS/);
+    expect(gatewayConfigProblems(parseConfig(gatewayConfigShape, { SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: '10', SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES: '9' })))
+      .toEqual([expect.stringMatching(/^SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES: must be at least SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS/)]);
+    expect(gatewayConfigProblems(parseConfig(gatewayConfigShape, { SIGN_IN_WINDOW: '500ms' }))).toEqual(['SIGN_IN_WINDOW: must be at least 1s']);
     expect(() => parseConfig(gatewayConfigShape, { TRUST_PROXY: '10.0.0.1,proxy.local' })).toThrow(/TRUST_PROXY: must be IP addresses or CIDR ranges.*"proxy.local"/);
     expect(gatewayConfigProblems(parseConfig(gatewayConfigShape, { SESSION_TTL: '30s' }))).toEqual([expect.stringMatching(/^SESSION_TTL: must be at least 1m/)]);
   });

@@ -55,14 +55,33 @@ export const gatewayConfigShape = {
   LIVE_MAX_PENDING_BYTES: env.positiveInt(1024 * 1024),
   /** How long a console sign-in lasts (the session cookie's Max-Age and the session's expiry). */
   SESSION_TTL: env.duration('14d'),
-  /** Failed sign-ins allowed per account (e-mail address) within SIGN_IN_WINDOW, then 429 until it ends. */
-  SIGN_IN_MAX_FAILURES_PER_ACCOUNT: env.positiveInt(5),
-  /** Failed sign-ins allowed per client address within SIGN_IN_WINDOW, then 429 until it ends. */
+  /**
+   * Console sign-in (POST /v2/session): guesses are counted before the password is checked,
+   * a success giving its count back. Per account from one client address, per SIGN_IN_WINDOW:
+   * then that address is refused for that account (429) until the window resets.
+   */
+  SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: env.positiveInt(5),
+  /** Per client address across accounts, per SIGN_IN_WINDOW. */
   SIGN_IN_MAX_FAILURES_PER_ADDRESS: env.positiveInt(50),
   SIGN_IN_WINDOW: env.duration('15m'),
+  /** Per account from every address together, per SIGN_IN_ACCOUNT_WINDOW: many addresses cannot guess fast either. */
+  SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES: env.positiveInt(50),
+  SIGN_IN_ACCOUNT_WINDOW: env.duration('1h'),
+  /** Replaced (issue 34): five failures from anywhere locked the real user out. Set, it stops the start. */
+  SIGN_IN_MAX_FAILURES_PER_ACCOUNT: z.undefined({
+    invalid_type_error: 'is no longer read: set SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS (per account from one address, default 5) '
+      + 'and SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES (per account from every address, default 50 per SIGN_IN_ACCOUNT_WINDOW, 1h) instead',
+  }),
+  /**
+   * Routes served without a token (POST /v2/oauth/token, POST and DELETE /v2/session, GET
+   * /v2/capabilities): requests per client address and window, shared by every replica.
+   */
+  PUBLIC_RATE_LIMIT_MAX: env.positiveInt(600),
+  PUBLIC_RATE_LIMIT_WINDOW_SECONDS: env.positiveInt(300),
   /**
    * The proxies in front of the gateway (comma-separated addresses or CIDR ranges): from
-   * those only, X-Forwarded-For gives the client's address (sign-in throttling) and
+   * those only, X-Forwarded-For gives the client's address (sign-in throttling, the public
+   * routes' rate limit; read from the right, the first address that is not a listed proxy) and
    * X-Forwarded-Proto https marks the session cookie Secure. Unset: no header is trusted.
    */
   TRUST_PROXY: z.string().optional().transform((value, ctx) => {
@@ -91,6 +110,12 @@ export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayConfigShape>>;
 export function gatewayConfigProblems(c: GatewayConfig): string[] {
   if (c.SESSION_TTL < 60_000) return ['SESSION_TTL: must be at least 1m (a session shorter than a minute cannot be used)'];
   if (c.FILE_LINK_TTL < 60_000) return ['FILE_LINK_TTL: must be at least 1m (a webhook receiver must have time to fetch the file; keep it above WEBHOOK_RETRY_SCHEDULE\'s total)'];
+  if (c.SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES < c.SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS) {
+    return ['SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES: must be at least SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS (else one address alone locks the account out everywhere)'];
+  }
+  for (const name of ['SIGN_IN_WINDOW', 'SIGN_IN_ACCOUNT_WINDOW'] as const) {
+    if (c[name] < 1000) return [`${name}: must be at least 1s`];
+  }
   if (Boolean(c.TLS_CERT_FILE) !== Boolean(c.TLS_KEY_FILE)) {
     return [`${c.TLS_CERT_FILE ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'}: must be set too when ${c.TLS_CERT_FILE ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE'} is set (HTTPS needs a certificate and its key)`];
   }

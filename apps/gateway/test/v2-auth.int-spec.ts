@@ -136,6 +136,32 @@ describe('v2 authentication, scopes and rate limit (real services, two gateway r
     expect([malformed, plain].map((r) => [r.headers.get('x-ratelimit-limit'), r.headers.get('x-ratelimit-remaining')])).toEqual([['4', '3'], ['4', '2']]);
   });
 
+  it('limits the routes served without a token per client address, across replicas: 429 in the v2 body, Retry-After and the headers', async () => {
+    // Behind a trusted proxy (127.0.0.1), so that the test can speak from several addresses.
+    const PUBLIC = { ...LIMITS, PUBLIC_RATE_LIMIT_MAX: '4', PUBLIC_RATE_LIMIT_WINDOW_SECONDS: '3600', TRUST_PROXY: '127.0.0.1' };
+    const [a, b] = [await stack.addGateway(PUBLIC), await stack.addGateway(PUBLIC)];
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    const answers = [
+      await v2(a, 'GET', 'capabilities', { query: { auth_token: '', token: '' }, headers: from('203.0.113.50') }),
+      await v2(b, 'POST', 'oauth/token', { body: { grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'wrong' }, headers: from('203.0.113.50') }),
+      await v2(a, 'POST', 'session', { body: { email: 'nobody@example.com', password: 'wrong' }, headers: from('203.0.113.50') }),
+      await v2(b, 'DELETE', 'session', { headers: from('203.0.113.50') }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 401, 401, 204]);
+    expect(answers.map((r) => [r.headers.get('x-ratelimit-limit'), r.headers.get('x-ratelimit-remaining')])).toEqual([['4', '3'], ['4', '2'], ['4', '1'], ['4', '0']]);
+    for (const [base, verb, path] of [[a, 'GET', 'capabilities'], [b, 'POST', 'oauth/token'], [a, 'POST', 'session']]) {
+      const past = await v2(base, verb, path, { body: verb === 'POST' ? {} : undefined, headers: from('203.0.113.50') });
+      expect(errorOf(past)).toEqual({ status: 429, code: 429, type: 'Too Many Requests', message: expect.stringMatching(/^This address has exceeded the rate limit of 4 requests per 60 minutes/) });
+      expect(past.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(Number(past.headers.get('x-ratelimit-reset')) % 3600).toBe(0);
+      expect(Number(past.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(past.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+    }
+    // Another address, and a token on the routes that take one, are counted apart.
+    expect((await v2(a, 'GET', 'capabilities', { headers: from('198.51.100.50') })).status).toBe(200);
+    expect((await v2(b, 'GET', 'room', { token: await s.personalToken(s.adminId, ['view_group']), headers: from('203.0.113.50') })).status).toBe(200);
+  });
+
   it('stops honouring a personal token once its user is deleted', async () => {
     const id = await s.createUser('Short Lived');
     const token = await s.personalToken(id, ['view_group']);

@@ -10,7 +10,10 @@ import { v2, V2CallOptions, v2Session, V2Session } from './v2-helpers';
  * once, and the tokens API. Real rooms service, Postgres, RabbitMQ and Redis; two gateway
  * replicas.
  */
-const LIMITS = { SIGN_IN_MAX_FAILURES_PER_ACCOUNT: '3', SIGN_IN_MAX_FAILURES_PER_ADDRESS: '1000', SIGN_IN_WINDOW: '1m', SESSION_TTL: '1h' };
+const LIMITS = {
+  SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: '3', SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES: '1000', SIGN_IN_MAX_FAILURES_PER_ADDRESS: '1000',
+  SIGN_IN_WINDOW: '1m', SESSION_TTL: '1h',
+};
 const COOKIE = /^chat_session=([A-Za-z0-9]{40}); HttpOnly; SameSite=Lax; Path=\/; Max-Age=3600$/;
 
 interface Signed { cookie: string; secret: string; csrf: string; body: any }
@@ -93,17 +96,29 @@ describe('console sign-in sessions and the tokens API (two gateways, real rooms 
       expectError(res, 415, 'Unsupported Media Type');
     });
 
-    it('throttles an account after 3 failures (429 with Retry-After, on every replica, even with the right password); others go on', async () => {
+    it('throttles an account from an address after 3 failures (429 with Retry-After, on every replica, even with the right password); others go on', async () => {
       const u = await newUser();
       const bystander = await newUser();
       for (let i = 0; i < 3; i++) expectError(await signInRaw(u.email, `wrong ${i}`, i % 2 ? other : stack.baseUrl), 401, 'Unauthorized');
       for (const base of [stack.baseUrl, other]) {
         const res = await signInRaw(u.email, u.password, base);
-        expectError(res, 429, 'Too Many Requests', /Too many failed sign-ins from this account/);
+        expectError(res, 429, 'Too Many Requests', /Too many failed sign-ins of this account from this address/);
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
         expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(60);
       }
       await signIn(bystander.email, bystander.password);
+    });
+
+    it('counts a guess before its password is checked: of 50 concurrent wrong guesses on two replicas, 3 are checked, the rest refused (429, Retry-After), the right password too', async () => {
+      const u = await newUser();
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => signInRaw(u.email, `wrong ${i}`, i % 2 ? other : stack.baseUrl)));
+      // 401 is the answer of a checked password, 429 of a guess refused before its check.
+      expect(answers.map((a) => a.status).sort()).toEqual([...Array(3).fill(401), ...Array(47).fill(429)]);
+      for (const refused of answers.filter((a) => a.status === 429)) {
+        expectError(refused, 429, 'Too Many Requests', /of this account from this address/);
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+      expectError(await signInRaw(u.email, u.password), 429, 'Too Many Requests');
     });
 
     it('forgets an account\'s failures when it signs in', async () => {
@@ -123,6 +138,35 @@ describe('console sign-in sessions and the tokens API (two gateways, real rooms 
       expectError(refused, 429, 'Too Many Requests', /from this address/);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expectError(await from('203.0.113.8', email()), 401, 'Unauthorized');
+    });
+
+    it('refuses the attacker\'s address, not the real user from theirs; and the account from everywhere once its wider budget is spent', async () => {
+      const proxied = await stack.addGateway({ ...LIMITS, SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES: '5', TRUST_PROXY: '127.0.0.1' });
+      const from = (address: string, who: { email: string }, password: string) =>
+        postJson(proxied, '/v2/session', { email: who.email, password }, { 'x-forwarded-for': address });
+      const u = await newUser();
+      for (let i = 0; i < 3; i++) expectError(await from('203.0.113.20', u, `guess ${i}`), 401, 'Unauthorized');
+      expectError(await from('203.0.113.20', u, u.password), 429, 'Too Many Requests', /of this account from this address/);
+      expect((await from('198.51.100.20', u, u.password)).status).toBe(201);
+      // The account-wide budget (5) is what guesses from many addresses spend: 3 above, 2 more here.
+      for (let i = 0; i < 2; i++) expectError(await from(`203.0.113.${30 + i}`, u, `guess ${i}`), 401, 'Unauthorized');
+      const refused = await from('198.51.100.21', u, u.password);
+      expectError(refused, 429, 'Too Many Requests', /Too many failed sign-ins of this account: try again in \d+ seconds/);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    });
+
+    it('believes X-Forwarded-For only as far as TRUST_PROXY goes: a client rotating it gains no guesses', async () => {
+      const u = await newUser();
+      // No proxy is trusted: the header is ignored, every guess comes from the socket's address.
+      for (let i = 0; i < 3; i++) expectError(await postJson(stack.baseUrl, '/v2/session', { email: u.email, password: 'wrong' }, { 'x-forwarded-for': `192.0.2.${i}` }), 401, 'Unauthorized');
+      expectError(await postJson(stack.baseUrl, '/v2/session', { email: u.email, password: 'wrong' }, { 'x-forwarded-for': '192.0.2.99' }), 429, 'Too Many Requests');
+      // Behind a trusted proxy, the address the proxy appended counts, not what the client wrote before it.
+      const proxied = await stack.addGateway({ ...LIMITS, TRUST_PROXY: '127.0.0.1' });
+      const v = await newUser();
+      for (let i = 0; i < 3; i++) {
+        expectError(await postJson(proxied, '/v2/session', { email: v.email, password: 'wrong' }, { 'x-forwarded-for': `192.0.2.${i}, 203.0.113.40` }), 401, 'Unauthorized');
+      }
+      expectError(await postJson(proxied, '/v2/session', { email: v.email, password: 'wrong' }, { 'x-forwarded-for': '192.0.2.99, 203.0.113.40' }), 429, 'Too Many Requests');
     });
 
     it('marks the cookie Secure when the public base URL is https, or a trusted proxy says https (and only then)', async () => {

@@ -160,7 +160,7 @@ export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string, v1Methods
     const access = accessRuleOf(`${r.method.toUpperCase()} ${r.path}`);
     const notes = [
       accessText(access),
-      r.isPublic ? 'Public: no token needed.' : `Token scopes: ${r.scopes.length ? `one of ${r.scopes.join(', ')}` : 'any'}${r.sessionEnough ? ', or any signed-in session' : ''}.`,
+      r.isPublic ? 'Public: no token needed; limited per client address (PUBLIC_RATE_LIMIT_MAX per PUBLIC_RATE_LIMIT_WINDOW_SECONDS, X-Ratelimit-* headers; 429 with Retry-After past it).' : `Token scopes: ${r.scopes.length ? `one of ${r.scopes.join(', ')}` : 'any'}${r.sessionEnough ? ', or any signed-in session' : ''}.`,
       r.floodControlled ? 'Counted by the room\'s flood control when accepted (X-FloodControl-* headers; 429 past it).' : '',
       r.stream?.description ?? '',
       r.notes ?? '',
@@ -187,7 +187,7 @@ export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string, v1Methods
       responses: {
         [r.status]: success,
         400: error('A parameter or field breaks its rule; the message names it.'),
-        ...(r.isPublic ? {} : {
+        ...(r.isPublic ? { 429: error('Too many requests from this client address (Retry-After says when to try again).') } : {
           401: error('No token, or an unknown one (or no session cookie, or an ended session).'),
           403: error('The token lacks the scope, or may not act on this room; or a session cookie without its X-CSRF-Token on a change.'),
           429: error('Rate limit or flood control exceeded.'),

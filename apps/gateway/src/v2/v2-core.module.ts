@@ -8,7 +8,7 @@ import { RequestRateLimiter } from '../shared/rate-limit/request-rate-limiter';
 import { V2AccessGuard } from './auth/v2-access.guard';
 import { V2AuthGuard, V2TokenStrategy } from './auth/v2-token.strategy';
 import { V2BodyGuard } from './http/v2-body.guard';
-import { FLOOD_CONTROL, V2_RATE_LIMITER } from './v2-di-tokens';
+import { FLOOD_CONTROL, PUBLIC_RATE_LIMITER, V2_RATE_LIMITER } from './v2-di-tokens';
 import { V2Filter } from './v2.filter';
 
 /** The machinery every v2 resource module uses: auth, limits, body, errors. */
@@ -30,7 +30,14 @@ import { V2Filter } from './v2.filter';
         limit: config.FLOOD_CONTROL_MAX, windowSeconds: config.FLOOD_CONTROL_WINDOW_SECONDS, keyPrefix: `${config.BROKER_NAMESPACE}:fc:v2`,
       }, logger),
     },
+    {
+      provide: PUBLIC_RATE_LIMITER,
+      inject: [GATEWAY_CONFIG, REDIS_CLIENT, APP_LOGGER],
+      useFactory: (config: GatewayConfig, redis: Redis, logger: AppLogger) => new RequestRateLimiter(redis, {
+        limit: config.PUBLIC_RATE_LIMIT_MAX, windowSeconds: config.PUBLIC_RATE_LIMIT_WINDOW_SECONDS, keyPrefix: `${config.BROKER_NAMESPACE}:rl:public`,
+      }, logger),
+    },
   ],
-  exports: [PassportModule, V2TokenStrategy, V2AuthGuard, V2AccessGuard, V2BodyGuard, V2Filter, V2_RATE_LIMITER, FLOOD_CONTROL],
+  exports: [PassportModule, V2TokenStrategy, V2AuthGuard, V2AccessGuard, V2BodyGuard, V2Filter, V2_RATE_LIMITER, FLOOD_CONTROL, PUBLIC_RATE_LIMITER],
 })
 export class V2CoreModule {}

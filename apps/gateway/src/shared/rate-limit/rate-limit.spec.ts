@@ -1,4 +1,4 @@
-import { currentWindowEnd, rateLimitHeaders, rateLimitState } from './rate-limit';
+import { currentWindowEnd, rateLimitHeaders, rateLimitState, secondsUntil } from './rate-limit';
 
 describe('rate limit arithmetic', () => {
   it('counts down to zero and refuses only past the limit', () => {
@@ -12,6 +12,11 @@ describe('rate limit arithmetic', () => {
     expect(currentWindowEnd(300, 1_700_000_000_000)).toBe(1_700_000_100);
     expect(currentWindowEnd(300, 1_700_000_099_999)).toBe(1_700_000_100);
     expect(currentWindowEnd(300, 1_700_000_100_000)).toBe(1_700_000_400);
+  });
+
+  it('says the seconds left in a window as Retry-After does: whole, rounded up, at least 1', () => {
+    expect(secondsUntil(1_700_000_100, 1_700_000_040_500)).toBe(60);
+    expect(secondsUntil(1_700_000_100, 1_700_000_100_000)).toBe(1);
   });
 
   it('renders the three headers as strings', () => {

@@ -17,6 +17,11 @@ export function currentWindowEnd(windowSeconds: number, nowMs = Date.now()): num
   return (Math.floor(now / windowSeconds) + 1) * windowSeconds;
 }
 
+/** Seconds until a window that ends at `reset` (UNIX seconds), as Retry-After says it: whole, at least 1. */
+export function secondsUntil(reset: number, nowMs = Date.now()): number {
+  return Math.max(1, Math.ceil(reset - nowMs / 1000));
+}
+
 export function rateLimitHeaders(state: Pick<RateLimitState, 'limit' | 'remaining' | 'reset'>): Record<string, string> {
   return {
     'X-RateLimit-Limit': String(state.limit),

@@ -63,6 +63,15 @@ describe('RequestRateLimiter when Redis is unreachable', () => {
     expect(await limiter.consume(1)).toMatchObject({ remaining: 0, reset: 1_700_000_400 });
   });
 
+  it('forgets a subject\'s count in the current window, and only that subject\'s', async () => {
+    await limiter.consume(1);
+    await limiter.consume(1);
+    await limiter.consume(2);
+    await limiter.forget(1);
+    expect(await limiter.consume(1)).toMatchObject({ remaining: 1, exceeded: false });
+    expect(await limiter.consume(2)).toMatchObject({ remaining: 0, exceeded: false });
+  });
+
   it('shows the full count on answers that counted nothing', () => {
     expect(limiter.idle()).toEqual({ limit: 2, remaining: 2, reset: 1_700_000_100, exceeded: false });
   });

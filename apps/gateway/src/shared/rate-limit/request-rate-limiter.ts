@@ -85,6 +85,21 @@ export class RequestRateLimiter {
   }
 
   /**
+   * Forgets this subject's count in the current window (a sign-in that succeeded forgets the
+   * failures of its account from its address). While Redis is unreachable, the in-memory one.
+   */
+  async forget(subject: number | string): Promise<void> {
+    const key = this.keyOf(subject, currentWindowEnd(this.options.windowSeconds, this.now()));
+    try {
+      await this.shared.delete(key);
+      this.recovered();
+    } catch (err) {
+      this.degraded(err);
+      await this.insurance.delete(key);
+    }
+  }
+
+  /**
    * A subject's key for the window that ends at `reset`. The window's length is part of it:
    * two limiters of one prefix with windows of different lengths (a rolling change of the
    * setting; tests run gateways of one namespace with other windows) would otherwise share a

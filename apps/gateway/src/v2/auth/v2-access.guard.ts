@@ -3,15 +3,17 @@ import { Reflector } from '@nestjs/core';
 import { parseRoomRef, scopesInForce, V2Scope } from '@app/contracts';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../shared/api-error';
-import { windowText } from '../../shared/rate-limit/rate-limit';
+import { addressKey } from '../../shared/rate-limit/client-address';
+import { secondsUntil, windowText } from '../../shared/rate-limit/rate-limit';
 import { RequestRateLimiter } from '../../shared/rate-limit/request-rate-limiter';
 import { FloodCount, floodSubject } from '../flood/flood-control';
 import { FLOOD_CONTROLLED, PUBLIC_ROUTE, REQUIRED_SCOPES, SESSION_ENOUGH } from '../http/route-options';
 import { V2HttpRequest } from '../http/v2-request';
 import { floodHeaders, v2RateLimitHeaders } from '../http/v2-headers';
-import { FLOOD_CONTROL, V2_RATE_LIMITER } from '../v2-di-tokens';
+import { FLOOD_CONTROL, PUBLIC_RATE_LIMITER, V2_RATE_LIMITER } from '../v2-di-tokens';
 
 /**
+ * On the routes served without a token, the client address's rate limit (PUBLIC_RATE_LIMIT_*).
  * After authentication: the token's rate limit (headers on every answer, 429 past it), the
  * scopes the operation needs (403 naming them), and on sends the room's flood control. Both
  * counts live in Redis, shared by every gateway replica, and are taken in one round trip.
@@ -24,13 +26,14 @@ export class V2AccessGuard implements CanActivate {
     private readonly reflector: Reflector,
     @Inject(V2_RATE_LIMITER) private readonly limiter: RequestRateLimiter,
     @Inject(FLOOD_CONTROL) private readonly flood: RequestRateLimiter,
+    @Inject(PUBLIC_RATE_LIMITER) private readonly publicLimiter: RequestRateLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
     const req = context.switchToHttp().getRequest<V2HttpRequest>();
     const res = context.switchToHttp().getResponse<FastifyReply>();
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return this.limitAddress(req, res);
     const token = req.v2!.token!;
 
     const anyOf = this.reflector.getAllAndOverride<V2Scope[] | undefined>(REQUIRED_SCOPES, targets) ?? [];
@@ -63,6 +66,21 @@ export class V2AccessGuard implements CanActivate {
       if (count.exceeded) {
         throw new ApiError(429, `Flood control: room ${raw} may receive ${count.limit} messages per ${windowText(this.flood.windowSeconds)}; it resets at ${new Date(count.reset * 1000).toISOString()}.`);
       }
+    }
+    return true;
+  }
+
+  /**
+   * A route served without a token: its client address's count instead, under the same
+   * headers (the address as req.ip gives it: X-Forwarded-For only from TRUST_PROXY proxies).
+   */
+  private async limitAddress(req: V2HttpRequest, res: FastifyReply): Promise<boolean> {
+    const limit = await this.publicLimiter.consume(addressKey(req.ip));
+    req.v2 = { ...req.v2, rateLimit: limit };
+    res.headers(v2RateLimitHeaders(limit));
+    if (limit.exceeded) {
+      throw new ApiError(429, `This address has exceeded the rate limit of ${limit.limit} requests per ${windowText(this.publicLimiter.windowSeconds)} on the routes served without a token; it resets at ${new Date(limit.reset * 1000).toISOString()}.`,
+        { 'Retry-After': String(secondsUntil(limit.reset, Date.now())) });
     }
     return true;
   }

@@ -22,8 +22,8 @@ export class SessionController {
   @HttpCode(201)
   @Summary('Sign in (sets the session cookie)')
   @ResponseSchema(sessionResponse)
-  @Notes('Our extension, for the web console. JSON body only (415 otherwise). Sets `chat_session=<secret>; HttpOnly; SameSite=Lax; Path=/; Max-Age=<SESSION_TTL in seconds>`, plus `; Secure` when reached over TLS (PUBLIC_BASE_URL https, TLS_CERT_FILE, or X-Forwarded-Proto https from a TRUST_PROXY proxy). Failed sign-ins are counted per account and per client address (SIGN_IN_MAX_FAILURES_PER_ACCOUNT, SIGN_IN_MAX_FAILURES_PER_ADDRESS per SIGN_IN_WINDOW).')
-  @OtherAnswers({ 401: 'Wrong e-mail address or password (the same answer for both).', 415: 'The body is not JSON.', 429: 'Too many failed sign-ins for this account or address; Retry-After says when to try again.' })
+  @Notes('Our extension, for the web console. JSON body only (415 otherwise). Sets `chat_session=<secret>; HttpOnly; SameSite=Lax; Path=/; Max-Age=<SESSION_TTL in seconds>`, plus `; Secure` when reached over TLS (PUBLIC_BASE_URL https, TLS_CERT_FILE, or X-Forwarded-Proto https from a TRUST_PROXY proxy). Each guess is counted before its password is checked (a success gives it back): per account from the client address (SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS per SIGN_IN_WINDOW), per account from every address (SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES per SIGN_IN_ACCOUNT_WINDOW), per address across accounts (SIGN_IN_MAX_FAILURES_PER_ADDRESS per SIGN_IN_WINDOW). Like every route served without a token, limited per client address (PUBLIC_RATE_LIMIT_MAX per PUBLIC_RATE_LIMIT_WINDOW_SECONDS).')
+  @OtherAnswers({ 401: 'Wrong e-mail address or password (the same answer for both).', 415: 'The body is not JSON.', 429: 'Too many failed sign-ins of this account from this address, of this account, or from this address (or too many requests from this address); Retry-After says when to try again.' })
   @UseInterceptors(SessionAnswerInterceptor)
   create(@V2Body(signInBody) body: SignInBody, @Origin() origin: RequestOrigin, @RequestTrace() trace?: Context) { return this.signIn.execute(body, origin, trace); }
 

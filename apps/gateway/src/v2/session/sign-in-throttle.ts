@@ -1,32 +1,43 @@
 import { createHash } from 'node:crypto';
-import type { AppLogger } from '@app/common';
-import type Redis from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-
-export interface SignInLimits {
-  /** Failures allowed per account (e-mail address) in a window. */
-  perAccount: number;
-  /** Failures allowed per client address in a window. */
-  perAddress: number;
-  windowSeconds: number;
-}
-
-/** Failures counted so far in a subject's window, and when that window ends. */
-export interface FailureCount { failures: number; msBeforeReset: number }
-
-export type ThrottleVerdict = { allowed: true } | { allowed: false; by: 'account' | 'address'; retryAfterSeconds: number };
+import { RateLimitState, secondsUntil } from '../../shared/rate-limit/rate-limit';
+import type { RequestRateLimiter } from '../../shared/rate-limit/request-rate-limiter';
+import { addressKey } from '../../shared/rate-limit/client-address';
 
 /**
- * Whether a sign-in may be tried: not once either count has reached its limit, until the
- * later of the windows that refuse ends (Retry-After, whole seconds, at least 1).
+ * The budgets a sign-in guess is taken from: the account from this address (small, so that
+ * an attacker's address is soon refused), the account from anywhere (larger and slower: many
+ * addresses together cannot guess fast, and one address alone cannot lock the real user out),
+ * and the address across accounts (one address trying many accounts).
  */
-export function throttleVerdict(account: FailureCount | null, address: FailureCount | null, limits: SignInLimits): ThrottleVerdict {
-  const refusing: Array<{ by: 'account' | 'address'; ms: number }> = [];
-  if (account && account.failures >= limits.perAccount) refusing.push({ by: 'account', ms: account.msBeforeReset });
-  if (address && address.failures >= limits.perAddress) refusing.push({ by: 'address', ms: address.msBeforeReset });
-  if (refusing.length === 0) return { allowed: true };
-  const longest = refusing.reduce((a, b) => (b.ms > a.ms ? b : a));
-  return { allowed: false, by: longest.by, retryAfterSeconds: Math.max(1, Math.ceil(longest.ms / 1000)) };
+export const BUDGETS = ['accountAddress', 'account', 'address'] as const;
+export type Budget = typeof BUDGETS[number];
+
+export type SignInLimiters = Record<Budget, Pick<RequestRateLimiter, 'consume' | 'refund' | 'forget' | 'limit' | 'windowSeconds'>>;
+
+/** A guess counted in every budget before its password is checked. */
+export interface Guess { email: string; address: string; counts: Record<Budget, RateLimitState> }
+
+export type GuessVerdict = { allowed: true; guess: Guess } | { allowed: false; by: Budget; retryAfterSeconds: number };
+
+/** A budget that a failed guess has just spent: the account (from the address) is refused until it resets. */
+export interface SpentBudget { by: Budget; limit: number; windowSeconds: number; retryAfterSeconds: number }
+
+/**
+ * Which budget refuses a guess so counted, if any: past its limit (this guess included). When
+ * several do, the one that resets last, as Retry-After must hold for all of them.
+ */
+export function refusingBudget(counts: Partial<Record<Budget, RateLimitState>>, nowMs: number): { by: Budget; retryAfterSeconds: number } | null {
+  const over = BUDGETS.filter((b) => counts[b]?.exceeded);
+  if (over.length === 0) return null;
+  const by = over.reduce((a, b) => (counts[b]!.reset > counts[a]!.reset ? b : a));
+  return { by, retryAfterSeconds: secondsUntil(counts[by]!.reset, nowMs) };
+}
+
+/** The budgets a failed guess has used up (it took their last count). */
+export function spentBy(counts: Record<Budget, RateLimitState>, limiters: Pick<SignInLimiters, Budget>, nowMs: number): SpentBudget[] {
+  return BUDGETS.filter((b) => !counts[b].exceeded && counts[b].remaining === 0).map((b) => ({
+    by: b, limit: counts[b].limit, windowSeconds: limiters[b].windowSeconds, retryAfterSeconds: secondsUntil(counts[b].reset, nowMs),
+  }));
 }
 
 /** An account's key: the address lower-cased and hashed, so that no e-mail address rests in Redis. */
@@ -34,71 +45,67 @@ export function accountKey(email: string): string {
   return createHash('sha256').update(email.trim().toLowerCase(), 'utf8').digest('hex').slice(0, 32);
 }
 
-/** While Redis is unreachable, repeat the warning at most this often. */
-const WARN_EVERY_MS = 60_000;
-
-type Limiter = RateLimiterRedis | RateLimiterMemory;
-
 /**
- * Counts failed sign-ins per account and per client address in Redis (rate-limiter-flexible;
- * each count's window starts at its first failure), so every gateway replica refuses alike.
- * A success forgets the account's failures (not the address's). While Redis is unreachable
- * each replica counts in memory instead (the limits then hold per replica), with a warning:
- * as for request rate limits, an outage of Redis must not lock everyone out.
+ * The console's sign-in throttle. A guess is counted in all three budgets before its password
+ * is checked (see `take`), each count one atomic INCR in Redis (RequestRateLimiter: shared by every gateway
+ * replica, in memory per replica while Redis is down), so concurrent guesses cannot buy more
+ * checks than a budget holds: only the guesses that found every count within its limit are
+ * checked. A refused guess gives its counts back (it checked nothing), and so does one whose
+ * check never answered. A success gives its counts back and forgets the account's failures from
+ * that address; failures from elsewhere, and the address's, stay counted.
  */
 export class SignInThrottle {
-  private readonly shared: { account: RateLimiterRedis; address: RateLimiterRedis };
-  private readonly insurance: { account: RateLimiterMemory; address: RateLimiterMemory };
-  private lastWarning = 0;
-  private degraded = false;
+  constructor(private readonly limiters: SignInLimiters, private readonly now: () => number = Date.now) {}
 
-  constructor(redis: Redis, readonly limits: SignInLimits, keyPrefix: string, private readonly logger: AppLogger) {
-    const account = { points: limits.perAccount, duration: limits.windowSeconds, keyPrefix: `${keyPrefix}:account` };
-    const address = { points: limits.perAddress, duration: limits.windowSeconds, keyPrefix: `${keyPrefix}:address` };
-    this.shared = {
-      account: new RateLimiterRedis({ ...account, storeClient: redis, rejectIfRedisNotReady: true }),
-      address: new RateLimiterRedis({ ...address, storeClient: redis, rejectIfRedisNotReady: true }),
-    };
-    this.insurance = { account: new RateLimiterMemory(account), address: new RateLimiterMemory(address) };
-  }
-
-  async verdict(email: string, clientAddress: string): Promise<ThrottleVerdict> {
-    const [account, address] = await this.both((l) => Promise.all([
-      l.account.get(accountKey(email)), l.address.get(clientAddress),
-    ]));
-    return throttleVerdict(countOf(account), countOf(address), this.limits);
-  }
-
-  async failed(email: string, clientAddress: string): Promise<void> {
-    await this.both((l) => Promise.all([l.account.penalty(accountKey(email), 1), l.address.penalty(clientAddress, 1)]));
-  }
-
-  async succeeded(email: string): Promise<void> {
-    await this.both((l) => l.account.delete(accountKey(email)));
-  }
-
-  private async both<T>(work: (limiters: { account: Limiter; address: Limiter }) => Promise<T>): Promise<T> {
-    try {
-      const result = await work(this.shared);
-      if (this.degraded) {
-        this.degraded = false;
-        this.logger.warn('Redis answers again: sign-in failures are counted across replicas again');
-      }
-      return result;
-    } catch (err) {
-      if (err instanceof RateLimiterRes) throw err;
-      this.degraded = true;
-      const now = Date.now();
-      if (now - this.lastWarning >= WARN_EVERY_MS) {
-        this.lastWarning = now;
-        this.logger.warn({ err: (err as Error)?.message ?? String(err) },
-          'Redis unreachable: sign-in failures are counted by each gateway replica alone until it answers again');
-      }
-      return work(this.insurance);
+  /**
+   * Counts a guess of this account from this client address, or says which budget refuses it.
+   * The account-wide budget is taken only once the address's own budgets let the guess through:
+   * guesses an address is refused, however many it keeps in flight, never touch the count
+   * that guesses from other addresses read (one more Redis round trip, on sign-ins only).
+   */
+  async take(email: string, clientAddress: string): Promise<GuessVerdict> {
+    const subjects = this.subjects(email, clientAddress);
+    const [accountAddress, address] = await Promise.all([
+      this.limiters.accountAddress.consume(subjects.accountAddress), this.limiters.address.consume(subjects.address),
+    ]);
+    const local = refusingBudget({ accountAddress, address }, this.now());
+    if (local) {
+      await Promise.all([
+        this.limiters.accountAddress.refund(subjects.accountAddress, accountAddress), this.limiters.address.refund(subjects.address, address),
+      ]);
+      return { allowed: false, ...local };
     }
+    const guess: Guess = { email, address: clientAddress, counts: { accountAddress, address, account: await this.limiters.account.consume(subjects.account) } };
+    const refusal = refusingBudget(guess.counts, this.now());
+    if (!refusal) return { allowed: true, guess };
+    await this.giveBack(guess);
+    return { allowed: false, ...refusal };
   }
-}
 
-function countOf(res: RateLimiterRes | null): FailureCount | null {
-  return res ? { failures: res.consumedPoints, msBeforeReset: res.msBeforeNext } : null;
+  /** The password was right: the guess is given back, and the account's failures from this address forgotten. */
+  async succeeded(guess: Guess): Promise<void> {
+    const subjects = this.subjects(guess.email, guess.address);
+    await Promise.all([
+      this.limiters.accountAddress.forget(subjects.accountAddress),
+      this.limiters.account.refund(subjects.account, guess.counts.account),
+      this.limiters.address.refund(subjects.address, guess.counts.address),
+    ]);
+  }
+
+  /** The password was wrong: the guess stays counted. Says which budgets it has just spent. */
+  failed(guess: Guess): SpentBudget[] {
+    return spentBy(guess.counts, this.limiters, this.now());
+  }
+
+  /** The check did not answer (the rooms service failed): nothing was learnt, the guess is given back. */
+  async giveBack(guess: Guess): Promise<void> {
+    const subjects = this.subjects(guess.email, guess.address);
+    await Promise.all(BUDGETS.map((b) => this.limiters[b].refund(subjects[b], guess.counts[b])));
+  }
+
+  private subjects(email: string, clientAddress: string): Record<Budget, string> {
+    const account = accountKey(email);
+    const address = addressKey(clientAddress);
+    return { accountAddress: `${account}@${address}`, account, address };
+  }
 }
