@@ -12,6 +12,7 @@ import { isSecureContext, sessionCookie } from './session-cookie';
 import { toSessionBody } from './session.presenter';
 import type { SignInBody } from './session.schemas';
 import { SignInThrottle } from './sign-in-throttle';
+import { recordThrottled } from './throttle-audit';
 
 /**
  * POST /v2/session. Throttled first (failures per account and per address, in Redis), then
@@ -34,6 +35,7 @@ export class SignIn {
   async execute(body: SignInBody, origin: RequestOrigin, trace?: Context): Promise<SessionAnswer<ReturnType<typeof toSessionBody>>> {
     const verdict = await this.throttle.verdict(body.email, origin.address);
     if (!verdict.allowed) {
+      recordThrottled(this.rooms, body.email, origin.address, verdict.by);
       throw new ApiError(429, `Too many failed sign-ins from this ${verdict.by === 'account' ? 'account' : 'address'}: try again in ${verdict.retryAfterSeconds} seconds.`,
         { 'Retry-After': String(verdict.retryAfterSeconds) });
     }
