@@ -6,6 +6,8 @@ export interface AuditLine {
   action: AuditAction;
   target: AuditSubject;
   details?: Record<string, unknown>;
+  /** The client's address when no actor carries it (a sign-in throttled: the service acts, the guesses came from there). */
+  address?: string;
 }
 
 /** What the database says of an actor (the names as they are now, copied into the line). */

@@ -21,7 +21,7 @@ export class AuditRepository {
       `INSERT INTO audit_log (actor_type, actor_id, actor_name, action, target_type, target_id, target_name, details, address)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       [who.type, who.id, who.name.slice(0, 254), line.action, target.type, target.id, target.name,
-        JSON.stringify(cleanDetails(line.details ?? {})), actor?.address?.slice(0, 64) ?? null],
+        JSON.stringify(cleanDetails(line.details ?? {})), (actor?.address ?? line.address)?.slice(0, 64) ?? null],
     );
   }
 

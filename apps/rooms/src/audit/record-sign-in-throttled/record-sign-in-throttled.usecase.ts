@@ -12,8 +12,9 @@ export class RecordSignInThrottled {
   execute(cmd: RequestOf<typeof RecordSignInThrottledV1>, meta: CommandMeta): Promise<ReplyOf<typeof RecordSignInThrottledV1>> {
     return this.uow.apply(meta, async ({ manager: m }) => {
       const userId = await this.audit.userIdByEmail(m, cmd.email);
-      await this.audit.append(m, { label: 'sign-in throttle', address: cmd.address }, {
-        action: 'session.sign_in_throttled', target: { type: 'user', id: userId, name: cmd.email }, details: { scope: cmd.scope },
+      // The service refused: no actor of a request (the guesses' address is the line's).
+      await this.audit.append(m, undefined, {
+        action: 'session.sign_in_throttled', target: { type: 'user', id: userId, name: cmd.email }, details: { scope: cmd.scope }, address: cmd.address,
       });
       return {};
     });
