@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { currentSession, Session, signOut, whenSignedOut } from './api';
+import { AuditPage } from './pages/audit';
 import { DeliveriesPage } from './pages/deliveries';
 import { IntegrationsPage } from './pages/integrations';
 import { RoomPage } from './pages/room';
@@ -48,6 +49,7 @@ export function App() {
         <nav aria-label="Main">
           <a href={hrefOf({ page: 'rooms' })} aria-current={route.page === 'rooms' ? 'page' : undefined}>Rooms</a>
           <a href={hrefOf({ page: 'tokens' })} aria-current={route.page === 'tokens' ? 'page' : undefined}>API tokens</a>
+          {session.user.is_group_admin && <a href={hrefOf({ page: 'audit' })} aria-current={route.page === 'audit' ? 'page' : undefined}>Audit log</a>}
           <a href="/docs/api/v2">API reference</a>
         </nav>
         <span class="who">{session.user.name}</span>
@@ -65,6 +67,7 @@ function page(route: Route, session: Session) {
     case 'integrations': return <IntegrationsPage key={route.roomId} roomId={route.roomId} />;
     case 'deliveries': return <DeliveriesPage key={`${route.roomId}/${route.webhookId}`} roomId={route.roomId} webhookId={route.webhookId} />;
     case 'tokens': return <TokensPage session={session} />;
+    case 'audit': return <AuditPage />;
     case 'not-found': return <><h1 tabIndex={-1}>Not found</h1><p>There is no page at {route.path}. <a href="#/rooms">Rooms</a></p></>;
   }
 }

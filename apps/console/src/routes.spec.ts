@@ -10,6 +10,7 @@ describe('console routes', () => {
     ['#/rooms/12/integrations', { page: 'integrations', roomId: 12 }],
     ['#/rooms/12/integrations/webhooks/7', { page: 'deliveries', roomId: 12, webhookId: 7 }],
     ['#/tokens', { page: 'tokens' }],
+    ['#/audit', { page: 'audit' }],
   ])('%s is %j, and links back to itself', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
     expect(parseRoute(hrefOf(route))).toEqual(route);

@@ -8,6 +8,7 @@ export type Route =
   | { page: 'integrations'; roomId: number }
   | { page: 'deliveries'; roomId: number; webhookId: number }
   | { page: 'tokens' }
+  | { page: 'audit' }
   | { page: 'not-found'; path: string };
 
 const positive = (s: string) => (/^[1-9]\d{0,15}$/.test(s) ? Number(s) : null);
@@ -18,6 +19,7 @@ export function parseRoute(hash: string): Route {
   const parts = path.split('/').filter(Boolean);
   if (parts.length === 0 || (parts.length === 1 && parts[0] === 'rooms')) return { page: 'rooms' };
   if (parts.length === 1 && parts[0] === 'tokens') return { page: 'tokens' };
+  if (parts.length === 1 && parts[0] === 'audit') return { page: 'audit' };
   if (parts[0] === 'rooms' && parts.length >= 2) {
     const roomId = positive(parts[1]);
     if (roomId !== null) {
@@ -38,6 +40,7 @@ export function hrefOf(route: Route): string {
     case 'integrations': return `#/rooms/${route.roomId}/integrations`;
     case 'deliveries': return `#/rooms/${route.roomId}/integrations/webhooks/${route.webhookId}`;
     case 'tokens': return '#/tokens';
+    case 'audit': return '#/audit';
     case 'not-found': return `#${route.path}`;
   }
 }

@@ -6,6 +6,7 @@ import { roomsConfigShape } from './config';
 import { createDataSource, openDatabase } from './database/database';
 import { createUnitOfWork } from './shared/infrastructure.module';
 import { AddonCommands, addonCliConfigShape } from './cli/addon-commands';
+import { AUDIT_NOTE, AUDIT_USAGE, AuditCommands, auditCliConfigShape, auditPage, auditTable } from './cli/audit-commands';
 import { parseCommandLine, UsageError } from './cli/options';
 import { FileCommands, fileCliConfigShape } from './cli/file-commands';
 import { DELIVERY_ACTIONS, DELIVERY_NOTE, DELIVERY_USAGE, DeliveryAction, DeliveryUsageError, runDeliveryCommand } from './cli/delivery-commands';
@@ -26,6 +27,7 @@ const USAGE = `Usage:
 ${DELIVERY_USAGE}
   cli webhook list [--room ID|NAME] [--json]                  webhooks with their health (every room's, and group-wide ones)
   cli webhook enable ID                                       enables a webhook disabled for failing, and resets its health
+${AUDIT_USAGE}
   cli file restore-names                                      gives files shared before names were kept the name they were
                                                               shared under (once, after upgrading; safe to run again)
 
@@ -38,6 +40,7 @@ requests to the add-on with its own settings (WEBHOOK_ALLOWED_NETWORKS, ADDON_HT
 webhook list and enable go to the running rooms service the same way.
 file restore-names reads the names from DATABASE_URL and writes them beside the files in
 FILE_STORAGE_DIR (default ./data/files): run it where the gateways' directory is mounted.
+${AUDIT_NOTE}
 ${DELIVERY_NOTE}`;
 
 async function run(argv: string[]): Promise<number> {
@@ -49,6 +52,7 @@ async function run(argv: string[]): Promise<number> {
   }
   if (resource === 'addon') return runAddon(action, arg, values);
   if (resource === 'file') return runFile(action);
+  if (resource === 'audit') return runAudit(values);
   if (resource === 'webhook' && (DELIVERY_ACTIONS as readonly string[]).includes(action ?? '')) {
     return runDeliveryCommand(action as DeliveryAction, arg, values, (text) => process.stdout.write(`${text}\n`));
   }
@@ -180,6 +184,21 @@ async function runFile(action: string | undefined): Promise<number> {
   try {
     const r = await new FileCommands(db, new LocalDirectoryStorage(config.FILE_STORAGE_DIR)).restoreNames();
     process.stdout.write(`named ${r.named} file(s); ${r.kept} had a name already, ${r.absent} not in FILE_STORAGE_DIR; ${r.skipped} message(s) skipped (no name, or no file URL of ours)\n`);
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** `audit`: the audit log, read from the database as `token list` reads the tokens. */
+async function runAudit(values: { limit?: string; 'start-index'?: string; json: boolean }): Promise<number> {
+  const page = auditPage(values);
+  const config = loadConfigOrExit('cli', auditCliConfigShape);
+  await assertPostgresReachable(config.DATABASE_URL, 2000);
+  const db = await createDataSource(config.DATABASE_URL, 2).initialize();
+  try {
+    const items = await new AuditCommands(db).list(page);
+    process.stdout.write(values.json ? `${JSON.stringify(items, null, 2)}\n` : auditTable(items));
     return 0;
   } finally {
     await db.destroy();

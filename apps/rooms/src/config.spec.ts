@@ -29,3 +29,15 @@ describe('rooms configuration: the live connections\' event log', () => {
     expect(() => parseConfig(roomsConfigShape, { LIVE_EVENTS_RETENTION: '24' })).toThrow(/LIVE_EVENTS_RETENTION: must be a number and a unit/);
   });
 });
+
+describe('rooms configuration: the audit log', () => {
+  it('keeps 90 days by default, pruned hourly', () => {
+    expect(parseConfig(roomsConfigShape, {})).toMatchObject({ AUDIT_RETENTION_DAYS: 90, AUDIT_PRUNE_EVERY: 3_600_000 });
+    expect(parseConfig(roomsConfigShape, { AUDIT_RETENTION_DAYS: '365' }).AUDIT_RETENTION_DAYS).toBe(365);
+  });
+
+  it('names the variable whose value is wrong', () => {
+    expect(() => parseConfig(roomsConfigShape, { AUDIT_RETENTION_DAYS: '0' })).toThrow(/AUDIT_RETENTION_DAYS: must be greater than 0/);
+    expect(() => parseConfig(roomsConfigShape, { AUDIT_RETENTION_DAYS: 'ninety' })).toThrow(/AUDIT_RETENTION_DAYS: must be a whole number/);
+  });
+});

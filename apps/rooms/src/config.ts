@@ -54,6 +54,10 @@ export const roomsConfigShape = {
    * command: keep twice this under the gateway's and the CLI's COMMAND_TIMEOUT_MS (10 s by default).
    */
   ADDON_HTTP_TIMEOUT_MS: env.positiveInt(4000),
+  /** How long the audit log keeps its lines (whole days); older ones are pruned. */
+  AUDIT_RETENTION_DAYS: env.positiveInt(90),
+  /** How often a replica prunes the audit log (`1h`; seconds in tests). Replicas may prune at once: each skips the others' rows. */
+  AUDIT_PRUNE_EVERY: env.duration('1h'),
   /** The group's name, as OAuth token answers give it (`group_name`). */
   GROUP_NAME: z.string().min(1).max(100).default('Chat Room Service'),
 };

@@ -3,6 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { AmqpBroker, AppLogger, CommandErrorPassthrough } from '@app/common';
 import { DataSource } from 'typeorm';
 import { AddonsModule } from './addons/addons.module';
+import { AuditModule } from './audit/audit.module';
 import { RoomsConfig } from './config';
 import { RoomsLifecycle } from './lifecycle';
 import { RoomsModule } from './rooms/rooms.module';
@@ -20,7 +21,7 @@ export class RoomsAppModule {
       module: RoomsAppModule,
       imports: [
         InfrastructureModule.forRoot(config, logger, db, broker),
-        RoomsModule, UsersModule, WebhooksModule, AddonsModule, TokensModule,
+        RoomsModule, UsersModule, WebhooksModule, AddonsModule, TokensModule, AuditModule,
       ],
       providers: [
         RoomsLifecycle,

@@ -29,7 +29,7 @@ export class V1Controller {
   @All(':resource/:action')
   async call(@V1CallParam() v1: V1Call, @Res() res: FastifyReply): Promise<void> {
     if (v1.authTest) return send(res, v1, 202, AUTH_TEST_BODY);
-    const actor = { tokenId: v1.token.id, label: v1.token.label || 'API' };
+    const actor = { tokenId: v1.token.id, label: v1.token.label || 'API', address: res.request.ip };
     const request = v1.method.request(v1.params, actor);
     const span = requestSpan(res.request);
     const reply = await this.rooms.send(v1.method.command, request, span && withSpan(span));

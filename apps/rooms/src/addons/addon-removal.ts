@@ -3,6 +3,7 @@ import type { CommandMeta } from '@app/common';
 import { Actor, commandFailure, TokenRevokedV1, WebhookRegistrationsChangedV1 } from '@app/contracts';
 import { Tx, UnitOfWork } from '../outbox/unit-of-work';
 import { AddonRepository, InstallationRef } from './addon.repository';
+import { AuditRepository } from '../audit/audit.repository';
 
 /** Not a broker command: nothing to apply once, no deadline (a cleanup must not be refused for lateness). */
 const LOCAL_META: CommandMeta = { pattern: 'addons.local', commandId: '', deadline: 0, redelivered: false };
@@ -16,7 +17,7 @@ const LOCAL_META: CommandMeta = { pattern: 'addons.local', commandId: '', deadli
  */
 @Injectable()
 export class AddonRemoval {
-  constructor(private readonly uow: UnitOfWork, private readonly addons: AddonRepository) {}
+  constructor(private readonly uow: UnitOfWork, private readonly addons: AddonRepository, private readonly audit: AuditRepository) {}
 
   remove(id: number, meta: CommandMeta = LOCAL_META, actor?: Actor): Promise<{ removed: InstallationRef | null }> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
@@ -26,6 +27,7 @@ export class AddonRemoval {
       if (actor?.roomId !== undefined && installation.roomId !== actor.roomId) {
         throw commandFailure('forbidden', 'outside_token_room', 'id', { ref: id });
       }
+      await this.audit.append(m, actor, { action: 'addon.uninstalled', target: await this.audit.subjectOf(m, 'addon', id), details: { roomId: installation.roomId } });
       for (const tokenId of await this.addons.revokeTokens(m, id)) emit(TokenRevokedV1, { tokenId });
       for (const [roomId, webhookIds] of await this.addons.delete(m, id)) emit(WebhookRegistrationsChangedV1, { roomId, webhookIds });
       return { removed: installation };

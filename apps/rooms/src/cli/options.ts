@@ -13,6 +13,7 @@ export const CLI_OPTIONS = {
   status: { type: 'string' },
   limit: { type: 'string' },
   since: { type: 'string' },
+  'start-index': { type: 'string' },
   all: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -39,6 +40,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly CliOption[]>> = {
   'webhook redeliver': [],
   'webhook recover': ['since'],
   'file restore-names': [],
+  audit: ['limit', 'start-index', 'json'],
 };
 
 /**
@@ -59,6 +61,7 @@ export const COMMAND_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
   'webhook redeliver': ['the delivery id'],
   'webhook recover': ['the webhook id'],
   'file restore-names': [],
+  audit: [],
 };
 
 /** token create: the options that depend on --type. */
@@ -131,9 +134,10 @@ export function parseCommandLine(argv: string[]) {
   const loose = parseArgs({ args: argv, options: CLI_OPTIONS, allowPositionals: true, strict: false, tokens: true });
   const given = loose.tokens.flatMap((t) => (t.kind === 'option' ? [{ name: t.name, rawName: t.rawName }] : []));
   const [resource, action] = loose.positionals;
-  const command = `${resource ?? ''} ${action ?? ''}`;
+  // `audit` is a command of one word: its name alone.
+  const command = resource === 'audit' ? resource : `${resource ?? ''} ${action ?? ''}`;
   const helping = given.some((o) => o.name === 'help');
-  const problem = optionProblem(command, given, loose.values.type) ?? (helping ? undefined : argumentProblem(command, loose.positionals.slice(2)));
+  const problem = optionProblem(command, given, loose.values.type) ?? (helping ? undefined : argumentProblem(command, loose.positionals.slice(command === 'audit' ? 1 : 2)));
   if (problem) throw new UsageError(problem);
   return parseArgs({ args: argv, options: CLI_OPTIONS, allowPositionals: true });
 }

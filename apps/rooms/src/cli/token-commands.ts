@@ -1,6 +1,7 @@
 import type { CommandMeta } from '@app/common';
 import { CommandFailure, parseRoomRef, parseUserRef } from '@app/contracts';
 import { DataSource } from 'typeorm';
+import { AuditRepository } from '../audit/audit.repository';
 import { ApiTokenEntity } from '../database/entities';
 import { UnitOfWork } from '../outbox/unit-of-work';
 import { RoomRepository } from '../rooms/room.repository';
@@ -34,9 +35,10 @@ export class TokenCommands {
 
   constructor(db: DataSource, uow: UnitOfWork) {
     const tokens = new TokenRepository();
-    this.createToken = new CreateToken(db, tokens, new UserRepository(), new RoomRepository());
+    const audit = new AuditRepository();
+    this.createToken = new CreateToken(db, tokens, new UserRepository(), new RoomRepository(), audit);
     this.listTokens = new ListTokens(db, tokens);
-    this.revokeToken = new RevokeToken(uow, tokens);
+    this.revokeToken = new RevokeToken(uow, tokens, audit);
   }
 
   async create(kind: string, label = '', owner: TokenOwner = {}): Promise<CreatedToken> {
@@ -57,7 +59,7 @@ export class TokenCommands {
   }
 
   revoke(id: number): Promise<boolean> {
-    return this.revokeToken.execute({ id }, CLI_META);
+    return this.revokeToken.execute({ id, actor: { label: 'cli' } }, CLI_META);
   }
 }
 

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_LOGGER, AmqpBroker, AppLogger } from '@app/common';
 import { DataSource } from 'typeorm';
+import { AuditRepository } from '../audit/audit.repository';
 import type { RoomsConfig } from '../config';
 import { OutboxRelay, OutboxRelayOptions } from '../outbox/outbox-relay';
 import { UnitOfWork } from '../outbox/unit-of-work';
@@ -45,6 +46,8 @@ export class InfrastructureModule {
       { provide: AmqpBroker, useValue: broker },
       { provide: OutboxRelay, useValue: relay },
       { provide: UnitOfWork, useValue: uow },
+      // Written by the use cases of every module, in their transactions.
+      { provide: AuditRepository, useClass: AuditRepository },
     ];
     return { module: InfrastructureModule, global: true, providers, exports: providers.map((p) => p.provide) };
   }

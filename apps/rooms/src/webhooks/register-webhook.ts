@@ -6,6 +6,8 @@ import { RoomRepository } from '../rooms/room.repository';
 import { StoredWebhook, WebhookRepository } from './webhook.repository';
 import { assertPatternApplies, assertUnderLimit, assertUrlReachable, fieldsOf, newWebhookSecret, Registrant, registrantOf } from './webhook-rules';
 import { ROOMS_CONFIG } from '../shared/infrastructure.module';
+import { AuditRepository } from '../audit/audit.repository';
+import { webhookSubject } from '../audit/audit-line';
 
 /** What a registration through the REST API names. */
 export interface Registration extends WebhookSpec {
@@ -23,6 +25,7 @@ export class RegisterWebhook {
     private readonly rooms: RoomRepository,
     private readonly webhooks: WebhookRepository,
     @Inject(ROOMS_CONFIG) private readonly config: RoomsConfig,
+    private readonly audit: AuditRepository,
   ) {}
 
   /**
@@ -50,6 +53,7 @@ export class RegisterWebhook {
       ...fieldsOf(r), key, secret, userId: registrant.userId, tokenId: r.actor.tokenId ?? null,
     });
     tx.emit(WebhookRegistrationsChangedV1, { roomId: registrant.roomId, webhookIds: [webhook.id] });
+    await this.audit.append(tx.manager, r.actor, { action: 'webhook.created', target: webhookSubject(webhook), details: { roomId: registrant.roomId, event: webhook.event, url: webhook.url } });
     return webhook.oauthClientId === null ? { webhook, secret } : { webhook };
   }
 }

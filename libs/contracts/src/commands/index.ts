@@ -7,3 +7,4 @@ export * from './tokens';
 export * from './webhooks';
 export * from './addons';
 export * from './deliveries';
+export * from './audit';

@@ -48,10 +48,13 @@ export interface Actor {
   userId?: number;
   /** The one room this actor may act on (v2 room tokens); any other room is refused. */
   roomId?: number;
+  /** The client's address as the gateway saw it (req.ip, TRUST_PROXY aware): recorded in the audit log. */
+  address?: string;
 }
 export const actorSchema: z.ZodType<Actor> = z.object({
   tokenId: z.number().int().positive().optional(),
   label: text().pipe(z.string().max(100)),
   userId: positiveId.optional(),
   roomId: positiveId.optional(),
+  address: z.string().max(64).optional(),
 });

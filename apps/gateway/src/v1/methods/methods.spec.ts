@@ -300,14 +300,14 @@ describe('v1 methods', () => {
 
     it('users/update carries only the fields given', () => {
       expect(build('users/update', { user_id: 'jo@example.com', title: 'Lead', is_group_admin: 'false' })).toEqual({
-        command: 'users.update-user.v1', payload: { user: { email: 'jo@example.com' }, title: 'Lead', isGroupAdmin: false },
+        command: 'users.update-user.v1', payload: { actor: { tokenId: 7, label: 'ci' }, user: { email: 'jo@example.com' }, title: 'Lead', isGroupAdmin: false },
       });
       acceptedByCommand('users/update', { user_id: 'jo@example.com', title: 'Lead', is_group_admin: 'false' });
       rejects('user_id', 'users/update', { title: 'Lead' });
     });
 
     it('users/delete, undelete, show and list build their commands and answers', () => {
-      expect(build('users/delete', { user_id: '5' })).toEqual({ command: 'users.delete-user.v1', payload: { user: { id: 5 } } });
+      expect(build('users/delete', { user_id: '5' })).toEqual({ command: 'users.delete-user.v1', payload: { actor: { tokenId: 7, label: 'ci' }, user: { id: 5 } } });
       expect(build('users/undelete', { user_id: '5' })).toEqual({ command: 'users.undelete-user.v1', payload: { user: { id: 5 } } });
       expect(build('users/show', { user_id: 'a@b.co' })).toEqual({ command: 'users.get-user.v1', payload: { user: { email: 'a@b.co' } } });
       expect(build('users/list', {})).toEqual({ command: 'users.list-users.v1', payload: { includeDeleted: false } });

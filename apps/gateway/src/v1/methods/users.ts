@@ -48,7 +48,7 @@ export const USERS_METHODS = {
     verbs: ['POST'],
     kinds: ADMIN,
     command: DeleteUserV1,
-    request: userOnly,
+    request: (p, actor) => ({ actor, ...userOnly(p) }),
     present: () => ({ deleted: true }),
   }),
 
@@ -84,7 +84,7 @@ export const USERS_METHODS = {
     verbs: ['POST'],
     kinds: ADMIN,
     command: UpdateUserV1,
-    request: (p) => ({ ...userOnly(p), ...userFields(p) }),
+    request: (p, actor) => ({ actor, ...userOnly(p), ...userFields(p) }),
     present: (reply) => ({ user: toV1User(reply.user) }),
   }),
 };

@@ -68,7 +68,8 @@ export const PresentedSession = createParamDecorator((_: unknown, ctx: Execution
 /** The actor carries the request's trace to the commands it is given to (see carryTrace). */
 export const CurrentActor = createParamDecorator((_: unknown, ctx: ExecutionContext): Actor => {
   const req = ctx.switchToHttp().getRequest<V2HttpRequest>();
-  const actor = actorOf(req.v2!.token!);
+  // The client's address (req.ip: TRUST_PROXY aware, as the rate limits see it), for the audit log.
+  const actor = { ...actorOf(req.v2!.token!), address: req.ip };
   const span = requestSpan(req);
   return span ? carryTrace(actor, withSpan(span)) : actor;
 });

@@ -35,7 +35,7 @@ describe('SignIn', () => {
         return { session: body.password === PASSWORD ? { user: USER, expires: new Date().toISOString() } : null };
       },
     } as unknown as RoomsClient;
-    const throttled = new SignInThrottled(logger);
+    const throttled = new SignInThrottled(logger, rooms);
     jest.spyOn(throttled, 'record').mockImplementation((e) => { events.push(e); });
     signIn = new SignIn(rooms, throttle, throttled, { SESSION_TTL: 3_600_000, PUBLIC_BASE_URL: 'http://chat.test' } as GatewayConfig);
   });

@@ -1,12 +1,12 @@
 import { Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import type { Context } from '@opentelemetry/api';
 import { generateApiToken, hashApiToken } from '@app/common';
-import { CreateUserTokenV1, ListUserTokensV1, RevokeUserTokenV1 } from '@app/contracts';
+import { Actor, CreateUserTokenV1, ListUserTokensV1, RevokeUserTokenV1 } from '@app/contracts';
 import { ApiError } from '../../shared/api-error';
 import { TokenAuthenticator } from '../../shared/auth/token-authenticator';
 import { Notes, RequireSessionOrScopes, ResponseSchema, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
-import { CurrentUserId, RequestTrace } from '../http/v2-request';
+import { CurrentActor, CurrentUserId, RequestTrace } from '../http/v2-request';
 import { V2Resource } from '../http/v2-resource';
 import { PageListQuery, pageListQuery } from '../http/pagination';
 import { V2Body, V2Query } from '../http/validation';
@@ -43,9 +43,9 @@ export class TokensController extends V2Resource {
   @RequireSessionOrScopes('admin_group')
   @ResponseSchema(createdTokenResponse)
   @Notes('Our extension. `kind` personal (default) takes `scopes` (at least one; admin_group for group admins only, 403 otherwise; an unknown one is a 400 naming scopes); admin and notification (v1 tokens, no scopes) for group admins only (403). `token` is the clear token, shown this once; it works at once.')
-  async create(@CurrentUserId() userId: number, @V2Body(createTokenBody) body: CreateTokenBody, @RequestTrace() trace?: Context) {
+  async create(@CurrentUserId() userId: number, @V2Body(createTokenBody) body: CreateTokenBody, @CurrentActor() actor: Actor) {
     const clear = generateApiToken();
-    const { token } = await this.rooms.send(CreateUserTokenV1, { userId, ...body, tokenHash: hashApiToken(clear) }, trace);
+    const { token } = await this.rooms.send(CreateUserTokenV1, { actor, userId, ...body, tokenHash: hashApiToken(clear) });
     return { ...toV2TokenItem(token), token: clear };
   }
 
@@ -54,9 +54,9 @@ export class TokensController extends V2Resource {
   @HttpCode(204)
   @RequireSessionOrScopes('admin_group')
   @Notes('Our extension. Every gateway replica refuses the token before this answers. A token you may not see (someone else\'s) is 404.')
-  async revoke(@CurrentUserId() userId: number, @Param('id') id: string, @RequestTrace() trace?: Context): Promise<void> {
+  async revoke(@CurrentUserId() userId: number, @Param('id') id: string, @CurrentActor() actor: Actor): Promise<void> {
     if (!/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_147_483_647) throw new ApiError(404, `Token ${id.slice(0, 50)} not found`);
-    await this.rooms.send(RevokeUserTokenV1, { userId, tokenId: Number(id) }, trace);
+    await this.rooms.send(RevokeUserTokenV1, { actor, userId, tokenId: Number(id) });
     this.tokens.revoked(Number(id));
   }
 }

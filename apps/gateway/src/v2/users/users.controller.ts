@@ -1,9 +1,9 @@
 import { Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import type { Context } from '@opentelemetry/api';
-import { CreateUserV1, DeleteUserV1, GetUserV1, ListUsersV1, UpdateUserV1, UserRef } from '@app/contracts';
+import { Actor, CreateUserV1, DeleteUserV1, GetUserV1, ListUsersV1, UpdateUserV1, UserRef } from '@app/contracts';
 import { RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
-import { RequestTrace, UserRefParam } from '../http/v2-request';
+import { CurrentActor, RequestTrace, UserRefParam } from '../http/v2-request';
 import { V2Resource } from '../http/v2-resource';
 import { V2Body, V2Query } from '../http/validation';
 import { ListUsersQuery, listUsersQuery, UserBody, userBody, userFieldsOf } from './users.schemas';
@@ -41,15 +41,15 @@ export class UsersController extends V2Resource {
   @Summary('Replace a user (absent optional fields reset)')
   @HttpCode(204)
   @RequireScopes('admin_group')
-  async replace(@UserRefParam() user: UserRef, @V2Body(userBody) body: UserBody, @RequestTrace() trace?: Context): Promise<void> {
-    await this.rooms.send(UpdateUserV1, { user, replace: true, ...userFieldsOf(body) }, trace);
+  async replace(@UserRefParam() user: UserRef, @V2Body(userBody) body: UserBody, @CurrentActor() actor: Actor): Promise<void> {
+    await this.rooms.send(UpdateUserV1, { actor, user, replace: true, ...userFieldsOf(body) });
   }
 
   @Delete(':user')
   @Summary('Delete a user (room_exit from every room)')
   @HttpCode(204)
   @RequireScopes('admin_group')
-  async delete(@UserRefParam() user: UserRef, @RequestTrace() trace?: Context): Promise<void> {
-    await this.rooms.send(DeleteUserV1, { user }, trace);
+  async delete(@UserRefParam() user: UserRef, @CurrentActor() actor: Actor): Promise<void> {
+    await this.rooms.send(DeleteUserV1, { actor, user });
   }
 }

@@ -12,6 +12,7 @@ import { capabilitiesUrlOf, installationBody, newOAuthClient } from '../addon-ru
 import { AddonRepository, AlreadyInstalled } from '../addon.repository';
 import { checkDescriptor } from '../descriptor';
 import { PRESENTATION, ROOMS_CONFIG } from '../../shared/infrastructure.module';
+import { AuditRepository } from '../../audit/audit.repository';
 
 /**
  * Installs an add-on: fetches its descriptor and checks it (no transaction open during
@@ -32,6 +33,7 @@ export class InstallAddon {
     @Inject(ROOMS_CONFIG) private readonly config: RoomsConfig,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
+    private readonly audit: AuditRepository,
   ) {}
 
   async execute(cmd: RequestOf<typeof InstallAddonV1>, meta: CommandMeta): Promise<ReplyOf<typeof InstallAddonV1>> {
@@ -70,6 +72,7 @@ export class InstallAddon {
         const inserted = await this.addons.insertInstallation(m, {
           descriptor, raw: fetched.json, descriptorUrl: cmd.url, capabilitiesUrl, roomId, oauthClientId: client.oauthId, installedByUserId: cmd.actor.userId ?? null,
         }, client.oauthSecret);
+        await this.audit.append(m, cmd.actor, { action: 'addon.installed', target: { type: 'addon', id: inserted.id, name: descriptor.name }, details: { key: descriptor.key, roomId, descriptorUrl: cmd.url, webhookIds: inserted.webhookIds } });
         if (inserted.webhookIds.length > 0) emit(WebhookRegistrationsChangedV1, { roomId, webhookIds: inserted.webhookIds });
         return inserted;
       } catch (err) {

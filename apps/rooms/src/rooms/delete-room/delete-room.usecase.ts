@@ -13,6 +13,8 @@ import { ParticipantRepository } from '../participants/participant.repository';
 import { assertMayAdminister } from '../room-access';
 import { RoomRepository } from '../room.repository';
 import { PRESENTATION } from '../../shared/infrastructure.module';
+import { AuditRepository } from '../../audit/audit.repository';
+import { roomSubject } from '../../audit/audit-line';
 
 /**
  * Removes the room, its messages and its files (its owner's and group admins' to do); everyone in it exits first (room_exit each, then
@@ -33,6 +35,7 @@ export class DeleteRoom {
     private readonly addonCalls: AddonCalls,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
+    private readonly audit: AuditRepository,
   ) {}
 
   async execute(cmd: RequestOf<typeof DeleteRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof DeleteRoomV1>> {
@@ -56,6 +59,7 @@ export class DeleteRoom {
       // after it (ListRemovedFilesV1), their records kept until it has.
       await this.files.markRemovedOfRoom(m, room.id);
       await this.rooms.delete(m, room.id);
+      await this.audit.append(m, cmd.actor, { action: 'room.deleted', target: roomSubject(room), details: { webhookIds, addonIds: uninstalled.map((i) => i.id) } });
       emit(RoomDeletedV2, { room: roomObject, sender }, before);
       // After room_deleted: the room's own room_deleted webhooks are still to be delivered.
       if (webhookIds.length > 0) emit(WebhookRegistrationsChangedV1, { roomId: room.id, webhookIds });

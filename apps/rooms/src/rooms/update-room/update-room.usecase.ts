@@ -13,6 +13,8 @@ import { administrationOf, assertMayAdminister } from '../room-access';
 import { RoomAttribute, RoomRepository } from '../room.repository';
 import { roomChanges } from './room-changes';
 import { PRESENTATION } from '../../shared/infrastructure.module';
+import { AuditRepository } from '../../audit/audit.repository';
+import { roomChangeLines } from '../../audit/audit-line';
 
 /**
  * HipChat's PUT room: the fields given replace the room's, the others stay. Any change
@@ -27,6 +29,7 @@ export class UpdateRoom {
     private readonly users: UserRepository,
     private readonly actors: Actors,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
+    private readonly audit: AuditRepository,
   ) {}
 
   execute(cmd: RequestOf<typeof UpdateRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof UpdateRoomV1>> {
@@ -45,6 +48,7 @@ export class UpdateRoom {
       assertMayAdminister(room, standing, administrationOf(changes));
       if (Object.keys(changes).length === 0) return { room: toRoomView(room, await this.rooms.lastActive(m, room.id), this.ctx) };
 
+      for (const line of roomChangeLines(room, changes, owner)) await this.audit.append(m, cmd.actor, line);
       const saved: Partial<Pick<RoomEntity, RoomAttribute>> = { ...changes, version: newVersion() };
       Object.assign(room, saved);
       await this.rooms.update(m, room.id, saved);

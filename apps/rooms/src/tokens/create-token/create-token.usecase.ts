@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { RoomRepository } from '../../rooms/room.repository';
 import { UserRepository } from '../../users/user.repository';
 import { TokenRepository } from '../token.repository';
+import { AuditRepository } from '../../audit/audit.repository';
 
 /** A token to make: a v1 token (admin, notification) or a v2 one, which belongs to a user (personal) or a room. */
 export interface CreateTokenCommand {
@@ -34,6 +35,7 @@ export class CreateToken {
     private readonly tokens: TokenRepository,
     private readonly users: UserRepository,
     private readonly rooms: RoomRepository,
+    private readonly audit: AuditRepository,
   ) {}
 
   async execute(cmd: CreateTokenCommand): Promise<CreatedToken> {
@@ -68,7 +70,12 @@ export class CreateToken {
       throw commandFailure('invalid', 'rule', 'owner', { problem: `user, room and scopes are for v2 tokens (personal, room), not ${kind} tokens` });
     }
     const token = generateApiToken();
-    const id = await this.tokens.insert(m, { tokenHash: hashApiToken(token), kind, label: cmd.label, userId, roomId, scopes });
+    // The token and its audit line commit together (the operator's CLI makes these: its actor).
+    const id = await this.db.transaction(async (t) => {
+      const made = await this.tokens.insert(t, { tokenHash: hashApiToken(token), kind, label: cmd.label, userId, roomId, scopes });
+      await this.audit.append(t, { label: 'cli' }, { action: 'token.created', target: { type: 'token', id: made, name: cmd.label }, details: { kind, userId, roomId, scopes } });
+      return made;
+    });
     return { id, token, kind, label: cmd.label };
   }
 }

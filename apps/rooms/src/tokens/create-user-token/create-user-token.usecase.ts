@@ -5,6 +5,7 @@ import { UnitOfWork } from '../../outbox/unit-of-work';
 import { UserRepository } from '../../users/user.repository';
 import { TokenRepository } from '../token.repository';
 import { checkNewUserToken } from '../user-token-rules';
+import { AuditRepository } from '../../audit/audit.repository';
 
 /**
  * A token a user makes through the tokens API (see checkNewUserToken for what they may
@@ -12,7 +13,7 @@ import { checkNewUserToken } from '../user-token-rules';
  */
 @Injectable()
 export class CreateUserToken {
-  constructor(private readonly uow: UnitOfWork, private readonly users: UserRepository, private readonly tokens: TokenRepository) {}
+  constructor(private readonly uow: UnitOfWork, private readonly users: UserRepository, private readonly tokens: TokenRepository, private readonly audit: AuditRepository) {}
 
   execute(cmd: RequestOf<typeof CreateUserTokenV1>, meta: CommandMeta): Promise<ReplyOf<typeof CreateUserTokenV1>> {
     return this.uow.apply(meta, async ({ manager: m }) => {
@@ -22,6 +23,7 @@ export class CreateUserToken {
       const id = await this.tokens.insert(m, {
         tokenHash: cmd.tokenHash, kind: cmd.kind, label: cmd.label, userId: cmd.kind === 'personal' ? user.id : null, roomId: null, scopes,
       });
+      await this.audit.append(m, cmd.actor ?? { label: 'API', userId: user.id }, { action: 'token.created', target: { type: 'token', id, name: cmd.label }, details: { kind: cmd.kind, scopes } });
       return { token: await this.tokens.view(m, id) };
     });
   }

@@ -10,6 +10,8 @@ import { newVersion, PresentationContext, toRoomObject, toUserObject } from '../
 import { SessionRepository } from '../session.repository';
 import { UserRepository } from '../user.repository';
 import { PRESENTATION } from '../../shared/infrastructure.module';
+import { AuditRepository } from '../../audit/audit.repository';
+import { userSubject } from '../../audit/audit-line';
 
 /**
  * Deleting keeps the user (messages still name them) and takes them out of every room they
@@ -26,6 +28,7 @@ export class DeleteUser {
     private readonly participants: ParticipantRepository,
     private readonly sessions: SessionRepository,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
+    private readonly audit: AuditRepository,
   ) {}
 
   execute(cmd: RequestOf<typeof DeleteUserV1>, meta: CommandMeta): Promise<ReplyOf<typeof DeleteUserV1>> {
@@ -40,6 +43,7 @@ export class DeleteUser {
       user.isDeleted = true;
       user.version = newVersion();
       await this.users.setDeleted(m, user, true);
+      await this.audit.append(m, cmd.actor, { action: 'user.deleted', target: userSubject(user) });
       const forgotten = [...await this.sessions.revokeAllOf(m, user.id), ...await this.sessions.personalTokenIdsOf(m, user.id)];
       for (const tokenId of forgotten) emit(TokenRevokedV1, { tokenId });
       emit(UserDeletedV1, { user: toUserObject(user, this.ctx) });

@@ -7,6 +7,8 @@ import { hashPassword } from '../passwords';
 import { SessionRepository } from '../session.repository';
 import { UserRepository } from '../user.repository';
 import { PRESENTATION } from '../../shared/infrastructure.module';
+import { AuditRepository } from '../../audit/audit.repository';
+import { userSubject } from '../../audit/audit-line';
 
 /**
  * Changes the fields given, or (replace) sets them all; a deleted user cannot be updated.
@@ -19,6 +21,7 @@ export class UpdateUser {
     private readonly users: UserRepository,
     private readonly sessions: SessionRepository,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
+    private readonly audit: AuditRepository,
   ) {}
 
   async execute(cmd: RequestOf<typeof UpdateUserV1>, meta: CommandMeta): Promise<ReplyOf<typeof UpdateUserV1>> {
@@ -30,6 +33,7 @@ export class UpdateUser {
     const passwordHash = cmd.password !== undefined ? await hashPassword(cmd.password) : undefined;
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
       const user = await this.users.findByRef(m, cmd.user, { live: true, lock: true });
+      const wasGroupAdmin = user.isGroupAdmin;
       if (cmd.replace) {
         user.name = cmd.name!;
         user.email = cmd.email!;
@@ -51,6 +55,7 @@ export class UpdateUser {
       }
       user.version = newVersion();
       await this.users.save(m, user, 'update');
+      if (user.isGroupAdmin !== wasGroupAdmin) await this.audit.append(m, cmd.actor, { action: user.isGroupAdmin ? 'user.promoted' : 'user.demoted', target: userSubject(user) });
       emit(UserUpdatedV1, { user: toUserObject(user, this.ctx) });
       return { user: toUserView(user, this.ctx) };
     }, { replyAfterPublish: passwordHash !== undefined });

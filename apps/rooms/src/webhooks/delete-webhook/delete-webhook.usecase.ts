@@ -6,6 +6,8 @@ import { mayManageWebhook } from '../../rooms/room-access';
 import { RoomRepository } from '../../rooms/room.repository';
 import { WebhookRepository } from '../webhook.repository';
 import { assertNotAddOns, registrantOf, webhookNotFound } from '../webhook-rules';
+import { AuditRepository } from '../../audit/audit.repository';
+import { webhookSubject } from '../../audit/audit-line';
 
 /** Deletes a webhook of a room; an add-on's are refused (they go with the add-on). */
 @Injectable()
@@ -14,6 +16,7 @@ export class DeleteWebhook {
     private readonly uow: UnitOfWork,
     private readonly rooms: RoomRepository,
     private readonly webhooks: WebhookRepository,
+    private readonly audit: AuditRepository,
   ) {}
 
   execute(cmd: RequestOf<typeof DeleteWebhookV1>, meta: CommandMeta): Promise<ReplyOf<typeof DeleteWebhookV1>> {
@@ -26,6 +29,7 @@ export class DeleteWebhook {
       if (!mayManageWebhook(standing, webhook)) throw webhookNotFound(cmd.webhook);
       assertNotAddOns(webhook);
       await this.webhooks.delete(m, webhook.id);
+      await this.audit.append(m, cmd.actor, { action: 'webhook.deleted', target: webhookSubject(webhook), details: { roomId: room.id, event: webhook.event, url: webhook.url } });
       emit(WebhookRegistrationsChangedV1, { roomId: room.id, webhookIds: [webhook.id] });
       return {};
     });

@@ -7,6 +7,8 @@ import { WebhookHealthRepository } from '../webhook-health.repository';
 import { readableWebhook } from '../readable-webhook';
 import { webhookNotFound } from '../webhook-rules';
 import { StoredWebhook, toWebhookView, WebhookRepository } from '../webhook.repository';
+import { AuditRepository } from '../../audit/audit.repository';
+import { webhookSubject } from '../../audit/audit-line';
 
 /**
  * Enables a webhook again and resets its health. Enabling is a registration change (in
@@ -20,6 +22,7 @@ export class EnableWebhook {
     private readonly uow: UnitOfWork,
     private readonly webhooks: WebhookRepository,
     private readonly health: WebhookHealthRepository,
+    private readonly audit: AuditRepository,
   ) {}
 
   execute(cmd: RequestOf<typeof EnableWebhookV1>, meta: CommandMeta): Promise<ReplyOf<typeof EnableWebhookV1>> {
@@ -29,6 +32,7 @@ export class EnableWebhook {
       // webhook's update. One deleted since it was read resets nothing and is not found below.
       await this.health.reset(m, webhook.id);
       if (await this.webhooks.enable(m, webhook.id)) emit(WebhookRegistrationsChangedV1, { roomId: webhook.roomId, webhookIds: [webhook.id] });
+      if (!webhook.enabled) await this.audit.append(m, 'operator' in cmd ? { label: 'cli' } : cmd.actor, { action: 'webhook.enabled', target: webhookSubject(webhook), details: { roomId: webhook.roomId, wasDisabledFor: webhook.disabledReason } });
       const now = await this.webhooks.findAnyById(m, webhook.id);
       if (!now) throw webhookNotFound({ id: webhook.id });
       return { webhook: toWebhookView(now) };

@@ -10,6 +10,8 @@ import { ROOMS_CONFIG } from '../../shared/infrastructure.module';
 import { WebhookHealthRepository } from '../webhook-health.repository';
 import { crossedThresholds, DisableThresholds, disabledNotice, disabledReason } from '../webhook-health-rules';
 import { StoredWebhook, WebhookRepository } from '../webhook.repository';
+import { AuditRepository } from '../../audit/audit.repository';
+import { webhookSubject } from '../../audit/audit-line';
 
 /** Who posts the notice of a disabled webhook: the service itself (no token, no user). */
 export const WEBHOOK_NOTICE_FROM = 'Webhooks';
@@ -34,6 +36,7 @@ export class ReportWebhookHealth {
     private readonly notifications: SendNotification,
     @Inject(ROOMS_CONFIG) config: RoomsConfig,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
+    private readonly audit: AuditRepository,
   ) {
     this.limits = { afterMs: config.WEBHOOK_DISABLE_AFTER, minFailures: config.WEBHOOK_DISABLE_MIN_FAILURES };
   }
@@ -55,6 +58,7 @@ export class ReportWebhookHealth {
         const webhook = await this.webhooks.disable(tx.manager, k.webhookId, reason);
         if (!webhook) continue;
         disabled.push(webhook.id);
+        await this.audit.append(tx.manager, undefined, { action: 'webhook.disabled', target: webhookSubject(webhook), details: { roomId: webhook.roomId, reason, cause: 'failures' } });
         tx.emit(WebhookRegistrationsChangedV1, { roomId: webhook.roomId, webhookIds: [webhook.id] });
         await this.tell(tx, webhook, reason);
       }

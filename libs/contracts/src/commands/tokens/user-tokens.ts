@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../../models/limits';
 import { defineCommand } from '../define-command';
 import type { TokenKind, V2Scope } from './resolve-token';
+import { actorSchema } from '../refs';
 
 /** The kinds a user manages through the tokens API: their own personal tokens; group admins also v1 ones. */
 export const USER_TOKEN_KINDS = ['personal', 'admin', 'notification'] as const;
@@ -32,6 +33,8 @@ export const ListUserTokensV1 = defineCommand<{ tokens: TokenView[] }>('tokens.l
  * `scopes`; admin_group for a non-admin, or a v1 kind: forbidden).
  */
 export const CreateUserTokenV1 = defineCommand<{ token: TokenView }>('tokens.create-user-token.v1', z.object({
+  /** The request's actor (absent from older senders): named in the audit log. */
+  actor: actorSchema.optional(),
   userId: z.number().int().positive(),
   kind: z.enum(USER_TOKEN_KINDS),
   label: z.string().max(LIMITS.tokenLabelMaxLength),
@@ -41,6 +44,8 @@ export const CreateUserTokenV1 = defineCommand<{ token: TokenView }>('tokens.cre
 
 /** Revokes a token `userId` may see (else token_not_found): `token.revoked.v1` reaches every gateway before the answer. */
 export const RevokeUserTokenV1 = defineCommand<Record<string, never>>('tokens.revoke-user-token.v1', z.object({
+  /** The request's actor (absent from older senders): named in the audit log. */
+  actor: actorSchema.optional(),
   userId: z.number().int().positive(),
   tokenId: z.number().int().positive(),
 }));

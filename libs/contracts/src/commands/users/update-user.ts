@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { UserView } from '../../models/views';
 import { defineCommand } from '../define-command';
-import { userRefSchema } from '../refs';
+import { actorSchema, userRefSchema } from '../refs';
 import { userFields } from './user-fields';
 
 /**
@@ -10,6 +10,8 @@ import { userFields } from './user-fields';
  * admin, UTC); the password is kept unless given.
  */
 export const UpdateUserV1 = defineCommand<{ user: UserView }>('users.update-user.v1', z.object({
+  /** Who asks (absent from older senders): named in the audit log when it promotes or demotes. */
+  actor: actorSchema.optional(),
   replace: z.boolean().optional(),
   user: userRefSchema,
   email: userFields.email.optional(),

@@ -5,6 +5,8 @@ import { UnitOfWork } from '../../../outbox/unit-of-work';
 import { UserRepository } from '../../../users/user.repository';
 import { RoomRepository } from '../../room.repository';
 import { assertPrivate } from '../member-rules';
+import { AuditRepository } from '../../../audit/audit.repository';
+import { roomSubject } from '../../../audit/audit-line';
 
 /**
  * Adding a member emits no event and keeps the room's version: the version tags the Room
@@ -16,6 +18,7 @@ export class AddMember {
     private readonly uow: UnitOfWork,
     private readonly rooms: RoomRepository,
     private readonly users: UserRepository,
+    private readonly audit: AuditRepository,
   ) {}
 
   execute(cmd: RequestOf<typeof AddMemberV1>, meta: CommandMeta): Promise<ReplyOf<typeof AddMemberV1>> {
@@ -25,6 +28,7 @@ export class AddMember {
       assertPrivate(room, cmd.room);
       const user = await this.users.findByRef(m, cmd.user, { live: true });
       await this.rooms.addMember(m, room.id, user.id);
+      await this.audit.append(m, cmd.actor, { action: 'room.member_added', target: roomSubject(room), details: { user: { id: user.id, name: user.name } } });
       return {};
     });
   }

@@ -4,6 +4,8 @@ import { InviteUserV1, ReplyOf, RequestOf } from '@app/contracts';
 import { UnitOfWork } from '../../../outbox/unit-of-work';
 import { UserRepository } from '../../../users/user.repository';
 import { RoomRepository } from '../../room.repository';
+import { AuditRepository } from '../../../audit/audit.repository';
+import { roomSubject } from '../../../audit/audit-line';
 
 /**
  * An invitation to a private room makes the user a member (so that they may accept it by
@@ -16,6 +18,7 @@ export class InviteUser {
     private readonly uow: UnitOfWork,
     private readonly rooms: RoomRepository,
     private readonly users: UserRepository,
+    private readonly audit: AuditRepository,
   ) {}
 
   execute(cmd: RequestOf<typeof InviteUserV1>, meta: CommandMeta): Promise<ReplyOf<typeof InviteUserV1>> {
@@ -23,6 +26,7 @@ export class InviteUser {
       const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'share');
       const user = await this.users.findByRef(m, cmd.user, { live: true });
       if (room.privacy === 'private') await this.rooms.addMember(m, room.id, user.id);
+      await this.audit.append(m, cmd.actor, { action: 'room.member_invited', target: roomSubject(room), details: { user: { id: user.id, name: user.name } } });
       return {};
     });
   }

@@ -9,6 +9,8 @@ import { RoomRepository } from '../../room.repository';
 import { MemberRepository } from '../member.repository';
 import { assertPrivate } from '../member-rules';
 import { PRESENTATION } from '../../../shared/infrastructure.module';
+import { AuditRepository } from '../../../audit/audit.repository';
+import { roomSubject } from '../../../audit/audit-line';
 
 /** A user who is no longer a member may not stay in the private room: they exit it (room_exit). */
 @Injectable()
@@ -20,6 +22,7 @@ export class RemoveMember {
     private readonly members: MemberRepository,
     private readonly participants: ParticipantRepository,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
+    private readonly audit: AuditRepository,
   ) {}
 
   execute(cmd: RequestOf<typeof RemoveMemberV1>, meta: CommandMeta): Promise<ReplyOf<typeof RemoveMemberV1>> {
@@ -28,6 +31,7 @@ export class RemoveMember {
       assertPrivate(room, cmd.room);
       const user = await this.users.findByRef(m, cmd.user, { live: true });
       await this.members.remove(m, room.id, user.id);
+      await this.audit.append(m, cmd.actor, { action: 'room.member_removed', target: roomSubject(room), details: { user: { id: user.id, name: user.name } } });
       // Their open live streams of the room end (a participant or not).
       emit(RoomAccessNarrowedV1, { roomId: room.id, userId: user.id });
       if (await this.participants.exit(m, room.id, user.id)) {

@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import type { Actor, AuditAction, AuditActorType, AuditEntryView, AuditSubject } from '@app/contracts';
+import { EntityManager } from 'typeorm';
+import { ActorFacts, AuditLine, auditActorOf, cleanDetails, cleanSubject } from './audit-line';
+
+interface AuditRow {
+  id: string; created_at: Date; actor_type: AuditActorType; actor_id: number | null; actor_name: string; action: AuditAction;
+  target_type: string; target_id: number | null; target_name: string; details: Record<string, unknown>; address: string | null;
+}
+
+/**
+ * The audit log's table. `append` is called by a use case with its transaction's manager:
+ * the line commits with the change it records, or neither does.
+ */
+@Injectable()
+export class AuditRepository {
+  async append(m: EntityManager, actor: Actor | undefined, line: AuditLine): Promise<void> {
+    const who = auditActorOf(actor, await this.factsOf(m, actor));
+    const target = cleanSubject(line.target);
+    await m.query(
+      `INSERT INTO audit_log (actor_type, actor_id, actor_name, action, target_type, target_id, target_name, details, address)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [who.type, who.id, who.name.slice(0, 254), line.action, target.type, target.id, target.name,
+        JSON.stringify(cleanDetails(line.details ?? {})), (actor?.address ?? line.address)?.slice(0, 64) ?? null],
+    );
+  }
+
+  /** Newest first. */
+  async listPage(m: EntityManager, startIndex: number, limit: number): Promise<AuditEntryView[]> {
+    const rows: AuditRow[] = await m.query('SELECT * FROM audit_log ORDER BY id DESC OFFSET $1 LIMIT $2', [startIndex, limit]);
+    return rows.map((r) => ({
+      id: Number(r.id),
+      date: r.created_at.toISOString(),
+      actor: { type: r.actor_type, id: r.actor_id, name: r.actor_name },
+      action: r.action,
+      target: { type: r.target_type, id: r.target_id, name: r.target_name },
+      details: r.details,
+      address: r.address,
+    }));
+  }
+
+  /**
+   * Deletes up to `batch` lines older than `days` days; answers how many. SKIP LOCKED: replicas
+   * pruning at once each take other rows instead of waiting on one another's.
+   */
+  async prune(m: EntityManager, days: number, batch = 5000): Promise<number> {
+    const [, count] = await m.query(
+      `DELETE FROM audit_log WHERE id IN (
+         SELECT id FROM audit_log WHERE created_at < now() - make_interval(days => $1::int) LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      [days, batch],
+    ) as [unknown, number];
+    return count;
+  }
+
+  /** Whether the actor administers the group: a group admin user, or the operator's CLI (no token, no user). */
+  async mayRead(m: EntityManager, actor: Actor): Promise<boolean> {
+    if (actor.userId === undefined) return actor.tokenId === undefined;
+    const rows: Array<{ ok: boolean }> = await m.query('SELECT is_group_admin AND NOT is_deleted AS ok FROM users WHERE id = $1', [actor.userId]);
+    return rows[0]?.ok === true;
+  }
+
+  /** The id of the live user with this e-mail address, if any (a throttled sign-in's target). */
+  async userIdByEmail(m: EntityManager, email: string): Promise<number | null> {
+    const rows: Array<{ id: number }> = await m.query('SELECT id FROM users WHERE lower(email) = lower($1) AND NOT is_deleted LIMIT 1', [email]);
+    return rows[0]?.id ?? null;
+  }
+
+  /** A token or add-on installation as a line names it, read before it changes (its name as it was). */
+  async subjectOf(m: EntityManager, type: 'token' | 'addon', id: number): Promise<AuditSubject> {
+    const sql = type === 'token' ? 'SELECT label AS name FROM api_tokens WHERE id = $1' : 'SELECT name FROM addon_installations WHERE id = $1';
+    const rows: Array<{ name: string }> = await m.query(sql, [id]);
+    return { type, id, name: rows[0]?.name ?? '' };
+  }
+
+  private async factsOf(m: EntityManager, actor: Actor | undefined): Promise<ActorFacts> {
+    if (!actor || (actor.userId === undefined && actor.tokenId === undefined)) return {};
+    const rows: Array<{ user_name: string | null; token_kind: string | null; token_label: string | null; addon_id: number | null; addon_name: string | null }> = await m.query(
+      `SELECT (SELECT name FROM users WHERE id = $1::int) AS user_name, t.kind AS token_kind, t.label AS token_label,
+              a.id AS addon_id, a.name AS addon_name
+         FROM (VALUES (1)) one
+         LEFT JOIN api_tokens t ON t.id = $2::int
+         LEFT JOIN addon_installations a ON a.id = t.addon_installation_id`,
+      [actor.userId ?? null, actor.tokenId ?? null],
+    );
+    const r = rows[0];
+    return { userName: r?.user_name, tokenKind: r?.token_kind, tokenLabel: r?.token_label, addonId: r?.addon_id, addonName: r?.addon_name };
+  }
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { defineCommand } from '../define-command';
+import { actorSchema } from '../refs';
+
+/** Who made a change the audit log records: a user, a token of no user, an add-on, or the operator's CLI. */
+export const AUDIT_ACTOR_TYPES = ['user', 'token', 'addon', 'cli', 'system'] as const;
+export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
+
+/** What the audit log records (`<aggregate>.<change>`). */
+export const AUDIT_ACTIONS = [
+  'room.member_added', 'room.member_invited', 'room.member_removed', 'room.owner_changed', 'room.privacy_changed',
+  'room.archived', 'room.unarchived', 'room.deleted',
+  'user.promoted', 'user.demoted', 'user.deleted',
+  'token.created', 'token.revoked',
+  'webhook.created', 'webhook.deleted', 'webhook.enabled', 'webhook.disabled',
+  'addon.installed', 'addon.uninstalled',
+  'session.sign_in_throttled',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** What a line is about. `id` null: the target has no id (an e-mail address of a sign-in). */
+export interface AuditSubject { type: string; id: number | null; name: string }
+
+/** One line of the audit log, as every reader (v2, console, CLI) gets it: never a secret, URLs without their query. */
+export interface AuditEntryView {
+  id: number;
+  /** ISO-8601. */
+  date: string;
+  actor: { type: AuditActorType; id: number | null; name: string };
+  action: AuditAction;
+  target: AuditSubject;
+  details: Record<string, unknown>;
+  /** The client's address as the gateway saw it; null when the change came from no request (CLI, the service itself). */
+  address: string | null;
+}
+
+/**
+ * The audit log, newest first (`GET /v2/audit`, `cli audit`): a group admin's to read (a
+ * personal token or session of one), or the operator's (the CLI's actor, of no token).
+ * Anyone else is refused (forbidden). Reads `limit` lines from `startIndex`.
+ */
+export const ListAuditV1 = defineCommand<{ items: AuditEntryView[] }>('audit.list-audit.v1', z.object({
+  actor: actorSchema,
+  startIndex: z.number().int().min(0).max(2_147_483_647),
+  limit: z.number().int().min(1).max(1001),
+}), { query: true });
+
+/**
+ * A gateway refused a sign-in for too many failed guesses: recorded in the audit log.
+ * `scope`: what was throttled (the account, the client's address). The e-mail address is
+ * the one tried (no password, ever).
+ */
+export const RecordSignInThrottledV1 = defineCommand<Record<string, never>>('audit.record-sign-in-throttled.v1', z.object({
+  email: z.string().max(254),
+  address: z.string().max(64),
+  scope: z.enum(['account_address', 'account', 'address']),
+}));
