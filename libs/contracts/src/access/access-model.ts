@@ -153,6 +153,9 @@ export const ACCESS_MODEL: readonly AccessRule[] = [
   { operation: 'GET /v2/addons/{id}', may: { ...GROUP_ADMINS } },
   { operation: 'DELETE /v2/addons/{id}', may: { ...GROUP_ADMINS } },
 
+  // The audit log.
+  { operation: 'GET /v2/audit', may: { group_admin: 'yes' }, note: 'Group admins only (scope admin_group): who changed access, newest first.' },
+
   // Version 1.
   { operation: 'v1 rooms/create', may: { ...V1_ADMIN } },
   { operation: 'v1 rooms/delete', may: { ...V1_ADMIN } },
