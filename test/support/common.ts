@@ -15,6 +15,13 @@ import { forgetTestState, TestState, trackTestState } from './test-state';
 
 export { trackTestState };
 
+/**
+ * The keys every test service seals its secrets with (SECRETS_KEYS): one fixed test key, so
+ * that every process of a stack (in-process apps, the launched system, the CLI) opens what
+ * the others sealed. Not a key anyone uses for real.
+ */
+export const TEST_SECRETS_KEYS = `test:${Buffer.alloc(32, 'chat-room-service test key ').toString('base64')}`;
+
 /** PostgreSQL server, RabbitMQ and Redis URLs resolved by the global setup. */
 export function testInfra(): { pgServerUrl: string; amqpUrl: string; redisUrl: string } {
   if (process.env.TEST_INFRA_ERROR) throw new Error(process.env.TEST_INFRA_ERROR);

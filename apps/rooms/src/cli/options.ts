@@ -39,6 +39,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly CliOption[]>> = {
   'webhook redeliver': [],
   'webhook recover': ['since'],
   'file restore-names': [],
+  'secrets rotate-key': [],
 };
 
 /**
@@ -59,6 +60,7 @@ export const COMMAND_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
   'webhook redeliver': ['the delivery id'],
   'webhook recover': ['the webhook id'],
   'file restore-names': [],
+  'secrets rotate-key': [],
 };
 
 /** token create: the options that depend on --type. */

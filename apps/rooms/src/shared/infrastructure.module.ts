@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_LOGGER, AmqpBroker, AppLogger } from '@app/common';
+import { APP_LOGGER, AmqpBroker, AppLogger, SecretBox } from '@app/common';
 import { DataSource } from 'typeorm';
 import type { RoomsConfig } from '../config';
 import { OutboxRelay, OutboxRelayOptions } from '../outbox/outbox-relay';
@@ -18,7 +18,8 @@ export function presentationContext(config: RoomsConfig): PresentationContext {
 
 /** The unit of work and its relay, shared by the service and the CLI. */
 export function createUnitOfWork(
-  db: DataSource, broker: AmqpBroker | undefined, logger: AppLogger, config: RoomsConfig, options: Pick<OutboxRelayOptions, 'awaitRelay'> = {},
+  db: DataSource, broker: AmqpBroker | undefined, logger: AppLogger,
+  config: Pick<RoomsConfig, 'OUTBOX_POLL_MS' | 'LIVE_EVENTS_RETENTION' | 'COMMIT_BATCH_MAX' | 'COMMIT_CONCURRENCY'>, options: Pick<OutboxRelayOptions, 'awaitRelay'> = {},
 ) {
   const relay = new OutboxRelay(db, broker?.createEventPublisher() ?? null, logger, {
     pollMs: config.OUTBOX_POLL_MS, eventRetentionMs: config.LIVE_EVENTS_RETENTION, ...options,
@@ -45,6 +46,7 @@ export class InfrastructureModule {
       { provide: AmqpBroker, useValue: broker },
       { provide: OutboxRelay, useValue: relay },
       { provide: UnitOfWork, useValue: uow },
+      { provide: SecretBox, useValue: config.SECRETS_KEYS },
     ];
     return { module: InfrastructureModule, global: true, providers, exports: providers.map((p) => p.provide) };
   }

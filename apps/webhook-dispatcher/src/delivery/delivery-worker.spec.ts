@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { AppLogger, createLogger, GuardedHttpClient } from '@app/common';
+import { AppLogger, createLogger, GuardedHttpClient, SecretBox } from '@app/common';
 import { WebhookRegistration } from '@app/contracts';
 import { Registrations } from '../registrations/registrations';
 import { ReplyPoster } from '../replies/reply-poster';
@@ -51,7 +52,7 @@ function workerWith(
     new DeliveryDecisions([200, 400, 400], () => 0.5),
     {} as ReplyPoster,
     options.logger ?? createLogger('test', 'silent'),
-    { timeoutMs: 1_000, detachAfterMs: options.detachAfterMs },
+    { timeoutMs: 1_000, detachAfterMs: options.detachAfterMs, secrets: new SecretBox([{ id: 'k1', key: randomBytes(32) }]) },
   );
   return { worker, recorded, requests, urls };
 }

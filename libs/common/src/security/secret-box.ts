@@ -127,6 +127,15 @@ export class SecretBox {
   }
 
   /**
+   * The clear value of what a service reads: a sealed value opened, one in clear (written
+   * by a previous version during a rolling update, not yet sealed on start or by
+   * `cli secrets rotate-key`) as it is.
+   */
+  reveal(stored: string, purpose: string): string {
+    return SecretBox.isSealed(stored) ? this.open(stored, purpose) : stored;
+  }
+
+  /**
    * The value sealed with the current key: a value in clear sealed, one sealed with an older
    * key opened and sealed again, one already current returned as is (null: nothing to do).
    */
