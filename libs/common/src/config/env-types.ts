@@ -11,8 +11,8 @@ function hasScheme(value: string, protocols: string[]): boolean {
   }
 }
 
-const SECRET_KEYS_RULE = 'must be set: keyId:base64 of 32 random bytes, comma-separated, the first encrypts '
-  + '(e.g. `k1:$(openssl rand -base64 32)`; npm start makes one in data/secrets-keys)';
+const SECRET_KEYS_RULE = 'must be set (or SECRETS_KEYS_FILE, a file holding it): keyId:base64 of 32 random bytes, comma-separated, '
+  + 'the first encrypts (e.g. `k1:$(openssl rand -base64 32)`; npm start makes one in data/secrets-keys)';
 
 /** Reusable variable types with messages that state the rule. */
 export const env = {

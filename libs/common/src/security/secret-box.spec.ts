@@ -117,3 +117,19 @@ describe('SECRETS_KEYS', () => {
     expect(env.secretKeys()).toBeInstanceOf(z.ZodEffects);
   });
 });
+
+describe('SECRETS_KEYS_FILE', () => {
+  const shape = { SECRETS_KEYS: env.secretKeys() };
+  const dir = require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'keys-'));
+  const file = require('node:path').join(dir, 'secrets-keys');
+  require('node:fs').writeFileSync(file, `f1:${keyA.toString('base64')}\n`);
+
+  it('reads the keys from the file it names (a mounted secret), the variable winning when both are set', () => {
+    expect(parseConfig(shape, { SECRETS_KEYS_FILE: file }).SECRETS_KEYS.currentKeyId).toBe('f1');
+    expect(parseConfig(shape, { SECRETS_KEYS_FILE: file, SECRETS_KEYS: `v1:${keyB.toString('base64')}` }).SECRETS_KEYS.currentKeyId).toBe('v1');
+  });
+
+  it('names SECRETS_KEYS_FILE when the file cannot be read', () => {
+    expect(() => parseConfig(shape, { SECRETS_KEYS_FILE: `${file}.missing` })).toThrow(/SECRETS_KEYS_FILE: must name a readable file \(ENOENT/);
+  });
+});
