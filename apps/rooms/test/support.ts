@@ -273,8 +273,8 @@ export interface CliRun {
  * namespace. Without blocking this process: the stack's outbox relay, which publishes what
  * the CLI commits, runs in it.
  */
-export const cliOf = (stack: RoomsStack) => (...args: string[]): Promise<CliRun> => new Promise((resolve, reject) => {
-  const env = { ...process.env, DATABASE_URL: stack.databaseUrl, AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, SECRETS_KEYS: TEST_SECRETS_KEYS };
+export const cliOf = (stack: RoomsStack, extra: Record<string, string> = {}) => (...args: string[]): Promise<CliRun> => new Promise((resolve, reject) => {
+  const env = { ...process.env, DATABASE_URL: stack.databaseUrl, AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, SECRETS_KEYS: TEST_SECRETS_KEYS, ...extra };
   execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
     if (err && typeof err.code !== 'number') reject(err);
     else resolve({ status: err ? (err.code as number) : 0, stdout, stderr });
