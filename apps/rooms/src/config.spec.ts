@@ -36,7 +36,7 @@ describe('rooms configuration: the live connections\' event log', () => {
 
 describe('rooms configuration: secrets at rest', () => {
   it('does not start without SECRETS_KEYS, and says how to make one', () => {
-    expect(() => parseConfig(roomsConfigShape, {})).toThrow(/SECRETS_KEYS: must be set: keyId:base64 of 32 random bytes.*\(not set\)/);
+    expect(() => parseConfig(roomsConfigShape, {})).toThrow(/SECRETS_KEYS: must be set \(or SECRETS_KEYS_FILE, a file holding it\): keyId:base64 of 32 random bytes.*\(not set\)/);
     expect(parseConfig(roomsConfigShape, KEYS).SECRETS_KEYS.currentKeyId).toBe('k1');
   });
 });
