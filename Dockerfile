@@ -16,7 +16,8 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # Shared files (a volume in docker-compose.yml) belong to the user the services run as.
-RUN mkdir -p /data/files && chown node:node /data/files
+# The secrets-keys volume too (docker-compose.yml): its service writes the key as that user.
+RUN mkdir -p /data/files /run/chat-keys && chown node:node /data/files /run/chat-keys
 USER node
 # Overridden per service by docker-compose.yml.
 CMD ["node", "dist/apps/gateway/apps/gateway/src/main.js"]

@@ -5,7 +5,9 @@
 // launcher exits with its code.
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
+const path = require('node:path');
 const { SERVICES, root } = require('./services');
+const { ensureDevSecretsKeys } = require('./dev-secrets-keys');
 
 for (const s of SERVICES) {
   if (!fs.existsSync(s.entry)) {
@@ -36,7 +38,18 @@ if (metricsBase !== null && metricsBase > 65533) {
   process.stderr.write(`METRICS_PORT: npm start gives the three services ${metricsBase}, +1 and +2, so it must be at most 65533 (got ${metricsBase})\n`);
   process.exit(2);
 }
-const envOf = (s) => (metricsBase ? { ...process.env, METRICS_PORT: String(metricsBase + METRICS_OFFSET[s.name]) } : process.env);
+// The keys that seal webhook and OAuth secrets at rest: without SECRETS_KEYS (or
+// SECRETS_KEYS_FILE), a development key made once in data/secrets-keys (git-ignored).
+const baseEnv = { ...process.env };
+if (!process.env.SECRETS_KEYS?.trim() && !process.env.SECRETS_KEYS_FILE?.trim()) {
+  const { file, created } = ensureDevSecretsKeys(root);
+  baseEnv.SECRETS_KEYS_FILE = file;
+  if (created) {
+    process.stderr.write(`SECRETS_KEYS is not set: made a development key in ${path.relative(process.cwd(), file) || file} (git-ignored), `
+      + 'used from now on. Keep it: the stored webhook and OAuth secrets need it. In production set SECRETS_KEYS (README: Secrets at rest).\n');
+  }
+}
+const envOf = (s) => (metricsBase ? { ...baseEnv, METRICS_PORT: String(metricsBase + METRICS_OFFSET[s.name]) } : baseEnv);
 
 for (const s of SERVICES) {
   const child = spawn(process.execPath, [...s.flags, '--enable-source-maps', s.entry], { cwd: root, stdio: 'inherit', env: envOf(s) });

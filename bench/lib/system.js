@@ -3,6 +3,7 @@
 // that is already running (nothing of it is stopped or removed).
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
+const { randomBytes } = require('node:crypto');
 const amqp = require('amqplib');
 const { SERVICES, root } = require('../../scripts/services');
 const { freePort, log, retry } = require('./util');
@@ -61,6 +62,8 @@ async function startLocal({ runId, logFile }) {
     LOG_LEVEL: process.env.LOG_LEVEL || 'info',
     // Any free port: scenarios start replicas beside the three, and a bench may run beside `npm start`.
     METRICS_PORT: process.env.METRICS_PORT || '0',
+    // The run's own key for the secrets at rest (its database is its own too); every process of the run gets it.
+    SECRETS_KEYS: process.env.SECRETS_KEYS || `bench:${randomBytes(32).toString('base64')}`,
   };
   if (process.env.BENCH_TRACING === '1') {
     // Every span recorded and exported, to a receiver here (or to the endpoint given).

@@ -26,6 +26,8 @@ const SERVICES = {
 const OPERATOR_SECRETS: Record<string, Record<string, string>> = {
   'chat-postgres-app': { uri: 'postgresql://chat:YWJjZGVmZ2hpamtsbW5vcA@chat-postgres-rw.chat:5432/chat' },
   'chat-rabbitmq-default-user': { username: 'default_user_Zm9vYmFyYmF6cXV4', password: 'c2VjcmV0LXBhc3N3b3JkLWJhc2U2NA' },
+  // Created by the operator (README: Secrets at rest); a test key here.
+  'chat-secrets-keys': { SECRETS_KEYS: `k1:${Buffer.alloc(32, 'kubernetes spec test key').toString('base64')}` },
 };
 
 /** The operators' kinds are not in the Kubernetes schemas: the fields we use, typo-proof (strict). */

@@ -3,7 +3,7 @@
  * runs), tokens from the real CLI, and a v1 client library from the npm registry
  * (hipchat-client, written for the original service) pointed at our base URL.
  */
-import { databaseUrl, removeTestState, testInfra, trackTestState, uniqueName } from '../support/harness';
+import { databaseUrl, removeTestState, TEST_SECRETS_KEYS, testInfra, trackTestState, uniqueName } from '../support/harness';
 import { dropTestDatabase, testDatabaseUrl } from '../support/common';
 import { cli, freePort, Launched, launchSystem, startTestSystem, TestSystem } from '../support/processes';
 
@@ -146,6 +146,7 @@ describe('start-up with a dependency down', () => {
     const system = launchSystem({
       PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: database,
       AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, STARTUP_TIMEOUT_SECONDS: '1', LOG_LEVEL: 'warn', METRICS_PORT: '0',
+      SECRETS_KEYS: TEST_SECRETS_KEYS,
       ...overrides,
     });
     const result = await system.exited;

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'amqplib';
 import Redis from 'ioredis';
 import { Client } from 'pg';
+import { parseSecretKeys, SecretBox, secretPurpose } from '@app/common';
 import { brokerNames, EventEnvelope } from '@app/contracts';
 import { DeliveryDecisions } from '../../apps/webhook-dispatcher/src/delivery/delivery-decisions';
 import { DeliveryQueues } from '../../apps/webhook-dispatcher/src/delivery/delivery-queues';
@@ -14,6 +15,20 @@ import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from '../../apps/webhoo
 import { forgetTestState, TestState, trackTestState } from './test-state';
 
 export { trackTestState };
+
+/**
+ * The keys every test service seals its secrets with (SECRETS_KEYS): one fixed test key, so
+ * that every process of a stack (in-process apps, the launched system, the CLI) opens what
+ * the others sealed. Not a key anyone uses for real.
+ */
+export const TEST_SECRETS_KEYS = `test:${Buffer.alloc(32, 'chat-room-service test key ').toString('base64')}`;
+
+/** Opens what the test services sealed (a registration's signing secret: `openedSecret`). */
+export const TEST_SECRET_BOX = new SecretBox(parseSecretKeys(TEST_SECRETS_KEYS));
+
+/** A registration's signing secret in clear, as a dispatcher opens it (sealed with TEST_SECRETS_KEYS). */
+export const openedSecret = (r: { id: number; oauthClientId: string | null; secret: string }): string =>
+  TEST_SECRET_BOX.reveal(r.secret, secretPurpose.signing(r));
 
 /** PostgreSQL server, RabbitMQ and Redis URLs resolved by the global setup. */
 export function testInfra(): { pgServerUrl: string; amqpUrl: string; redisUrl: string } {

@@ -11,7 +11,7 @@ import { UnitOfWork } from '../../apps/rooms/src/outbox/unit-of-work';
 import { TokenCommands, TokenOwner } from '../../apps/rooms/src/cli/token-commands';
 import { startDispatcher } from '../../apps/webhook-dispatcher/src/bootstrap';
 import { dispatcherConfigShape } from '../../apps/webhook-dispatcher/src/config';
-import { databaseUrl, removeTestState, retryScheduleOf, testInfra, trackTestState, uniqueName } from './common';
+import { databaseUrl, removeTestState, retryScheduleOf, TEST_SECRETS_KEYS, testInfra, trackTestState, uniqueName } from './common';
 
 export * from './common';
 
@@ -46,7 +46,9 @@ export async function startStack(options: StackOptions = { gateway: true, rooms:
   const namespace = uniqueName('t');
   const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName('chat_test'));
   const state = trackTestState({ namespace, databaseUrl: dbUrl, retryScheduleMs: retryScheduleOf(overrides(options.dispatcher)) });
-  const common = { AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0' };
+  const common = {
+    AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0', SECRETS_KEYS: TEST_SECRETS_KEYS,
+  };
   const gateways: INestApplication[] = [];
   let rooms: INestMicroservice | undefined;
   let dispatcher: INestApplicationContext | undefined;

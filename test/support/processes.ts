@@ -2,7 +2,7 @@ import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { databaseUrl, removeTestState, retryScheduleOf, testInfra, trackTestState, uniqueName } from './common';
+import { databaseUrl, removeTestState, retryScheduleOf, TEST_SECRETS_KEYS, testInfra, trackTestState, uniqueName } from './common';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(ROOT, 'dist', 'apps', 'rooms', 'apps', 'rooms', 'src', 'cli.js');
@@ -184,6 +184,7 @@ async function startTestSystemOnce(prefix: string, extraEnv: Record<string, stri
     LOG_LEVEL: 'info',
     // Each service its own free port (test stacks run side by side): see metricsPorts.
     METRICS_PORT: '0',
+    SECRETS_KEYS: TEST_SECRETS_KEYS,
     ...extraEnv,
   };
   const state = trackTestState({ namespace, databaseUrl: dbUrl, retryScheduleMs: retryScheduleOf(env) });

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { ListRegistrationsV1, WebhookRegistration } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { RoomsClient } from '../src/shared/rooms-client';
-import { EventCapture, eventually, Stack, startStack, V1Response } from '../../../test/support/harness';
+import { secretPurpose } from '@app/common';
+import { EventCapture, eventually, openedSecret, Stack, startStack, TEST_SECRET_BOX, V1Response } from '../../../test/support/harness';
 import { v2, V2CallOptions, v2Session, V2Session } from './v2-helpers';
 
 const BASE = 'https://chat.example.test';
@@ -211,14 +212,16 @@ describe('v2 add-ons: installation, OAuth, uninstall (real services, a local add
       const rows = await db.query(
         `SELECT room_id, event, url, pattern, name, authentication, key, secret, installation_id, oauth_client_id FROM webhooks
           WHERE installation_id = $1 ORDER BY id`, [installation.id]);
-      const common = { room_id: roomA, secret: callback.oauthSecret, installation_id: installation.id, oauth_client_id: installation.oauth_id };
+      // The secret kept sealed (the client's, whose copy each of its webhooks carries), never in clear.
+      for (const r of rows) expect(TEST_SECRET_BOX.open(r.secret, secretPurpose.oauthClient(installation.oauth_id))).toBe(callback.oauthSecret);
+      const common = { room_id: roomA, secret: expect.stringMatching(/^enc:v1:test:/), installation_id: installation.id, oauth_client_id: installation.oauth_id };
       expect(rows).toEqual([
         { ...common, event: 'room_message', url: `${addon.base}/hook/roomy?tenant=abc`, pattern: '^/echo\\b', name: 'Echo', authentication: 'jwt', key: 'echo' },
         { ...common, event: 'room_enter', url: `${addon.base}/hook/roomy`, pattern: null, name: '', authentication: 'none', key: null },
       ]);
       const ids = (await db.query('SELECT id FROM webhooks WHERE installation_id = $1 ORDER BY id', [installation.id])).map((r: any) => r.id);
       const registered = (await registrations()).filter((r) => r.installationId === installation.id);
-      expect(registered.map((r) => [r.id, r.roomId, r.event, r.secret, r.oauthClientId, r.addonName])).toEqual([
+      expect(registered.map((r) => [r.id, r.roomId, r.event, openedSecret(r), r.oauthClientId, r.addonName])).toEqual([
         [ids[0], roomA, 'room_message', callback.oauthSecret, installation.oauth_id, 'Test roomy'],
         [ids[1], roomA, 'room_enter', callback.oauthSecret, installation.oauth_id, 'Test roomy'],
       ]);
@@ -264,9 +267,9 @@ describe('v2 add-ons: installation, OAuth, uninstall (real services, a local add
       expect([made.status, made.json]).toEqual([201, { id: expect.any(Number), links: { self: expect.any(String) } }]);
       dynamicWebhook = made.json.id;
       // Registered with the add-on's token: its deliveries and replies are the add-on's.
-      expect((await registrations()).find((r) => r.id === dynamicWebhook)).toMatchObject({
-        addonName: 'Test roomy', oauthClientId: callback.oauthId, secret: callback.oauthSecret, installationId: null,
-      });
+      const dynamic = (await registrations()).find((r) => r.id === dynamicWebhook)!;
+      expect(dynamic).toMatchObject({ addonName: 'Test roomy', oauthClientId: callback.oauthId, installationId: null });
+      expect(openedSecret(dynamic)).toBe(callback.oauthSecret);
       expect((await v2(stack.baseUrl, 'POST', `room/${roomB}/webhook`, { token: admin, body: { url: `${addon.base}/dyn`, event: 'room_exit' } })).status).toBe(403);
     });
 

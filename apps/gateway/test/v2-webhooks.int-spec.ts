@@ -1,7 +1,7 @@
 import { ListRegistrationsV1, WebhookRegistration } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { RoomsClient } from '../src/shared/rooms-client';
-import { EventCapture, Stack, startStack, V1Response } from '../../../test/support/harness';
+import { EventCapture, openedSecret, Stack, startStack, V1Response } from '../../../test/support/harness';
 import { v2, V2CallOptions, v2Session, V2Session } from './v2-helpers';
 
 const BASE = 'https://chat.example.test';
@@ -158,11 +158,12 @@ describe('v2 webhook registration (real services)', () => {
       expect(list.text).not.toContain(res.json.secret);
       expect(list.text).not.toContain('secret');
 
-      // What the dispatchers load: every registration with its secret and who registered it.
+      // What the dispatchers load: every registration with its secret (sealed: they open it to sign) and who registered it.
       const mine = (await registrations()).find((r) => r.id === id);
+      expect(openedSecret(mine!)).toBe(res.json.secret);
       expect(mine).toEqual({
         id, roomId: room, event: 'room_message', url, pattern: '^/deploy\\s+(\\w+)', name: 'Deploy bot', authentication: 'jwt', delivery: 'ordered', key: 'deploy',
-        installationId: null, oauthClientId: null, created: expect.any(String), secret: res.json.secret, userId: s.adminId,
+        installationId: null, oauthClientId: null, created: expect.any(String), secret: expect.stringMatching(/^enc:v1:test:/), userId: s.adminId,
         addonName: null, createdVersion: expect.any(Number), enabled: true, disabledReason: null, disabledAt: null,
       });
     });
@@ -415,7 +416,7 @@ describe('v2 webhook registration (real services)', () => {
         id, name: '', url: 'https://addon.example.com/v2?jwt=2', event: 'room_notification', pattern: null, authentication: 'none', delivery: 'concurrent', key: 'my-key',
         ...HEALTHY, links: { self: `${BASE}/v2/room/${room}/webhook/${id}`, room: `${BASE}/v2/room/${room}` },
       });
-      expect((await registrations()).find((r) => r.id === id)?.secret).toBe(created.json.secret);
+      expect(openedSecret((await registrations()).find((r) => r.id === id)!)).toBe(created.json.secret);
       expect(await countOf(room)).toBe(1);
 
       const deleted = await call('DELETE', `room/${room}/extension/webhook/my-key`);

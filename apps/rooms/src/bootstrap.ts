@@ -1,7 +1,7 @@
 import { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
-  AmqpBroker, AmqpCommandServer, assertPostgresReachable, assertQueuesDeclarable, assertRabbitReachable, commandQueueDeclaration,
+  AmqpBroker, AmqpCommandServer, AppLogger, assertPostgresReachable, assertQueuesDeclarable, assertRabbitReachable, commandQueueDeclaration,
   CONNECTION, consumerQueueDeclarations, createLogger, MIGRATIONS, NestPinoLogger, ObservabilityModule, orderedEventsQueue, startObservability,
 } from '@app/common';
 import { brokerNames } from '@app/contracts';
@@ -10,6 +10,8 @@ import { RoomsConfig } from './config';
 import { openDatabase } from './database/database';
 import { readOutboxBacklog, registerOutboxMetrics } from './outbox/outbox-metrics';
 import { RoomsAppModule } from './rooms-app.module';
+import { describeReseal, resealSecrets, sum } from './secrets/reseal-secrets';
+import { SecretsRepository } from './secrets/secrets.repository';
 
 /**
  * Starts the rooms service: checks its dependencies (with a message that says what to do
@@ -38,6 +40,7 @@ export async function startRoomsService(config: RoomsConfig): Promise<INestMicro
     readiness.set('postgres', () => opened.query('SELECT 1').then(() => true));
     // openDatabase resolves once every migration has been applied.
     readiness.set('migrations', () => true);
+    await sealSecretsAtRest(opened, config, logger);
     const connected = await AmqpBroker.connect(config.AMQP_URL, names, logger, timeout, { metrics: registry, queueType: config.AMQP_QUEUE_TYPE, tracing });
     broker = connected;
     readiness.set('rabbitmq', () => connected.isConnected());
@@ -57,4 +60,15 @@ export async function startRoomsService(config: RoomsConfig): Promise<INestMicro
     await observability.server.close();
     throw err;
   }
+}
+
+/**
+ * Before serving: every secret kept in clear (from before secrets were sealed) or under an
+ * older key is sealed with the current one (see resealSecrets: every replica may do it at
+ * once). A value no key opens is reported, not fatal: its webhook cannot be signed, the rest works.
+ */
+async function sealSecretsAtRest(db: DataSource, config: RoomsConfig, logger: AppLogger): Promise<void> {
+  const report = await resealSecrets(new SecretsRepository(db), config.SECRETS_KEYS);
+  if (sum(report.unreadable) > 0) logger.warn({ unreadable: report.unreadable, unknownKeys: report.unknownKeys }, describeReseal(report));
+  else if (sum(report.resealed) > 0) logger.info({ resealed: report.resealed, keyId: report.keyId }, describeReseal(report));
 }

@@ -12,6 +12,8 @@ import { FileCommands, fileCliConfigShape } from './cli/file-commands';
 import { DELIVERY_ACTIONS, DELIVERY_NOTE, DELIVERY_USAGE, DeliveryAction, DeliveryUsageError, runDeliveryCommand } from './cli/delivery-commands';
 import { TokenCommands } from './cli/token-commands';
 import { WebhookCommands, webhookTable } from './cli/webhook-commands';
+import { describeReseal, resealSecrets, sum } from './secrets/reseal-secrets';
+import { SecretsRepository } from './secrets/secrets.repository';
 
 const USAGE = `Usage:
   cli token create --type admin|notification [--label TEXT]   a v1 token, printed alone on stdout
@@ -30,6 +32,8 @@ ${DELIVERY_USAGE}
 ${AUDIT_USAGE}
   cli file restore-names                                      gives files shared before names were kept the name they were
                                                               shared under (once, after upgrading; safe to run again)
+  cli secrets rotate-key                                      re-encrypts every stored secret (webhook signing secrets, OAuth
+                                                              client secrets) under the first key of SECRETS_KEYS; safe to repeat
 
 token reads DATABASE_URL (default postgres://postgres@127.0.0.1:5432/chat) and works with the
 services stopped. A revocation reaches the gateways when the running rooms service publishes
@@ -41,7 +45,9 @@ webhook list and enable go to the running rooms service the same way.
 file restore-names reads the names from DATABASE_URL and writes them beside the files in
 FILE_STORAGE_DIR (default ./data/files): run it where the gateways' directory is mounted.
 ${AUDIT_NOTE}
-${DELIVERY_NOTE}`;
+${DELIVERY_NOTE}
+secrets rotate-key reads DATABASE_URL and SECRETS_KEYS (the same as the rooms service's) and works with
+the services running or stopped; the rooms service does the same on start.`;
 
 async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandLine(argv);
@@ -53,6 +59,7 @@ async function run(argv: string[]): Promise<number> {
   if (resource === 'addon') return runAddon(action, arg, values);
   if (resource === 'file') return runFile(action);
   if (resource === 'audit') return runAudit(values);
+  if (resource === 'secrets') return runSecrets(action);
   if (resource === 'webhook' && (DELIVERY_ACTIONS as readonly string[]).includes(action ?? '')) {
     return runDeliveryCommand(action as DeliveryAction, arg, values, (text) => process.stdout.write(`${text}\n`));
   }
@@ -63,7 +70,9 @@ async function run(argv: string[]): Promise<number> {
   if (action === 'create' && !values.type) throw new UsageError('token create needs --type admin, notification, personal or room');
   if (action === 'revoke' && !/^\d+$/.test(arg ?? '')) throw new UsageError('token revoke needs the numeric token id');
 
-  const config = loadConfigOrExit('cli', roomsConfigShape);
+  // Tokens keep no secret that SECRETS_KEYS seals: the token commands do not need the keys.
+  const { SECRETS_KEYS: _keys, ...tokenShape } = roomsConfigShape;
+  const config = loadConfigOrExit('cli', tokenShape);
   await assertPostgresReachable(config.DATABASE_URL, 2000);
   // As the service does, the CLI makes the database it is pointed at: say so, as a mistyped
   // DATABASE_URL would otherwise answer with a token (or a list) of a database nothing serves.
@@ -200,6 +209,25 @@ async function runAudit(values: { limit?: string; 'start-index'?: string; json: 
     const items = await new AuditCommands(db).list(page);
     process.stdout.write(values.json ? `${JSON.stringify(items, null, 2)}\n` : auditTable(items));
     return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
+ * `secrets rotate-key`: every stored secret sealed with the first key of SECRETS_KEYS (see
+ * resealSecrets), straight in the database, as the rooms service does on start. Fails (1)
+ * when a value could not be decrypted: the key it names must stay in SECRETS_KEYS.
+ */
+async function runSecrets(action: string | undefined): Promise<number> {
+  if (action !== 'rotate-key') throw new UsageError(`unknown secrets action "${action ?? ''}"`);
+  const config = loadConfigOrExit('cli', { DATABASE_URL: roomsConfigShape.DATABASE_URL, SECRETS_KEYS: roomsConfigShape.SECRETS_KEYS });
+  await assertPostgresReachable(config.DATABASE_URL, 2000);
+  const db = await createDataSource(config.DATABASE_URL, 2).initialize();
+  try {
+    const report = await resealSecrets(new SecretsRepository(db), config.SECRETS_KEYS);
+    process.stdout.write(`${describeReseal(report)}\n`);
+    return sum(report.unreadable) > 0 ? 1 : 0;
   } finally {
     await db.destroy();
   }

@@ -60,6 +60,11 @@ export const roomsConfigShape = {
   AUDIT_PRUNE_EVERY: env.duration('1h'),
   /** The group's name, as OAuth token answers give it (`group_name`). */
   GROUP_NAME: z.string().min(1).max(100).default('Chat Room Service'),
+  /**
+   * The keys that encrypt webhook signing secrets and add-ons' OAuth client secrets at rest
+   * (see README: Secrets at rest): `keyId:base64-32-bytes`, comma-separated, the first encrypts.
+   */
+  SECRETS_KEYS: env.secretKeys(),
 };
 
 export type RoomsConfig = z.infer<z.ZodObject<typeof roomsConfigShape>>;

@@ -13,7 +13,7 @@ import { startRoomsService } from '../src/bootstrap';
 import { roomsConfigShape } from '../src/config';
 import { UnitOfWork } from '../src/outbox/unit-of-work';
 import { TokenCommands } from '../src/cli/token-commands';
-import { databaseUrl, eventually, removeTestState, testInfra, trackTestState, uniqueName } from '../../../test/support/common';
+import { databaseUrl, eventually, removeTestState, TEST_SECRETS_KEYS, testInfra, trackTestState, uniqueName } from '../../../test/support/common';
 import { CLI, ROOT } from '../../../test/support/processes';
 
 /*
@@ -23,7 +23,7 @@ import { CLI, ROOT } from '../../../test/support/processes';
  * test/support/common.ts.
  */
 
-export { databaseUrl, dropTestDatabase, EventCapture, eventually, testDatabaseUrl, testInfra, trackTestState, uniqueName } from '../../../test/support/common';
+export { databaseUrl, dropTestDatabase, EventCapture, eventually, TEST_SECRETS_KEYS, testDatabaseUrl, testInfra, trackTestState, uniqueName } from '../../../test/support/common';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -46,6 +46,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Room
   const state = trackTestState({ namespace, databaseUrl: dbUrl });
   const base = {
     AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, DATABASE_URL: dbUrl, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0',
+    SECRETS_KEYS: TEST_SECRETS_KEYS,
   };
   const apps: INestMicroservice[] = [];
   const start = async (extra: Record<string, string>) => {
@@ -272,8 +273,8 @@ export interface CliRun {
  * namespace. Without blocking this process: the stack's outbox relay, which publishes what
  * the CLI commits, runs in it.
  */
-export const cliOf = (stack: RoomsStack) => (...args: string[]): Promise<CliRun> => new Promise((resolve, reject) => {
-  const env = { ...process.env, DATABASE_URL: stack.databaseUrl, AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace };
+export const cliOf = (stack: RoomsStack, extra: Record<string, string> = {}) => (...args: string[]): Promise<CliRun> => new Promise((resolve, reject) => {
+  const env = { ...process.env, DATABASE_URL: stack.databaseUrl, AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, SECRETS_KEYS: TEST_SECRETS_KEYS, ...extra };
   execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
     if (err && typeof err.code !== 'number') reject(err);
     else resolve({ status: err ? (err.code as number) : 0, stdout, stderr });

@@ -1,10 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { parseConfig } from '@app/common';
 import { dispatcherConfigShape } from './config';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './delivery/retry-policy';
 
+/** Every service that keeps or signs with secrets needs its keys (SECRETS_KEYS). */
+const KEYS = { SECRETS_KEYS: `k1:${randomBytes(32).toString('base64')}` };
+
 describe('dispatcher configuration', () => {
   it('has defaults for every delivery setting', () => {
-    expect(parseConfig(dispatcherConfigShape, { WEBHOOK_ALLOWED_NETWORKS: ' ' })).toMatchObject({
+    expect(parseConfig(dispatcherConfigShape, { ...KEYS, WEBHOOK_ALLOWED_NETWORKS: ' ' })).toMatchObject({
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/chat',
       WEBHOOK_ALLOWED_NETWORKS: [],
       WEBHOOK_TIMEOUT_MS: 10_000,
@@ -18,15 +22,15 @@ describe('dispatcher configuration', () => {
   });
 
   it('reads the allow-list and the schedule', () => {
-    expect(parseConfig(dispatcherConfigShape, { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8, ::1/128', WEBHOOK_RETRY_SCHEDULE: '200ms,1s,2m' }))
+    expect(parseConfig(dispatcherConfigShape, { ...KEYS, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8, ::1/128', WEBHOOK_RETRY_SCHEDULE: '200ms,1s,2m' }))
       .toMatchObject({ WEBHOOK_ALLOWED_NETWORKS: ['127.0.0.0/8', '::1/128'], WEBHOOK_RETRY_SCHEDULE: [200, 1_000, 120_000] });
   });
 
   it('names each wrong variable', () => {
-    expect(() => parseConfig(dispatcherConfigShape, { WEBHOOK_RETRY_SCHEDULE: '5s,soon' })).toThrow(/WEBHOOK_RETRY_SCHEDULE: entry 2 \("soon"\)/);
-    expect(() => parseConfig(dispatcherConfigShape, { WEBHOOK_ALLOWED_NETWORKS: 'localhost' })).toThrow(/WEBHOOK_ALLOWED_NETWORKS: /);
-    expect(() => parseConfig(dispatcherConfigShape, { WEBHOOK_CONCURRENCY: '0' })).toThrow(/WEBHOOK_CONCURRENCY: must be greater than 0/);
-    expect(() => parseConfig(dispatcherConfigShape, { DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a URL/);
-    expect(() => parseConfig(dispatcherConfigShape, { WEBHOOK_FAILED_RETENTION_DAYS: 'ninety' })).toThrow(/WEBHOOK_FAILED_RETENTION_DAYS: /);
+    expect(() => parseConfig(dispatcherConfigShape, { ...KEYS, WEBHOOK_RETRY_SCHEDULE: '5s,soon' })).toThrow(/WEBHOOK_RETRY_SCHEDULE: entry 2 \("soon"\)/);
+    expect(() => parseConfig(dispatcherConfigShape, { ...KEYS, WEBHOOK_ALLOWED_NETWORKS: 'localhost' })).toThrow(/WEBHOOK_ALLOWED_NETWORKS: /);
+    expect(() => parseConfig(dispatcherConfigShape, { ...KEYS, WEBHOOK_CONCURRENCY: '0' })).toThrow(/WEBHOOK_CONCURRENCY: must be greater than 0/);
+    expect(() => parseConfig(dispatcherConfigShape, { ...KEYS, DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a URL/);
+    expect(() => parseConfig(dispatcherConfigShape, { ...KEYS, WEBHOOK_FAILED_RETENTION_DAYS: 'ninety' })).toThrow(/WEBHOOK_FAILED_RETENTION_DAYS: /);
   });
 });

@@ -43,6 +43,11 @@ export const dispatcherConfigShape = {
   WEBHOOK_FAILED_RETENTION_DAYS: env.positiveInt(90),
   /** How much of a receiver's answer is read (a reply longer than this is not posted). */
   WEBHOOK_MAX_RESPONSE_BYTES: env.positiveInt(65_536),
+  /**
+   * The keys the rooms service seals signing secrets with (the same SECRETS_KEYS): the
+   * registrations arrive with their secrets sealed, opened only to sign an attempt.
+   */
+  SECRETS_KEYS: env.secretKeys(),
 };
 
 export type DispatcherConfig = z.infer<z.ZodObject<typeof dispatcherConfigShape>>;

@@ -89,7 +89,7 @@ export class DispatcherModule {
             registrations: Registrations, http: GuardedHttpClient, repository: DeliveryRepository, recorder: BatchWriter<AttemptToRecord>,
             queues: DeliveryQueues, replies: ReplyPoster, health: HealthReporter, observability?: Observability,
           ) => new DeliveryWorker(registrations, http, repository, recorder, new BatchWriter((ids) => repository.progressOf(ids)), queues, decisions, replies, logger, {
-            timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxInFlightPerSlowWebhook: config.WEBHOOK_SLOW_RECEIVER_LIMIT, health,
+            timeoutMs: config.WEBHOOK_TIMEOUT_MS, secrets: config.SECRETS_KEYS, maxInFlightPerSlowWebhook: config.WEBHOOK_SLOW_RECEIVER_LIMIT, health,
             metrics: observability ? new DeliveryMetrics(observability.registry) : undefined,
             tracing: observability?.tracing,
             // No linger: written at once, or with the attempts of other lanes that came meanwhile.
@@ -136,7 +136,7 @@ export class DispatcherModule {
         { provide: ListDeliveries, useFactory: (log: DeliveryLogRepository) => new ListDeliveries(log), inject: [DeliveryLogRepository] },
         {
           provide: GetDelivery,
-          useFactory: (log: DeliveryLogRepository, registrations: Registrations) => new GetDelivery(log, registrations),
+          useFactory: (log: DeliveryLogRepository, registrations: Registrations) => new GetDelivery(log, registrations, config.SECRETS_KEYS),
           inject: [DeliveryLogRepository, Registrations],
         },
         {

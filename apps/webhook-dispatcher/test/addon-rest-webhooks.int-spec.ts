@@ -2,7 +2,7 @@ import jwt from 'jsonwebtoken';
 import { Webhook } from 'standardwebhooks';
 import { AmqpBroker, createLogger, RpcClient } from '@app/common';
 import { brokerNames, CreateRoomV1, CreateUserV1, InstallAddonV1, ListRegistrationsV1, SendNotificationV1, UninstallAddonV1 } from '@app/contracts';
-import { eventually, Stack, startStack } from '../../../test/support/harness';
+import { eventually, openedSecret, Stack, startStack } from '../../../test/support/harness';
 import { standardWebhookKey } from '../src/signing/standard-webhooks';
 import { Received, Receiver } from './receiver';
 
@@ -122,9 +122,10 @@ describe('webhooks an add-on registers over REST with its token (gateway, rooms,
       expect(put).toEqual({ status: 201, json: { id: expect.any(Number), links: { self: expect.any(String) } } });
       const listed = (await rpc.request(ListRegistrationsV1, {})).registrations.filter((r) => r.id === webhookId || r.id === put.json.id);
       expect(listed).toEqual([
-        expect.objectContaining({ id: webhookId, oauthClientId: oauthId, secret: oauthSecret, installationId: null }),
-        expect.objectContaining({ id: put.json.id, oauthClientId: oauthId, secret: oauthSecret, installationId: null }),
+        expect.objectContaining({ id: webhookId, oauthClientId: oauthId, installationId: null }),
+        expect.objectContaining({ id: put.json.id, oauthClientId: oauthId, installationId: null }),
       ]);
+      expect(listed.map(openedSecret)).toEqual([oauthSecret, oauthSecret]);
 
       await notify(`for ${name}`);
       const got = await arrived(hook, `for ${name}`);
@@ -149,7 +150,9 @@ describe('webhooks an add-on registers over REST with its token (gateway, rooms,
     // The registration is gone; the dispatcher matches the event with the removed form, which still names the add-on.
     const { registrations, removed } = await rpc.request(ListRegistrationsV1, {});
     expect(registrations.find((r) => r.id === made.json.id)).toBeUndefined();
-    expect(removed.find((r) => r.id === made.json.id)).toMatchObject({ oauthClientId: oauthId, secret: oauthSecret });
+    const form = removed.find((r) => r.id === made.json.id)!;
+    expect(form).toMatchObject({ oauthClientId: oauthId });
+    expect(openedSecret(form)).toBe(oauthSecret);
     const got = await arrived(hook, 'last words');
     expect(JSON.parse(got.body)).toMatchObject({ webhook_id: made.json.id, oauth_client_id: oauthId });
     expect(jwt.verify(jwtOf(got), oauthSecret, { algorithms: ['HS256'] })).toMatchObject({ iss: oauthId });

@@ -11,6 +11,7 @@ import {
 } from '@app/contracts';
 import {
   databaseUrl, deleteBrokerNamespace, EventCapture, eventually, removeTestState, retryScheduleOf, Stack, startStack, testInfra, trackTestState, uniqueName,
+  TEST_SECRETS_KEYS,
 } from '../../../test/support/harness';
 import { startRoomsService } from '../../rooms/src/bootstrap';
 import { roomsConfigShape } from '../../rooms/src/config';
@@ -374,6 +375,7 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
     beforeAll(async () => {
       await stack.dispatcher!.close();
       replica = await startDispatcher(parseConfig(dispatcherConfigShape, {
+        SECRETS_KEYS: TEST_SECRETS_KEYS,
         AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl,
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0', ...SCHEDULE, WEBHOOK_ALLOWED_NETWORKS: '',
       }));
@@ -408,6 +410,7 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
       while (extra.length) await extra.pop()!.close().catch(() => undefined);
       // Waits long enough to see the busy attempts before their retries come.
       replica = await startDispatcher(parseConfig(dispatcherConfigShape, {
+        SECRETS_KEYS: TEST_SECRETS_KEYS,
         AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl,
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0', ...LIMIT_SCHEDULE, WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8',
         WEBHOOK_SLOW_RECEIVER_LIMIT: '2',
@@ -455,7 +458,8 @@ describe('dispatcher start-up before the rooms service', () => {
     const namespace = uniqueName('t');
     const dbUrl = databaseUrl(infra.pgServerUrl, uniqueName('chat_test'));
     const state = trackTestState({ namespace, databaseUrl: dbUrl, retryScheduleMs: retryScheduleOf(SCHEDULE) });
-    const common = { AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, DATABASE_URL: dbUrl, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0' };
+    const common = { AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, DATABASE_URL: dbUrl, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0',
+      SECRETS_KEYS: TEST_SECRETS_KEYS };
     const names = brokerNames(namespace);
     let dispatcher: INestApplicationContext | undefined;
     let rooms: INestMicroservice | undefined;

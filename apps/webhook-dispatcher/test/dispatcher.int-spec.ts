@@ -5,7 +5,7 @@ import { AmqpBroker, createLogger, Observability, OBSERVABILITY, parseConfig } f
 import {
   brokerNames, BrokerNames, CreateRoomV1, CreateUserV1, RoomCreatedV2, RoomNotificationSentV2, SendNotificationV1, UserCreatedV1,
 } from '@app/contracts';
-import { eventually, Stack, startStack } from '../../../test/support/harness';
+import { TEST_SECRETS_KEYS, eventually, Stack, startStack } from '../../../test/support/harness';
 import { startDispatcher } from '../src/bootstrap';
 import { dispatcherConfigShape } from '../src/config';
 
@@ -35,6 +35,7 @@ describe('webhook dispatcher consuming room events (real RabbitMQ)', () => {
   /** One more dispatcher replica on the stack's namespace; closed after the test. */
   const startReplica = async () => {
     const app = await startDispatcher(parseConfig(dispatcherConfigShape, {
+      SECRETS_KEYS: TEST_SECRETS_KEYS,
       AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0',
     }));
     extra.push(app);

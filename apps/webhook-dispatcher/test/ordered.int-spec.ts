@@ -3,7 +3,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
 import { AmqpBroker, createLogger, parseConfig, RpcClient, RpcCommandError } from '@app/common';
 import { brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, DeleteRoomV1, RedeliverV1, RequestOf, SendNotificationV1 } from '@app/contracts';
-import { eventually, Stack, startStack } from '../../../test/support/harness';
+import { TEST_SECRETS_KEYS, eventually, Stack, startStack } from '../../../test/support/harness';
 import { startDispatcher } from '../src/bootstrap';
 import { dispatcherConfigShape } from '../src/config';
 import { OrderedDeliveries } from '../src/ordered/ordered-deliveries';
@@ -142,6 +142,7 @@ describe('ordered deliveries ("delivery": "ordered"; real RabbitMQ, PostgreSQL a
 
   it('goes on, in order, on another replica when the one making the ordered deliveries stops mid-retry', async () => {
     const second = await startDispatcher(parseConfig(dispatcherConfigShape, {
+      SECRETS_KEYS: TEST_SECRETS_KEYS,
       AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0', ...DISPATCHER_ENV,
     }));
@@ -182,6 +183,7 @@ describe('ordered deliveries ("delivery": "ordered"; real RabbitMQ, PostgreSQL a
     await db.query('DELETE FROM webhook_attempts WHERE delivery_id = $1', [deliveryId]);
 
     const next = await startDispatcher(parseConfig(dispatcherConfigShape, {
+      SECRETS_KEYS: TEST_SECRETS_KEYS,
       AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0', ...DISPATCHER_ENV,
     }));

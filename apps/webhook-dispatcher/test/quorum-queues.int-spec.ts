@@ -3,7 +3,7 @@ import {
   assertQueuesDeclarable, commandQueueDeclaration, consumerQueueDeclarations, createLogger, orderedEventsQueue, DELIVERY_LIMIT, parseConfig, QueueDeclaration, QueueTypeMismatchError,
 } from '@app/common';
 import { brokerNames, BrokerNames, deliveryDelayQueue } from '@app/contracts';
-import { databaseUrl, deleteBrokerNamespace, eventually, Stack, startStack, testInfra, uniqueName } from '../../../test/support/harness';
+import { TEST_SECRETS_KEYS, databaseUrl, deleteBrokerNamespace, eventually, Stack, startStack, testInfra, uniqueName } from '../../../test/support/harness';
 import { startDispatcher } from '../src/bootstrap';
 import { dispatcherConfigShape } from '../src/config';
 import { DeliveryDecisions } from '../src/delivery/delivery-decisions';
@@ -149,6 +149,7 @@ describe('quorum queues (real RabbitMQ)', () => {
 
     it('stops the start, naming the queue and how to migrate, and leaves the classic queue as it was', async () => {
       const config = parseConfig(dispatcherConfigShape, {
+      SECRETS_KEYS: TEST_SECRETS_KEYS,
         AMQP_URL: infra.amqpUrl, BROKER_NAMESPACE: namespace, DATABASE_URL: databaseUrl(infra.pgServerUrl, uniqueName('never')),
         LOG_LEVEL: 'silent', METRICS_PORT: '0', AMQP_QUEUE_TYPE: 'quorum',
       });

@@ -4,7 +4,7 @@ import { AmqpBroker, createLogger, parseConfig, RpcClient } from '@app/common';
 import {
   brokerNames, CreateRoomV1, CreateUserV1, CreateWebhookV1, DeleteRoomV1, DeleteWebhookV1, EnterRoomV1, InstallAddonV1, SendNotificationV1, UninstallAddonV1,
 } from '@app/contracts';
-import { Stack, startStack } from '../../../test/support/harness';
+import { TEST_SECRETS_KEYS, Stack, startStack } from '../../../test/support/harness';
 import { startDispatcher } from '../src/bootstrap';
 import { dispatcherConfigShape } from '../src/config';
 import { Receiver } from './receiver';
@@ -49,6 +49,7 @@ describe('registration changes in force before the call answers (two dispatcher 
     receiver = await Receiver.start();
     stack = await startStack({ rooms: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' }, dispatcher: DISPATCHER_ENV });
     second = await startDispatcher(parseConfig(dispatcherConfigShape, {
+      SECRETS_KEYS: TEST_SECRETS_KEYS,
       AMQP_URL: stack.amqpUrl, BROKER_NAMESPACE: stack.namespace, DATABASE_URL: stack.databaseUrl,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', METRICS_PORT: '0', ...DISPATCHER_ENV,
     }));

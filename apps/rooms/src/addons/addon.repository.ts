@@ -81,8 +81,11 @@ export class AlreadyInstalled extends Error {}
 /** SQL of add-on installations, their OAuth clients, and the webhooks and tokens that belong to them. */
 @Injectable()
 export class AddonRepository {
-  /** The installation, its OAuth client and its webhooks (signed with the client's secret). */
-  async insertInstallation(m: EntityManager, n: NewInstallation, secret: string): Promise<{ id: number; webhookIds: number[] }> {
+  /**
+   * The installation, its OAuth client and its webhooks (signed with the client's secret).
+   * `sealedSecret`: the client's secret sealed (secretPurpose.oauthClient), never in clear.
+   */
+  async insertInstallation(m: EntityManager, n: NewInstallation, sealedSecret: string): Promise<{ id: number; webhookIds: number[] }> {
     const d = n.descriptor;
     let id: number;
     try {
@@ -98,8 +101,8 @@ export class AddonRepository {
     }
     await m.query(
       'INSERT INTO oauth_clients (id, secret, installation_id, allowed_scopes, room_id) VALUES ($1, $2, $3, $4, $5)',
-      [n.oauthClientId, secret, id, d.scopes, n.roomId]);
-    const webhookIds = await this.insertWebhooks(m, id, n, secret, d.webhooks);
+      [n.oauthClientId, sealedSecret, id, d.scopes, n.roomId]);
+    const webhookIds = await this.insertWebhooks(m, id, n, sealedSecret, d.webhooks);
     return { id, webhookIds };
   }
 
@@ -176,6 +179,7 @@ export class AddonRepository {
     return byRoom;
   }
 
+  /** The client; its `secret` as stored (sealed: open it with secretPurpose.oauthClient). */
   async findClient(m: EntityManager, clientId: string): Promise<OAuthClient | null> {
     const rows: Array<{ id: string; secret: string; installation_id: number; allowed_scopes: string[]; room_id: number | null; name: string }> = await m.query(
       `SELECT c.id, c.secret, c.installation_id, c.allowed_scopes, c.room_id, i.name

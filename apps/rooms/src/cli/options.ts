@@ -41,6 +41,7 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly CliOption[]>> = {
   'webhook recover': ['since'],
   'file restore-names': [],
   audit: ['limit', 'start-index', 'json'],
+  'secrets rotate-key': [],
 };
 
 /**
@@ -62,6 +63,7 @@ export const COMMAND_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
   'webhook recover': ['the webhook id'],
   'file restore-names': [],
   audit: [],
+  'secrets rotate-key': [],
 };
 
 /** token create: the options that depend on --type. */

@@ -47,6 +47,8 @@ export interface ApplyOptions<T> {
   batch?: boolean;
   /** What to keep as the reply of a redelivered command (default: the reply itself). */
   storedReply?: (reply: T) => unknown;
+  /** The reply a redelivered command answers, from what storedReply kept (default: as kept). */
+  fromStored?: (stored: unknown) => T;
   /**
    * Answer only once the events are on the broker (or left to the sweeper after a failed
    * publish): for changes whose effect elsewhere depends on the event, such as a revoked token.
@@ -61,6 +63,9 @@ export interface ApplyOptions<T> {
  * it) are both applied, one a moment later, where one used to fail.
  */
 const CONFLICT_RETRIES = 3;
+
+/** A stored reply as its command answers it again. */
+const replayed = <T>(options: ApplyOptions<T>, stored: unknown): T => (options.fromStored ? options.fromStored(stored) : stored as T);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -106,7 +111,7 @@ export class UnitOfWork {
   async apply<T>(meta: CommandMeta, work: (tx: Tx) => Promise<T>, options: ApplyOptions<T> = {}): Promise<T> {
     if (meta.redelivered) {
       const stored = await this.storedReply(this.db.manager, meta.commandId);
-      if (stored !== undefined) return stored as T;
+      if (stored !== undefined) return replayed(options, stored);
     }
     return new Promise<T>((resolve, reject) => {
       const item: Item = { meta, work, options: options as ApplyOptions<unknown>, resolve: resolve as (v: unknown) => void, reject };
@@ -184,7 +189,7 @@ export class UnitOfWork {
         done = await this.db.transaction(async (manager) => {
           if (retry) {
             const stored = await this.storedReply(manager, item.meta.commandId);
-            if (stored !== undefined) return { item, outcome: { ok: true as const, reply: stored, events: [], rows: [] } };
+            if (stored !== undefined) return { item, outcome: { ok: true as const, reply: replayed(item.options, stored), events: [], rows: [] } };
           }
           this.checkDeadline(item.meta);
           const staged: Staged = { events: [], rows: [] };
@@ -216,7 +221,7 @@ export class UnitOfWork {
   private async failed(item: Item, err: unknown): Promise<Done> {
     if (isUniqueViolation(err, 'applied_commands_pkey')) {
       const stored = await this.storedReply(this.db.manager, item.meta.commandId).catch(() => undefined);
-      if (stored !== undefined) return { item, outcome: { ok: true, reply: stored, events: [], rows: [] } };
+      if (stored !== undefined) return { item, outcome: { ok: true, reply: replayed(item.options, stored), events: [], rows: [] } };
     }
     return { item, outcome: { ok: false, error: err } };
   }

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_LOGGER, AmqpBroker, AppLogger } from '@app/common';
+import { APP_LOGGER, AmqpBroker, AppLogger, SecretBox } from '@app/common';
 import { DataSource } from 'typeorm';
 import { AuditRepository } from '../audit/audit.repository';
 import type { RoomsConfig } from '../config';
@@ -19,7 +19,8 @@ export function presentationContext(config: RoomsConfig): PresentationContext {
 
 /** The unit of work and its relay, shared by the service and the CLI. */
 export function createUnitOfWork(
-  db: DataSource, broker: AmqpBroker | undefined, logger: AppLogger, config: RoomsConfig, options: Pick<OutboxRelayOptions, 'awaitRelay'> = {},
+  db: DataSource, broker: AmqpBroker | undefined, logger: AppLogger,
+  config: Pick<RoomsConfig, 'OUTBOX_POLL_MS' | 'LIVE_EVENTS_RETENTION' | 'COMMIT_BATCH_MAX' | 'COMMIT_CONCURRENCY'>, options: Pick<OutboxRelayOptions, 'awaitRelay'> = {},
 ) {
   const relay = new OutboxRelay(db, broker?.createEventPublisher() ?? null, logger, {
     pollMs: config.OUTBOX_POLL_MS, eventRetentionMs: config.LIVE_EVENTS_RETENTION, ...options,
@@ -48,6 +49,7 @@ export class InfrastructureModule {
       { provide: UnitOfWork, useValue: uow },
       // Written by the use cases of every module, in their transactions.
       { provide: AuditRepository, useClass: AuditRepository },
+      { provide: SecretBox, useValue: config.SECRETS_KEYS },
     ];
     return { module: InfrastructureModule, global: true, providers, exports: providers.map((p) => p.provide) };
   }

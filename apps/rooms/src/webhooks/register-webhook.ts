@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { SecretBox, secretPurpose } from '@app/common';
 import { Actor, RoomRef, WebhookRegistrationsChangedV1, WebhookSpec } from '@app/contracts';
 import { RoomsConfig } from '../config';
 import { Tx } from '../outbox/unit-of-work';
@@ -26,6 +27,7 @@ export class RegisterWebhook {
     private readonly webhooks: WebhookRepository,
     @Inject(ROOMS_CONFIG) private readonly config: RoomsConfig,
     private readonly audit: AuditRepository,
+    private readonly box: SecretBox,
   ) {}
 
   /**
@@ -49,11 +51,27 @@ export class RegisterWebhook {
   async insert(tx: Tx, registrant: Registrant, r: Registration, key: string | null): Promise<{ webhook: StoredWebhook; secret?: string }> {
     assertUnderLimit(await this.webhooks.countOf(tx.manager, registrant), this.config.WEBHOOKS_PER_ROOM_MAX);
     const secret = newWebhookSecret();
+    const id = await this.webhooks.nextId(tx.manager);
     const webhook = await this.webhooks.insert(tx.manager, registrant.roomId, {
-      ...fieldsOf(r), key, secret, userId: registrant.userId, tokenId: r.actor.tokenId ?? null,
+      ...fieldsOf(r), id, key, secret: this.box.seal(secret, secretPurpose.webhook(id)), userId: registrant.userId, tokenId: r.actor.tokenId ?? null,
     });
     tx.emit(WebhookRegistrationsChangedV1, { roomId: registrant.roomId, webhookIds: [webhook.id] });
     await this.audit.append(tx.manager, r.actor, { action: 'webhook.created', target: webhookSubject(webhook), details: { roomId: registrant.roomId, event: webhook.event, url: webhook.url } });
     return webhook.oauthClientId === null ? { webhook, secret } : { webhook };
+  }
+
+  /**
+   * How a command that answers a new secret keeps its reply for a redelivery: the secret
+   * sealed as the webhook's own (the command log holds no secret in clear), opened again
+   * when the reply is answered again.
+   */
+  replyStorage<R extends { webhook: { id: number }; secret?: string }>(): { storedReply: (r: R) => unknown; fromStored: (s: unknown) => R } {
+    return {
+      storedReply: (r) => (r.secret === undefined ? r : { ...r, secret: this.box.seal(r.secret, secretPurpose.webhook(r.webhook.id)) }),
+      fromStored: (s) => {
+        const r = s as R;
+        return r.secret === undefined ? r : { ...r, secret: this.box.reveal(r.secret, secretPurpose.webhook(r.webhook.id)) };
+      },
+    };
   }
 }

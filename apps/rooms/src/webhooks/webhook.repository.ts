@@ -17,7 +17,10 @@ import { Registrant, WebhookFields, webhookKeyTaken, webhookNotFound } from './w
 export type StoredWebhook = WebhookRegistration & Pick<WebhookView, 'enabled' | 'disabledReason' | 'disabledAt'> & { health?: WebhookHealthView };
 
 export interface NewWebhook extends WebhookFields {
+  /** Taken from the sequence first (nextId): the sealed secret is bound to it. */
+  id: number;
   key: string | null;
+  /** Sealed (SecretBox, secretPurpose.webhook(id)): never in clear at rest. */
   secret: string;
   userId: number | null;
   tokenId: number | null;
@@ -241,9 +244,13 @@ export class WebhookRepository {
 
   private async listVersioned(m: EntityManager, from: string, params: unknown[] = []): Promise<StoredWebhook[]> {
     // The add-on: the one that declared it, or the one whose token registered it (while it exists).
+    // A form replaced or disabled keeps no secret (the trigger): it signs with its webhook's,
+    // or, the webhook deleted since, with the form its deletion kept.
     const rows: WebhookRow[] = await m.query(
-      `SELECT ${W_COLUMNS}, i.name AS addon_name, w.created_version, w.removed_version
+      `SELECT ${W_COLUMNS.replace('w.secret', `coalesce(w.secret, live.secret,
+         (SELECT r.secret FROM webhooks_removed r WHERE r.id = w.id AND r.secret IS NOT NULL ORDER BY r.removed_version DESC LIMIT 1)) AS secret`)}, i.name AS addon_name, w.created_version, w.removed_version
          FROM (${from}) w
+         LEFT JOIN webhooks live ON w.secret IS NULL AND live.id = w.id
          LEFT JOIN api_tokens t ON t.id = w.created_by_token_id
          LEFT JOIN addon_installations i ON i.id = coalesce(w.installation_id, t.addon_installation_id)
         ORDER BY w.id, w.removed_version`, params);
@@ -258,16 +265,22 @@ export class WebhookRepository {
    * (webhooks_removed) keep them, and an event matched with one after the add-on is
    * uninstalled (its client and installation gone) is still delivered as the add-on's.
    */
+  /** The id the next registration takes (its secret is sealed for it before the insert). */
+  async nextId(m: EntityManager): Promise<number> {
+    const rows: Array<{ id: number }> = await m.query(`SELECT nextval(pg_get_serial_sequence('webhooks', 'id'))::int AS id`);
+    return rows[0].id;
+  }
+
   async insert(m: EntityManager, roomId: number, w: NewWebhook): Promise<StoredWebhook> {
     const addonClient = `FROM api_tokens t JOIN oauth_clients c ON c.installation_id = t.addon_installation_id
                           WHERE t.id = $11::int ORDER BY c.created_at, c.id LIMIT 1`;
     try {
       const rows: WebhookRow[] = await m.query(
         `INSERT INTO webhooks (room_id, event, url, pattern, name, authentication, delivery, key, secret, oauth_client_id,
-                               created_by_user_id, created_by_token_id)
+                               created_by_user_id, created_by_token_id, id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce((SELECT c.secret ${addonClient}), $9), (SELECT c.id ${addonClient}),
-                 $10, $11) RETURNING ${COLUMNS}`,
-        [roomId, w.event, w.url, w.pattern, w.name, w.authentication, w.delivery, w.key, w.secret, w.userId, w.tokenId]);
+                 $10, $11, $12) RETURNING ${COLUMNS}`,
+        [roomId, w.event, w.url, w.pattern, w.name, w.authentication, w.delivery, w.key, w.secret, w.userId, w.tokenId, w.id]);
       return toStored(rows[0]);
     } catch (err) {
       if (isUniqueViolation(err, 'webhooks_registrant_key_uq')) throw webhookKeyTaken(w.key ?? '', roomId);

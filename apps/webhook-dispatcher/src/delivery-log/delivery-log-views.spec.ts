@@ -1,10 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { SecretBox } from '@app/common';
 import { WebhookRegistration } from '@app/contracts';
 import { deliveryIdOf } from '../delivery/delivery-job';
 import { deliveryRequest } from '../delivery/delivery-request';
 import { lastRequestOf, shortened, shownRequest, toDeliveryDetail, toDeliveryView } from './delivery-log-views';
 import type { DeliveryRow, DetailRow } from './delivery-log.repository';
 
+const box = new SecretBox([{ id: 'k1', key: randomBytes(32) }]);
 const id = deliveryIdOf('event-1', 7);
 const created = new Date('2026-01-01T00:00:00.000Z');
 const lastAt = new Date('2026-01-01T00:00:05.000Z');
@@ -57,7 +60,7 @@ describe('delivery log views', () => {
       const unreadable = { ...base, last_repeats: [{ ...repeat('not a time', 200) }] };
       expect(toDeliveryView(unreadable).lastAttempt?.at).toBe('2026-01-01T00:00:05.000Z');
       const row = detailRow({ last_repeats: [repeat('2026-01-01T00:00:09.000Z', 502)] });
-      const shown = toDeliveryDetail(row, [], registration(), new Date()).request.headers?.['webhook-timestamp'];
+      const shown = toDeliveryDetail(row, [], registration(), new Date(), box).request.headers?.['webhook-timestamp'];
       expect(shown).toBe(String(Date.parse('2026-01-01T00:00:09.000Z') / 1000));
     });
   });
@@ -78,8 +81,8 @@ describe('delivery log views', () => {
       envelopeBody: '{"event":"room_message"}', createdAt: created.toISOString(), actorUserId: 9, registrationsVersion: null, replyDepth: 1 };
 
     it('is the request the sending code builds at that time, with the JWT and signature cut short everywhere', () => {
-      const sent = deliveryRequest({ job, registration: registration(), now: lastAt });
-      const shown = shownRequest(job, registration(), lastAt);
+      const sent = deliveryRequest({ secret: 'registration-secret-1', job, registration: registration(), now: lastAt });
+      const shown = shownRequest(job, registration(), 'registration-secret-1', lastAt);
       const token = sent.headers.Authorization.replace('JWT ', '');
       expect(shown).toEqual({
         url: `https://receiver.example/hook?team=ops&signed_request=${token.slice(0, 8)}…`,
@@ -101,7 +104,7 @@ describe('delivery log views', () => {
     });
 
     it('has no JWT without authentication: jwt', () => {
-      const shown = shownRequest(job, registration({ authentication: 'none' }), lastAt);
+      const shown = shownRequest(job, registration({ authentication: 'none' }), 'registration-secret-1', lastAt);
       expect(shown.url).toBe('https://receiver.example/hook?team=ops');
       expect(Object.keys(shown.headers)).toEqual(['Content-Type', 'Content-Length', 'User-Agent', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
     });
@@ -113,7 +116,7 @@ describe('delivery log views', () => {
       error: n === 3 ? null : 'timeout: no answer within 10000 ms', response_excerpt: n === 3 ? 'boom' : null,
       response_headers: n === 3 ? { 'content-type': 'text/plain' } : null,
     }));
-    const d = toDeliveryDetail(detailRow({ reply_error: 'The reply could not be posted: room archived' }), attempts, registration(), new Date());
+    const d = toDeliveryDetail(detailRow({ reply_error: 'The reply could not be posted: room archived' }), attempts, registration(), new Date(), box);
     expect(d.attemptLog).toEqual([
       { attempt: 1, at: '2026-01-01T00:00:01.000Z', statusCode: null, durationMs: 10, error: 'timeout: no answer within 10000 ms', responseHeaders: null, responseBody: null },
       { attempt: 2, at: '2026-01-01T00:00:02.000Z', statusCode: null, durationMs: 20, error: 'timeout: no answer within 10000 ms', responseHeaders: null, responseBody: null },
@@ -123,7 +126,7 @@ describe('delivery log views', () => {
     expect(d.request.headers!['webhook-timestamp']).toBe(String(lastAt.getTime() / 1000));
     expect(d.request.body).toBe('{"event":"room_message","item":{"n":1},"webhook_id":7}');
 
-    expect(toDeliveryDetail(detailRow(), [], undefined, new Date()).request)
+    expect(toDeliveryDetail(detailRow(), [], undefined, new Date(), box).request)
       .toEqual({ url: null, headers: null, body: '{"event":"room_message","item":{"n":1},"webhook_id":7}' });
   });
 });

@@ -1,7 +1,8 @@
+import type { SecretBox } from '@app/common';
 import type { DeliveryAttemptDetail, DeliveryAttemptView, DeliveryDetailView, DeliveryView, WebhookRegistration } from '@app/contracts';
 import type { RepeatedRequest } from '../delivery/attempt-rows';
 import { DeliveryJob } from '../delivery/delivery-job';
-import { deliveryRequest } from '../delivery/delivery-request';
+import { deliveryRequest, signingSecretOf } from '../delivery/delivery-request';
 import type { AttemptRow, DeliveryRow, DetailRow } from './delivery-log.repository';
 
 /** How much of a credential the log shows. */
@@ -84,8 +85,8 @@ export function toAttemptDetail(a: AttemptRow): DeliveryAttemptDetail {
  * (deliveryRequest), with the credentials it carries cut short: the JWT (header and
  * `signed_request` parameter) and the Standard Webhooks signature.
  */
-export function shownRequest(job: DeliveryJob, registration: WebhookRegistration, at: Date): { url: string; headers: Record<string, string>; body: string } {
-  const request = deliveryRequest({ job, registration, now: at });
+export function shownRequest(job: DeliveryJob, registration: WebhookRegistration, secret: string, at: Date): { url: string; headers: Record<string, string>; body: string } {
+  const request = deliveryRequest({ job, registration, secret, now: at });
   const jwt = request.headers.Authorization?.replace(/^JWT /, '');
   const hide = (text: string) => (jwt ? text.split(jwt).join(shortened(jwt)) : text);
   const headers: Record<string, string> = {};
@@ -98,16 +99,22 @@ export function shownRequest(job: DeliveryJob, registration: WebhookRegistration
   return { url: hide(request.url), headers, body: request.body };
 }
 
-/** One delivery in full; `registration` is the webhook as it is now (undefined: gone). */
-export function toDeliveryDetail(row: DetailRow, attempts: AttemptRow[], registration: WebhookRegistration | undefined, now: Date): DeliveryDetailView {
+/**
+ * One delivery in full; `registration` is the webhook as it is now (undefined: gone), its
+ * signing secret opened with `box` (a secret that cannot be opened shows no request, as a gone webhook).
+ */
+export function toDeliveryDetail(
+  row: DetailRow, attempts: AttemptRow[], registration: WebhookRegistration | undefined, now: Date, box: SecretBox,
+): DeliveryDetailView {
   const job: DeliveryJob = {
     deliveryId: row.id, webhookId: row.webhook_id, event: row.event, eventId: row.event_id, roomId: row.room_id,
     attempt: Math.max(1, row.attempts), envelopeBody: row.envelope, createdAt: row.created_at.toISOString(),
     actorUserId: row.actor_user_id, registrationsVersion: null, replyDepth: row.reply_depth,
   };
   const at = lastRequestOf(row)?.at ?? attempts[attempts.length - 1]?.started_at ?? now;
-  const request = registration
-    ? shownRequest(job, registration, at)
+  const signing = registration ? signingSecretOf(registration, box) : null;
+  const request = registration && signing && 'secret' in signing
+    ? shownRequest(job, registration, signing.secret, at)
     : { url: null, headers: null, body: row.envelope };
   return {
     ...toDeliveryView(row),

@@ -6,7 +6,7 @@ import { delayTier, isRetryable, nextAttemptDelay, parseRetryAfter, retryDelayTi
 /** What one attempt came to: the receiver's answer, or why there was none. */
 export type AttemptResult =
   | { kind: 'response'; status: number; headers: Record<string, string>; body: string; truncated: boolean; durationMs: number }
-  | { kind: 'failure'; failure: 'refused' | 'timeout' | 'connection' | 'invalid_url' | 'busy'; message: string; durationMs: number };
+  | { kind: 'failure'; failure: 'refused' | 'timeout' | 'connection' | 'invalid_url' | 'busy' | 'unsignable'; message: string; durationMs: number };
 
 /** A row of `webhook_attempts`. */
 export interface AttemptRecord {

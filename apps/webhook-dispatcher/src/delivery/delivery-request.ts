@@ -1,4 +1,4 @@
-import { DEFAULT_OUTBOUND_USER_AGENT } from '@app/common';
+import { DEFAULT_OUTBOUND_USER_AGENT, SecretBox, SecretBoxError, secretPurpose } from '@app/common';
 import { WebhookRegistration } from '@app/contracts';
 import { signWebhookJwt } from '../signing/jwt';
 import { standardWebhookHeaders } from '../signing/standard-webhooks';
@@ -21,9 +21,14 @@ export interface DeliveryRequest {
  * attempt: the JWT is short-lived. `User-Agent` and `Content-Length` are set here, not left to
  * the HTTP client, so that the delivery log's copy of the request shows them as sent.
  */
-export function deliveryRequest(o: { job: DeliveryJob; registration: WebhookRegistration; now: Date; traceparent?: string }): DeliveryRequest {
-  const { job, registration } = o;
-  const signed = standardWebhookHeaders({ secret: registration.secret, deliveryId: job.deliveryId, timestamp: o.now, body: job.envelopeBody });
+export function deliveryRequest(o: {
+  job: DeliveryJob; registration: WebhookRegistration;
+  /** The registration's signing secret in clear (it travels sealed: see signingSecretOf). */
+  secret: string;
+  now: Date; traceparent?: string;
+}): DeliveryRequest {
+  const { job, registration, secret } = o;
+  const signed = standardWebhookHeaders({ secret, deliveryId: job.deliveryId, timestamp: o.now, body: job.envelopeBody });
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     'Content-Length': String(Buffer.byteLength(job.envelopeBody, 'utf8')),
@@ -32,11 +37,11 @@ export function deliveryRequest(o: { job: DeliveryJob; registration: WebhookRegi
   };
   // W3C Trace Context: the receiver may join the trace of the request that caused the event.
   if (o.traceparent) headers.traceparent = o.traceparent;
-  const secrets = [registration.secret, ...signed['webhook-signature'].split(' ').map((s) => s.replace(/^v1,/, ''))];
+  const secrets = [secret, ...signed['webhook-signature'].split(' ').map((s) => s.replace(/^v1,/, ''))];
   let url = registration.url;
   if (registration.authentication === 'jwt') {
     const token = signWebhookJwt({
-      secret: registration.secret,
+      secret,
       issuer: registration.oauthClientId ?? String(registration.id),
       userId: job.actorUserId ?? registration.userId,
       roomId: job.roomId,
@@ -64,5 +69,21 @@ function queryValues(url: string): string[] {
     return [...new URL(url).searchParams.values()].filter((v) => v.length >= 8);
   } catch {
     return [];
+  }
+}
+
+/**
+ * The registration's signing secret in clear, opened here, where it signs: the rooms
+ * service keeps it sealed and sends it sealed (ListRegistrationsV1), so it is in clear
+ * nowhere else. A value in clear (a rooms service of the previous version) is taken as it
+ * is. A message (never the value) when it cannot be opened: a key SECRETS_KEYS lacks.
+ */
+export function signingSecretOf(registration: WebhookRegistration, box: SecretBox): { secret: string } | { problem: string } {
+  if (typeof registration.secret !== 'string') return { problem: 'not sent: the webhook has no signing secret' };
+  try {
+    return { secret: box.reveal(registration.secret, secretPurpose.signing(registration)) };
+  } catch (err) {
+    if (err instanceof SecretBoxError) return { problem: `not sent: its signing secret cannot be decrypted: ${err.message}` };
+    throw err;
   }
 }

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { AppLogger, createLogger, GuardedHttpClient } from '@app/common';
+import { AppLogger, createLogger, GuardedHttpClient, SecretBox, secretPurpose } from '@app/common';
 import { WebhookRegistration } from '@app/contracts';
 import { Registrations } from '../registrations/registrations';
 import { ReplyPoster } from '../replies/reply-poster';
@@ -51,7 +52,7 @@ function workerWith(
     new DeliveryDecisions([200, 400, 400], () => 0.5),
     {} as ReplyPoster,
     options.logger ?? createLogger('test', 'silent'),
-    { timeoutMs: 1_000, detachAfterMs: options.detachAfterMs },
+    { timeoutMs: 1_000, detachAfterMs: options.detachAfterMs, secrets: new SecretBox([{ id: 'k1', key: randomBytes(32) }]) },
   );
   return { worker, recorded, requests, urls };
 }
@@ -68,6 +69,18 @@ describe('DeliveryWorker', () => {
     const failed = out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((l) => l.msg === 'webhook delivery failed; retrying');
     expect(failed).toMatchObject({ url: 'https://x.example.com/h', status: 500, webhookId: 7 });
     expect(out).not.toContain('SECRETQ');
+  });
+
+  it('sends nothing when the signing secret cannot be decrypted: a failed attempt (unsignable), retried, its reason recorded', async () => {
+    const sealedElsewhere = new SecretBox([{ id: 'gone', key: randomBytes(32) }]).seal('lost', secretPurpose.webhook(7));
+    const publishRetry = jest.fn().mockResolvedValue(undefined);
+    const { worker, recorded, requests } = workerWith(publishRetry, { registration: { ...registration, secret: sealedElsewhere } });
+    expect(await worker.handle(job, { release: jest.fn() })).toBe('ack');
+    expect(requests).toEqual([]);
+    expect(publishRetry).toHaveBeenCalledWith(expect.objectContaining({ deliveryId: job.deliveryId, attempt: 3 }), expect.any(Number), 440);
+    expect(recorded.map((r) => [r.record.attempt, r.state.status, r.record.error])).toEqual([
+      [2, 'retrying', expect.stringMatching(/^unsignable: not sent: .*key gone, which SECRETS_KEYS does not hold/)],
+    ]);
   });
 
   it('parks the retry of a failed attempt, records the attempt and settles the job', async () => {

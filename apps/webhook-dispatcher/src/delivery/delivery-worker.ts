@@ -1,5 +1,5 @@
 import {
-  AppLogger, bareUrl, contextOf, endWithError, GuardedHttpClient, HandlerOutcome, OutboundFailure, traceFields, traceparentOf, Tracing, withSpan,
+  AppLogger, bareUrl, SecretBox, contextOf, endWithError, GuardedHttpClient, HandlerOutcome, OutboundFailure, traceFields, traceparentOf, Tracing, withSpan,
 } from '@app/common';
 import { Context, Span, SpanKind } from '@opentelemetry/api';
 import { isEnabled, WebhookRegistration } from '@app/contracts';
@@ -9,7 +9,7 @@ import { ReplyPoster } from '../replies/reply-poster';
 import { attemptAlreadyMade, AttemptResult, Decision, DeliveryDecisions } from './delivery-decisions';
 import { DeliveryJob } from './delivery-job';
 import { DeliveryQueues, JobLease } from './delivery-queues';
-import { deliveryRequest } from './delivery-request';
+import { deliveryRequest, signingSecretOf } from './delivery-request';
 import { AttemptToRecord, DeliveryProgress, DeliveryRepository } from './delivery.repository';
 import { BatchWriter } from './batch-writer';
 import { disabledAttempt } from './disabled-webhook';
@@ -18,6 +18,8 @@ import type { DeliveryMetrics } from './delivery-metrics';
 export interface DeliveryWorkerOptions {
   /** The per-attempt time limit (WEBHOOK_TIMEOUT_MS). */
   timeoutMs: number;
+  /** Opens the registrations' signing secrets, which travel sealed (SECRETS_KEYS). */
+  secrets: SecretBox;
   /** An attempt still in flight after this long gives its queue slot back. */
   detachAfterMs?: number;
   /** Attempts in flight without a slot, at most (sockets and memory are finite). */
@@ -89,6 +91,7 @@ export class DeliveryWorker {
   private readonly laneRecorder: BatchWriter<AttemptToRecord>;
   private readonly metrics: DeliveryMetrics | undefined;
   private readonly tracing: Tracing;
+  private readonly secrets: SecretBox;
 
   constructor(
     private readonly registrations: Registrations,
@@ -112,6 +115,7 @@ export class DeliveryWorker {
     this.laneRecorder = options.laneRecorder ?? recorder;
     this.metrics = options.metrics;
     this.tracing = options.tracing ?? Tracing.off();
+    this.secrets = options.secrets;
     // The attempt has ended (timed out at worst) and been recorded well before its guard returns.
     this.guardMs = Math.round(options.timeoutMs * 1.5) + 1_000;
   }
@@ -166,8 +170,12 @@ export class DeliveryWorker {
       return this.conclude(job, registration, lease, result, startedAt, [], false);
     }
 
+    const signing = signingSecretOf(registration, this.secrets);
+    if ('problem' in signing) {
+      return this.conclude(job, registration, lease, this.unsignable(job, signing.problem), startedAt, [], false);
+    }
     const span = this.attemptSpan(job, registration);
-    const request = deliveryRequest({ job, registration, now: startedAt, traceparent: traceparentOf(span) });
+    const request = deliveryRequest({ job, registration, secret: signing.secret, now: startedAt, traceparent: traceparentOf(span) });
     let detached = false;
     let overdue = false;
     let detaching: Promise<void> | null = null;
@@ -195,6 +203,12 @@ export class DeliveryWorker {
     if (detaching) await detaching;
     if (detached) this.detachedTotal--;
     return this.conclude(job, registration, lease, result, startedAt, request.secrets, detached, withSpan(span));
+  }
+
+  /** An attempt not made: the webhook's secret cannot be opened (a failed attempt, retried on the schedule). */
+  private unsignable(job: DeliveryJob, problem: string): AttemptResult {
+    this.logger.warn({ deliveryId: job.deliveryId, webhookId: job.webhookId, ...traceFields(job.traceparent) }, problem);
+    return { kind: 'failure', failure: 'unsignable', durationMs: 0, message: problem };
   }
 
   /** Decides what the attempt means, parks its retry, records it and posts its reply. */
@@ -253,9 +267,13 @@ export class DeliveryWorker {
     }
     const startedAt = new Date();
     const span = this.attemptSpan(job, registration);
-    const request = deliveryRequest({ job, registration, now: startedAt, traceparent: traceparentOf(span) });
-    const result = await this.send(request, span);
-    const decision = this.decisions.decide({ job, result, startedAt, secrets: request.secrets, now: new Date() });
+    const signing = signingSecretOf(registration, this.secrets);
+    const request = 'secret' in signing
+      ? deliveryRequest({ job, registration, secret: signing.secret, now: startedAt, traceparent: traceparentOf(span) })
+      : null;
+    const result = request ? await this.send(request, span) : this.unsignable(job, (signing as { problem: string }).problem);
+    if (!request) span.end();
+    const decision = this.decisions.decide({ job, result, startedAt, secrets: request?.secrets ?? [], now: new Date() });
     this.log(job, registration, decision);
     this.health?.observe(job.webhookId, result);
     this.measure(job, result, decision);

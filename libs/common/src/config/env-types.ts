@@ -1,6 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import { z } from 'zod';
 import { parseDuration } from './duration';
+import { parseSecretKeys, SecretBox } from '../security/secret-box';
 
 function hasScheme(value: string, protocols: string[]): boolean {
   try {
@@ -9,6 +10,9 @@ function hasScheme(value: string, protocols: string[]): boolean {
     return false;
   }
 }
+
+const SECRET_KEYS_RULE = 'must be set (or SECRETS_KEYS_FILE, a file holding it): keyId:base64 of 32 random bytes, comma-separated, '
+  + 'the first encrypts (e.g. `k1:$(openssl rand -base64 32)`; npm start makes one in data/secrets-keys)';
 
 /** Reusable variable types with messages that state the rule. */
 export const env = {
@@ -68,6 +72,20 @@ export const env = {
         return false;
       }
     }, 'must name a readable file'),
+  /**
+   * The keys that encrypt secrets at rest (SECRETS_KEYS): `keyId:base64-of-32-bytes`,
+   * comma-separated, the first one encrypts, the others only decrypt. Required: a service
+   * that keeps or uses such secrets does not start without them.
+   */
+  secretKeys: () =>
+    z.string({ required_error: SECRET_KEYS_RULE }).transform((value, ctx) => {
+      try {
+        return new SecretBox(parseSecretKeys(value));
+      } catch (err) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
   logLevel: () =>
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       errorMap: () => ({ message: 'must be one of fatal, error, warn, info, debug, trace, silent' }),

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z, ZodTypeAny } from 'zod';
 import { isSecretName, redactCredentials, redactText } from '../logging/redact';
 
@@ -8,6 +9,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** Variables that may be given in a file instead, named by `<NAME>_FILE`. */
+const FROM_FILE = new Set(['SECRETS_KEYS']);
+
 /**
  * Parses environment variables with a zod schema whose keys are the variable names.
  * Every problem names its variable, so that a wrong setting is obvious at start-up.
@@ -17,10 +21,22 @@ export function parseConfig<S extends Record<string, ZodTypeAny>>(
   env: NodeJS.ProcessEnv = process.env,
 ): z.infer<z.ZodObject<S>> {
   const input: Record<string, string | undefined> = {};
+  const fileProblems: string[] = [];
   for (const key of Object.keys(shape)) {
-    const raw = env[key];
-    input[key] = raw === undefined || raw.trim() === '' ? undefined : raw.trim();
+    const raw = env[key] ?? '';
+    input[key] = raw.trim() === '' ? undefined : raw.trim();
+    // `<NAME>_FILE`: the value in a file (a Docker or Kubernetes secret mounted), for the
+    // variables that say so (FROM_FILE); the variable itself wins when both are set.
+    const file = env[`${key}_FILE`]?.trim();
+    if (input[key] === undefined && file && FROM_FILE.has(key)) {
+      try {
+        input[key] = readFileSync(file, 'utf8').trim() || undefined;
+      } catch (err) {
+        fileProblems.push(`${key}_FILE: must name a readable file (${(err as NodeJS.ErrnoException).code ?? 'unreadable'}: ${file})`);
+      }
+    }
   }
+  if (fileProblems.length > 0) throw new ConfigError(fileProblems);
   const result = z.object(shape).safeParse(input);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {

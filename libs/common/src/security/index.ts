@@ -1,1 +1,2 @@
 export * from './api-token';
+export * from './secret-box';

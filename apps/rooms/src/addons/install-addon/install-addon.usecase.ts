@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_LOGGER, AppLogger, CommandMeta } from '@app/common';
+import { APP_LOGGER, AppLogger, CommandMeta, SecretBox, secretPurpose } from '@app/common';
 import { commandFailure, InstallAddonV1, ReplyOf, RequestOf, WebhookRegistrationsChangedV1 } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { RoomsConfig } from '../../config';
@@ -34,6 +34,7 @@ export class InstallAddon {
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
     private readonly audit: AuditRepository,
+    private readonly box: SecretBox,
   ) {}
 
   async execute(cmd: RequestOf<typeof InstallAddonV1>, meta: CommandMeta): Promise<ReplyOf<typeof InstallAddonV1>> {
@@ -71,7 +72,7 @@ export class InstallAddon {
       try {
         const inserted = await this.addons.insertInstallation(m, {
           descriptor, raw: fetched.json, descriptorUrl: cmd.url, capabilitiesUrl, roomId, oauthClientId: client.oauthId, installedByUserId: cmd.actor.userId ?? null,
-        }, client.oauthSecret);
+        }, this.box.seal(client.oauthSecret, secretPurpose.oauthClient(client.oauthId)));
         await this.audit.append(m, cmd.actor, { action: 'addon.installed', target: { type: 'addon', id: inserted.id, name: descriptor.name }, details: { key: descriptor.key, roomId, descriptorUrl: cmd.url, webhookIds: inserted.webhookIds } });
         if (inserted.webhookIds.length > 0) emit(WebhookRegistrationsChangedV1, { roomId, webhookIds: inserted.webhookIds });
         return inserted;

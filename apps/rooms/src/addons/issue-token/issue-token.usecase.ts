@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { generateApiToken, hashApiToken } from '@app/common';
+import { generateApiToken, hashApiToken, SecretBox, secretPurpose } from '@app/common';
 import { ADDON_TOKEN_TTL_SECONDS, commandFailure, IssueAddonTokenV1, ReplyOf, RequestOf, scopesInForce } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { RoomsConfig } from '../../config';
@@ -21,11 +21,14 @@ export class IssueAddonToken {
     private readonly db: DataSource,
     private readonly addons: AddonRepository,
     @Inject(ROOMS_CONFIG) private readonly config: RoomsConfig,
+    private readonly box: SecretBox,
   ) {}
 
   async execute(cmd: RequestOf<typeof IssueAddonTokenV1>): Promise<ReplyOf<typeof IssueAddonTokenV1>> {
     const client = await this.addons.findClient(this.db.manager, cmd.clientId);
-    const matches = secretMatches(cmd.clientSecret, client?.secret ?? NO_SECRET);
+    // Kept sealed (not hashed): the dispatchers sign the add-on's webhooks with it.
+    const stored = client ? this.box.reveal(client.secret, secretPurpose.oauthClient(client.id)) : NO_SECRET;
+    const matches = secretMatches(cmd.clientSecret, stored);
     if (!client || !matches) throw commandFailure('forbidden', 'oauth_invalid_client');
     const grant = grantScopes(cmd.scopes, client.allowedScopes);
     if (!grant.ok) throw commandFailure('invalid', 'oauth_invalid_scope', 'scope', { scope: grant.scope, problem: grant.problem });

@@ -24,6 +24,6 @@ export class CreateWebhook {
       }
       const { webhook, secret } = await this.register.insert(tx, registrant, cmd, cmd.key ?? null);
       return { webhook: toWebhookView(webhook), ...(secret !== undefined ? { secret } : {}) };
-    });
+    }, this.register.replyStorage());
   }
 }

@@ -30,6 +30,6 @@ export class PutWebhook {
       }
       const { webhook, secret } = await this.register.insert(tx, registrant, cmd, cmd.key);
       return { webhook: toWebhookView(webhook), created: true, ...(secret !== undefined ? { secret } : {}) };
-    });
+    }, this.register.replyStorage());
   }
 }

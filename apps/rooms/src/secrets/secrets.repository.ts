@@ -1,0 +1,95 @@
+import { secretPurpose } from '@app/common';
+import { DataSource } from 'typeorm';
+
+/** Where secrets are kept: a table (and, for the command log, the reply's field). */
+export const SECRET_PLACES = ['oauth_clients', 'webhooks', 'webhooks_removed', 'applied_commands'] as const;
+export type SecretPlace = (typeof SECRET_PLACES)[number];
+
+/** One stored secret: where, the row, the purpose it is sealed for, and the value as stored. */
+export interface StoredSecret {
+  place: SecretPlace;
+  /** The row's key, as the replace statement takes it. */
+  row: string[];
+  purpose: string;
+  value: string;
+}
+
+/** What can tell the stored secrets and replace one (SecretsRepository; a fake in the specs). */
+export interface SecretStore {
+  /** Every stored secret not sealed with the key `keyId` (in clear, or under another key), at most `limit` after `after` of a place. */
+  notUnder(place: SecretPlace, keyId: string, limit: number, after: string[] | null): Promise<StoredSecret[]>;
+  /** How many stored secrets of a place there are. */
+  count(place: SecretPlace): Promise<number>;
+  /** Replaces the value if it is still `s.value` (another replica, or a deletion, may have got there first). */
+  replace(s: StoredSecret, value: string): Promise<boolean>;
+}
+
+const notUnder = (column: string) => `${column} IS NOT NULL AND ${column} NOT LIKE 'enc:v1:' || $1 || ':%'`;
+
+interface PlaceSql {
+  select: string;
+  count: string;
+  update: string;
+  purpose(r: Record<string, string | number | null>): string;
+  row(r: Record<string, string | number | null>): string[];
+}
+
+// Each page is read in the order of the row's key ($2 null: the first page): rows already
+// sealed fall out of the filter, and one that cannot be opened does not hold the loop up.
+const SQL: Record<SecretPlace, PlaceSql> = {
+  oauth_clients: {
+    select: `SELECT id, secret FROM oauth_clients WHERE ${notUnder('secret')} AND ($2::text IS NULL OR id > $2) ORDER BY id LIMIT $3`,
+    count: 'SELECT count(*)::int AS n FROM oauth_clients',
+    update: 'UPDATE oauth_clients SET secret = $3 WHERE id = $1 AND secret = $2',
+    purpose: (r) => secretPurpose.oauthClient(String(r.id)),
+    row: (r) => [String(r.id)],
+  },
+  webhooks: {
+    select: `SELECT id, oauth_client_id, secret FROM webhooks WHERE ${notUnder('secret')} AND ($2::int IS NULL OR id > $2) ORDER BY id LIMIT $3`,
+    count: 'SELECT count(*)::int AS n FROM webhooks',
+    update: 'UPDATE webhooks SET secret = $3 WHERE id = $1::int AND secret = $2',
+    purpose: (r) => secretPurpose.signing({ id: Number(r.id), oauthClientId: r.oauth_client_id as string | null }),
+    row: (r) => [String(r.id)],
+  },
+  webhooks_removed: {
+    select: `SELECT id, removed_version::text AS removed_version, oauth_client_id, secret FROM webhooks_removed
+              WHERE ${notUnder('secret')} AND ($2::bigint[] IS NULL OR (id::bigint, removed_version) > ($2[1], $2[2])) ORDER BY id, removed_version LIMIT $3`,
+    count: 'SELECT count(*)::int AS n FROM webhooks_removed WHERE secret IS NOT NULL',
+    update: 'UPDATE webhooks_removed SET secret = $4 WHERE id = $1::int AND removed_version = $2::bigint AND secret = $3',
+    purpose: (r) => secretPurpose.signing({ id: Number(r.id), oauthClientId: r.oauth_client_id as string | null }),
+    row: (r) => [String(r.id), String(r.removed_version)],
+  },
+  // The replies of the commands that answer a webhook's new secret (create, put), kept a day.
+  applied_commands: {
+    select: `SELECT command_id::text AS command_id, reply->'webhook'->>'id' AS webhook_id, reply->>'secret' AS secret FROM applied_commands
+              WHERE reply ? 'webhook' AND jsonb_typeof(reply->'secret') = 'string' AND ${notUnder(`(reply->>'secret')`)}
+                AND ($2::uuid IS NULL OR command_id > $2::uuid) ORDER BY command_id LIMIT $3`,
+    count: `SELECT count(*)::int AS n FROM applied_commands WHERE reply ? 'webhook' AND jsonb_typeof(reply->'secret') = 'string'`,
+    update: `UPDATE applied_commands SET reply = jsonb_set(reply, '{secret}', to_jsonb($3::text)) WHERE command_id = $1::uuid AND reply->>'secret' = $2`,
+    purpose: (r) => secretPurpose.webhook(Number(r.webhook_id)),
+    row: (r) => [String(r.command_id)],
+  },
+};
+
+/** SQL of the secrets kept at rest, wherever they are (see SECRET_PLACES). */
+export class SecretsRepository implements SecretStore {
+  constructor(private readonly db: DataSource) {}
+
+  async notUnder(place: SecretPlace, keyId: string, limit: number, after: string[] | null): Promise<StoredSecret[]> {
+    const sql = SQL[place];
+    const key = after === null ? null : place === 'webhooks_removed' ? after.map(Number) : after[0];
+    const rows: Array<Record<string, string | number | null>> = await this.db.query(sql.select, [keyId, key, limit]);
+    return rows.map((r) => ({ place, row: sql.row(r), purpose: sql.purpose(r), value: String(r.secret) }));
+  }
+
+  async count(place: SecretPlace): Promise<number> {
+    const rows: Array<{ n: number }> = await this.db.query(SQL[place].count);
+    return rows[0].n;
+  }
+
+  async replace(s: StoredSecret, value: string): Promise<boolean> {
+    // One statement per row, compared and set: safe with any number of replicas at once.
+    const result = await this.db.query(SQL[s.place].update, [...s.row, s.value, value]);
+    return (Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0) > 0;
+  }
+}
