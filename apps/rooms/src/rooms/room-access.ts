@@ -175,6 +175,18 @@ export function mayManageWebhook(viewer: WebhookViewer, webhook: { userId: numbe
 }
 
 /**
+ * Whether the viewer created the webhook: the add-on whose token registered (or whose
+ * descriptor declared) it, the user whose token registered it, or, for one made with
+ * neither (a room token's), an actor with neither. Anyone else (the room's owner and group
+ * admins included) is shown its URL masked (maskedUrl), where receivers keep their tokens.
+ */
+export function isWebhookCreator(viewer: WebhookViewer, webhook: { userId: number | null; oauthClientId: string | null }): boolean {
+  if (webhook.oauthClientId !== null) return viewer.addOn === webhook.oauthClientId;
+  if (webhook.userId !== null) return viewer.standing?.userId === webhook.userId;
+  return viewer.standing === null && viewer.addOn === null;
+}
+
+/**
  * The moving rule: anyone enters or leaves a room themselves (entering subject to the
  * private-room rule, judged on the user who enters); moving someone else is administering
  * the room: the owner's and group admins', with a token that may administer rooms

@@ -1,6 +1,6 @@
 import type { Actor, RoomRef, WebhookRef } from '@app/contracts';
 import { EntityManager } from 'typeorm';
-import { assertMayActOn, mayManageWebhook } from '../rooms/room-access';
+import { assertMayActOn, mayManageWebhook, WebhookViewer } from '../rooms/room-access';
 import { roomNotFound } from '../rooms/room.repository';
 import { webhookNotFound } from './webhook-rules';
 import { StoredWebhook, WebhookRepository } from './webhook.repository';
@@ -16,10 +16,10 @@ import { StoredWebhook, WebhookRepository } from './webhook.repository';
  */
 export async function readableWebhook(
   webhooks: WebhookRepository, m: EntityManager, room: RoomRef, actor: Actor, ref: WebhookRef,
-): Promise<StoredWebhook> {
+): Promise<{ webhook: StoredWebhook; viewer: WebhookViewer }> {
   const found = await webhooks.findWithRoom(m, room, actor, ref);
   if (!found.room) throw roomNotFound(room);
   assertMayActOn(actor, found.room, room, found.viewer.standing, () => webhookNotFound(ref));
   if (!found.webhook || !mayManageWebhook(found.viewer, found.webhook)) throw webhookNotFound(ref);
-  return found.webhook;
+  return { webhook: found.webhook, viewer: found.viewer };
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { preparedQuery } from '@app/common';
+import { maskedUrl, preparedQuery } from '@app/common';
 import {
   Actor, NO_WEBHOOK_HEALTH, RoomRef, WebhookAuthentication, WebhookDeliveryMode, WebhookEventName, WebhookHealthView, WebhookRef, WebhookRegistration, WebhookView,
 } from '@app/contracts';
@@ -79,12 +79,17 @@ const toStored = (r: WebhookRow): StoredWebhook => ({
   ...(r.removed_version != null ? { removedVersion: Number(r.removed_version) } : {}),
 });
 
-/** The API's view: never the secret, nor who registered it. A webhook read without its health has none yet (just made). */
-export function toWebhookView(w: StoredWebhook): WebhookView {
+/**
+ * The API's view: never the secret, nor who registered it. A webhook read without its health
+ * has none yet (just made). `masked`: the viewer is not its creator (room-access.ts,
+ * isWebhookCreator), and is shown its URL masked.
+ */
+export function toWebhookView(w: StoredWebhook, masked = false): WebhookView {
   return {
-    id: w.id, roomId: w.roomId, event: w.event, url: w.url, pattern: w.pattern, name: w.name,
+    id: w.id, roomId: w.roomId, event: w.event, url: masked ? maskedUrl(w.url) : w.url, pattern: w.pattern, name: w.name,
     authentication: w.authentication, delivery: w.delivery, key: w.key, installationId: w.installationId, oauthClientId: w.oauthClientId, created: w.created,
     enabled: w.enabled, disabledReason: w.disabledReason, disabledAt: w.disabledAt, health: w.health ?? { ...NO_WEBHOOK_HEALTH },
+    ...(masked ? { urlMasked: true } : {}),
   };
 }
 

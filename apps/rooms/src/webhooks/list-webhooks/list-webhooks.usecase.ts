@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ListWebhooksV1, ReplyOf, RequestOf } from '@app/contracts';
 import { DataSource } from 'typeorm';
+import { isWebhookCreator } from '../../rooms/room-access';
 import { RoomRepository } from '../../rooms/room.repository';
 import { toWebhookView, WebhookRepository } from '../webhook.repository';
 
@@ -20,6 +21,6 @@ export class ListWebhooks {
     const m = this.db.manager;
     const { room, ...viewer } = await this.rooms.findWithStanding(m, cmd.room, cmd.actor);
     const webhooks = await this.webhooks.listOfRoom(m, room.id, viewer, cmd.startIndex, cmd.limit);
-    return { webhooks: webhooks.map(toWebhookView) };
+    return { webhooks: webhooks.map((w) => toWebhookView(w, !isWebhookCreator(viewer, w))) };
   }
 }
