@@ -210,6 +210,14 @@ describe('v2 private rooms: every operation is its members\' and group admins\' 
       expect([verb, path, errorOf(await call(verb, path, { body }))]).toEqual([verb, path, { status: 403, code: 403, type: 'Forbidden', message: confined }]);
     }
     expect((await as(s.token)('GET', `user/${outsiderId}`)).status).toBe(200);
+    // A user's record (e-mail address) is the group's too; the list of names stays readable (mentions).
+    const record = await call('GET', `user/${outsiderId}`);
+    expect(errorOf(record)).toEqual({
+      status: 403, code: 403, type: 'Forbidden',
+      message: `This token is confined to one room (room ${home.id}): it may not read a user's record (e-mail address, presence).`,
+    });
+    expect(record.text).not.toContain('@example.com');
+    expect((await call('GET', 'user')).status).toBe(200);
     // Its own room, as before.
     expect((await call('GET', `room/${home.id}`)).status).toBe(200);
   });

@@ -1,4 +1,4 @@
-import { Actor, CommandFailure, commandFailure, describeRef, RoomRef } from '@app/contracts';
+import { Actor, CommandFailure, commandFailure, confinedTokenRefusal, describeRef, RoomRef } from '@app/contracts';
 import type { RoomEntity, UserEntity } from '../database/entities';
 
 /**
@@ -26,9 +26,7 @@ export function assertActorMayUse(actor: Actor, room: RoomEntity): void {
  */
 export function assertNotConfined(actor: Actor, what: string): void {
   if (actor.roomId !== undefined) {
-    throw commandFailure('forbidden', 'not_allowed', 'room', {
-      message: `This token is confined to one room (room ${actor.roomId}): it may not ${what}.`,
-    });
+    throw commandFailure('forbidden', 'not_allowed', 'room', { message: confinedTokenRefusal(actor.roomId, what) });
   }
 }
 
