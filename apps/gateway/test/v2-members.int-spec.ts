@@ -260,6 +260,8 @@ describe('v2 room members, invitations and participants (real services)', () => 
       const ownerToken = await s.personalToken(owner.id, ['view_room', 'view_messages', 'send_message', 'manage_rooms']);
       expect((await v2(stack.baseUrl, 'GET', `room/${room}`, { token: ownerToken })).status).toBe(200);
       expect((await v2(stack.baseUrl, 'GET', `room/${room}/history`, { token: ownerToken })).status).toBe(200);
+      const listed = await v2(stack.baseUrl, 'GET', 'room', { token: ownerToken, query: { 'max-results': 1000 } });
+      expect(listed.json.items.map((r: { id: number }) => r.id)).toContain(room);
       expect((await v2(stack.baseUrl, 'POST', `room/${room}/message`, { token: ownerToken, body: { message: 'still mine' } })).status).toBe(201);
       expect((await v2(stack.baseUrl, 'PUT', `room/${room}/participant/${owner.id}`, { token: ownerToken })).status).toBe(204);
       expect((await v2(stack.baseUrl, 'PUT', `room/${room}/member/${owner.id}`, { token: ownerToken })).status).toBe(204);

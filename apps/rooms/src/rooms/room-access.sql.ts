@@ -16,14 +16,20 @@ export const roomRefWhere = (alias: string, ref: RoomRef, param: string): string
 /** The value for roomRefWhere's placeholder. */
 export const roomRefParam = (ref: RoomRef): number | string => ('id' in ref ? ref.id : ref.name);
 
+/** Whether the user (`user`: a placeholder) is a group admin. */
+const isGroupAdmin = (user: string) => `EXISTS (SELECT 1 FROM users WHERE id = ${user}::int AND is_group_admin)`;
+
+/** Whether the user is a member of the rooms row `alias` (room_members). */
+const isMember = (alias: string, user: string) => `EXISTS (SELECT 1 FROM room_members WHERE room_id = ${alias}.id AND user_id = ${user}::int)`;
+
 /**
  * The acting user's standing in the rooms row `alias` and the add-on whose token acts, as
  * three columns (`user`, `token`: placeholders of the actor's user and token ids, null when
  * none): what standingFromRow reads back.
  */
 export const standingColumns = (alias: string, user: string, token: string): string =>
-  `(${user}::int IS NOT NULL AND EXISTS (SELECT 1 FROM users WHERE id = ${user}::int AND is_group_admin)) AS actor__is_group_admin,
-   (${user}::int IS NOT NULL AND EXISTS (SELECT 1 FROM room_members WHERE room_id = ${alias}.id AND user_id = ${user}::int)) AS actor__is_member,
+  `(${user}::int IS NOT NULL AND ${isGroupAdmin(user)}) AS actor__is_group_admin,
+   (${user}::int IS NOT NULL AND ${isMember(alias, user)}) AS actor__is_member,
    (SELECT i.oauth_client_id FROM api_tokens t JOIN addon_installations i ON i.id = t.addon_installation_id
      WHERE t.id = ${token}::int) AS actor__addon`;
 
@@ -49,8 +55,7 @@ export function standingFromRow(actor: Pick<Actor, 'userId'>, room: Pick<RoomEnt
  */
 export const passesPrivateRoomRuleSql = (alias: string, user: string): string =>
   `(${alias}.privacy = 'public' OR ${user}::int IS NULL OR ${alias}.owner_user_id = ${user}::int
-    OR EXISTS (SELECT 1 FROM users u WHERE u.id = ${user}::int AND u.is_group_admin)
-    OR EXISTS (SELECT 1 FROM room_members rm WHERE rm.room_id = ${alias}.id AND rm.user_id = ${user}::int))`;
+    OR ${isGroupAdmin(user)} OR ${isMember(alias, user)})`;
 
 /**
  * The webhook rule (mayManageWebhook) as a condition on the webhooks row `w`: `all` the
