@@ -129,6 +129,21 @@ describe('live connections: GET /v2/room/{room}/events across the built system a
       own.close();
     });
 
+    it("a private room the user may not see: 404 as if it did not exist, never the room's name", async () => {
+      const made = await v2('POST', '/room', { name: `Hidden Live ${Date.now()}`, privacy: 'private' });
+      expect(made.status).toBe(201);
+      const email = `live-outsider-${Date.now()}@example.com`;
+      const res = await fetch(`${baseUrl}/v1/users/create`, {
+        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ auth_token: v1Token, name: 'Live Outsider', email }),
+      });
+      expect(res.status).toBe(200);
+      const outsider = cli(['token', 'create', '--type', 'personal', '--user', email, '--scopes', 'view_messages'], stack.env).stdout.trim();
+      const refused = await live(baseUrl, `/v2/room/${made.body.id}/events`, bearer(outsider));
+      expect({ status: refused.status, body: refused.body })
+        .toEqual({ status: 404, body: { error: { code: 404, type: 'Not Found', message: `Room ${made.body.id} not found` } } });
+    });
+
     it('an unknown room: 404; a malformed Last-Event-ID: 400 naming it', async () => {
       const unknown = await live(baseUrl, '/v2/room/No%20Such%20Room/events', bearer());
       expect({ status: unknown.status, body: unknown.body }).toEqual({ status: 404, body: { error: { code: 404, type: 'Not Found', message: 'Room No Such Room not found' } } });
@@ -284,8 +299,9 @@ describe('live connections: GET /v2/room/{room}/events across the built system a
       expect(await endOf(stream)).toEqual({ ended: 'ended', events: ['room_message', 'error'] });
       expect(stream.events[1].json).toEqual({ error: { code: 'access_revoked', message: expect.stringContaining('reconnecting will be refused') } });
       expect(stream.events.map((e) => e.data).join('\n')).not.toContain('after the removal');
+      // Refused as a room the private-room rule keeps them out of: as if it did not exist.
       const again = await live(baseUrl, `/v2/room/${roomId}/events`, bearer(carol.token));
-      expect(again.status).toBe(403);
+      expect(again.status).toBe(404);
     }, 30_000);
 
     it('a public room made private: a reader who is not a member gets the access error, then the end', async () => {

@@ -161,6 +161,17 @@ describe('the webhook delivery log across the built system', () => {
     expect(JSON.stringify(got.body)).not.toContain(String(last.headers.authorization).slice(4));
   });
 
+  it("masks the webhook's URL and its deliveries' to a group admin who did not create it", async () => {
+    const otherAdmin = await userToken(run('token', 'create', '--type', 'admin').stdout.trim(), 'Auditor', ADMIN_SCOPES);
+    const id = String(hits()[0].headers['webhook-id']);
+    const shown = await v2(otherAdmin, 'GET', `/room/${roomId}/webhook/${webhook.id}`);
+    expect([shown.status, shown.body.url]).toEqual([200, `${receiver.base}/log/hook`]);
+    const got = await v2(otherAdmin, 'GET', `/room/${roomId}/webhook/${webhook.id}/delivery/${id}`);
+    expect([got.status, got.body.request.url]).toEqual([200, `${receiver.base}/log/hook?signed_request=***`]);
+    // Its creator sees the request as the dispatcher recorded it (the JWT cut short).
+    expect((await log(`/${id}`)).body.request.url).toMatch(new RegExp(`^${receiver.base}/log/hook\\?signed_request=[\\w-]{8}…$`));
+  });
+
   it('answers 404 for a delivery it does not know, or of another webhook, and for a webhook of another room', async () => {
     const id = String(hits()[0].headers['webhook-id']);
     expect(await log(`/${UNKNOWN}`)).toEqual(v2Error(404, `Delivery ${UNKNOWN} not found`));

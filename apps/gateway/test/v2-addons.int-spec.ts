@@ -426,6 +426,78 @@ describe('v2 add-ons: installation, OAuth, uninstall (real services, a local add
     });
   });
 
+  describe("webhooks an add-on's token registered", () => {
+    it("are that installation's, the room owner's and group admins': another add-on or a member neither sees nor changes them", async () => {
+      const ownerId = await s.createUser('Hook Room Owner');
+      const memberId = await s.createUser('Hook Room Member');
+      const made = await call('POST', 'room', { body: { name: 'Add-on Hooks Room', owner_user_id: ownerId } });
+      expect(made.status).toBe(201);
+      const room = made.json.id as number;
+      const tokens: Record<string, string> = {};
+      const installations: number[] = [];
+      for (const name of ['alpha', 'beta']) {
+        addon.onInstall(name, { status: 200, token: null });
+        const installed = await call('POST', 'addons', { body: { url: addon.serve(name, addon.descriptor(name, { webhook: [] })), room: String(room) } });
+        expect(installed.status).toBe(201);
+        installations.push(installed.json.id);
+        const [cb] = addon.of('POST', `/cb/${name}`);
+        const got = await tokenRequest({ grant_type: 'client_credentials', scope: 'admin_room view_room' }, basic(cb.json.oauthId, cb.json.oauthSecret));
+        expect(got.status).toBe(200);
+        tokens[name] = got.json.access_token;
+      }
+      const as = (token: string) => (verb: string, path: string, opts: V2CallOptions = {}) => v2(stack.baseUrl, verb, path, { token, ...opts });
+      const [alpha, beta] = [as(tokens.alpha), as(tokens.beta)];
+      const member = as(await s.personalToken(memberId));
+      const owner = as(await s.personalToken(ownerId));
+
+      const url = `${addon.base}/relay?secret=s3cr3t`;
+      const put = await alpha('PUT', `room/${room}/extension/webhook/relay`, { body: { url, event: 'room_message' } });
+      expect(put.status).toBe(201);
+      const id = put.json.id as number;
+      const notFound = { status: 404, message: `Webhook ${id} not found` };
+
+      // Another add-on: not there, by id or by key, in the list, and for every change.
+      for (const [verb, path, body] of [
+        ['GET', `room/${room}/webhook/${id}`, undefined],
+        ['DELETE', `room/${room}/webhook/${id}`, undefined],
+        ['POST', `room/${room}/webhook/${id}/enable`, undefined],
+        ['GET', `room/${room}/webhook/${id}/delivery`, undefined],
+        ['POST', `room/${room}/webhook/${id}/recover`, { since: '2026-01-01T00:00:00Z' }],
+      ] as Array<[string, string, unknown]>) {
+        expect([verb, path, errorOf(await beta(verb, path, { body }))]).toEqual([verb, path, notFound]);
+      }
+      expect(errorOf(await beta('GET', `room/${room}/extension/webhook/relay`))).toEqual({ status: 404, message: 'Webhook relay not found' });
+      expect(errorOf(await beta('DELETE', `room/${room}/extension/webhook/relay`))).toEqual({ status: 404, message: 'Webhook relay not found' });
+      // Its PUT of the same key makes a webhook of its own, and leaves the first one's where it pointed.
+      const theirs = await beta('PUT', `room/${room}/extension/webhook/relay`, { body: { url: `${addon.base}/stolen`, event: 'room_message' } });
+      expect(theirs.status).toBe(201);
+      expect(theirs.json.id).not.toBe(id);
+      expect((await db.query('SELECT url FROM webhooks WHERE id = $1', [id]))[0].url).toBe(url);
+      const listed = async (who: typeof alpha) => (await who('GET', `room/${room}/webhook`)).json.items.map((w: { id: number }) => w.id);
+      expect(await listed(beta)).toEqual([theirs.json.id]);
+
+      // A member of the room: neither add-on's.
+      expect(errorOf(await member('GET', `room/${room}/webhook/${id}`))).toEqual(notFound);
+      expect(errorOf(await member('DELETE', `room/${room}/webhook/${id}`))).toEqual(notFound);
+      expect(await listed(member)).toEqual([]);
+
+      // The installation itself, the room's owner and group admins.
+      expect(await listed(alpha)).toEqual([id]);
+      const own = await alpha('GET', `room/${room}/extension/webhook/relay`);
+      expect([own.json.id, own.json.url]).toEqual([id, url]);
+      // The owner and group admins see it, its URL masked: they are not its creator.
+      for (const who of [owner, as(s.token)]) {
+        const shown = await who('GET', `room/${room}/webhook/${id}`);
+        expect([shown.status, shown.json.url]).toEqual([200, `${addon.base}/relay?secret=***`]);
+        expect(await listed(who)).toEqual([id, theirs.json.id]);
+      }
+      expect((await owner('DELETE', `room/${room}/webhook/${theirs.json.id}`)).status).toBe(204);
+      expect((await alpha('DELETE', `room/${room}/extension/webhook/relay`)).status).toBe(204);
+      expect(await db.query('SELECT id FROM webhooks WHERE id = ANY($1)', [[id, theirs.json.id]])).toEqual([]);
+      for (const installation of installations) expect((await call('DELETE', `addons/${installation}`)).status).toBe(204);
+    });
+  });
+
   describe('refusals', () => {
     const installCount = async () => (await db.query('SELECT count(*)::int AS n FROM addon_installations'))[0].n as number;
 

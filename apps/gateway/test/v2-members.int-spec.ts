@@ -217,6 +217,73 @@ describe('v2 room members, invitations and participants (real services)', () => 
     });
   });
 
+  describe("who manages a private room's members", () => {
+    it('refuses a member (403) adding, inviting or removing anyone, the owner included; the owner and group admins may', async () => {
+      const owner = await createUser('Room Owner');
+      const room = await createRoom('Owned Private', 'private', owner.id);
+      const [member, other] = [await createUser('Plain Member'), await createUser('Would Be Member')];
+      await call('PUT', `room/${room}/member/${member.id}`);
+      const memberToken = await s.personalToken(member.id, ['admin_room', 'view_room']);
+      const refusal = { status: 403, code: 403, type: 'Forbidden', message: "Only the room's owner and group admins may manage the members of room Owned Private." };
+      expect(errorOf(await v2(stack.baseUrl, 'PUT', `room/${room}/member/${other.id}`, { token: memberToken }))).toEqual(refusal);
+      expect(errorOf(await v2(stack.baseUrl, 'POST', `room/${room}/invite/${other.id}`, { token: memberToken }))).toEqual(refusal);
+      expect(errorOf(await v2(stack.baseUrl, 'DELETE', `room/${room}/member/${owner.id}`, { token: memberToken }))).toEqual(refusal);
+      expect(errorOf(await v2(stack.baseUrl, 'DELETE', `room/${room}/member/${member.id}`, { token: memberToken }))).toEqual(refusal);
+      expect(await memberIds(room)).toEqual([owner.id, member.id]);
+
+      // The owner (not a group admin) manages the members, and so does a group admin.
+      const ownerToken = await s.personalToken(owner.id, ['manage_rooms', 'view_room']);
+      expect((await v2(stack.baseUrl, 'PUT', `room/${room}/member/${other.id}`, { token: ownerToken })).status).toBe(204);
+      expect((await v2(stack.baseUrl, 'DELETE', `room/${room}/member/${other.id}`, { token: ownerToken })).status).toBe(204);
+      expect((await v2(stack.baseUrl, 'POST', `room/${room}/invite/${other.id}`, { token: ownerToken })).status).toBe(204);
+      expect((await call('DELETE', `room/${room}/member/${other.id}`)).status).toBe(204);
+      expect(await memberIds(room)).toEqual([owner.id, member.id]);
+      // A token without a user (here a room token of this room with admin_room) keeps managing members as before.
+      const roomToken = await stack.createToken('room', 'owned private bot', { room: String(room) });
+      await db.query(`UPDATE api_tokens SET scopes = '{admin_room,view_room}' WHERE label = 'owned private bot'`);
+      expect((await v2(stack.baseUrl, 'PUT', `room/${room}/member/${other.id}`, { token: roomToken })).status).toBe(204);
+      expect(await memberIds(room)).toEqual([owner.id, member.id, other.id]);
+    });
+
+    it('never removes the owner from their own room (400), and lets the owner in when not in room_members', async () => {
+      const owner = await createUser('Unremovable Owner');
+      const room = await createRoom('Owner Stays', 'private', owner.id);
+      for (const who of [String(owner.id), encodeURIComponent(owner.email)]) {
+        expect(errorOf(await call('DELETE', `room/${room}/member/${who}`))).toEqual({
+          status: 400, code: 400, type: 'Bad Request',
+          message: "user: names the room's owner, who is never removed from their own room (make someone else its owner first)",
+        });
+      }
+      expect(await memberIds(room)).toEqual([owner.id]);
+      // Even without a membership row (an older room, or one made private later), the owner uses the room.
+      await db.query('DELETE FROM room_members WHERE room_id = $1', [room]);
+      const ownerToken = await s.personalToken(owner.id, ['view_room', 'view_messages', 'send_message', 'manage_rooms']);
+      expect((await v2(stack.baseUrl, 'GET', `room/${room}`, { token: ownerToken })).status).toBe(200);
+      expect((await v2(stack.baseUrl, 'GET', `room/${room}/history`, { token: ownerToken })).status).toBe(200);
+      const listed = await v2(stack.baseUrl, 'GET', 'room', { token: ownerToken, query: { 'max-results': 1000 } });
+      expect(listed.json.items.map((r: { id: number }) => r.id)).toContain(room);
+      expect((await v2(stack.baseUrl, 'POST', `room/${room}/message`, { token: ownerToken, body: { message: 'still mine' } })).status).toBe(201);
+      expect((await v2(stack.baseUrl, 'PUT', `room/${room}/participant/${owner.id}`, { token: ownerToken })).status).toBe(204);
+      expect((await v2(stack.baseUrl, 'PUT', `room/${room}/member/${owner.id}`, { token: ownerToken })).status).toBe(204);
+    });
+
+    it("answers an outsider of a private room as if it did not exist, on every members' and participants' route", async () => {
+      const room = await createRoom('Hidden Members', 'private');
+      const outsider = await createUser('Nosy Outsider');
+      const token = await s.personalToken(outsider.id, ['admin_room', 'view_room']);
+      const routes: Array<[string, string]> = [
+        ['GET', `room/${room}/member`], ['PUT', `room/${room}/member/${outsider.id}`], ['DELETE', `room/${room}/member/${s.adminId}`],
+        ['POST', `room/${room}/invite/${outsider.id}`], ['GET', `room/${room}/participant`], ['PUT', `room/${room}/participant/${s.adminId}`],
+      ];
+      for (const [verb, path] of routes) {
+        const res = await v2(stack.baseUrl, verb, path, { token });
+        expect([verb, path, errorOf(res)]).toEqual([verb, path, { status: 404, code: 404, type: 'Not Found', message: `Room ${room} not found` }]);
+        expect(res.text).not.toContain('Hidden Members');
+      }
+      expect(await memberIds(room)).toEqual([s.adminId]);
+    });
+  });
+
   describe('GET /v2/room/{room}/member', () => {
     it('lists members as user items, by id, a page at a time', async () => {
       const room = await createRoom('Paged Members', 'private');
@@ -341,43 +408,62 @@ describe('v2 room members, invitations and participants (real services)', () => 
       expect(capture.of(EXITED, ofRoomAndUser(room, a.id))).toHaveLength(1);
     });
 
-    it("refuses another user's participation (403) unless the token has admin_room or admin_group", async () => {
-      const room = await createRoom('Guarded Room', 'public');
+    it("refuses another user's participation (403) unless the room's owner or a group admin moves them, with admin_room or admin_group", async () => {
+      const owner = await createUser('Guard Owner');
+      const room = await createRoom('Guarded Room', 'public', owner.id);
       const [a, b] = [await createUser('Mover A'), await createUser('Moved B')];
       const own = await s.personalToken(a.id, ['manage_rooms', 'view_group', 'send_message']);
       for (const verb of ['PUT', 'DELETE']) {
         const res = await v2(stack.baseUrl, verb, `room/${room}/participant/${b.id}`, { token: own });
         expect(errorOf(res)).toEqual({
           status: 403, code: 403, type: 'Forbidden',
-          message: `Only user ${b.id} themselves, or an administrator (a token with the scope admin_room or admin_group), may make them enter or exit a room.`,
+          message: `Only user ${b.id} themselves, or the room's owner or a group admin with a token with the scope admin_room or admin_group, ` +
+            'may make them enter or exit a room.',
+        });
+      }
+      // admin_room no longer lets any user move anyone (forged room_enter/room_exit): the room is the owner's and group admins'.
+      const anyAdminRoom = await s.personalToken(a.id, ['admin_room']);
+      for (const verb of ['PUT', 'DELETE']) {
+        expect(errorOf(await v2(stack.baseUrl, verb, `room/${room}/participant/${b.id}`, { token: anyAdminRoom }))).toEqual({
+          status: 403, code: 403, type: 'Forbidden', message: "Only the room's owner and group admins may move other people in or out of room Guarded Room.",
         });
       }
       expect(await participantIds(room)).toEqual([]);
 
-      // admin_group counts only on a group admin's token (s.adminId is one; user A is not).
-      for (const [scope, holder] of [['admin_room', a.id], ['admin_group', s.adminId]] as const) {
+      // admin_group counts only on a group admin's token (s.adminId is one).
+      for (const [scope, holder] of [['admin_room', owner.id], ['admin_group', s.adminId]] as const) {
         const admin = await s.personalToken(holder, [scope]);
         expect((await v2(stack.baseUrl, 'PUT', `room/${room}/participant/${b.id}`, { token: admin })).status).toBe(204);
         expect(await participantIds(room)).toEqual([b.id]);
         expect((await v2(stack.baseUrl, 'DELETE', `room/${room}/participant/${b.id}`, { token: admin })).status).toBe(204);
         expect(await participantIds(room)).toEqual([]);
       }
+      expect(capture.of(ENTERED, ofRoomAndUser(room, b.id))).toHaveLength(2);
     });
 
-    it('lets only members into a private room (403 otherwise)', async () => {
+    it('lets only members, the owner and group admins into a private room; an outsider is answered as if it did not exist', async () => {
       const room = await createRoom('Members Only', 'private');
       const a = await createUser('Outsider');
       const token = await s.personalToken(a.id, ['view_group']);
       const refused = await v2(stack.baseUrl, 'PUT', `room/${room}/participant/${a.id}`, { token });
-      expect(errorOf(refused)).toEqual({
-        status: 403, code: 403, type: 'Forbidden', message: `User ${a.id} is not a member of the private room Members Only: only its members may enter it.`,
+      expect(errorOf(refused)).toEqual({ status: 404, code: 404, type: 'Not Found', message: `Room ${room} not found` });
+      expect(refused.text).not.toContain('Members Only');
+      expect(errorOf(await v2(stack.baseUrl, 'PUT', `room/Members Only/participant/${a.id}`, { token })))
+        .toEqual({ status: 404, code: 404, type: 'Not Found', message: 'Room Members Only not found' });
+      // Leaving a room one is not in, that one may not see: the same answer.
+      expect(errorOf(await v2(stack.baseUrl, 'DELETE', `room/${room}/participant/${a.id}`, { token })))
+        .toEqual({ status: 404, code: 404, type: 'Not Found', message: `Room ${room} not found` });
+      // An administrator cannot take a non-member in either (they may see the room: told why).
+      expect(errorOf(await call('PUT', `room/${room}/participant/${a.id}`))).toEqual({
+        status: 403, code: 403, type: 'Forbidden',
+        message: `User ${a.id} is not a member of the private room Members Only: only its members, its owner and group admins may enter it.`,
       });
-      // An administrator cannot take a non-member in either.
-      expect(errorOf(await call('PUT', `room/${room}/participant/${a.id}`))).toMatchObject({ status: 403 });
       expect(await participantIds(room)).toEqual([]);
       await call('POST', `room/${room}/invite/${a.id}`, { body: { reason: 'join us' } });
       expect((await v2(stack.baseUrl, 'PUT', `room/${room}/participant/${a.id}`, { token })).status).toBe(204);
       expect(await participantIds(room)).toEqual([a.id]);
+      // A group admin enters a private room they are not a member of (the private-room rule lets them see it).
+      expect((await call('PUT', `room/${room}/participant/${s.adminId}`)).status).toBe(204);
     });
 
     it('answers 400 for entering an archived room; leaving one is allowed', async () => {

@@ -29,9 +29,8 @@ describe('v2 private rooms: every operation is its members\' and group admins\' 
     if (res.status !== 201) throw new Error(`POST /v2/room answered ${res.status}: ${res.text}`);
     return { id: res.json.id as number, name };
   };
-  const refusedFor = (name: string) => ({
-    status: 403, code: 403, type: 'Forbidden', message: `Room ${name} is private: only its members and group admins may see it.`,
-  });
+  /** As if the room did not exist: naming only the reference the client sent, never the room's name (room-access.ts, roomNotFound). */
+  const refusedFor = (ref: number | string) => ({ status: 404, code: 404, type: 'Not Found', message: `Room ${ref} not found` });
   const roomRow = async (id: number) => (await db.query('SELECT name, privacy, topic, version FROM rooms WHERE id = $1', [id]))[0];
   const memberIds = async (id: number): Promise<number[]> =>
     (await db.query('SELECT user_id FROM room_members WHERE room_id = $1 ORDER BY user_id', [id])).map((r: { user_id: number }) => r.user_id);
@@ -54,9 +53,10 @@ describe('v2 private rooms: every operation is its members\' and group admins\' 
     const before = await roomRow(room.id);
     await as(owner)('PUT', `room/${room.id}/participant/${ownerId}`);
     const call = as(outsider);
+    const byName = await call('GET', `room/${encodeURIComponent(room.name)}`);
+    expect(errorOf(byName)).toEqual(refusedFor(room.name));
     const operations: Array<[string, string, unknown]> = [
       ['GET', `room/${room.id}`, undefined],
-      ['GET', `room/${encodeURIComponent(room.name)}`, undefined],
       ['PUT', `room/${room.id}/topic`, { topic: 'hijacked' }],
       ['PUT', `room/${room.id}`, { privacy: 'public' }],
       ['PUT', `room/${room.id}`, { name: `${room.name} renamed`, topic: 'hijacked' }],
@@ -71,11 +71,13 @@ describe('v2 private rooms: every operation is its members\' and group admins\' 
       ['PUT', `room/${room.id}/participant/${s.adminId}`, undefined],
     ];
     for (const [verb, path, body] of operations) {
-      expect([verb, path, errorOf(await call(verb, path, { body }))]).toEqual([verb, path, refusedFor(room.name)]);
+      const res = await call(verb, path, { body });
+      expect([verb, path, errorOf(res)]).toEqual([verb, path, refusedFor(room.id)]);
+      expect(res.text).not.toContain(room.name);
     }
-    // Its own presence stays its own rule: it may not enter, it may always leave.
-    expect(errorOf(await call('PUT', `room/${room.id}/participant/${outsiderId}`))).toMatchObject({ status: 403, message: expect.stringMatching(/not a member/) });
-    expect((await call('DELETE', `room/${room.id}/participant/${outsiderId}`)).status).toBe(204);
+    // Its own presence: it may not enter, nor learn from leaving a room it is not in that the room exists.
+    expect(errorOf(await call('PUT', `room/${room.id}/participant/${outsiderId}`))).toEqual(refusedFor(room.id));
+    expect(errorOf(await call('DELETE', `room/${room.id}/participant/${outsiderId}`))).toEqual(refusedFor(room.id));
 
     expect(await roomRow(room.id)).toEqual(before);
     expect(await memberIds(room.id)).toEqual([ownerId]);
@@ -95,7 +97,7 @@ describe('v2 private rooms: every operation is its members\' and group admins\' 
       ['PUT', `room/${room.id}/extension/webhook/deploys`, hook()],
       ['PUT', `room/${room.id}/extension/webhook/mine`, hook()],
     ] as Array<[string, string, unknown]>) {
-      expect([verb, path, errorOf(await call(verb, path, { body }))]).toEqual([verb, path, refusedFor(room.name)]);
+      expect([verb, path, errorOf(await call(verb, path, { body }))]).toEqual([verb, path, refusedFor(room.id)]);
     }
     const notFound = (ref: number | string) => ({ status: 404, code: 404, type: 'Not Found', message: `Webhook ${ref} not found` });
     for (const [verb, path, body, ref] of [
@@ -115,7 +117,7 @@ describe('v2 private rooms: every operation is its members\' and group admins\' 
     expect(await webhookRows(room.id)).toEqual(before);
   });
 
-  it('lets a member and a group admin do all of it, but for deleting it: a member may not', async () => {
+  it('lets a member and a group admin do all of it, but for deleting it and managing its members: a member may not', async () => {
     const room = await privateRoom();
     const member = await s.createUser('Secret Member');
     const memberToken = await s.personalToken(member);
@@ -133,10 +135,12 @@ describe('v2 private rooms: every operation is its members\' and group admins\' 
       await ok('PUT', `room/${room.id}`, 204, { topic: `put by the ${who}` });
       await ok('GET', `room/${room.id}/member`, 200);
       await ok('GET', `room/${room.id}/participant`, 200);
-      await ok('POST', `room/${room.id}/invite/${outsiderId}`, 204, { reason: 'join us' });
-      await ok('DELETE', `room/${room.id}/member/${outsiderId}`, 204);
-      await ok('PUT', `room/${room.id}/member/${outsiderId}`, 204);
-      await ok('DELETE', `room/${room.id}/member/${outsiderId}`, 204);
+      // Managing the members is administering the room: its owner's and group admins' (v2-members.int-spec.ts), not a member's.
+      const manages = who === 'group admin' ? 204 : 403;
+      await ok('POST', `room/${room.id}/invite/${outsiderId}`, manages, { reason: 'join us' });
+      await ok('DELETE', `room/${room.id}/member/${outsiderId}`, manages);
+      await ok('PUT', `room/${room.id}/member/${outsiderId}`, manages);
+      await ok('DELETE', `room/${room.id}/member/${outsiderId}`, manages);
       const id = (await ok('POST', `room/${room.id}/webhook`, 201, hook())).json.id as number;
       await ok('GET', `room/${room.id}/webhook`, 200);
       await ok('GET', `room/${room.id}/webhook/${id}`, 200);
@@ -179,6 +183,12 @@ describe('v2 private rooms: every operation is its members\' and group admins\' 
     }
     expect(errorOf(await call('GET', `room/${other.id}/member`))).toEqual(OUTSIDE_TOKEN_ROOM);
     expect((await roomRow(other.id)).topic).toBe('the plan');
+    // Creating a room is the group's, not its room's (and would name anyone as its owner).
+    const created = await call('POST', 'room', { body: { name: `Made By Add-on ${n++}`, owner_user_id: outsiderId } });
+    expect(errorOf(created)).toEqual({
+      status: 403, code: 403, type: 'Forbidden', message: `This token is confined to one room (room ${home.id}): it may not create rooms.`,
+    });
+    expect((await db.query('SELECT count(*)::int AS n FROM rooms WHERE name LIKE $1', ['Made By Add-on%']))[0].n).toBe(0);
     // Its own room, private as it is: the token has no user, so membership is not its rule.
     expect((await call('GET', `room/${home.id}`)).status).toBe(200);
     const own = await call('PUT', `room/${home.id}/topic`, { body: { topic: 'from the add-on' } });
@@ -200,6 +210,14 @@ describe('v2 private rooms: every operation is its members\' and group admins\' 
       expect([verb, path, errorOf(await call(verb, path, { body }))]).toEqual([verb, path, { status: 403, code: 403, type: 'Forbidden', message: confined }]);
     }
     expect((await as(s.token)('GET', `user/${outsiderId}`)).status).toBe(200);
+    // A user's record (e-mail address) is the group's too; the list of names stays readable (mentions).
+    const record = await call('GET', `user/${outsiderId}`);
+    expect(errorOf(record)).toEqual({
+      status: 403, code: 403, type: 'Forbidden',
+      message: `This token is confined to one room (room ${home.id}): it may not read a user's record (e-mail address, presence).`,
+    });
+    expect(record.text).not.toContain('@example.com');
+    expect((await call('GET', 'user')).status).toBe(200);
     // Its own room, as before.
     expect((await call('GET', `room/${home.id}`)).status).toBe(200);
   });

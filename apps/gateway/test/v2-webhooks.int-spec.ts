@@ -215,6 +215,36 @@ describe('v2 webhook registration (real services)', () => {
     });
   });
 
+  describe("who sees a webhook's URL", () => {
+    it('shows it whole to its creator only; the room owner and group admins see the query masked, in the list and the detail', async () => {
+      const ownerId = await s.createUser(`Hook Owner ${n++}`);
+      const adaId = await s.createUser(`Hook Creator ${n++}`);
+      const made = await call('POST', 'room', { body: { name: `Masked Hooks ${n++}`, owner_user_id: ownerId } });
+      expect(made.status).toBe(201);
+      const room = made.json.id as number;
+      const ada = await s.personalToken(adaId);
+      const owner = await s.personalToken(ownerId);
+      const url = 'https://receiver.example.com/hooks/ada?token=s3cr3t-t0ken&team=ops';
+      const masked = 'https://receiver.example.com/hooks/ada?token=***&team=***';
+      const { id } = await register(room, { url, event: 'room_message', key: 'ada' }, ada);
+
+      const seen = async (token: string) => {
+        const detail = await v2(stack.baseUrl, 'GET', `room/${room}/webhook/${id}`, { token });
+        const byKey = await v2(stack.baseUrl, 'GET', `room/${room}/extension/webhook/ada`, { token });
+        const list = await v2(stack.baseUrl, 'GET', `room/${room}/webhook`, { token });
+        expect([detail.status, list.status]).toEqual([200, 200]);
+        return { detail: detail.json.url, byKey: byKey.status === 200 ? byKey.json.url : byKey.status, list: list.json.items.map((w: { url: string }) => w.url), text: detail.text + list.text };
+      };
+      expect(await seen(ada)).toEqual({ detail: url, byKey: url, list: [url], text: expect.any(String) });
+      for (const token of [owner, s.token]) {
+        const shown = await seen(token);
+        // A key names the caller's own webhook: theirs is not found by it (404), by id it is.
+        expect(shown).toEqual({ detail: masked, byKey: 404, list: [masked], text: expect.any(String) });
+        expect(shown.text).not.toContain('s3cr3t');
+      }
+    });
+  });
+
   describe('bad input: a 400 naming the field, nothing registered', () => {
     let room: number;
     beforeAll(async () => {

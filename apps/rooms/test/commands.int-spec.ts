@@ -292,8 +292,7 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
       expect((await rpc.send(GetRoomV1, { room: { id: room.id }, actor: { ...ACTOR, userId: admin.id } })).room.memberUserIds).toEqual(members);
       expect((await rpc.send(GetRoomV1, { room: { id: room.id } })).room).not.toHaveProperty('owner');
       expect(await rpc.refused(GetRoomV1, { room: { id: room.id }, actor: { ...ACTOR, userId: outsider.id } })).toEqual({
-        code: 'forbidden', reason: 'not_allowed', field: 'room',
-        detail: { message: 'Room Detailed Private is private: only its members and group admins may see it.' },
+        code: 'not_found', reason: 'room_not_found', field: 'room', detail: { ref: String(room.id) },
       });
     });
 

@@ -22,10 +22,10 @@ describe('rooms service start-up (real Postgres, RabbitMQ)', () => {
         const rows = await sql<{ name: string; n: string }>(dbUrl,
           'SELECT name, count(*) AS n FROM schema_migrations GROUP BY name ORDER BY name');
         expect(rows).toEqual(MIGRATIONS.map((m) => ({ name: new m().name, n: '1' })).sort((a, b) => a.name.localeCompare(b.name)));
-        expect(rows.map((r) => r.name)).toEqual(['Addons1764200000000', 'HotPath1763800000000', 'InitialSchema1763700000000', 'OrderedEventRouting1764700000000', 'OutboxTraceContext1765100000000', 'RegistrationChanges1765200000000', 'RegistrationsVersion1764400000000', 'RoomEvents1764800000000', 'RoomOrder1764600000000', 'SecretsAtRest1766000000000', 'Sessions1764900000000', 'V2Api1764000000000', 'WebhookDeliveryMode1764650000000', 'WebhookHealth1764500000000', 'Webhooks1764100000000']);
+        expect(rows.map((r) => r.name)).toEqual(['Addons1764200000000', 'AuditLog1766400000000', 'HotPath1763800000000', 'InitialSchema1763700000000', 'OrderedEventRouting1764700000000', 'OutboxTraceContext1765100000000', 'RegistrationChanges1765200000000', 'RegistrationsVersion1764400000000', 'RoomEvents1764800000000', 'RoomFiles1766100000000', 'RoomOrder1764600000000', 'SecretsAtRest1766000000000', 'Sessions1764900000000', 'V2Api1764000000000', 'WebhookDeliveryMode1764650000000', 'WebhookHealth1764500000000', 'WebhookKeysPerAddOn1766200000000', 'Webhooks1764100000000']);
         const tables = await sql<{ tablename: string }>(dbUrl, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
         expect(tables.map((t) => t.tablename).sort()).toEqual(
-          ['addon_installations', 'api_tokens', 'applied_commands', 'messages', 'oauth_clients', 'outbox', 'private_messages', 'registrations_version', 'room_events', 'room_members', 'room_participants', 'room_sequences', 'rooms', 'schema_migrations', 'users', 'webhook_health', 'webhooks', 'webhooks_removed']);
+          ['addon_installations', 'api_tokens', 'applied_commands', 'audit_log', 'messages', 'oauth_clients', 'outbox', 'private_messages', 'registrations_version', 'room_events', 'room_files', 'room_members', 'room_participants', 'room_sequences', 'rooms', 'schema_migrations', 'users', 'webhook_health', 'webhooks', 'webhooks_removed']);
         // A room's last activity is derived from its messages: no column to update per message.
         const roomColumns = await sql<{ column_name: string }>(dbUrl,
           "SELECT column_name FROM information_schema.columns WHERE table_schema = 'public' AND table_name = 'rooms'");

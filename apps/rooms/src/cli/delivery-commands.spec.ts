@@ -185,7 +185,7 @@ describe('what the commands print', () => {
       'created   2026-01-01T00:00:00.000Z',
       'reply     -',
       '',
-      'POST https://r.example/hook?signed_request=eyJhbGci…',
+      'POST https://r.example/hook?signed_request=***',
       'Content-Type: application/json',
       `webhook-id: ${ID}`,
       'webhook-signature: v1,AbCdEfGh…',

@@ -1,4 +1,4 @@
-import { AmqpBroker, commonShape, createLogger, env, loadConfigOrExit, RpcCommandError, RpcFailure } from '@app/common';
+import { AmqpBroker, commonShape, createLogger, env, loadConfigOrExit, maskedUrl, RpcCommandError, RpcFailure } from '@app/common';
 import {
   brokerNames, CommandDefinition, CommandError, deliveryField, DeliveryDetailView, DeliveryView, GetDeliveryV1, ListDeliveriesV1,
   isStorableInstant, problemOf, RecoverDeliveriesV1, RedeliverV1, resendRefusal, ResendAction, ResendTarget,
@@ -207,7 +207,7 @@ export function deliveryText(d: DeliveryDetailView): string {
     `created   ${d.created}`,
     `reply     ${d.reply.messageId ? `posted as message ${d.reply.messageId}` : d.reply.error ? `not posted: ${d.reply.error}` : '-'}`,
     '',
-    d.request.url ? `POST ${d.request.url}` : 'POST (the webhook is gone: its URL and headers are not known)',
+    d.request.url ? `POST ${maskedUrl(d.request.url)}` : 'POST (the webhook is gone: its URL and headers are not known)',
     ...Object.entries(d.request.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
     '',
     d.request.body,

@@ -41,21 +41,21 @@ describe('WebhookCommands', () => {
       { pattern: 'webhooks.list-all-webhooks.v1', payload: { room: { id: 7 } } },
     ]);
     expect(lines[0]).toEqual({
-      id: 12, room: 3, name: 'Deploy bot', event: 'room_message', url: 'https://bots.example.com/hook', enabled: true,
+      id: 12, room: 3, name: 'Deploy bot', event: 'room_message', url: 'https://bots.example.com/hook?token=***', enabled: true,
       consecutiveFailures: 0, failingSince: null, disabledReason: null,
     });
   });
 
-  it('prints a table: id, room, name, event, URL without credentials or query, enabled, failures, failing since, reason', async () => {
+  it('prints a table: id, room, name, event, URL masked (no credentials, each value of its query ***), enabled, failures, failing since, reason', async () => {
     const { commands } = queue(() => ({ webhooks: [view(), disabled] }));
     const table = webhookTable(await commands.list());
     expect(table.split('\n')).toEqual([
       'ID\tROOM\tNAME\tEVENT\tURL\tENABLED\tFAILURES\tFAILING_SINCE\tDISABLED_REASON',
-      '12\t3\tDeploy bot\troom_message\thttps://bots.example.com/hook\tyes\t0\t-\t-',
+      '12\t3\tDeploy bot\troom_message\thttps://bots.example.com/hook?token=***\tyes\t0\t-\t-',
       `13\tgroup\t-\troom_message\thttp://addon.example.com/all\tno\t20\t2025-02-01T00:00:00.000Z\t${disabled.disabledReason}`,
       '',
     ]);
-    expect(table).not.toMatch(/pa55|token=|abc/);
+    expect(table).not.toMatch(/pa55|token=(?!\*\*\*)|abc/);
   });
 
   it('tells whether a webhook id is registered, and undefined when the rooms service cannot say', async () => {

@@ -1,8 +1,8 @@
-import { bareUrl, RpcCommandError, RpcFailure } from '@app/common';
+import { maskedUrl, RpcCommandError, RpcFailure } from '@app/common';
 import { CommandDefinition, CommandError, EnableWebhookV1, ListAllWebhooksV1, parseRoomRef, WebhookView } from '@app/contracts';
 import { describeNotRunning, describeOutage, RoomsCommandQueue } from './addon-commands';
 
-/** A webhook as `cli webhook list` shows it: its URL without credentials or query (where tokens go). */
+/** A webhook as `cli webhook list` shows it: its URL masked (no credentials, the query's values `***`), as to anyone but its creator. */
 export interface WebhookLine {
   id: number;
   room: number | null;
@@ -20,7 +20,7 @@ export const webhookLineOf = (w: WebhookView): WebhookLine => ({
   room: w.roomId,
   name: w.name,
   event: w.event,
-  url: bareUrl(w.url),
+  url: maskedUrl(w.url),
   enabled: w.enabled,
   consecutiveFailures: w.health.consecutiveFailures,
   failingSince: w.health.failingSince,

@@ -1,8 +1,16 @@
-import { Actor, CommandFailure, commandFailure } from '@app/contracts';
+import { Actor, CommandFailure, commandFailure, confinedTokenRefusal, describeRef, RoomRef } from '@app/contracts';
 import type { RoomEntity, UserEntity } from '../database/entities';
 
-/** What an actor does with a room; a private room's refusal names it. */
-export type RoomUse = 'see it' | 'read its history' | 'send to it';
+/**
+ * What a reference to no room answers, and what the private-room rule answers whoever it
+ * keeps out: the same 404 (`Room <ref> not found`, naming only the reference the client
+ * sent), so that a refusal confirms neither that a private room exists nor its name, topic
+ * or owner (room ids are sequential: a 403 naming the room would list every private room).
+ * A 404 rather than a message-less 403: compatibility.md has clients match `Room <id or
+ * name> not found`, v1 answers 404 for a room it does not know, and HipChat hid private
+ * rooms from non-members the same way (absent from lists, not found by reference).
+ */
+export const roomNotFound = (ref: RoomRef) => commandFailure('not_found', 'room_not_found', 'room', { ref: describeRef(ref) });
 
 /** A room token acts on its own room only. */
 export function assertActorMayUse(actor: Actor, room: RoomEntity): void {
@@ -12,25 +20,14 @@ export function assertActorMayUse(actor: Actor, room: RoomEntity): void {
 }
 
 /**
- * The private-room rule, written once: in a private room a user acts as a member or a
- * group admin. An actor without a user (an add-on installed by a group admin) is not a
- * member of anything and is let through. True when membership decides, so that callers
- * read members only then.
+ * A token confined to one room (a room token, an add-on installed in one room) acts in
+ * that room only: whatever concerns the group (creating a room, users, tokens, group-wide
+ * webhooks) is refused to it, whatever scopes it carries.
  */
-export function membershipDecides(room: RoomEntity, user: Pick<UserEntity, 'isGroupAdmin'> | null): boolean {
-  return room.privacy === 'private' && user !== null && !user.isGroupAdmin;
-}
-
-/** Why this user may not use the room, or null (see membershipDecides). */
-export function privateRoomRefusal(
-  room: RoomEntity, user: Pick<UserEntity, 'isGroupAdmin'> | null, isMember: boolean, use: RoomUse,
-): string | null {
-  if (!membershipDecides(room, user) || isMember) return null;
-  return `Room ${room.name} is private: only its members and group admins may ${use}.`;
-}
-
-export function assertNotRefused(refusal: string | null): void {
-  if (refusal) throw forbiddenRoom(refusal);
+export function assertNotConfined(actor: Actor, what: string): void {
+  if (actor.roomId !== undefined) {
+    throw commandFailure('forbidden', 'not_allowed', 'room', { message: confinedTokenRefusal(actor.roomId, what) });
+  }
 }
 
 /**
@@ -54,49 +51,73 @@ export function standingOf(userId: number, room: Pick<RoomEntity, 'ownerUserId'>
 }
 
 /** What the private-room rule reads of a standing. */
-export type Membership = Pick<Standing, 'isGroupAdmin' | 'isMember'>;
+export type Membership = Pick<Standing, 'isGroupAdmin' | 'isMember' | 'isOwner'>;
 
 /**
- * How a refusal by the private-room rule is answered: 403 saying why (the room's own
- * answer, as GET of the room gives it), unless the operation names something in the room
- * that the refusal must not confirm (a webhook: not found, as for one of another user's).
+ * The private-room rule, written once: a private room is for its members, its owner (a
+ * member or not: the owner is never kept out of their own room) and group admins. An actor
+ * without a user (`standing` null: a v1 admin token, an add-on installed by a group admin)
+ * is not a member of anything and is let through.
  */
-export type PrivateRoomRefusal = (message: string) => CommandFailure;
+export function passesPrivateRoomRule(room: Pick<RoomEntity, 'privacy'>, standing: Membership | null): boolean {
+  return room.privacy !== 'private' || !standing || standing.isGroupAdmin || standing.isMember || standing.isOwner;
+}
 
-export const forbiddenRoom: PrivateRoomRefusal = (message) => commandFailure('forbidden', 'not_allowed', 'room', { message });
+/**
+ * True when membership decides the private-room rule for this user, so that callers read
+ * members only then (a private room, a user who is neither a group admin nor its owner).
+ */
+export function membershipDecides(room: Pick<RoomEntity, 'privacy' | 'ownerUserId'>, user: Pick<UserEntity, 'id' | 'isGroupAdmin'> | null): boolean {
+  return room.privacy === 'private' && user !== null && !user.isGroupAdmin && user.id !== room.ownerUserId;
+}
+
+/**
+ * How a refusal by the private-room rule is answered: as if the room did not exist
+ * (roomNotFound), unless the operation names something in the room that the refusal must
+ * not confirm either (a webhook: not found, as for one of another user's).
+ */
+export type PrivateRoomRefusal = () => CommandFailure;
 
 /**
  * Throws when the actor may not act on the room at all: a room token outside its room, or
  * a user (`standing`: null when no user acts) whom the private-room rule keeps from seeing
- * it. Every operation on a room starts here, but reading its history and sending to it,
- * which name their use (assertMayUseRoom). v1 admin tokens and group-wide add-ons act
- * without a user and are let through.
+ * it, answered as a room that does not exist (`ref`: the reference the client sent). Every
+ * operation on a room starts here, but reading its history and sending to it
+ * (assertMayUseRoom). v1 admin tokens and group-wide add-ons act without a user and are let
+ * through.
  */
-export function assertMayActOn(actor: Actor, room: RoomEntity, standing: Membership | null, refuse: PrivateRoomRefusal = forbiddenRoom): void {
+export function assertMayActOn(
+  actor: Actor, room: RoomEntity, ref: RoomRef, standing: Membership | null, refuse: PrivateRoomRefusal = () => roomNotFound(ref),
+): void {
   assertActorMayUse(actor, room);
-  if (!standing) return;
-  const refusal = privateRoomRefusal(room, { isGroupAdmin: standing.isGroupAdmin }, standing.isMember, 'see it');
-  if (refusal) throw refuse(refusal);
+  if (!passesPrivateRoomRule(room, standing)) throw refuse();
 }
 
 /**
- * Throws forbidden when the actor may not use the room: a room token outside its room,
- * or a user the private-room rule keeps out. Members are read only when they decide.
+ * As assertMayActOn, for reading history and sending (the hot paths): members are read
+ * only when they decide.
  */
 export async function assertMayUseRoom(
-  actor: Actor, user: UserEntity | null, room: RoomEntity, use: RoomUse, memberIds: () => Promise<number[]>,
+  actor: Actor, user: UserEntity | null, room: RoomEntity, ref: RoomRef, memberIds: () => Promise<number[]>,
 ): Promise<void> {
   assertActorMayUse(actor, room);
   if (!user || !membershipDecides(room, user)) return;
-  assertNotRefused(privateRoomRefusal(room, user, (await memberIds()).includes(user.id), use));
+  if (!(await memberIds()).includes(user.id)) throw roomNotFound(ref);
+}
+
+/** Throws a forbidden with this message (a refusal to someone who may see the room). */
+export function assertNotRefused(refusal: string | null): void {
+  if (refusal) throw commandFailure('forbidden', 'not_allowed', 'room', { message: refusal });
 }
 
 /**
- * What administering a room does: deleting it, and the changes of a PUT that are not its
- * topic (HipChat let any participant set the topic, and so do we).
+ * What administering a room does: deleting it, the changes of a PUT that are not its topic
+ * (HipChat let any participant set the topic, and so do we), managing the members of a
+ * private room and moving other people in or out of it.
  */
 export type RoomAdministration =
-  | 'delete' | 'rename' | 'change the privacy of' | 'change the owner of' | 'archive' | 'unarchive' | 'change guest access to';
+  | 'delete' | 'rename' | 'change the privacy of' | 'change the owner of' | 'archive' | 'unarchive' | 'change guest access to'
+  | 'manage the members of' | 'move other people in or out of';
 
 /** The administration a PUT's changes amount to, the first that applies (null: only the topic, or nothing). */
 export function administrationOf(changes: {
@@ -126,21 +147,57 @@ export function assertMayAdminister(room: RoomEntity, standing: Standing | null,
 }
 
 /**
- * The webhook rule, written once: a user's webhook (its URL may carry a secret, its delivery
- * log the room's messages) is its creator's, the room owner's and group admins' to see and
- * change. Webhooks without a user (an add-on's, declared or registered with its token) and
- * actors without a user keep the room's rules. Whoever else asks is answered not found, so
- * that the answer confirms no id.
+ * Who asks about a room's webhooks: the acting user's standing (null when no user acts) and
+ * the add-on whose token acts (its OAuth client id, which signs its webhooks), if any.
  */
-export function mayManageWebhook(standing: Standing | null, webhook: { userId: number | null }): boolean {
-  return webhook.userId === null || webhooksOwnedBy(standing) === null || webhook.userId === standing?.userId;
+export interface WebhookViewer {
+  standing: Standing | null;
+  addOn: string | null;
 }
 
 /**
- * Whose webhooks a room's list shows this user: null for all (the owner, group admins,
- * actors without a user), else the user's own and those without a user. The list keeps the
- * rule in SQL as well (WebhookRepository.listOfRoom): its page is cut after the filter.
+ * The webhook rule, written once: a webhook (its URL may carry a secret, its delivery log
+ * the room's messages and its receiver's answers) belongs to its creator: a user, or an
+ * add-on's installation (the webhooks it declared and those its tokens registered, signed
+ * with its OAuth client). Its creator, the room's owner and group admins see and change it.
+ * A webhook made with neither (a room token's) keeps the room's rules, and so does an actor
+ * with neither (a room token) for users' webhooks, as before. Whoever else asks is answered
+ * not found, so that the answer confirms no id or key. Its SQL form: mayManageWebhookSql.
  */
-export function webhooksOwnedBy(standing: Standing | null): number | null {
-  return !standing || standing.isGroupAdmin || standing.isOwner ? null : standing.userId;
+export function mayManageWebhook(viewer: WebhookViewer, webhook: { userId: number | null; oauthClientId: string | null }): boolean {
+  const s = viewer.standing;
+  if (s && (s.isGroupAdmin || s.isOwner)) return true;
+  if (webhook.oauthClientId !== null) return viewer.addOn === webhook.oauthClientId;
+  if (webhook.userId !== null) return s ? s.userId === webhook.userId : viewer.addOn === null;
+  return true;
+}
+
+/**
+ * Whether the viewer created the webhook: the add-on whose token registered (or whose
+ * descriptor declared) it, the user whose token registered it, or, for one made with
+ * neither (a room token's), an actor with neither. Anyone else (the room's owner and group
+ * admins included) is shown its URL masked (maskedUrl), where receivers keep their tokens.
+ */
+export function isWebhookCreator(viewer: WebhookViewer, webhook: { userId: number | null; oauthClientId: string | null }): boolean {
+  if (webhook.oauthClientId !== null) return viewer.addOn === webhook.oauthClientId;
+  if (webhook.userId !== null) return viewer.standing?.userId === webhook.userId;
+  return viewer.standing === null && viewer.addOn === null;
+}
+
+/**
+ * The moving rule: anyone enters or leaves a room themselves (entering subject to the
+ * private-room rule, judged on the user who enters); moving someone else is administering
+ * the room: the owner's and group admins', with a token that may administer rooms
+ * (`asAdmin`: the scope admin_room or admin_group). An actor without a user needs that
+ * scope only (a v1 admin token, an add-on).
+ */
+export function movingRefusal(
+  room: RoomEntity, actor: Actor, standing: Standing | null, movedUserId: number, asAdmin: boolean | undefined,
+): string | null {
+  if (actor.userId === movedUserId) return null;
+  if (asAdmin !== true) {
+    return `Only user ${movedUserId} themselves, or the room's owner or a group admin with a token with the scope admin_room ` +
+      'or admin_group, may make them enter or exit a room.';
+  }
+  return administrationRefusal(room, standing, 'move other people in or out of');
 }

@@ -34,7 +34,7 @@ export class RoomPost {
 
   /** The room a post goes to, with the acting user; refused when the actor may not send to it or it is archived. */
   async open(tx: Tx, ref: RoomRef, actor: Actor): Promise<{ room: RoomEntity; user: UserEntity | null }> {
-    const opened = await this.rooms.findForUse(tx.manager, ref, actor, 'send to it', () => this.actingUser(tx, actor), { lock: 'share', memo: tx.memo });
+    const opened = await this.rooms.findForUse(tx.manager, ref, actor, () => this.actingUser(tx, actor), { lock: 'share', memo: tx.memo });
     if (opened.room.isArchived) throw commandFailure('invalid', 'room_archived', 'room', { name: opened.room.name });
     return opened;
   }

@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { Actor, commandFailure, describeRef, RoomRef } from '@app/contracts';
+import { Actor, commandFailure, RoomRef } from '@app/contracts';
 import { preparedQuery } from '@app/common';
 import { EntityManager } from 'typeorm';
 import { RoomEntity, RoomMemberEntity, UserEntity } from '../database/entities';
 import type { Memo } from '../outbox/unit-of-work';
 import { isUniqueViolation } from '../shared/db-errors';
-import { assertActorMayUse, assertMayActOn, assertMayUseRoom, PrivateRoomRefusal, RoomUse, Standing, standingOf } from './room-access';
+import { assertActorMayUse, assertMayActOn, assertMayUseRoom, PrivateRoomRefusal, roomNotFound, WebhookViewer } from './room-access';
+import { passesPrivateRoomRuleSql, roomRefParam, roomRefWhere, standingColumns, standingFromRow, standingParams, StandingRow } from './room-access.sql';
+
+export { roomNotFound };
 
 export type RoomLock = 'none' | 'share' | 'update';
 
@@ -52,6 +55,11 @@ export interface RoomDetail {
   owner: RoomUserRow | null;
 }
 
+/** A room opened for an actor: the acting user's standing in it and the add-on whose token acts (room-access.ts). */
+export interface OpenedRoom extends WebhookViewer {
+  room: RoomEntity;
+}
+
 export interface RoomWithActivity {
   room: RoomEntity;
   lastActive: Date | null;
@@ -69,9 +77,6 @@ const toEntity = (r: RoomRow): RoomEntity => Object.assign(new RoomEntity(), {
   guestAccessToken: r.guest_access_token, version: r.version, createdAt: r.created_at,
 });
 
-/** What a reference to no room answers. */
-export const roomNotFound = (ref: RoomRef) => commandFailure('not_found', 'room_not_found', 'room', { ref: describeRef(ref) });
-
 /**
  * A room read in another repository's statement (one round trip for the room and its rows):
  * its columns as `<alias>.<column> AS room__<column>` (no clash with the other table's), the
@@ -80,8 +85,8 @@ export const roomNotFound = (ref: RoomRef) => commandFailure('not_found', 'room_
 export const joinedRoom = {
   columns: (alias: string) => COLUMNS.split(', ').map((c) => `${alias}.${c} AS room__${c}`).join(', '),
   /** `param`: the placeholder that holds the id or the name. */
-  where: (alias: string, ref: RoomRef, param: string) => ('id' in ref ? `${alias}.id = ${param}` : `lower(${alias}.name) = lower(${param})`),
-  param: (ref: RoomRef): number | string => ('id' in ref ? ref.id : ref.name),
+  where: roomRefWhere,
+  param: roomRefParam,
   of(row: Record<string, unknown>): RoomEntity | null {
     if (row.room__id === null || row.room__id === undefined) return null;
     const r: Record<string, unknown> = {};
@@ -100,9 +105,7 @@ export class RoomRepository {
    */
   async findByRef(m: EntityManager, ref: RoomRef, lock: RoomLock = 'none'): Promise<RoomEntity> {
     const suffix = lock === 'share' ? ' FOR SHARE' : lock === 'update' ? ' FOR UPDATE' : '';
-    const rows: RoomRow[] = 'id' in ref
-      ? await preparedQuery(m, `SELECT ${COLUMNS} FROM rooms WHERE id = $1${suffix}`, [ref.id])
-      : await preparedQuery(m, `SELECT ${COLUMNS} FROM rooms WHERE lower(name) = lower($1)${suffix}`, [ref.name]);
+    const rows: RoomRow[] = await preparedQuery(m, `SELECT ${COLUMNS} FROM rooms r WHERE ${roomRefWhere('r', ref, '$1')}${suffix}`, [roomRefParam(ref)]);
     if (rows.length === 0) throw roomNotFound(ref);
     return toEntity(rows[0]);
   }
@@ -111,21 +114,19 @@ export class RoomRepository {
    * The room a reference names, for an actor who acts on it, and the acting user's standing
    * in it (null when no user acts), in one statement: not_found, or forbidden to a room token
    * outside its room. For what decides the private-room rule itself (moving oneself in or out
-   * of a room); every other command opens with findForActor.
+   * of a room); every other command opens with findForActor. With the standing, the add-on
+   * whose token acts (for the webhook rule).
    */
-  async openForActor(m: EntityManager, ref: RoomRef, actor: Actor, lock: RoomLock = 'none'): Promise<{ room: RoomEntity; standing: Standing | null }> {
+  async openForActor(m: EntityManager, ref: RoomRef, actor: Actor, lock: RoomLock = 'none'): Promise<OpenedRoom> {
     const suffix = lock === 'share' ? ' FOR SHARE' : lock === 'update' ? ' FOR UPDATE' : '';
-    const rows: Array<RoomRow & { actor_is_group_admin: boolean; actor_is_member: boolean }> = await preparedQuery(m,
-      `SELECT ${COLUMNS},
-              ($2::int IS NOT NULL AND EXISTS (SELECT 1 FROM users WHERE id = $2::int AND is_group_admin)) AS actor_is_group_admin,
-              ($2::int IS NOT NULL AND EXISTS (SELECT 1 FROM room_members WHERE room_id = r.id AND user_id = $2::int)) AS actor_is_member
-         FROM rooms r WHERE ${'id' in ref ? 'r.id = $1::int' : 'lower(r.name) = lower($1::text)'}${suffix}`,
-      ['id' in ref ? ref.id : ref.name, actor.userId ?? null]);
+    const rows: Array<RoomRow & StandingRow> = await preparedQuery(m,
+      `SELECT ${COLUMNS}, ${standingColumns('r', '$2', '$3')}
+         FROM rooms r WHERE ${roomRefWhere('r', ref, '$1')}${suffix}`,
+      [roomRefParam(ref), ...standingParams(actor)]);
     if (rows.length === 0) throw roomNotFound(ref);
     const room = toEntity(rows[0]);
     assertActorMayUse(actor, room);
-    const standing = actor.userId === undefined ? null : standingOf(actor.userId, room, rows[0].actor_is_group_admin, rows[0].actor_is_member);
-    return { room, standing };
+    return { room, ...standingFromRow(actor, room, rows[0]) };
   }
 
   /**
@@ -146,9 +147,9 @@ export class RoomRepository {
    */
   async findWithStanding(
     m: EntityManager, ref: RoomRef, actor: Actor, lock: RoomLock = 'none', refuse?: PrivateRoomRefusal,
-  ): Promise<{ room: RoomEntity; standing: Standing | null }> {
+  ): Promise<OpenedRoom> {
     const opened = await this.openForActor(m, ref, actor, lock);
-    assertMayActOn(actor, opened.room, opened.standing, refuse);
+    assertMayActOn(actor, opened.room, ref, opened.standing, refuse);
     return opened;
   }
 
@@ -158,12 +159,12 @@ export class RoomRepository {
    * Answers the room and the acting user.
    */
   async findForUse(
-    m: EntityManager, ref: RoomRef, actor: Actor, use: RoomUse, user: () => Promise<UserEntity | null>, opts: RoomUseOptions = {},
+    m: EntityManager, ref: RoomRef, actor: Actor, user: () => Promise<UserEntity | null>, opts: RoomUseOptions = {},
   ): Promise<{ room: RoomEntity; user: UserEntity | null }> {
     const memo = opts.memo ?? noMemo;
     const room = await memo(roomRefKey(ref), () => this.findByRef(m, ref, opts.lock));
     const acting = await user();
-    await assertMayUseRoom(actor, acting, room, use, () => memo(`members:${room.id}`, () => this.memberIds(m, room.id)));
+    await assertMayUseRoom(actor, acting, room, ref, () => memo(`members:${room.id}`, () => this.memberIds(m, room.id)));
     return { room, user: acting };
   }
 
@@ -175,9 +176,7 @@ export class RoomRepository {
    */
   async detail(m: EntityManager, ref: RoomRef, actor: Actor | undefined, withOwner: boolean): Promise<RoomDetail> {
     const user = (alias: string) => `json_build_object('id', ${alias}.id, 'name', ${alias}.name, 'mention_name', ${alias}.mention_name, 'version', ${alias}.version)`;
-    const rows: Array<RoomRow & {
-      member_ids: number[]; participants: RoomUserRow[]; owner: RoomUserRow | null; viewer_is_group_admin: boolean; viewer_is_member: boolean;
-    }> = await preparedQuery(m,
+    const rows: Array<RoomRow & StandingRow & { member_ids: number[]; participants: RoomUserRow[]; owner: RoomUserRow | null }> = await preparedQuery(m,
       `SELECT ${COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')},
               (SELECT max(created_at) FROM messages WHERE room_id = r.id) AS last_active,
               ARRAY(SELECT user_id FROM room_members WHERE room_id = r.id ORDER BY user_id) AS member_ids,
@@ -185,16 +184,15 @@ export class RoomRepository {
                  FROM (SELECT user_id, entered_at FROM room_participants WHERE room_id = r.id ORDER BY entered_at, user_id LIMIT 1000) p
                  JOIN users u ON u.id = p.user_id) AS participants,
               CASE WHEN $3::boolean THEN (SELECT ${user('o')} FROM users o WHERE o.id = r.owner_user_id) END AS owner,
-              ($2::int IS NOT NULL AND EXISTS (SELECT 1 FROM users WHERE id = $2::int AND is_group_admin)) AS viewer_is_group_admin,
-              ($2::int IS NOT NULL AND EXISTS (SELECT 1 FROM room_members WHERE room_id = r.id AND user_id = $2::int)) AS viewer_is_member
-         FROM rooms r WHERE ${'id' in ref ? 'r.id = $1::int' : 'lower(r.name) = lower($1::text)'}`,
-      ['id' in ref ? ref.id : ref.name, actor?.userId ?? null, withOwner],
+              ${standingColumns('r', '$2', '$4')}
+         FROM rooms r WHERE ${roomRefWhere('r', ref, '$1')}`,
+      [roomRefParam(ref), actor?.userId ?? null, withOwner, actor?.tokenId ?? null],
     );
     if (rows.length === 0) throw roomNotFound(ref);
     const row = rows[0];
     const room = toEntity(row);
     if (actor) {
-      assertMayActOn(actor, room, actor.userId === undefined ? null : { isGroupAdmin: row.viewer_is_group_admin, isMember: row.viewer_is_member });
+      assertMayActOn(actor, room, ref, standingFromRow(actor, room, row).standing);
     }
     return { room, lastActive: row.last_active ?? null, memberUserIds: row.member_ids, participants: row.participants, owner: row.owner };
   }
@@ -213,9 +211,9 @@ export class RoomRepository {
 
   /**
    * A page of rooms by id, filtered in SQL. `viewerId`: a user who sees only the private
-   * rooms they are a member of (unless a group admin); null sees every private room.
-   * That is the private-room rule (room-access.ts) in its SQL form: the page is cut by
-   * OFFSET/LIMIT after the filter, so the rule cannot be applied to rows once loaded.
+   * rooms the private-room rule lets them see; null sees every private room. The rule in its
+   * SQL form (room-access.sql.ts): the page is cut by OFFSET/LIMIT after the filter, so the
+   * rule cannot be applied to rows once loaded.
    */
   async listPage(m: EntityManager, q: RoomListQuery): Promise<RoomWithActivity[]> {
     // The page is cut first: the last activity is looked up for its rooms only, not for those skipped.
@@ -224,9 +222,7 @@ export class RoomRepository {
          SELECT ${COLUMNS} FROM rooms r
           WHERE ($1::boolean OR r.privacy = 'public')
             AND ($2::boolean OR NOT r.is_archived)
-            AND (r.privacy = 'public' OR $3::int IS NULL
-                 OR EXISTS (SELECT 1 FROM users u WHERE u.id = $3::int AND u.is_group_admin)
-                 OR EXISTS (SELECT 1 FROM room_members rm WHERE rm.room_id = r.id AND rm.user_id = $3::int))
+            AND ${passesPrivateRoomRuleSql('r', '$3')}
             AND ($6::int IS NULL OR r.id = $6::int)
           ORDER BY r.id OFFSET $4 LIMIT $5) r
         ORDER BY r.id`,

@@ -1,8 +1,8 @@
 import type { Actor, RoomRef, WebhookRef } from '@app/contracts';
 import { EntityManager } from 'typeorm';
-import { assertMayActOn, mayManageWebhook } from '../rooms/room-access';
+import { assertMayActOn, mayManageWebhook, WebhookViewer } from '../rooms/room-access';
 import { roomNotFound } from '../rooms/room.repository';
-import { registrantUserOf, webhookNotFound } from './webhook-rules';
+import { webhookNotFound } from './webhook-rules';
 import { StoredWebhook, WebhookRepository } from './webhook.repository';
 
 /**
@@ -11,15 +11,15 @@ import { StoredWebhook, WebhookRepository } from './webhook.repository';
  * one statement for the room and the webhook, and the refusals in the order of those reads:
  * no such room, a room the actor may not use (a room token outside its room), no such
  * webhook in it. A user the private-room rule keeps out of the room finds no webhook in it
- * either: not_found, as is another user's webhook to whoever may not manage it (its creator,
- * the room's owner and group admins may), so that the answer confirms no id or key.
+ * either: not_found, as is another user's or add-on's webhook to whoever may not manage it
+ * (its creator, the room's owner and group admins may), so that the answer confirms no id or key.
  */
 export async function readableWebhook(
   webhooks: WebhookRepository, m: EntityManager, room: RoomRef, actor: Actor, ref: WebhookRef,
-): Promise<StoredWebhook> {
-  const found = await webhooks.findWithRoom(m, room, registrantUserOf(actor), ref);
+): Promise<{ webhook: StoredWebhook; viewer: WebhookViewer }> {
+  const found = await webhooks.findWithRoom(m, room, actor, ref);
   if (!found.room) throw roomNotFound(room);
-  assertMayActOn(actor, found.room, found.standing, () => webhookNotFound(ref));
-  if (!found.webhook || !mayManageWebhook(found.standing, found.webhook)) throw webhookNotFound(ref);
-  return found.webhook;
+  assertMayActOn(actor, found.room, room, found.viewer.standing, () => webhookNotFound(ref));
+  if (!found.webhook || !mayManageWebhook(found.viewer, found.webhook)) throw webhookNotFound(ref);
+  return { webhook: found.webhook, viewer: found.viewer };
 }

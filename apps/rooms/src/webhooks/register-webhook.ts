@@ -36,11 +36,11 @@ export class RegisterWebhook {
    * deleted under the registration (its deletion then lists this webhook).
    */
   async open({ manager: m }: Tx, r: Registration): Promise<Registrant> {
-    const room = await this.rooms.findForActor(m, r.room, r.actor, 'share');
+    const { room, addOn } = await this.rooms.findWithStanding(m, r.room, r.actor, 'share');
     assertPatternApplies(r);
     assertUrlReachable(r.url, this.config.WEBHOOK_ALLOWED_NETWORKS);
     await this.webhooks.lockRoom(m, room.id);
-    return registrantOf(room.id, r.actor);
+    return registrantOf(room.id, r.actor, addOn);
   }
 
   /**

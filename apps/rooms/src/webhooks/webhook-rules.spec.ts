@@ -14,9 +14,10 @@ const failureOf = (fn: () => void) => {
 };
 
 describe('webhook rules', () => {
-  it('a REST registration belongs to its room and the token\'s user', () => {
-    expect(registrantOf(7, { label: 'x', userId: 3, tokenId: 9 })).toEqual({ roomId: 7, userId: 3 });
-    expect(registrantOf(7, { label: 'x' })).toEqual({ roomId: 7, userId: null });
+  it('a REST registration belongs to its room and the token\'s user, or the add-on whose token registered it', () => {
+    expect(registrantOf(7, { userId: 3 }, null)).toEqual({ roomId: 7, userId: 3, addOn: null });
+    expect(registrantOf(7, {}, null)).toEqual({ roomId: 7, userId: null, addOn: null });
+    expect(registrantOf(7, {}, 'client-a')).toEqual({ roomId: 7, userId: null, addOn: 'client-a' });
   });
 
   it('fills the defaults a request leaves out', () => {

@@ -4,18 +4,20 @@ import { Actor, commandFailure, WebhookAuthentication, WebhookDeliveryMode, Webh
 
 /**
  * Who a webhook registered through the REST API belongs to: the room and the user whose
- * token registered it. Its key is unique, and its count limited, within this integration;
- * an add-on's webhooks belong to its installation instead.
+ * token registered it, or the add-on whose token did (its OAuth client id: a token of the
+ * installation, whichever, is the same registrant). Its key is unique, and its count
+ * limited, within this integration: a second add-on neither sees nor re-points the first
+ * one's keyed webhook.
  */
 export interface Registrant {
   roomId: number;
   userId: number | null;
+  addOn: string | null;
 }
 
-/** Whose webhooks a key names for an actor: a user's own (null: those made without a user). */
-export const registrantUserOf = (actor: Actor): number | null => actor.userId ?? null;
-
-export const registrantOf = (roomId: number, actor: Actor): Registrant => ({ roomId, userId: registrantUserOf(actor) });
+/** The registrant an actor is in a room, given the add-on its token belongs to (RoomRepository.openForActor reads it). */
+export const registrantOf = (roomId: number, actor: Pick<Actor, 'userId'>, addOn: string | null): Registrant =>
+  ({ roomId, userId: actor.userId ?? null, addOn });
 
 /** What a registration describes. */
 export interface WebhookFields {

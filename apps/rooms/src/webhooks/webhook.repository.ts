@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { preparedQuery } from '@app/common';
+import { maskedUrl, preparedQuery } from '@app/common';
 import {
-  NO_WEBHOOK_HEALTH, RoomRef, WebhookAuthentication, WebhookDeliveryMode, WebhookEventName, WebhookHealthView, WebhookRef, WebhookRegistration, WebhookView,
+  Actor, NO_WEBHOOK_HEALTH, RoomRef, WebhookAuthentication, WebhookDeliveryMode, WebhookEventName, WebhookHealthView, WebhookRef, WebhookRegistration, WebhookView,
 } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { RoomEntity } from '../database/entities';
-import { Standing, standingOf } from '../rooms/room-access';
+import type { WebhookViewer } from '../rooms/room-access';
+import { mayManageWebhookSql, roomRefParam, roomRefWhere, standingColumns, standingFromRow, standingParams, StandingRow, webhookViewerParams } from '../rooms/room-access.sql';
 import { joinedRoom } from '../rooms/room.repository';
 import { isUniqueViolation } from '../shared/db-errors';
 import { Registrant, WebhookFields, webhookKeyTaken, webhookNotFound } from './webhook-rules';
@@ -81,12 +82,17 @@ const toStored = (r: WebhookRow): StoredWebhook => ({
   ...(r.removed_version != null ? { removedVersion: Number(r.removed_version) } : {}),
 });
 
-/** The API's view: never the secret, nor who registered it. A webhook read without its health has none yet (just made). */
-export function toWebhookView(w: StoredWebhook): WebhookView {
+/**
+ * The API's view: never the secret, nor who registered it. A webhook read without its health
+ * has none yet (just made). `masked`: the viewer is not its creator (room-access.ts,
+ * isWebhookCreator), and is shown its URL masked.
+ */
+export function toWebhookView(w: StoredWebhook, masked = false): WebhookView {
   return {
-    id: w.id, roomId: w.roomId, event: w.event, url: w.url, pattern: w.pattern, name: w.name,
+    id: w.id, roomId: w.roomId, event: w.event, url: masked ? maskedUrl(w.url) : w.url, pattern: w.pattern, name: w.name,
     authentication: w.authentication, delivery: w.delivery, key: w.key, installationId: w.installationId, oauthClientId: w.oauthClientId, created: w.created,
     enabled: w.enabled, disabledReason: w.disabledReason, disabledAt: w.disabledAt, health: w.health ?? { ...NO_WEBHOOK_HEALTH },
+    ...(masked ? { urlMasked: true } : {}),
   };
 }
 
@@ -98,16 +104,22 @@ const REMOVED = `SELECT ${COLUMNS}, created_by_token_id, created_version, remove
 const WEBHOOKS_LOCK_CLASS = 7_411_903;
 
 /**
- * The webhook a reference names in a room (`room`, `user`, `value`: SQL expressions): by id,
- * any of the room's; by key, the user's own, else one an add-on installed in the room
- * declared with that key (the caller may see it, not change it). A WHERE clause and its order.
+ * The webhook a reference names in a room (`room`, `user`, `addOn`, `key`: SQL expressions):
+ * by id, any of the room's; by key, the registrant's own (the user's, or the add-on's its
+ * token registered), else one an add-on installed in the room declared with that key (the
+ * webhook rule then decides whether the caller may see it; nobody changes it through the
+ * API). A WHERE clause and its order.
  */
 const REF_CLAUSE = {
   id: (room: string, id: string) => `WHERE w.room_id = ${room} AND w.id = ${id}`,
-  key: (room: string, user: string, key: string) => `WHERE w.room_id = ${room} AND w.key = ${key}
-          AND (w.installation_id IS NOT NULL OR coalesce(w.created_by_user_id, 0) = coalesce(${user}::int, 0))
+  key: (room: string, user: string, addOn: string, key: string) => `WHERE w.room_id = ${room} AND w.key = ${key}
+          AND (w.installation_id IS NOT NULL OR (${REGISTRANT('w', user, addOn)}))
         ORDER BY (w.installation_id IS NOT NULL), w.id LIMIT 1`,
 };
+
+/** A REST registration of this registrant (`user`, `addOn`: SQL expressions): the unique index on keys says the same. */
+const REGISTRANT = (w: string, user: string, addOn: string) =>
+  `coalesce(${w}.created_by_user_id, 0) = coalesce(${user}::int, 0) AND coalesce(${w}.oauth_client_id, '') = coalesce(${addOn}::text, '')`;
 
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray((result as unknown[])[0]) ? (result as T[][])[0] : (result as T[]));
 
@@ -125,9 +137,8 @@ export class WebhookRepository {
   /** How many webhooks this registrant has in its room. */
   async countOf(m: EntityManager, r: Registrant): Promise<number> {
     const rows: Array<{ n: number }> = await m.query(
-      `SELECT count(*)::int AS n FROM webhooks
-        WHERE room_id = $1 AND installation_id IS NULL AND coalesce(created_by_user_id, 0) = coalesce($2::int, 0)`,
-      [r.roomId, r.userId]);
+      `SELECT count(*)::int AS n FROM webhooks w WHERE w.room_id = $1 AND w.installation_id IS NULL AND ${REGISTRANT('w', '$2', '$3')}`,
+      [r.roomId, r.userId, r.addOn]);
     return rows[0].n;
   }
 
@@ -139,7 +150,7 @@ export class WebhookRepository {
 
   /** The webhook a key names in a room for this registrant (see REF_CLAUSE). */
   async findByKey(m: EntityManager, r: Registrant, key: string): Promise<StoredWebhook | null> {
-    const rows: WebhookRow[] = await preparedQuery(m, `${WITH_HEALTH} ${REF_CLAUSE.key('$1', '$2', '$3')}`, [r.roomId, r.userId, key]);
+    const rows: WebhookRow[] = await preparedQuery(m, `${WITH_HEALTH} ${REF_CLAUSE.key('$1', '$2', '$4', '$3')}`, [r.roomId, r.userId, key, r.addOn]);
     return rows[0] ? toStored(rows[0]) : null;
   }
 
@@ -152,24 +163,25 @@ export class WebhookRepository {
    * reads (the room, the actor's access to it, then the webhook).
    */
   async findWithRoom(
-    m: EntityManager, room: RoomRef, userId: number | null, ref: WebhookRef,
-  ): Promise<{ room: RoomEntity | null; standing: Standing | null; webhook: StoredWebhook | null }> {
+    m: EntityManager, room: RoomRef, actor: Pick<Actor, 'userId' | 'tokenId'>, ref: WebhookRef,
+  ): Promise<{ room: RoomEntity | null; viewer: WebhookViewer; webhook: StoredWebhook | null }> {
+    // $3, $4: the actor's user and token (standingColumns); the add-on that keys are scoped to is the token's, read in the statement.
     const [clause, params] = 'id' in ref
-      ? [REF_CLAUSE.id('r.id', '$2'), [joinedRoom.param(room), ref.id, userId]]
-      : [REF_CLAUSE.key('r.id', '$3', '$2'), [joinedRoom.param(room), ref.key, userId]];
-    const rows: Array<WebhookRow & Record<string, unknown>> = await preparedQuery(m,
-      `SELECT ${joinedRoom.columns('r')}, x.*,
-              ($3::int IS NOT NULL AND EXISTS (SELECT 1 FROM users WHERE id = $3::int AND is_group_admin)) AS actor__is_group_admin,
-              ($3::int IS NOT NULL AND EXISTS (SELECT 1 FROM room_members WHERE room_id = r.id AND user_id = $3::int)) AS actor__is_member
+      ? [REF_CLAUSE.id('r.id', '$2'), [roomRefParam(room), ref.id, ...standingParams(actor)]]
+      : [REF_CLAUSE.key('r.id', '$3', 'a.actor__addon', '$2'), [roomRefParam(room), ref.key, ...standingParams(actor)]];
+    const rows: Array<WebhookRow & StandingRow & Record<string, unknown>> = await preparedQuery(m,
+      `SELECT ${joinedRoom.columns('r')}, a.*, x.*
          FROM rooms r
+         CROSS JOIN LATERAL (SELECT ${standingColumns('r', '$3', '$4')}) a
          LEFT JOIN LATERAL (${WITH_HEALTH} ${clause}) x ON true
-        WHERE ${joinedRoom.where('r', room, '$1')}`,
+        WHERE ${roomRefWhere('r', room, '$1')}`,
       params);
-    if (rows.length === 0) return { room: null, standing: null, webhook: null };
+    const none: WebhookViewer = { standing: null, addOn: null };
+    if (rows.length === 0) return { room: null, viewer: none, webhook: null };
     const row = rows[0];
     const found = joinedRoom.of(row);
-    const standing = userId === null || !found ? null : standingOf(userId, found, row.actor__is_group_admin === true, row.actor__is_member === true);
-    return { room: found, standing, webhook: row.id === null ? null : toStored(row) };
+    if (!found) return { room: null, viewer: none, webhook: null };
+    return { room: found, viewer: standingFromRow(actor, found, row), webhook: row.id === null ? null : toStored(row) };
   }
 
   /** The webhook a reference names for this registrant (by id: any of the room's; by key: see findByKey), or not_found. */
@@ -180,15 +192,14 @@ export class WebhookRepository {
   }
 
   /**
-   * A page of the room's webhooks (add-on ones included), by id. `ownedBy`: a user who sees
-   * only their own and those without a user; null sees all. That is the webhook rule
-   * (room-access.ts, webhooksOwnedBy) in its SQL form: the page is cut after the filter.
+   * A page of the room's webhooks (add-on ones included) that the viewer may see, by id: the
+   * webhook rule (room-access.ts, mayManageWebhook) in its SQL form, as the page is cut after
+   * the filter.
    */
-  async listOfRoom(m: EntityManager, roomId: number, ownedBy: number | null, offset: number, limit: number): Promise<StoredWebhook[]> {
+  async listOfRoom(m: EntityManager, roomId: number, viewer: WebhookViewer, offset: number, limit: number): Promise<StoredWebhook[]> {
     const rows: WebhookRow[] = await m.query(
-      `${WITH_HEALTH} WHERE w.room_id = $1
-          AND ($4::int IS NULL OR w.created_by_user_id IS NULL OR w.created_by_user_id = $4::int)
-        ORDER BY w.id OFFSET $2 LIMIT $3`, [roomId, offset, limit, ownedBy]);
+      `${WITH_HEALTH} WHERE w.room_id = $1 AND ${mayManageWebhookSql('w', '$4', '$5', '$6')}
+        ORDER BY w.id OFFSET $2 LIMIT $3`, [roomId, offset, limit, ...webhookViewerParams(viewer)]);
     return rows.map(toStored);
   }
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { bareUrl, isSecretName, lenientDecode, REDACT_PATHS, redactCredentials, redactText, redactUrl } from './redact';
+import { bareUrl, isSecretName, maskedUrl, lenientDecode, REDACT_PATHS, redactCredentials, redactText, redactUrl } from './redact';
 
 const TOKEN = 'Zq81TokenValue0123456789abcdefABCDEF4242';
 
@@ -165,6 +165,21 @@ describe('bareUrl', () => {
 
   it('cuts what is not a URL at its query', () => {
     expect(bareUrl('not a url?token=abc')).toBe('not a url');
+  });
+});
+
+describe('maskedUrl', () => {
+  it('keeps scheme, host, port, path and the query\'s names, each value masked; drops credentials and fragment', () => {
+    expect(maskedUrl('https://user:pa55@hooks.example.com:8443/in/7?token=abc&x=1#frag')).toBe('https://hooks.example.com:8443/in/7?token=***&x=***');
+    expect(maskedUrl('https://hooks.example.com/in?secret=s3cr3t&secret=again')).toBe('https://hooks.example.com/in?secret=***&secret=***');
+    expect(maskedUrl('https://hooks.example.com/in?flag')).toBe('https://hooks.example.com/in?flag=***');
+    expect(maskedUrl('https://hooks.example.com/in;token=abc/x?a%20b=c')).toBe('https://hooks.example.com/in;token=[REDACTED]/x?a%20b=***');
+  });
+
+  it('adds nothing to a URL without a query, and cuts what is not a URL at its query', () => {
+    expect(maskedUrl('https://hooks.example.com/in')).toBe('https://hooks.example.com/in');
+    expect(maskedUrl('https://hooks.example.com/in?')).toBe('https://hooks.example.com/in');
+    expect(maskedUrl('not a url?token=abc')).toBe('not a url');
   });
 });
 

@@ -226,6 +226,28 @@ export function bareUrl(url: string): string {
   }
 }
 
+/** What maskedUrl shows in place of each value of a query. */
+export const MASKED_VALUE = '***';
+
+/**
+ * A webhook's URL as shown to anyone but its creator (the room's owner and group admins
+ * included): bareUrl's scheme, host, port and path, and the query's parameter names with
+ * each value replaced by `***` (a receiver's token often rides in the query; its names say
+ * how the receiver is called, not its secrets): `https://h.example/in?token=***&x=***`.
+ * The one masking of webhook URLs: the API, the delivery log, the console and the CLI.
+ */
+export function maskedUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return bareUrl(url);
+  }
+  const names = [...parsed.searchParams.keys()];
+  const query = names.map((n) => `${encodeURIComponent(n)}=${MASKED_VALUE}`).join('&');
+  return `${bareUrl(url)}${query ? `?${query}` : ''}`;
+}
+
 /* ------------------------------------------------------------------------------------ */
 
 /** Secrets shorter than this are not searched for: they would match everywhere. */

@@ -60,6 +60,11 @@ export interface WebhookView extends WebhookSettings {
   disabledReason: string | null;
   disabledAt: string | null;
   health: WebhookHealthView;
+  /**
+   * True when `url` is shown masked (maskedUrl in @app/common) because whoever asked is not
+   * the webhook's creator: what they are shown of its deliveries' URL is masked the same.
+   */
+  urlMasked?: boolean;
 }
 
 /**

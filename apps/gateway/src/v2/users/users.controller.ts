@@ -1,9 +1,10 @@
 import { Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import type { Context } from '@opentelemetry/api';
-import { Actor, CreateUserV1, DeleteUserV1, GetUserV1, ListUsersV1, UpdateUserV1, UserRef } from '@app/contracts';
+import { Actor, AuthenticatedToken, confinedTokenRefusal, CreateUserV1, DeleteUserV1, GetUserV1, ListUsersV1, UpdateUserV1, UserRef } from '@app/contracts';
+import { ApiError } from '../../shared/api-error';
 import { RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
-import { CurrentActor, RequestTrace, UserRefParam } from '../http/v2-request';
+import { CurrentActor, CurrentToken, RequestTrace, UserRefParam } from '../http/v2-request';
 import { V2Resource } from '../http/v2-resource';
 import { V2Body, V2Query } from '../http/validation';
 import { ListUsersQuery, listUsersQuery, UserBody, userBody, userFieldsOf } from './users.schemas';
@@ -32,7 +33,9 @@ export class UsersController extends V2Resource {
   @Get(':user')
   @Summary('Get a user by id, e-mail address or @mention')
   @RequireScopes('view_group')
-  async get(@UserRefParam() user: UserRef, @RequestTrace() trace?: Context) {
+  async get(@UserRefParam() user: UserRef, @CurrentToken() token: AuthenticatedToken, @RequestTrace() trace?: Context) {
+    // A user's record (e-mail address, presence) is the group's: a token confined to one room lists names only (GET /v2/user).
+    if (token.roomId !== null) throw new ApiError(403, confinedTokenRefusal(token.roomId, "read a user's record (e-mail address, presence)"));
     return toV2User((await this.rooms.send(GetUserV1, { user }, trace)).user, this.base);
   }
 

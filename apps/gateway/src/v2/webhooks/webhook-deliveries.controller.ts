@@ -91,7 +91,7 @@ export class WebhookDeliveriesController extends V2Resource {
     const access = this.visibleWebhook(actor, room, ref);
     const webhookId = 'id' in ref ? ref.id : (await access).id;
     const [webhook, { delivery }] = await afterAccess(access, this.dispatcher.send(GetDeliveryV1, { delivery: id, webhookId }, traceOfActor(actor)));
-    return toV2Delivery(delivery, webhookUrl(webhook, this.base));
+    return toV2Delivery(delivery, webhookUrl(webhook, this.base), webhook.urlMasked === true);
   }
 
   @Post(':room/webhook/:id/delivery/:delivery/redeliver')

@@ -40,4 +40,16 @@ describe('v2 delivery log presenter', () => {
     });
     expect(toV2Delivery({ ...detail, reply: { messageId: null, error: null } }, SELF).reply).toBeNull();
   });
+
+  it("masks the request's URL for whoever is not the webhook's creator, as the webhook's own URL is", () => {
+    const detail: DeliveryDetailView = {
+      ...item,
+      request: { url: 'https://r.example/h?token=s3cr3t&x=1', headers: { 'webhook-id': ID }, body: '{}' },
+      attemptLog: [],
+      reply: { messageId: null, error: null },
+    };
+    expect(toV2Delivery(detail, SELF, true).request).toEqual({ ...detail.request, url: 'https://r.example/h?token=***&x=***' });
+    expect(toV2Delivery(detail, SELF).request).toEqual(detail.request);
+    expect(toV2Delivery({ ...detail, request: { url: null, headers: null, body: '{}' } }, SELF, true).request.url).toBeNull();
+  });
 });

@@ -1,3 +1,4 @@
+import { maskedUrl } from '@app/common';
 import type { DeliveryAttemptView, DeliveryDetailView, DeliveryView } from '@app/contracts';
 
 /**
@@ -31,11 +32,15 @@ export function toV2DeliveryItem(d: DeliveryView, webhookSelf: string) {
   };
 }
 
-/** GET .../delivery/{id}: the item, the request as sent, every attempt (replacing the count), the reply. */
-export function toV2Delivery(d: DeliveryDetailView, webhookSelf: string) {
+/**
+ * GET .../delivery/{id}: the item, the request as sent, every attempt (replacing the count),
+ * the reply. `urlMasked`: the viewer is not the webhook's creator (WebhookView.urlMasked), and
+ * sees the request's URL masked as the webhook's own.
+ */
+export function toV2Delivery(d: DeliveryDetailView, webhookSelf: string, urlMasked = false) {
   return {
     ...toV2DeliveryItem(d, webhookSelf),
-    request: d.request,
+    request: urlMasked && d.request.url ? { ...d.request, url: maskedUrl(d.request.url) } : d.request,
     attempts: d.attemptLog.map((a) => ({
       attempt: a.attempt,
       at: a.at,

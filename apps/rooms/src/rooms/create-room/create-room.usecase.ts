@@ -7,6 +7,7 @@ import { UnitOfWork } from '../../outbox/unit-of-work';
 import { Actors } from '../../users/actors';
 import { newVersion, PresentationContext, toRoomObject, toRoomView, toUserObject } from '../../shared/presentation';
 import { UserRepository } from '../../users/user.repository';
+import { assertNotConfined } from '../room-access';
 import { RoomRepository } from '../room.repository';
 import { PRESENTATION } from '../../shared/infrastructure.module';
 
@@ -22,6 +23,7 @@ export class CreateRoom {
 
   execute(cmd: RequestOf<typeof CreateRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof CreateRoomV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
+      assertNotConfined(cmd.actor, 'create rooms');
       // v2 may leave the owner out: the token's user then owns the room.
       const ownerRef = cmd.owner ?? (cmd.actor.userId !== undefined ? { id: cmd.actor.userId } : undefined);
       if (!ownerRef) throw commandFailure('invalid', 'rule', 'owner', { problem: 'is required (this token has no user to own the room)' });

@@ -23,7 +23,7 @@ export class GetHistory {
     // v1 admin tokens send no actor: they read every room.
     const actor = cmd.actor;
     const room = actor
-      ? (await this.rooms.findForUse(m, cmd.room, actor, 'read its history', () => this.actors.user(m, actor))).room
+      ? (await this.rooms.findForUse(m, cmd.room, actor, () => this.actors.user(m, actor))).room
       : await this.rooms.findByRef(m, cmd.room);
     let since = cmd.since ? new Date(cmd.since) : undefined;
     if (cmd.notBefore !== undefined) {

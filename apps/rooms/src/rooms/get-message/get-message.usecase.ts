@@ -18,7 +18,7 @@ export class GetMessage {
 
   async execute(cmd: RequestOf<typeof GetMessageV1>): Promise<ReplyOf<typeof GetMessageV1>> {
     const m = this.db.manager;
-    const { room } = await this.rooms.findForUse(m, cmd.room, cmd.actor, 'read its history', () => this.actors.user(m, cmd.actor));
+    const { room } = await this.rooms.findForUse(m, cmd.room, cmd.actor, () => this.actors.user(m, cmd.actor));
     const row = await this.messages.findInRoom(m, room.id, cmd.messageId);
     if (!row) throw commandFailure('not_found', 'message_not_found', 'message', { ref: cmd.messageId });
     return { message: toHistoryView(row) };

@@ -21,7 +21,7 @@ export class GetRoomEvents {
 
   async execute(cmd: RequestOf<typeof GetRoomEventsV1>): Promise<ReplyOf<typeof GetRoomEventsV1>> {
     const m = this.db.manager;
-    const { room } = await this.rooms.findForUse(m, cmd.room, cmd.actor, 'read its history', () => this.actors.user(m, cmd.actor));
+    const { room } = await this.rooms.findForUse(m, cmd.room, cmd.actor, () => this.actors.user(m, cmd.actor));
     if (cmd.after === null) {
       const lastSeq = await this.log.lastSeq(m, room.id);
       return { roomId: room.id, lastSeq, covered: true, events: [] };

@@ -22,11 +22,11 @@ export class DeleteWebhook {
   execute(cmd: RequestOf<typeof DeleteWebhookV1>, meta: CommandMeta): Promise<ReplyOf<typeof DeleteWebhookV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
       // A private room's webhooks are not there for whoever may not see the room (not_found).
-      const { room, standing } = await this.rooms.findWithStanding(m, cmd.room, cmd.actor, 'share', () => webhookNotFound(cmd.webhook));
+      const { room, ...viewer } = await this.rooms.findWithStanding(m, cmd.room, cmd.actor, 'share', () => webhookNotFound(cmd.webhook));
       await this.webhooks.lockRoom(m, room.id);
-      const webhook = await this.webhooks.findByRef(m, registrantOf(room.id, cmd.actor), cmd.webhook);
-      // Another user's webhook is not there for whoever may not manage it (not_found, as in a private room).
-      if (!mayManageWebhook(standing, webhook)) throw webhookNotFound(cmd.webhook);
+      const webhook = await this.webhooks.findByRef(m, registrantOf(room.id, cmd.actor, viewer.addOn), cmd.webhook);
+      // Another user's or add-on's webhook is not there for whoever may not manage it (not_found, as in a private room).
+      if (!mayManageWebhook(viewer, webhook)) throw webhookNotFound(cmd.webhook);
       assertNotAddOns(webhook);
       await this.webhooks.delete(m, webhook.id);
       await this.audit.append(m, cmd.actor, { action: 'webhook.deleted', target: webhookSubject(webhook), details: { roomId: room.id, event: webhook.event, url: webhook.url } });

@@ -4,6 +4,7 @@ import { EnableWebhookV1, ReplyOf, RequestOf, WebhookRegistrationsChangedV1 } fr
 import { EntityManager } from 'typeorm';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { WebhookHealthRepository } from '../webhook-health.repository';
+import { isWebhookCreator } from '../../rooms/room-access';
 import { readableWebhook } from '../readable-webhook';
 import { webhookNotFound } from '../webhook-rules';
 import { StoredWebhook, toWebhookView, WebhookRepository } from '../webhook.repository';
@@ -27,7 +28,7 @@ export class EnableWebhook {
 
   execute(cmd: RequestOf<typeof EnableWebhookV1>, meta: CommandMeta): Promise<ReplyOf<typeof EnableWebhookV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
-      const webhook = await this.find(m, cmd);
+      const { webhook, masked } = await this.find(m, cmd);
       // In the order a report locks them: the webhook (key share), its health row, then the
       // webhook's update. One deleted since it was read resets nothing and is not found below.
       await this.health.reset(m, webhook.id);
@@ -35,17 +36,19 @@ export class EnableWebhook {
       if (!webhook.enabled) await this.audit.append(m, 'operator' in cmd ? { label: 'cli' } : cmd.actor, { action: 'webhook.enabled', target: webhookSubject(webhook), details: { roomId: webhook.roomId, wasDisabledFor: webhook.disabledReason } });
       const now = await this.webhooks.findAnyById(m, webhook.id);
       if (!now) throw webhookNotFound({ id: webhook.id });
-      return { webhook: toWebhookView(now) };
+      return { webhook: toWebhookView(now, masked) };
     });
   }
 
   /** Through the API: a webhook of the room, as reading it finds it; by the operator: any, by id. */
-  private async find(m: EntityManager, cmd: RequestOf<typeof EnableWebhookV1>): Promise<StoredWebhook> {
+  private async find(m: EntityManager, cmd: RequestOf<typeof EnableWebhookV1>): Promise<{ webhook: StoredWebhook; masked: boolean }> {
     if ('operator' in cmd) {
       const webhook = await this.webhooks.findAnyById(m, cmd.webhook.id);
       if (!webhook) throw webhookNotFound(cmd.webhook);
-      return webhook;
+      // The CLI masks what it prints (maskedUrl).
+      return { webhook, masked: false };
     }
-    return readableWebhook(this.webhooks, m, cmd.room, cmd.actor, cmd.webhook);
+    const { webhook, viewer } = await readableWebhook(this.webhooks, m, cmd.room, cmd.actor, cmd.webhook);
+    return { webhook, masked: !isWebhookCreator(viewer, webhook) };
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { GetWebhookV1, ReplyOf, RequestOf } from '@app/contracts';
 import { DataSource } from 'typeorm';
+import { isWebhookCreator } from '../../rooms/room-access';
 import { readableWebhook } from '../readable-webhook';
 import { toWebhookView, WebhookRepository } from '../webhook.repository';
 
@@ -13,6 +14,7 @@ export class GetWebhook {
   constructor(private readonly db: DataSource, private readonly webhooks: WebhookRepository) {}
 
   async execute(cmd: RequestOf<typeof GetWebhookV1>): Promise<ReplyOf<typeof GetWebhookV1>> {
-    return { webhook: toWebhookView(await readableWebhook(this.webhooks, this.db.manager, cmd.room, cmd.actor, cmd.webhook)) };
+    const { webhook, viewer } = await readableWebhook(this.webhooks, this.db.manager, cmd.room, cmd.actor, cmd.webhook);
+    return { webhook: toWebhookView(webhook, !isWebhookCreator(viewer, webhook)) };
   }
 }

@@ -16,6 +16,6 @@ export class ListAllWebhooks {
   async execute(cmd: RequestOf<typeof ListAllWebhooksV1>): Promise<ReplyOf<typeof ListAllWebhooksV1>> {
     const m = this.db.manager;
     const roomId = cmd.room ? (await this.rooms.findByRef(m, cmd.room)).id : undefined;
-    return { webhooks: (await this.webhooks.listWithHealth(m, { roomId, id: cmd.id })).map(toWebhookView) };
+    return { webhooks: (await this.webhooks.listWithHealth(m, { roomId, id: cmd.id })).map((w) => toWebhookView(w)) };
   }
 }

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ListWebhooksV1, ReplyOf, RequestOf } from '@app/contracts';
 import { DataSource } from 'typeorm';
-import { webhooksOwnedBy } from '../../rooms/room-access';
+import { isWebhookCreator } from '../../rooms/room-access';
 import { RoomRepository } from '../../rooms/room.repository';
 import { toWebhookView, WebhookRepository } from '../webhook.repository';
 
 /**
  * A page of a room's webhooks (add-ons installed in the room included): all of them to its
- * owner and group admins, to another user their own and those without a user (webhooksOwnedBy).
+ * owner and group admins, to others those the webhook rule lets them see (room-access.ts, mayManageWebhook).
  */
 @Injectable()
 export class ListWebhooks {
@@ -19,8 +19,8 @@ export class ListWebhooks {
 
   async execute(cmd: RequestOf<typeof ListWebhooksV1>): Promise<ReplyOf<typeof ListWebhooksV1>> {
     const m = this.db.manager;
-    const { room, standing } = await this.rooms.findWithStanding(m, cmd.room, cmd.actor);
-    const webhooks = await this.webhooks.listOfRoom(m, room.id, webhooksOwnedBy(standing), cmd.startIndex, cmd.limit);
-    return { webhooks: webhooks.map(toWebhookView) };
+    const { room, ...viewer } = await this.rooms.findWithStanding(m, cmd.room, cmd.actor);
+    const webhooks = await this.webhooks.listOfRoom(m, room.id, viewer, cmd.startIndex, cmd.limit);
+    return { webhooks: webhooks.map((w) => toWebhookView(w, !isWebhookCreator(viewer, w))) };
   }
 }

@@ -40,6 +40,13 @@ export function grantableScopes(isGroupAdmin: boolean): V2Scope[] {
  * Here, not in the gateway alone: what a token is told it may do (the OAuth answer's
  * `scope`) must be what the gateway then lets it do.
  */
+/**
+ * What a token confined to one room is answered when it asks for what concerns the group
+ * (creating a room, a user's record): whatever its scopes, it acts in its room only.
+ */
+export const confinedTokenRefusal = (roomId: number, what: string): string =>
+  `This token is confined to one room (room ${roomId}): it may not ${what}.`;
+
 export function scopesInForce<S extends string>(token: { scopes: readonly S[]; roomId: number | null }): S[] {
   return token.roomId === null ? [...token.scopes] : token.scopes.filter((s) => s !== 'admin_group');
 }

@@ -7,6 +7,7 @@ import { RoomRepository } from '../../room.repository';
 import { assertPrivate } from '../member-rules';
 import { AuditRepository } from '../../../audit/audit.repository';
 import { roomSubject } from '../../../audit/audit-line';
+import { assertMayAdminister } from '../../room-access';
 
 /**
  * Adding a member emits no event and keeps the room's version: the version tags the Room
@@ -24,8 +25,9 @@ export class AddMember {
   execute(cmd: RequestOf<typeof AddMemberV1>, meta: CommandMeta): Promise<ReplyOf<typeof AddMemberV1>> {
     return this.uow.apply(meta, async ({ manager: m }) => {
       // FOR SHARE: a change of the room's privacy waits for the membership change, and the other way round.
-      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'share');
+      const { room, standing } = await this.rooms.findWithStanding(m, cmd.room, cmd.actor, 'share');
       assertPrivate(room, cmd.room);
+      assertMayAdminister(room, standing, 'manage the members of');
       const user = await this.users.findByRef(m, cmd.user, { live: true });
       await this.rooms.addMember(m, room.id, user.id);
       await this.audit.append(m, cmd.actor, { action: 'room.member_added', target: roomSubject(room), details: { user: { id: user.id, name: user.name } } });

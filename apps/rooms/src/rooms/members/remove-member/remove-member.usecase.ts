@@ -7,7 +7,8 @@ import { UserRepository } from '../../../users/user.repository';
 import { ParticipantRepository } from '../../participants/participant.repository';
 import { RoomRepository } from '../../room.repository';
 import { MemberRepository } from '../member.repository';
-import { assertPrivate } from '../member-rules';
+import { assertNotOwner, assertPrivate } from '../member-rules';
+import { assertMayAdminister } from '../../room-access';
 import { PRESENTATION } from '../../../shared/infrastructure.module';
 import { AuditRepository } from '../../../audit/audit.repository';
 import { roomSubject } from '../../../audit/audit-line';
@@ -27,9 +28,11 @@ export class RemoveMember {
 
   execute(cmd: RequestOf<typeof RemoveMemberV1>, meta: CommandMeta): Promise<ReplyOf<typeof RemoveMemberV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
-      const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'share');
+      const { room, standing } = await this.rooms.findWithStanding(m, cmd.room, cmd.actor, 'share');
       assertPrivate(room, cmd.room);
+      assertMayAdminister(room, standing, 'manage the members of');
       const user = await this.users.findByRef(m, cmd.user, { live: true });
+      assertNotOwner(room, user.id);
       await this.members.remove(m, room.id, user.id);
       await this.audit.append(m, cmd.actor, { action: 'room.member_removed', target: roomSubject(room), details: { user: { id: user.id, name: user.name } } });
       // Their open live streams of the room end (a participant or not).

@@ -5,10 +5,10 @@ import { UnitOfWork } from '../../../outbox/unit-of-work';
 import { PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
 import { UserRepository } from '../../../users/user.repository';
 import { MemberRepository } from '../../members/member.repository';
-import { assertMayActOn } from '../../room-access';
+import { assertMayActOn, assertNotRefused, membershipDecides, movingRefusal, passesPrivateRoomRule, roomNotFound, standingOf } from '../../room-access';
 import { RoomRepository } from '../../room.repository';
 import { ParticipantRepository } from '../participant.repository';
-import { assertMayEnter, assertMayMove } from '../presence-rules';
+import { assertNotArchived } from '../presence-rules';
 import { PRESENTATION } from '../../../shared/infrastructure.module';
 
 /**
@@ -32,12 +32,20 @@ export class EnterRoom {
       const { room, standing } = await this.rooms.openForActor(m, cmd.room, cmd.actor, 'share');
       // Locked: a user being deleted (taken out of every room) is not let in meanwhile.
       const user = await this.users.findByRef(m, cmd.user, { live: true, lock: true });
-      assertMayMove(cmd.actor, cmd.asAdmin, user);
-      // Moving someone else is acting on the room; entering oneself is decided below (members only).
-      assertMayActOn(cmd.actor, room, user.id === cmd.actor.userId ? null : standing);
-      // The membership row stays locked: a removal waits for this entry, then exits the user.
-      const isMember = room.privacy === 'private' && await this.members.isMember(m, room.id, user.id, { lock: true });
-      assertMayEnter(room, user, isMember);
+      const self = user.id === cmd.actor.userId;
+      // Moving someone else is administering the room (its owner, group admins); entering oneself is decided below.
+      if (!self) {
+        assertMayActOn(cmd.actor, room, cmd.room, standing);
+        assertNotRefused(movingRefusal(room, cmd.actor, standing, user.id, cmd.asAdmin));
+      }
+      // The private-room rule, judged on who enters. The membership row stays locked: a removal waits for this entry, then exits the user.
+      const isMember = membershipDecides(room, user) && await this.members.isMember(m, room.id, user.id, { lock: true });
+      if (!passesPrivateRoomRule(room, standingOf(user.id, room, user.isGroupAdmin, isMember))) {
+        // Oneself: as if the room did not exist (room-access.ts, roomNotFound); someone else: whoever moves them sees the room.
+        if (self) throw roomNotFound(cmd.room);
+        assertNotRefused(`User ${user.id} is not a member of the private room ${room.name}: only its members, its owner and group admins may enter it.`);
+      }
+      assertNotArchived(room);
       if (await this.participants.enter(m, room.id, user.id)) {
         emit(RoomMemberEnteredV2, { room: toRoomObject(room, this.ctx), sender: toUserObject(user, this.ctx) });
       }

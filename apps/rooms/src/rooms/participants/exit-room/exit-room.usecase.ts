@@ -4,10 +4,9 @@ import { ExitRoomV1, ReplyOf, RequestOf, RoomMemberExitedV2 } from '@app/contrac
 import { UnitOfWork } from '../../../outbox/unit-of-work';
 import { PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
 import { UserRepository } from '../../../users/user.repository';
-import { assertMayActOn } from '../../room-access';
+import { assertMayActOn, assertNotRefused, movingRefusal } from '../../room-access';
 import { RoomRepository } from '../../room.repository';
 import { ParticipantRepository } from '../participant.repository';
-import { assertMayMove } from '../presence-rules';
 import { PRESENTATION } from '../../../shared/infrastructure.module';
 
 /** A user exits a room (room_exit); one who is not in it changes nothing. Archived rooms may be left. */
@@ -25,11 +24,17 @@ export class ExitRoom {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
       const { room, standing } = await this.rooms.openForActor(m, cmd.room, cmd.actor, 'share');
       const user = await this.users.findByRef(m, cmd.user, { live: true });
-      assertMayMove(cmd.actor, cmd.asAdmin, user);
-      // Moving someone else is acting on the room; leaving it oneself is always allowed.
-      assertMayActOn(cmd.actor, room, user.id === cmd.actor.userId ? null : standing);
+      const self = user.id === cmd.actor.userId;
+      // Moving someone else is administering the room (its owner, group admins); leaving it oneself is always allowed.
+      if (!self) {
+        assertMayActOn(cmd.actor, room, cmd.room, standing);
+        assertNotRefused(movingRefusal(room, cmd.actor, standing, user.id, cmd.asAdmin));
+      }
       if (await this.participants.exit(m, room.id, user.id)) {
         emit(RoomMemberExitedV2, { room: toRoomObject(room, this.ctx), sender: toUserObject(user, this.ctx) });
+      } else if (self) {
+        // Not in it: someone the private-room rule keeps out learns nothing of the room (as if it did not exist).
+        assertMayActOn(cmd.actor, room, cmd.room, standing);
       }
       return {};
     });
