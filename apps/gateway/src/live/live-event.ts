@@ -49,7 +49,7 @@ export function problemFrame(problem: StreamProblem): string {
 
 export const ACCESS_REVOKED: StreamProblem = {
   code: 'access_revoked',
-  message: 'You may no longer read this room (you were removed from it, or it became private): ' +
+  message: 'You may no longer read this room (you were removed from it, it became private, or your user was deleted or is no longer a group admin): ' +
     'this stream has ended, and reconnecting will be refused.',
 };
 

@@ -134,15 +134,17 @@ export class LiveHub implements BeforeApplicationShutdown {
 
   /**
    * Someone may no longer read a room: its connections of that reader (every one, when the
-   * room became private) hold its events back until the rooms service says whether they
-   * may still read it. Rare, so the round trips are here, not on every event.
+   * room became private; the reader's in every room, when a user was deleted or demoted)
+   * hold their events back until the rooms service says whether they may still read it.
+   * Rare, so the round trips are here, not on every event.
    */
   private accessNarrowed(envelope: EventEnvelope): void {
     const { roomId, userId } = (envelope.payload ?? {}) as Partial<RoomAccessNarrowedV1Payload>;
-    const set = typeof roomId === 'number' ? this.rooms.get(roomId) : undefined;
-    if (!set) return;
-    for (const connection of set) {
-      if (typeof userId !== 'number' || connection.userId === userId) connection.recheckAccess();
+    const sets = typeof roomId === 'number' ? [this.rooms.get(roomId)] : roomId === null && typeof userId === 'number' ? [...this.rooms.values()] : [];
+    for (const set of sets) {
+      for (const connection of set ?? []) {
+        if (typeof userId !== 'number' || connection.userId === userId) connection.recheckAccess();
+      }
     }
   }
 

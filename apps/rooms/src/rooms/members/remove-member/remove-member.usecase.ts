@@ -4,6 +4,7 @@ import { RemoveMemberV1, ReplyOf, RequestOf, RoomAccessNarrowedV1, RoomMemberExi
 import { UnitOfWork } from '../../../outbox/unit-of-work';
 import { PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
 import { UserRepository } from '../../../users/user.repository';
+import { WebhookAccessSteps } from '../../../webhooks/lost-access/webhook-access-steps';
 import { ParticipantRepository } from '../../participants/participant.repository';
 import { RoomRepository } from '../../room.repository';
 import { MemberRepository } from '../member.repository';
@@ -20,16 +21,20 @@ export class RemoveMember {
     private readonly members: MemberRepository,
     private readonly participants: ParticipantRepository,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
+    private readonly webhookSteps: WebhookAccessSteps,
   ) {}
 
   execute(cmd: RequestOf<typeof RemoveMemberV1>, meta: CommandMeta): Promise<ReplyOf<typeof RemoveMemberV1>> {
-    return this.uow.apply(meta, async ({ manager: m, emit }) => {
+    return this.uow.apply(meta, async (tx) => {
+      const { manager: m, emit } = tx;
       const room = await this.rooms.findForActor(m, cmd.room, cmd.actor, 'share');
       assertPrivate(room, cmd.room);
       const user = await this.users.findByRef(m, cmd.user, { live: true });
       await this.members.remove(m, room.id, user.id);
       // Their open live streams of the room end (a participant or not).
       emit(RoomAccessNarrowedV1, { roomId: room.id, userId: user.id });
+      // Their webhooks in it get nothing committed after this.
+      await this.webhookSteps.disableOfLostAccess(tx, { roomId: room.id, userId: user.id });
       if (await this.participants.exit(m, room.id, user.id)) {
         emit(RoomMemberExitedV2, { room: toRoomObject(room, this.ctx), sender: toUserObject(user, this.ctx) });
       }
