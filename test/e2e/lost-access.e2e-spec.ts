@@ -3,7 +3,8 @@
  * runs it, with a second gateway and a second dispatcher replica beside it.
  *
  * For each way of losing access to a room (removed from a private room, the room made
- * private while not a member, the user deleted, a group admin demoted while not a member),
+ * private while not a member, the user deleted, a group admin demoted while not a member;
+ * and an add-on uninstalled, whose webhooks go with it),
  * 20 rounds in a row: the change, then at once a message. The webhook the loser created
  * does not get it (it is disabled, `creator_lost_access`), their live stream (on either
  * gateway) ends without it and does not resume with Last-Event-ID, while a control webhook
@@ -20,6 +21,7 @@ import { generateApiToken, hashApiToken } from '@app/common';
 import { eventually } from '../support/harness';
 import { Answer, v2Call } from '../support/http';
 import { cli, Launched, startTestSystem, TestSystem, waitForHttp } from '../support/processes';
+import { startGreeter, WEBHOOK_PATH } from './addon/greeter';
 import { LiveClient } from './support-live';
 import { Receiver } from './support-webhooks';
 
@@ -109,8 +111,9 @@ describe('losing access to a room: no more webhook deliveries, no more live even
 
   beforeAll(async () => {
     stack = await startTestSystem('e2e_lost', {
-      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.2/32', OUTBOX_POLL_MS: '200', LIVE_HEARTBEAT_SECONDS: '1',
-      FLOOD_CONTROL_MAX: '100000', RATE_LIMIT_MAX: '100000', WEBHOOKS_PER_ROOM_MAX: '100',
+      // 127.0.0.1 too: the add-on (ac-koa-hipchat's Greeter) listens there.
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8', OUTBOX_POLL_MS: '200', LIVE_HEARTBEAT_SECONDS: '1',
+      FLOOD_CONTROL_MAX: '100000', RATE_LIMIT_MAX: '100000', V2_RATE_LIMIT_MAX: '100000', WEBHOOKS_PER_ROOM_MAX: '100',
     });
     db = new Client({ connectionString: stack.env.DATABASE_URL });
     await db.connect();
@@ -236,6 +239,32 @@ describe('losing access to a room: no more webhook deliveries, no more live even
       const again = await LiveClient.open(gateways[i % 2], `/v2/room/${roomId}/events`, { authorization: `Bearer ${t.token}`, 'last-event-id': '1' });
       streams.push(again);
       expect({ round: i, status: again.status }).toEqual({ round: i, status: 401 });
+    }
+  }, 120_000);
+
+  it(`an add-on uninstalled, ${ROUNDS} times: its declared webhooks get nothing committed after, on either dispatcher`, async () => {
+    const greeter = await startGreeter({ key: 'greeter-lost-access', name: 'Lost Greeter' });
+    try {
+      const roomId = await room('public');
+      const control = '/control/uninstalled';
+      await webhook(boss, roomId, control);
+      const got = (text: string) => greeter.requests.filter((r) => r.method === 'POST' && r.path === WEBHOOK_PATH && r.body?.item?.message?.message === text);
+      for (let i = 0; i < ROUNDS; i++) {
+        const installed = await v2(boss, 'POST', '/addons', { url: greeter.descriptorUrl, room: roomId });
+        expect({ round: i, status: installed.status }).toEqual({ round: i, status: 201 });
+        // Installed and receiving: it gets a message sent now.
+        const before = `/hello before uninstall ${i}`;
+        expect((await v2(boss, 'POST', `/room/${roomId}/message`, { message: before })).status).toBe(201);
+        await greeter.waitFor(`the add-on's copy of "${before}"`, () => got(before).length > 0, 15_000);
+
+        expect((await v2(boss, 'DELETE', `/addons/${installed.body.id}`, undefined, gateways[i % 2])).status).toBe(204);
+        const after = `/hello after uninstall ${i}`;
+        expect((await v2(boss, 'POST', `/room/${roomId}/message`, { message: after }, gateways[(i + 1) % 2])).status).toBe(201);
+        await receiver.waitFor(`the control's copy of "${after}"`, () => withText(control, after), 15_000);
+        expect({ round: i, got: got(after).length }).toEqual({ round: i, got: 0 });
+      }
+    } finally {
+      await greeter.stop();
     }
   }, 120_000);
 
