@@ -18,13 +18,14 @@ export function creatorLostAccess(s: Pick<CreatorStanding, 'room' | 'creator'>):
 
 /**
  * Why a webhook's reply is not posted, or null when it may be: the webhook is gone, is not
- * of the room the reply goes to, is disabled, or its creator may no longer read the room.
+ * of the room the reply goes to, its creator may no longer read the room, or it is disabled.
  */
 export function replyRefusal(
   webhookId: number, roomId: number, found: { roomId: number | null; enabled: boolean; creator: Pick<CreatorStanding, 'room' | 'creator'> | null } | null,
 ): string | null {
   if (!found || (found.roomId !== null && found.roomId !== roomId)) return `Webhook ${webhookId} no longer exists in this room: its reply is not posted.`;
-  if (!found.enabled) return `Webhook ${webhookId} is disabled: its reply is not posted.`;
+  // The loss first: it says why (the webhook is disabled for it, too).
   if (found.creator && creatorLostAccess(found.creator)) return `The creator of webhook ${webhookId} may no longer read this room: its reply is not posted.`;
+  if (!found.enabled) return `Webhook ${webhookId} is disabled: its reply is not posted.`;
   return null;
 }
