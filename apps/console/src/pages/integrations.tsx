@@ -119,8 +119,16 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
   );
 }
 
+/** Reasons the service keeps as a code, in words (the code kept beside them, as the API shows it). */
+const DISABLED_REASONS: Record<string, string> = {
+  creator_lost_access: 'its creator may no longer read this room (creator_lost_access); someone who may read it can enable it again',
+};
+
 export function Health({ w }: { w: WebhookItem }) {
-  if (!w.enabled) return <span class="bad">Disabled{w.disabled_reason ? `: ${w.disabled_reason}` : ''}</span>;
+  if (!w.enabled) {
+    const reason = w.disabled_reason ? DISABLED_REASONS[w.disabled_reason] ?? w.disabled_reason : null;
+    return <span class="bad">Disabled{reason ? `: ${reason}` : ''}</span>;
+  }
   if (w.failing_since) {
     const n = w.consecutive_failures;
     return <span class="warn">Failing since {when(w.failing_since)} ({n} {n === 1 ? 'failure' : 'failures'} in a row)</span>;

@@ -31,6 +31,8 @@ export interface LiveConnectionOptions {
    * true, false (refused: the stream ends), never rejecting (it retries an outage itself).
    */
   access?: { userId: number | null; check(): Promise<boolean> };
+  /** The token (or session) it was opened with: revoking it ends the stream. */
+  tokenId?: number;
 }
 
 export const HEARTBEAT = sseComment();
@@ -75,6 +77,11 @@ export class LiveConnection {
 
   offer(event: LiveEvent): void {
     if (this.open) this.cursor.offer(event);
+  }
+
+  /** The token (or session) this connection was opened with (null: unknown). */
+  get tokenId(): number | null {
+    return this.options.tokenId ?? null;
   }
 
   /** The reader this connection was opened for (null: a room token, or unknown). */

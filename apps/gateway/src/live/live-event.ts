@@ -1,4 +1,4 @@
-import { EventEnvelope, RoomAccessNarrowedV1, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_SOURCES, WebhookEventName } from '@app/contracts';
+import { EventEnvelope, RoomAccessNarrowedV1, TokenRevokedV1, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_SOURCES, WebhookEventName } from '@app/contracts';
 import { sseEvent } from './sse';
 
 /** One room event as live connections send it: framed once, written to every connection of its room. */
@@ -13,10 +13,10 @@ export interface LiveEvent {
 
 /**
  * The room events live connections carry: every version 2 room event (as the dispatcher
- * binds); and the notice that a reader may have lost access to a room, on the same queue so
- * that it arrives before any event committed after the change.
+ * binds); and the notices that a reader may have lost access to a room, or that a token was
+ * revoked, on the same queue so that they arrive before any event committed after the change.
  */
-export const LIVE_EVENT_BINDINGS = ['room.*.v2', RoomAccessNarrowedV1.routingKey];
+export const LIVE_EVENT_BINDINGS = ['room.*.v2', RoomAccessNarrowedV1.routingKey, TokenRevokedV1.routingKey];
 
 const NAME_OF_ROUTING_KEY: ReadonlyMap<string, WebhookEventName> = new Map(
   WEBHOOK_EVENT_NAMES.map((name) => [WEBHOOK_EVENT_SOURCES[name].routingKey, name]),
@@ -49,8 +49,13 @@ export function problemFrame(problem: StreamProblem): string {
 
 export const ACCESS_REVOKED: StreamProblem = {
   code: 'access_revoked',
-  message: 'You may no longer read this room (you were removed from it, or it became private): ' +
+  message: 'You may no longer read this room (you were removed from it, it became private, or your user was deleted or is no longer a group admin): ' +
     'this stream has ended, and reconnecting will be refused.',
+};
+
+export const TOKEN_REVOKED: StreamProblem = {
+  code: 'token_revoked',
+  message: 'The session or token this stream was opened with has ended. Sign in again (or use another token) and reconnect.',
 };
 
 export const ROOM_DELETED: StreamProblem = {

@@ -1,5 +1,5 @@
 import { createLogger } from '@app/common';
-import { EventEnvelope, RoomMessageSentV2 } from '@app/contracts';
+import { EventEnvelope, RoomAccessNarrowedV1, RoomAccessNarrowedV1Payload, RoomMessageSentV2, TokenRevokedV1 } from '@app/contracts';
 import { LiveConnection, LiveSink } from './live-connection';
 import { LiveHub } from './live-hub';
 import { EventPage } from './resume-cursor';
@@ -56,6 +56,45 @@ describe('LiveHub: this replica\'s live connections and the room events that fee
     expect(a.s.written).toEqual([expect.stringMatching(/^id: 1\nevent: room_message\n/)]);
     expect(b.s.written).toEqual([]);
     expect(hub.size).toBe(2);
+  });
+
+  it('an access narrowed re-checks the reader\'s connections: of one room, of anyone in it, or of that user in every room', async () => {
+    const { broker, hub } = make();
+    await hub.ready();
+    const checks: string[] = [];
+    const open = (roomId: number, userId: number) => {
+      const access = { userId, check: async () => { checks.push(`${roomId}/${userId}`); return true; } };
+      const fetch = async (after: number): Promise<EventPage> => ({ lastSeq: after, covered: true, events: [] });
+      hub.add(new LiveConnection(roomId, sink(), { seq: 0, claimed: false }, fetch, { maxPendingBytes: 1_000, access }, (x) => hub.remove(x)));
+    };
+    open(1, 7); open(1, 8); open(2, 7); open(2, 8);
+    const narrowed = (payload: RoomAccessNarrowedV1Payload) => {
+      checks.length = 0;
+      broker.onEvent({ id: 'n', type: RoomAccessNarrowedV1.type, version: 1, occurredAt: '', payload }, RoomAccessNarrowedV1.routingKey);
+      return checks.sort();
+    };
+    expect(narrowed({ roomId: 1, userId: 7 })).toEqual(['1/7']);
+    expect(narrowed({ roomId: 2, userId: null })).toEqual(['2/7', '2/8']);
+    expect(narrowed({ roomId: null, userId: 8 })).toEqual(['1/8', '2/8']);
+    expect(narrowed({ roomId: null, userId: null })).toEqual([]);
+  });
+
+  it('a token revoked ends the streams opened with it, told on the room events\' queue (in order with them)', async () => {
+    const { broker, hub } = make();
+    await hub.ready();
+    const fetch = async (after: number): Promise<EventPage> => ({ lastSeq: after, covered: true, events: [] });
+    const open = (roomId: number, tokenId: number) => {
+      const s = sink();
+      hub.add(new LiveConnection(roomId, s, { seq: 0, claimed: false }, fetch, { maxPendingBytes: 1_000, tokenId }, (x) => hub.remove(x)));
+      return s;
+    };
+    const [a, b, c] = [open(1, 5), open(2, 5), open(1, 6)];
+    broker.onEvent({ id: 'r', type: TokenRevokedV1.type, version: 1, occurredAt: '', payload: { tokenId: 5 } }, TokenRevokedV1.routingKey);
+    broker.onEvent(message(1, 1), RoomMessageSentV2.routingKey);
+    expect([a.ended, b.ended, c.ended]).toEqual([true, true, false]);
+    expect(a.written).toEqual([expect.stringContaining('"token_revoked"')]);
+    expect(c.written).toEqual([expect.stringMatching(/^id: 1\nevent: room_message\n/)]);
+    expect(hub.size).toBe(1);
   });
 
   it('after the broker comes back, every connection reads what it missed from the log', async () => {

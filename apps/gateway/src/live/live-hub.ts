@@ -1,10 +1,10 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { AmqpBroker, APP_LOGGER, AppLogger } from '@app/common';
-import { EventEnvelope, RoomAccessNarrowedV1, RoomAccessNarrowedV1Payload } from '@app/contracts';
+import { EventEnvelope, RoomAccessNarrowedV1, RoomAccessNarrowedV1Payload, TokenRevokedV1, TokenRevokedV1Payload } from '@app/contracts';
 import { ApiError } from '../shared/api-error';
 import { AMQP_BROKER } from '../shared/di-tokens';
 import { LiveConnection } from './live-connection';
-import { LIVE_EVENT_BINDINGS, toLiveEvent } from './live-event';
+import { LIVE_EVENT_BINDINGS, toLiveEvent, TOKEN_REVOKED } from './live-event';
 import { LIVE_SETTINGS, LiveSettings } from './live-settings';
 
 type Subscription = { stop(): Promise<void> };
@@ -124,6 +124,11 @@ export class LiveHub implements BeforeApplicationShutdown {
 
   private dispatch(envelope: EventEnvelope, routingKey: string): void {
     if (routingKey === RoomAccessNarrowedV1.routingKey) return this.accessNarrowed(envelope);
+    if (routingKey === TokenRevokedV1.routingKey) {
+      const { tokenId } = (envelope.payload ?? {}) as Partial<TokenRevokedV1Payload>;
+      if (typeof tokenId === 'number') this.tokenRevoked(tokenId);
+      return;
+    }
     const roomId = (envelope.payload as { room?: { id?: unknown } } | null)?.room?.id;
     const set = typeof roomId === 'number' ? this.rooms.get(roomId) : undefined;
     if (!set) return;
@@ -134,15 +139,28 @@ export class LiveHub implements BeforeApplicationShutdown {
 
   /**
    * Someone may no longer read a room: its connections of that reader (every one, when the
-   * room became private) hold its events back until the rooms service says whether they
-   * may still read it. Rare, so the round trips are here, not on every event.
+   * room became private; the reader's in every room, when a user was deleted or demoted)
+   * hold their events back until the rooms service says whether they may still read it.
+   * Rare, so the round trips are here, not on every event.
    */
   private accessNarrowed(envelope: EventEnvelope): void {
     const { roomId, userId } = (envelope.payload ?? {}) as Partial<RoomAccessNarrowedV1Payload>;
-    const set = typeof roomId === 'number' ? this.rooms.get(roomId) : undefined;
-    if (!set) return;
-    for (const connection of set) {
-      if (typeof userId !== 'number' || connection.userId === userId) connection.recheckAccess();
+    const sets = typeof roomId === 'number' ? [this.rooms.get(roomId)] : roomId === null && typeof userId === 'number' ? [...this.rooms.values()] : [];
+    for (const set of sets) {
+      for (const connection of set ?? []) {
+        if (typeof userId !== 'number' || connection.userId === userId) connection.recheckAccess();
+      }
+    }
+  }
+
+  /**
+   * A token (or session) was revoked: the streams opened with it end. Told on this queue, in
+   * order with the room events (nothing committed after the revocation reaches them), and by
+   * the token cache (a revocation this replica made itself, before its answer).
+   */
+  tokenRevoked(tokenId: number): void {
+    for (const set of [...this.rooms.values()]) {
+      for (const connection of [...set]) if (connection.tokenId === tokenId) connection.fail(TOKEN_REVOKED);
     }
   }
 

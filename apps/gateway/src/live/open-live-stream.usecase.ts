@@ -41,9 +41,6 @@ export interface LiveStart {
  */
 @Injectable()
 export class OpenLiveStream {
-  /** Open streams by the token they were opened with. */
-  private readonly byToken = new Map<number, Set<LiveConnection>>();
-
   constructor(
     private readonly rooms: RoomsClient,
     private readonly hub: LiveHub,
@@ -52,12 +49,9 @@ export class OpenLiveStream {
     tokens: TokenAuthenticator,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
   ) {
-    // Signing out (or revoking the token) ends the streams it opened, on every replica.
-    tokens.whenRevoked((tokenId) => {
-      for (const connection of [...(this.byToken.get(tokenId) ?? [])]) {
-        connection.fail({ code: 'token_revoked', message: 'The session or token this stream was opened with has ended. Sign in again (or use another token) and reconnect.' });
-      }
-    });
+    // Signing out (or revoking the token) ends the streams it opened: on this replica before
+    // its answer; on every replica by the notice (LiveHub.tokenRevoked).
+    tokens.whenRevoked((tokenId) => hub.tokenRevoked(tokenId));
   }
 
   async execute(cmd: OpenLiveStreamCommand): Promise<LiveStart> {
@@ -95,14 +89,12 @@ export class OpenLiveStream {
       attach: (sink) => {
         const from = cmd.lastEventId === null ? { seq: start.lastSeq, claimed: false } : { seq: cmd.lastEventId, claimed: true };
         let presence: Promise<string | null> = Promise.resolve(null);
-        connection = new LiveConnection(start.roomId, sink, from, fetch, { maxPendingBytes: this.settings.maxPendingBytes, access }, (c) => {
+        connection = new LiveConnection(start.roomId, sink, from, fetch, { maxPendingBytes: this.settings.maxPendingBytes, access, tokenId: cmd.tokenId }, (c) => {
           this.hub.remove(c);
-          this.forget(cmd.tokenId, c);
           void presence.then((id) => (id ? this.presence.closed(id) : undefined)).catch((err: Error) =>
             this.logger.warn({ err: err.message, roomId: start.roomId }, 'presence: could not record that a console left the room'));
         });
         this.hub.add(connection);
-        this.remember(cmd.tokenId, connection);
         if (cmd.presentUserId !== null) {
           presence = this.presence.opened(start.roomId, cmd.presentUserId).catch((err: Error) => {
             this.logger.warn({ err: err.message, roomId: start.roomId }, 'presence: could not record that a console opened the room');
@@ -121,19 +113,6 @@ export class OpenLiveStream {
         return connection;
       },
     };
-  }
-
-  private remember(tokenId: number, connection: LiveConnection): void {
-    const set = this.byToken.get(tokenId) ?? new Set<LiveConnection>();
-    set.add(connection);
-    this.byToken.set(tokenId, set);
-  }
-
-  private forget(tokenId: number, connection: LiveConnection): void {
-    const set = this.byToken.get(tokenId);
-    if (!set) return;
-    set.delete(connection);
-    if (set.size === 0) this.byToken.delete(tokenId);
   }
 }
 

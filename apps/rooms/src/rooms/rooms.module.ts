@@ -1,6 +1,7 @@
 import { forwardRef, Module } from '@nestjs/common';
 import { AddonsModule } from '../addons/addons.module';
 import { UsersModule } from '../users/users.module';
+import { WebhookStepsModule } from '../webhooks/lost-access/webhook-steps.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { CreateRoom } from './create-room/create-room.usecase';
 import { DeleteRoom } from './delete-room/delete-room.usecase';
@@ -45,7 +46,7 @@ import { UpdateRoom } from './update-room/update-room.usecase';
  * add-ons and users find rooms through RoomRepository.
  */
 @Module({
-  imports: [forwardRef(() => UsersModule), forwardRef(() => WebhooksModule), forwardRef(() => AddonsModule)],
+  imports: [forwardRef(() => UsersModule), forwardRef(() => WebhooksModule), forwardRef(() => AddonsModule), WebhookStepsModule],
   controllers: [RoomsHandlers, MessagesHandlers, ShareFileHandlers, FilesHandlers, MembersHandlers, ParticipantsHandlers],
   providers: [
     RoomRepository, MessageRepository, MemberRepository, ParticipantRepository, RoomPost, RoomEventRepository, RoomFileRepository,

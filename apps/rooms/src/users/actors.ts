@@ -14,10 +14,11 @@ import { PRESENTATION } from '../shared/infrastructure.module';
 export class Actors {
   constructor(private readonly users: UserRepository, @Inject(PRESENTATION) private readonly ctx: PresentationContext) {}
 
-  /** The acting user, when a user acts; a deleted user's token no longer resolves, so this one is live. */
+  /** The acting user, when a user acts: a live one (a deleted user's token no longer resolves). */
   async user(m: EntityManager, actor: Actor): Promise<UserEntity | null> {
     if (actor.userId === undefined) return null;
-    return this.users.findByRef(m, { id: actor.userId }, { field: 'actor' });
+    // Live: a command in flight from a user deleted meanwhile (or a live stream's re-check) is refused.
+    return this.users.findByRef(m, { id: actor.userId }, { live: true, field: 'actor' });
   }
 
   async sender(m: EntityManager, actor: Actor): Promise<Sender> {

@@ -1,5 +1,6 @@
 import { forwardRef, Module } from '@nestjs/common';
 import { RoomsModule } from '../rooms/rooms.module';
+import { WebhookStepsModule } from '../webhooks/lost-access/webhook-steps.module';
 import { Actors } from './actors';
 import { CreateUser } from './create-user/create-user.usecase';
 import { DeleteUser } from './delete-user/delete-user.usecase';
@@ -17,7 +18,7 @@ import { UsersHandlers } from './users.handlers';
 
 /** Users, their sign-in sessions and one-to-one messages; Actors tells who acts. forwardRef: a deleted user exits their rooms. */
 @Module({
-  imports: [forwardRef(() => RoomsModule)],
+  imports: [forwardRef(() => RoomsModule), WebhookStepsModule],
   controllers: [UsersHandlers],
   providers: [
     UserRepository, PrivateMessageRepository, SessionRepository, Actors,

@@ -121,6 +121,26 @@ const REF_CLAUSE = {
 const REGISTRANT = (w: string, user: string, addOn: string) =>
   `coalesce(${w}.created_by_user_id, 0) = coalesce(${user}::int, 0) AND coalesce(${w}.oauth_client_id, '') = coalesce(${addOn}::text, '')`;
 
+/** A webhook's creator as the private-room rule reads them in the webhook's room (see creatorLostAccess). */
+export interface CreatorStanding {
+  webhookId: number;
+  roomId: number;
+  room: Pick<RoomEntity, 'privacy'>;
+  creator: { id: number; isDeleted: boolean; isGroupAdmin: boolean; isMember: boolean; isOwner: boolean };
+}
+
+interface CreatorStandingRow extends StandingRow {
+  id: number; room_id: number; privacy: RoomEntity['privacy']; user_id: number; is_deleted: boolean; is_owner: boolean;
+}
+
+/** The creator's standing in the room `r`, by the access model's own SQL (the user `u` acting, no token). */
+const CREATOR_STANDING = standingColumns('r', 'u.id', 'NULL');
+
+const toCreatorStanding = (r: CreatorStandingRow): CreatorStanding => ({
+  webhookId: r.id, roomId: r.room_id, room: { privacy: r.privacy },
+  creator: { id: r.user_id, isDeleted: r.is_deleted, isGroupAdmin: r.actor__is_group_admin === true, isMember: r.actor__is_member === true, isOwner: r.is_owner },
+});
+
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray((result as unknown[])[0]) ? (result as T[][])[0] : (result as T[]));
 
 /** SQL of webhook registrations (`webhooks`). */
@@ -318,6 +338,40 @@ export class WebhookRepository {
       [id, reason]);
     const rows = rowsOf<WebhookRow>(result);
     return rows[0] ? toStored(rows[0]) : null;
+  }
+
+  /**
+   * The enabled webhooks of a room (or of a creator, in every room) that a user created,
+   * with what the private-room rule reads of that creator now (see CreatorStanding).
+   * Locked FOR UPDATE: the change that is narrowing access disables them next.
+   */
+  async creatorStandings(m: EntityManager, scope: { roomId?: number; userId?: number }): Promise<CreatorStanding[]> {
+    const rows: CreatorStandingRow[] = await m.query(
+      `SELECT w.id, w.room_id, r.privacy, u.id AS user_id, u.is_deleted, r.owner_user_id = u.id AS is_owner, ${CREATOR_STANDING}
+         FROM webhooks w JOIN rooms r ON r.id = w.room_id JOIN users u ON u.id = w.created_by_user_id
+        WHERE w.enabled AND ($1::int IS NULL OR w.room_id = $1::int) AND ($2::int IS NULL OR w.created_by_user_id = $2::int)
+        ORDER BY w.id FOR UPDATE OF w`,
+      [scope.roomId ?? null, scope.userId ?? null]);
+    return rows.map(toCreatorStanding);
+  }
+
+  /**
+   * A webhook whose receiver replied, locked FOR SHARE until the reply's commit: a change
+   * of access that disables it (an UPDATE of the row) waits for the reply, or the reply for
+   * it, so the reply is judged by what was committed before it. With its creator's
+   * standing, read after the lock (null: no user created it). Null when it is gone.
+   */
+  async lockForReply(m: EntityManager, id: number): Promise<{ roomId: number | null; enabled: boolean; creator: CreatorStanding | null } | null> {
+    const locked: Array<{ room_id: number | null; enabled: boolean; created_by_user_id: number | null }> = await m.query(
+      'SELECT room_id, enabled, created_by_user_id FROM webhooks WHERE id = $1 FOR SHARE', [id]);
+    if (!locked[0]) return null;
+    const { room_id: roomId, enabled, created_by_user_id: userId } = locked[0];
+    if (userId === null || roomId === null) return { roomId, enabled, creator: null };
+    // A second statement: its snapshot is taken after the lock was granted, so it sees the change that held it.
+    const rows: CreatorStandingRow[] = await m.query(
+      `SELECT $1::int AS id, r.id AS room_id, r.privacy, u.id AS user_id, u.is_deleted, r.owner_user_id = u.id AS is_owner, ${CREATOR_STANDING}
+         FROM rooms r, users u WHERE r.id = $2 AND u.id = $3`, [id, roomId, userId]);
+    return { roomId, enabled, creator: rows[0] ? toCreatorStanding(rows[0]) : null };
   }
 
   /** Enables a disabled webhook; false when it is enabled already (nothing changes, no new version). */

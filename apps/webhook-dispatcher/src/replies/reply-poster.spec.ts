@@ -58,6 +58,12 @@ describe('ReplyPoster', () => {
     });
     await expect(archived.post({ job, registration: registration(), notification: { message: 'x' } }))
       .resolves.toEqual({ error: 'The rooms service refused the reply: invalid (room_archived).' });
+    const lost = new ReplyPoster(async () => {
+      throw new RpcCommandError({ code: 'forbidden', reason: 'not_allowed', field: 'causedBy', detail: { message: 'The creator of webhook 4 may no longer read this room: its reply is not posted.' } });
+    });
+    await expect(lost.post({ job, registration: registration(), notification: { message: 'x' } })).resolves.toEqual({
+      error: 'The rooms service refused the reply: forbidden (not_allowed, causedBy). The creator of webhook 4 may no longer read this room: its reply is not posted.',
+    });
     const down = new ReplyPoster(async () => {
       throw new RpcFailure('no_answer', 'no answer within 10000 ms');
     });

@@ -53,8 +53,10 @@ export class ReplyPoster {
       return { messageId };
     } catch (err) {
       if (err instanceof RpcCommandError) {
-        const { code, reason, field } = err.error;
-        return { error: `The rooms service refused the reply: ${code} (${reason}${field ? `, ${field}` : ''}).` };
+        const { code, reason, field, detail } = err.error;
+        // The refusal's own words, when it has them (a webhook whose creator lost the room, say).
+        const why = typeof detail?.message === 'string' ? ` ${detail.message}` : '';
+        return { error: `The rooms service refused the reply: ${code} (${reason}${field ? `, ${field}` : ''}).${why}` };
       }
       if (err instanceof RpcFailure) return { error: `The reply could not be posted: ${err.message}.` };
       throw err;

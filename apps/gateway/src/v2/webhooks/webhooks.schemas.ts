@@ -58,7 +58,7 @@ export const webhookItemSchema = z.object({
   last_success_at: instantOrNull('The latest delivered attempt'),
   failing_since: instantOrNull('The first failed attempt after the last success'),
   consecutive_failures: z.number().int().describe('Failed attempts since the last success (or since it was last enabled)'),
-  disabled_reason: z.string().nullable().describe('Why it was disabled; null while enabled'),
+  disabled_reason: z.string().nullable().describe('Why it was disabled (`creator_lost_access`: its creator may no longer read the room); null while enabled'),
   links: z.object({ self: z.string() }),
 });
 

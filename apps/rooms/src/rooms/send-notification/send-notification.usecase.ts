@@ -10,6 +10,7 @@ import { extractMentionNames, messageBody } from '../message-rules';
 import { RoomPost } from '../room-post';
 import { resolveColor } from './color';
 import { PRESENTATION } from '../../shared/infrastructure.module';
+import { WebhookAccessSteps } from '../../webhooks/lost-access/webhook-access-steps';
 
 /** from_label is varchar(64); a token label may be longer (100). */
 const FROM_LABEL_MAX = 64;
@@ -36,6 +37,7 @@ export class SendNotification {
     private readonly post: RoomPost,
     private readonly messages: MessageRepository,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
+    private readonly webhookSteps: WebhookAccessSteps,
   ) {}
 
   execute(cmd: RequestOf<typeof SendNotificationV1>, meta: CommandMeta): Promise<ReplyOf<typeof SendNotificationV1>> {
@@ -59,6 +61,8 @@ export class SendNotification {
 
   private async stage(tx: Tx, cmd: RequestOf<typeof SendNotificationV1>, { body, color, mentionNames }: Prepared): Promise<ReplyOf<typeof SendNotificationV1>> {
     const { room, user } = await this.post.open(tx, cmd.room, cmd.actor);
+    // A webhook's reply: only while the webhook may still read the room.
+    if (cmd.causedBy) await this.webhookSteps.assertMayReply(tx.manager, room.id, cmd.causedBy.webhookId);
     if (cmd.attachTo !== undefined && !(await this.messages.sentAt(tx.manager, room.id, cmd.attachTo))) {
       throw commandFailure('invalid', 'rule', 'attachTo', { problem: `must be the id of a message of room ${room.name} (got "${cmd.attachTo}")` });
     }

@@ -9,6 +9,7 @@ import { UnitOfWork } from '../../outbox/unit-of-work';
 import { Actors } from '../../users/actors';
 import { newVersion, PresentationContext, toRoomObject, toRoomView } from '../../shared/presentation';
 import { UserRepository } from '../../users/user.repository';
+import { WebhookAccessSteps } from '../../webhooks/lost-access/webhook-access-steps';
 import { administrationOf, assertMayAdminister } from '../room-access';
 import { RoomAttribute, RoomRepository } from '../room.repository';
 import { roomChanges } from './room-changes';
@@ -30,10 +31,12 @@ export class UpdateRoom {
     private readonly actors: Actors,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
     private readonly audit: AuditRepository,
+    private readonly webhookSteps: WebhookAccessSteps,
   ) {}
 
   execute(cmd: RequestOf<typeof UpdateRoomV1>, meta: CommandMeta): Promise<ReplyOf<typeof UpdateRoomV1>> {
-    return this.uow.apply(meta, async ({ manager: m, emit }) => {
+    return this.uow.apply(meta, async (tx) => {
+      const { manager: m, emit } = tx;
       const { room, standing } = await this.rooms.findWithStanding(m, cmd.room, cmd.actor, 'update');
       const owner = cmd.owner ? await this.users.findByRef(m, cmd.owner, { live: true, field: 'owner' }) : null;
       const changes = roomChanges(room, {
@@ -64,7 +67,11 @@ export class UpdateRoom {
       if (changes.isArchived === true) emit(RoomArchivedV2, { room: roomObject, sender });
       if (changes.isArchived === false) emit(RoomUnarchivedV2, { room: roomObject, sender });
       // Open live streams of readers who are not members end.
-      if (changes.privacy === 'private') emit(RoomAccessNarrowedV1, { roomId: room.id, userId: null });
+      if (changes.privacy === 'private') {
+        emit(RoomAccessNarrowedV1, { roomId: room.id, userId: null });
+        // And webhooks of users who are not members get nothing committed after this.
+        await this.webhookSteps.disableOfLostAccess(tx, { roomId: room.id });
+      }
       return { room: toRoomView(room, await this.rooms.lastActive(m, room.id), this.ctx) };
     });
   }

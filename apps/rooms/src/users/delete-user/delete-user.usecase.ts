@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import {
-  commandFailure, DeleteUserV1, ReplyOf, RequestOf, RoomMemberExitedV2, TokenRevokedV1, UndeleteUserV1, UserDeletedV1, UserUndeletedV1,
+  commandFailure, DeleteUserV1, ReplyOf, RequestOf, RoomAccessNarrowedV1, RoomMemberExitedV2, TokenRevokedV1, UndeleteUserV1, UserDeletedV1, UserUndeletedV1,
 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { ParticipantRepository } from '../../rooms/participants/participant.repository';
@@ -12,6 +12,7 @@ import { UserRepository } from '../user.repository';
 import { PRESENTATION } from '../../shared/infrastructure.module';
 import { AuditRepository } from '../../audit/audit.repository';
 import { userSubject } from '../../audit/audit-line';
+import { WebhookAccessSteps } from '../../webhooks/lost-access/webhook-access-steps';
 
 /**
  * Deleting keeps the user (messages still name them) and takes them out of every room they
@@ -29,10 +30,12 @@ export class DeleteUser {
     private readonly sessions: SessionRepository,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
     private readonly audit: AuditRepository,
+    private readonly webhookSteps: WebhookAccessSteps,
   ) {}
 
   execute(cmd: RequestOf<typeof DeleteUserV1>, meta: CommandMeta): Promise<ReplyOf<typeof DeleteUserV1>> {
-    return this.uow.apply(meta, async ({ manager: m, emit }) => {
+    return this.uow.apply(meta, async (tx) => {
+      const { manager: m, emit } = tx;
       const user = await this.users.findByRef(m, cmd.user, { live: true, lock: true });
       const asWas = toUserObject(user, this.ctx);
       for (const roomId of await this.participants.exitEverywhere(m, user.id)) {
@@ -46,6 +49,9 @@ export class DeleteUser {
       await this.audit.append(m, cmd.actor, { action: 'user.deleted', target: userSubject(user) });
       const forgotten = [...await this.sessions.revokeAllOf(m, user.id), ...await this.sessions.personalTokenIdsOf(m, user.id)];
       for (const tokenId of forgotten) emit(TokenRevokedV1, { tokenId });
+      // Their live streams end (in order with the rooms' events), and their webhooks get nothing more.
+      emit(RoomAccessNarrowedV1, { roomId: null, userId: user.id });
+      await this.webhookSteps.disableOfLostAccess(tx, { userId: user.id });
       emit(UserDeletedV1, { user: toUserObject(user, this.ctx) });
       return {};
     }, { replyAfterPublish: true });

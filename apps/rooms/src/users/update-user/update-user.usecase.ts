@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
-import { commandFailure, ReplyOf, RequestOf, TokenRevokedV1, UpdateUserV1, UserUpdatedV1 } from '@app/contracts';
+import { commandFailure, ReplyOf, RequestOf, RoomAccessNarrowedV1, TokenRevokedV1, UpdateUserV1, UserUpdatedV1 } from '@app/contracts';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { defaultMentionName, newVersion, PresentationContext, toUserObject, toUserView } from '../../shared/presentation';
 import { hashPassword } from '../passwords';
@@ -9,6 +9,7 @@ import { UserRepository } from '../user.repository';
 import { PRESENTATION } from '../../shared/infrastructure.module';
 import { AuditRepository } from '../../audit/audit.repository';
 import { userSubject } from '../../audit/audit-line';
+import { WebhookAccessSteps } from '../../webhooks/lost-access/webhook-access-steps';
 
 /**
  * Changes the fields given, or (replace) sets them all; a deleted user cannot be updated.
@@ -22,6 +23,7 @@ export class UpdateUser {
     private readonly sessions: SessionRepository,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
     private readonly audit: AuditRepository,
+    private readonly webhookSteps: WebhookAccessSteps,
   ) {}
 
   async execute(cmd: RequestOf<typeof UpdateUserV1>, meta: CommandMeta): Promise<ReplyOf<typeof UpdateUserV1>> {
@@ -31,7 +33,8 @@ export class UpdateUser {
       }
     }
     const passwordHash = cmd.password !== undefined ? await hashPassword(cmd.password) : undefined;
-    return this.uow.apply(meta, async ({ manager: m, emit }) => {
+    return this.uow.apply(meta, async (tx) => {
+      const { manager: m, emit } = tx;
       const user = await this.users.findByRef(m, cmd.user, { live: true, lock: true });
       const wasGroupAdmin = user.isGroupAdmin;
       if (cmd.replace) {
@@ -56,6 +59,11 @@ export class UpdateUser {
       user.version = newVersion();
       await this.users.save(m, user, 'update');
       if (user.isGroupAdmin !== wasGroupAdmin) await this.audit.append(m, cmd.actor, { action: user.isGroupAdmin ? 'user.promoted' : 'user.demoted', target: userSubject(user) });
+      if (wasGroupAdmin && !user.isGroupAdmin) {
+        // Demoted: private rooms they are not a member of are closed to them from this commit.
+        emit(RoomAccessNarrowedV1, { roomId: null, userId: user.id });
+        await this.webhookSteps.disableOfLostAccess(tx, { userId: user.id });
+      }
       emit(UserUpdatedV1, { user: toUserObject(user, this.ctx) });
       return { user: toUserView(user, this.ctx) };
     }, { replyAfterPublish: passwordHash !== undefined });

@@ -4,6 +4,7 @@ import { RemoveMemberV1, ReplyOf, RequestOf, RoomAccessNarrowedV1, RoomMemberExi
 import { UnitOfWork } from '../../../outbox/unit-of-work';
 import { PresentationContext, toRoomObject, toUserObject } from '../../../shared/presentation';
 import { UserRepository } from '../../../users/user.repository';
+import { WebhookAccessSteps } from '../../../webhooks/lost-access/webhook-access-steps';
 import { ParticipantRepository } from '../../participants/participant.repository';
 import { RoomRepository } from '../../room.repository';
 import { MemberRepository } from '../member.repository';
@@ -24,10 +25,12 @@ export class RemoveMember {
     private readonly participants: ParticipantRepository,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
     private readonly audit: AuditRepository,
+    private readonly webhookSteps: WebhookAccessSteps,
   ) {}
 
   execute(cmd: RequestOf<typeof RemoveMemberV1>, meta: CommandMeta): Promise<ReplyOf<typeof RemoveMemberV1>> {
-    return this.uow.apply(meta, async ({ manager: m, emit }) => {
+    return this.uow.apply(meta, async (tx) => {
+      const { manager: m, emit } = tx;
       const { room, standing } = await this.rooms.findWithStanding(m, cmd.room, cmd.actor, 'share');
       assertPrivate(room, cmd.room);
       assertMayAdminister(room, standing, 'manage the members of');
@@ -37,6 +40,8 @@ export class RemoveMember {
       await this.audit.append(m, cmd.actor, { action: 'room.member_removed', target: roomSubject(room), details: { user: { id: user.id, name: user.name } } });
       // Their open live streams of the room end (a participant or not).
       emit(RoomAccessNarrowedV1, { roomId: room.id, userId: user.id });
+      // Their webhooks in it get nothing committed after this.
+      await this.webhookSteps.disableOfLostAccess(tx, { roomId: room.id, userId: user.id });
       if (await this.participants.exit(m, room.id, user.id)) {
         emit(RoomMemberExitedV2, { room: toRoomObject(room, this.ctx), sender: toUserObject(user, this.ctx) });
       }
