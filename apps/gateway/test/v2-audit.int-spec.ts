@@ -179,7 +179,7 @@ describe('GET /v2/audit: who changed access', () => {
     const guess = () => v2(stack.baseUrl, 'POST', 'session', { body: { email, password: 'wrong-Pa55word' }, headers: { 'x-forwarded-for': '198.51.100.23' } });
     await eventually(async () => expect((await guess()).status).toBe(429));
     const line = await eventually(() => lineOf('session.sign_in_throttled', { type: 'user', id: carl }));
-    expect(line).toMatchObject({ actor: { type: 'system' }, target: { type: 'user', id: carl, name: email }, details: { scope: 'account_address' }, address: '198.51.100.23' });
+    expect(line).toMatchObject({ actor: { type: 'system' }, target: { type: 'user', id: carl, name: email }, details: { scope: 'address' }, address: '198.51.100.23' });
     expect(JSON.stringify(await audit())).not.toContain('wrong-Pa55word');
   });
 
