@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { assertValidKey, FileStorage } from '@app/common';
-import { Actor, GetFileAccessV1, V2_TOKEN_KINDS } from '@app/contracts';
+import { Actor, GetFileAccessV1, scopesInForce, V2_TOKEN_KINDS } from '@app/contracts';
 import { ApiError } from '../../shared/api-error';
 import { TokenAuthenticator } from '../../shared/auth/token-authenticator';
 import { RoomsClient } from '../../shared/rooms-client';
@@ -63,7 +63,7 @@ export class ServeFile {
 
   /**
    * Who the credentials are: nobody when none were given (or the session cookie is one that
-   * ended). A v2 token or a session is an actor the private-room rule judges. A v1 admin token
+   * ended). A v2 token with view_messages or a session is an actor the private-room rule judges. A v1 admin token
    * reads every room's history, where v1 shows these links; a v1 notification token reads no
    * history (it has no actor to judge: only public rooms' files).
    */
@@ -71,7 +71,8 @@ export class ServeFile {
     if (req.token) {
       const token = await this.tokens.authenticate(req.token);
       if (!token || token.kind === 'session') throw new ApiError(401, 'Invalid OAuth session: the token is unknown, revoked or expired.');
-      if (V2_TOKEN_KINDS.includes(token.kind)) return { credentials: true, actor: actorOf(token) };
+      // A token that may not read a room's history (a room token: send_notification only) reads none of its files.
+      if (V2_TOKEN_KINDS.includes(token.kind)) return scopesInForce(token).includes('view_messages') ? { credentials: true, actor: actorOf(token) } : { credentials: true };
       return { credentials: true, everyRoom: token.kind === 'admin' };
     }
     if (req.sessionSecret) {
