@@ -317,6 +317,7 @@ describe('the access matrix: every operation, every kind of actor, against the r
     const rule = accessRuleOf(op)!;
     if (rule.audience === 'link' && privacy === 'public') return probe.success;
     if (who === 'room_token_elsewhere' || who === 'addon_elsewhere') {
+      if (rule.audience === 'link') return 404;
       if (isRoomOperation(op)) return 403;
       who = who === 'room_token_elsewhere' ? 'room_token' : 'addon_in_room';
     }

@@ -108,7 +108,7 @@ export const ACCESS_MODEL: readonly AccessRule[] = [
   { operation: 'GET /v2/room/{room}/history/latest', may: { ...SEERS, ...ADDONS } },
   { operation: 'GET /v2/room/{room}/history/{message}', may: { ...SEERS, ...ADDONS } },
   { operation: 'GET /v2/room/{room}/events', may: { ...SEERS, ...ADDONS }, note: 'Ends within a second of the reader losing access.' },
-  { operation: 'GET /files/{path}', audience: 'link', may: { ...SEERS, ...ADDONS }, note: 'Public rooms: anyone holding the unguessable link. Private rooms: a credential of someone who may read the room, or a signed link until it expires.' },
+  { operation: 'GET /files/{path}', audience: 'link', may: { ...SEERS, ...ADDONS, v1_admin: 'yes' }, note: 'Public rooms: anyone holding the unguessable link. Private rooms: a credential of someone who may read the room\'s history (a v2 token with view_messages, a console session, a v1 admin token), or a signed link until it expires; to anyone else the file does not exist (404; 401 without credentials).' },
 
   // Members and participants.
   { operation: 'GET /v2/room/{room}/member', may: { ...SEERS, ...ADDONS } },
@@ -136,7 +136,7 @@ export const ACCESS_MODEL: readonly AccessRule[] = [
   // Users and private chat.
   { operation: 'GET /v2/user', may: { ...ALL_USERS, ...ADDONS } },
   { operation: 'POST /v2/user', may: { ...GROUP_ADMINS } },
-  { operation: 'GET /v2/user/{user}', may: { ...ALL_USERS, ...ADDONS } },
+  { operation: 'GET /v2/user/{user}', may: { ...ALL_USERS, addon: 'yes' }, note: 'A user\'s record (e-mail, presence) is not for a token confined to a room; GET /v2/user lists names only.' },
   { operation: 'PUT /v2/user/{user}', may: { ...GROUP_ADMINS } },
   { operation: 'DELETE /v2/user/{user}', may: { ...GROUP_ADMINS } },
   { operation: 'POST /v2/user/{user}/message', may: { ...ALL_USERS }, note: 'A private message from the acting user.' },
@@ -205,7 +205,11 @@ export type Decision = 'allowed' | 'hidden' | 'forbidden';
  */
 export function decide(rule: AccessRule, principal: Principal, s: Situation): Decision {
   if (rule.audience === 'public' || rule.audience === 'session') return 'allowed';
-  if (rule.audience === 'link' && s.privacy === 'public') return 'allowed';
+  if (rule.audience === 'link') {
+    // A link names nothing but itself: a refusal says only that there is no such file.
+    if (s.privacy === 'public') return 'allowed';
+    return allowanceOf(rule, principal) === 'yes' ? 'allowed' : 'hidden';
+  }
   const roomScoped = isRoomOperation(rule.operation);
   const seesRoom = !roomScoped || s.privacy === 'public' || !['user'].includes(principal);
   if (roomScoped && principal === 'user' && !seesRoom) return 'hidden';
