@@ -8,6 +8,7 @@ import { RoomsConfig } from './config';
 import { RoomsLifecycle } from './lifecycle';
 import { RoomsModule } from './rooms/rooms.module';
 import { InfrastructureModule } from './shared/infrastructure.module';
+import { RepositoriesModule } from './shared/repositories.module';
 import { TokensModule } from './tokens/tokens.module';
 import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -21,6 +22,7 @@ export class RoomsAppModule {
       module: RoomsAppModule,
       imports: [
         InfrastructureModule.forRoot(config, logger, db, broker),
+        RepositoriesModule,
         RoomsModule, UsersModule, WebhooksModule, AddonsModule, TokensModule, AuditModule,
       ],
       providers: [

@@ -1,10 +1,8 @@
-import { forwardRef, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import type { RoomsConfig } from '../config';
-import { RoomsModule } from '../rooms/rooms.module';
 import { ROOMS_CONFIG } from '../shared/infrastructure.module';
 import { AddonCalls, addonHttpClient } from './addon-calls';
 import { AddonRemoval } from './addon-removal';
-import { AddonRepository } from './addon.repository';
 import { AddonsHandlers } from './addons.handlers';
 import { GetAddon } from './get-addon/get-addon.usecase';
 import { InstallAddon } from './install-addon/install-addon.usecase';
@@ -14,15 +12,14 @@ import { UninstallAddon } from './uninstall-addon/uninstall-addon.usecase';
 
 /**
  * Add-ons: installations, their OAuth clients and tokens. AddonCalls gets the outbound client
- * made from the configuration (it closes it at shutdown). forwardRef: an add-on is
- * installed in a room, and goes with it.
+ * made from the configuration (it closes it at shutdown). Imports no other feature module:
+ * the rooms module runs AddonRemoval when a room goes, with the add-ons installed in it.
  */
 @Module({
-  imports: [forwardRef(() => RoomsModule)],
   controllers: [AddonsHandlers],
   providers: [
     { provide: AddonCalls, useFactory: (config: RoomsConfig) => new AddonCalls(addonHttpClient(config)), inject: [ROOMS_CONFIG] },
-    AddonRepository, AddonRemoval, InstallAddon, UninstallAddon, ListAddons, GetAddon, IssueAddonToken,
+    AddonRemoval, InstallAddon, UninstallAddon, ListAddons, GetAddon, IssueAddonToken,
   ],
   exports: [AddonCalls, AddonRemoval],
 })

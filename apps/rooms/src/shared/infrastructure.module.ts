@@ -1,7 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_LOGGER, AmqpBroker, AppLogger, SecretBox } from '@app/common';
 import { DataSource } from 'typeorm';
-import { AuditRepository } from '../audit/audit.repository';
 import type { RoomsConfig } from '../config';
 import { OutboxRelay, OutboxRelayOptions } from '../outbox/outbox-relay';
 import { UnitOfWork } from '../outbox/unit-of-work';
@@ -47,8 +46,6 @@ export class InfrastructureModule {
       { provide: AmqpBroker, useValue: broker },
       { provide: OutboxRelay, useValue: relay },
       { provide: UnitOfWork, useValue: uow },
-      // Written by the use cases of every module, in their transactions.
-      { provide: AuditRepository, useClass: AuditRepository },
       { provide: SecretBox, useValue: config.SECRETS_KEYS },
     ];
     return { module: InfrastructureModule, global: true, providers, exports: providers.map((p) => p.provide) };

@@ -1,4 +1,4 @@
-import { forwardRef, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { RoomsModule } from '../rooms/rooms.module';
 import { CreateWebhook } from './create-webhook/create-webhook.usecase';
 import { DeleteWebhook } from './delete-webhook/delete-webhook.usecase';
@@ -11,18 +11,19 @@ import { ListWebhooks } from './list-webhooks/list-webhooks.usecase';
 import { PutWebhook } from './put-webhook/put-webhook.usecase';
 import { RegisterWebhook } from './register-webhook';
 import { ReportWebhookHealth } from './report-health/report-health.usecase';
-import { WebhookHealthRepository } from './webhook-health.repository';
-import { WebhookRepository } from './webhook.repository';
 import { WebhooksHandlers } from './webhooks.handlers';
 
-/** Webhook registrations of rooms (REST API), the dispatchers' snapshot of them all (and of their changes), and their health. */
+/**
+ * Webhook registrations of rooms (REST API), the dispatchers' snapshot of them all (and of
+ * their changes), and their health. Imports the rooms module for SendNotification: a webhook
+ * disabled for failing tells its room.
+ */
 @Module({
-  imports: [forwardRef(() => RoomsModule)],
+  imports: [RoomsModule],
   controllers: [WebhooksHandlers],
   providers: [
-    WebhookRepository, RegisterWebhook, CreateWebhook, PutWebhook, ListWebhooks, GetWebhook, DeleteWebhook, ListRegistrations,
-    ListRegistrationChanges, WebhookHealthRepository, ReportWebhookHealth, EnableWebhook, ListAllWebhooks,
+    RegisterWebhook, CreateWebhook, PutWebhook, ListWebhooks, GetWebhook, DeleteWebhook, ListRegistrations,
+    ListRegistrationChanges, ReportWebhookHealth, EnableWebhook, ListAllWebhooks,
   ],
-  exports: [WebhookRepository],
 })
 export class WebhooksModule {}

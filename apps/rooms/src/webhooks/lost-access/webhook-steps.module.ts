@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { WebhookRepository } from '../webhook.repository';
 import { WebhookAccessSteps } from './webhook-access-steps';
 
 /**
@@ -8,7 +7,7 @@ import { WebhookAccessSteps } from './webhook-access-steps';
  * and add-ons modules import it without a circle.
  */
 @Module({
-  providers: [WebhookRepository, WebhookAccessSteps],
+  providers: [WebhookAccessSteps],
   exports: [WebhookAccessSteps],
 })
 export class WebhookStepsModule {}
