@@ -43,8 +43,8 @@ describe('rooms configuration: secrets at rest', () => {
 
 describe('rooms configuration: the audit log', () => {
   it('keeps 90 days by default, pruned hourly', () => {
-    expect(parseConfig(roomsConfigShape, {})).toMatchObject({ AUDIT_RETENTION_DAYS: 90, AUDIT_PRUNE_EVERY: 3_600_000 });
-    expect(parseConfig(roomsConfigShape, { AUDIT_RETENTION_DAYS: '365' }).AUDIT_RETENTION_DAYS).toBe(365);
+    expect(parseConfig(roomsConfigShape, KEYS)).toMatchObject({ AUDIT_RETENTION_DAYS: 90, AUDIT_PRUNE_EVERY: 3_600_000 });
+    expect(parseConfig(roomsConfigShape, { ...KEYS, AUDIT_RETENTION_DAYS: '365' }).AUDIT_RETENTION_DAYS).toBe(365);
   });
 
   it('names the variable whose value is wrong', () => {
