@@ -277,8 +277,14 @@ describe('losing access to a room: no more webhook deliveries, no more live even
     const refused = await v2(fay.token, 'POST', `/room/${roomId}/webhook/${id}/enable`);
     expect(refused.status).toBeGreaterThanOrEqual(403);
     expect(refused.status).toBeLessThanOrEqual(404);
+    // Nor the owner, while its creator is out: her server would get the room's events again.
+    const ownerRefused = await v2(boss, 'POST', `/room/${roomId}/webhook/${id}/enable`);
+    expect({ status: ownerRefused.status, message: ownerRefused.body.error?.message }).toEqual({ status: 400, message: expect.stringContaining(`its creator (user ${fay.id}) may not read room`) });
     const record = await v2(boss, 'GET', `/room/${roomId}/webhook/${id}`);
     expect({ enabled: record.body.enabled, reason: record.body.disabled_reason }).toEqual({ enabled: false, reason: 'creator_lost_access' });
+    // With access again, it is enabled.
+    expect((await v2(boss, 'PUT', `/room/${roomId}/member/${fay.id}`)).status).toBe(204);
+    expect((await v2(boss, 'POST', `/room/${roomId}/webhook/${id}/enable`)).status).toBe(204);
   }, 30_000);
 
   it('a reply from a webhook whose creator was removed while the delivery was in flight is not posted', async () => {

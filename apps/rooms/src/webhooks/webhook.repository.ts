@@ -126,18 +126,21 @@ export interface CreatorStanding {
   webhookId: number;
   roomId: number;
   room: Pick<RoomEntity, 'privacy'>;
+  /** What the audit log names it by (creatorStandings only). */
+  webhook?: { name: string | null; url: string };
   creator: { id: number; isDeleted: boolean; isGroupAdmin: boolean; isMember: boolean; isOwner: boolean };
 }
 
 interface CreatorStandingRow extends StandingRow {
   id: number; room_id: number; privacy: RoomEntity['privacy']; user_id: number; is_deleted: boolean; is_owner: boolean;
+  name?: string | null; url?: string;
 }
 
 /** The creator's standing in the room `r`, by the access model's own SQL (the user `u` acting, no token). */
 const CREATOR_STANDING = standingColumns('r', 'u.id', 'NULL');
 
 const toCreatorStanding = (r: CreatorStandingRow): CreatorStanding => ({
-  webhookId: r.id, roomId: r.room_id, room: { privacy: r.privacy },
+  webhookId: r.id, roomId: r.room_id, room: { privacy: r.privacy }, ...(r.url !== undefined ? { webhook: { name: r.name ?? null, url: r.url } } : {}),
   creator: { id: r.user_id, isDeleted: r.is_deleted, isGroupAdmin: r.actor__is_group_admin === true, isMember: r.actor__is_member === true, isOwner: r.is_owner },
 });
 
@@ -347,7 +350,7 @@ export class WebhookRepository {
    */
   async creatorStandings(m: EntityManager, scope: { roomId?: number; userId?: number }): Promise<CreatorStanding[]> {
     const rows: CreatorStandingRow[] = await m.query(
-      `SELECT w.id, w.room_id, r.privacy, u.id AS user_id, u.is_deleted, r.owner_user_id = u.id AS is_owner, ${CREATOR_STANDING}
+      `SELECT w.id, w.room_id, w.name, w.url, r.privacy, u.id AS user_id, u.is_deleted, r.owner_user_id = u.id AS is_owner, ${CREATOR_STANDING}
          FROM webhooks w JOIN rooms r ON r.id = w.room_id JOIN users u ON u.id = w.created_by_user_id
         WHERE w.enabled AND ($1::int IS NULL OR w.room_id = $1::int) AND ($2::int IS NULL OR w.created_by_user_id = $2::int)
         ORDER BY w.id FOR UPDATE OF w`,

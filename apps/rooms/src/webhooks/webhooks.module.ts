@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RoomsModule } from '../rooms/rooms.module';
+import { WebhookStepsModule } from './lost-access/webhook-steps.module';
 import { CreateWebhook } from './create-webhook/create-webhook.usecase';
 import { DeleteWebhook } from './delete-webhook/delete-webhook.usecase';
 import { EnableWebhook } from './enable-webhook/enable-webhook.usecase';
@@ -19,7 +20,7 @@ import { WebhooksHandlers } from './webhooks.handlers';
  * disabled for failing tells its room.
  */
 @Module({
-  imports: [RoomsModule],
+  imports: [RoomsModule, WebhookStepsModule],
   controllers: [WebhooksHandlers],
   providers: [
     RegisterWebhook, CreateWebhook, PutWebhook, ListWebhooks, GetWebhook, DeleteWebhook, ListRegistrations,

@@ -124,7 +124,7 @@ export const ACCESS_MODEL: readonly AccessRule[] = [
   { operation: 'GET /v2/room/{room}/webhook', may: { ...SEERS, ...ADDONS }, note: 'Shows the actor the webhooks they may keep: all of them to the owner and group admins, their own to anyone else; URLs with the query masked but to their creator.' },
   { operation: 'GET /v2/room/{room}/webhook/{id}', may: { ...WEBHOOK_KEEPERS }, note: 'The URL\'s query is masked but to its creator.' },
   { operation: 'DELETE /v2/room/{room}/webhook/{id}', may: { ...WEBHOOK_KEEPERS } },
-  { operation: 'POST /v2/room/{room}/webhook/{id}/enable', may: { ...WEBHOOK_KEEPERS }, note: 'A webhook disabled because its creator lost access is enabled only by someone with access.' },
+  { operation: 'POST /v2/room/{room}/webhook/{id}/enable', may: { ...WEBHOOK_KEEPERS }, note: 'A webhook disabled because its creator lost access is enabled again only once its creator may read the room again (400 before).' },
   { operation: 'GET /v2/room/{room}/webhook/{id}/delivery', may: { ...WEBHOOK_KEEPERS } },
   { operation: 'GET /v2/room/{room}/webhook/{id}/delivery/{delivery}', may: { ...WEBHOOK_KEEPERS } },
   { operation: 'POST /v2/room/{room}/webhook/{id}/delivery/{delivery}/redeliver', may: { ...WEBHOOK_KEEPERS } },

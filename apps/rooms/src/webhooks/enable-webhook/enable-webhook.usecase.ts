@@ -9,6 +9,7 @@ import { readableWebhook } from '../readable-webhook';
 import { webhookNotFound } from '../webhook-rules';
 import { StoredWebhook, toWebhookView, WebhookRepository } from '../webhook.repository';
 import { AuditRepository } from '../../audit/audit.repository';
+import { WebhookAccessSteps } from '../lost-access/webhook-access-steps';
 import { webhookSubject } from '../../audit/audit-line';
 
 /**
@@ -24,11 +25,13 @@ export class EnableWebhook {
     private readonly webhooks: WebhookRepository,
     private readonly health: WebhookHealthRepository,
     private readonly audit: AuditRepository,
+    private readonly steps: WebhookAccessSteps,
   ) {}
 
   execute(cmd: RequestOf<typeof EnableWebhookV1>, meta: CommandMeta): Promise<ReplyOf<typeof EnableWebhookV1>> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
       const { webhook, masked } = await this.find(m, cmd);
+      if (!webhook.enabled && webhook.roomId !== null) await this.steps.assertCreatorMayRead(m, webhook.roomId, webhook.id);
       // In the order a report locks them: the webhook (key share), its health row, then the
       // webhook's update. One deleted since it was read resets nothing and is not found below.
       await this.health.reset(m, webhook.id);

@@ -1,28 +1,31 @@
 import { createLogger } from '@app/common';
 import { WebhookRegistrationsChangedV1 } from '@app/contracts';
+import type { AuditRepository } from '../../audit/audit.repository';
 import type { CreatorStanding, WebhookRepository } from '../webhook.repository';
 import { WebhookAccessSteps } from './webhook-access-steps';
 
 const standing = (webhookId: number, roomId: number, privacy: 'public' | 'private', isMember: boolean, isDeleted = false): CreatorStanding => ({
-  webhookId, roomId, room: { privacy }, creator: { id: 7, isDeleted, isGroupAdmin: false, isMember, isOwner: false },
+  webhookId, roomId, room: { privacy }, webhook: { name: null, url: `https://hooks.example.com/${webhookId}?token=secret` }, creator: { id: 7, isDeleted, isGroupAdmin: false, isMember, isOwner: false },
 });
 
 /** The step on a fake repository and a fake transaction that records what it emits. */
 const make = (standings: CreatorStanding[], reply: Awaited<ReturnType<WebhookRepository['lockForReply']>> = null) => {
   const disabled: Array<[number, string]> = [];
   const emitted: Array<[string, unknown]> = [];
+  const lines: unknown[] = [];
+  const audit = { append: jest.fn(async (_m: unknown, actor: unknown, line: unknown) => void lines.push({ actor, line })) };
   const repo = {
     creatorStandings: jest.fn(async () => standings),
     disable: jest.fn(async (_m: unknown, id: number, reason: string) => (disabled.push([id, reason]), { id })),
     lockForReply: jest.fn(async () => reply),
   };
   const tx = { manager: {} as never, emit: ((d: { routingKey: string }, p: unknown) => emitted.push([d.routingKey, p])) as never };
-  return { steps: new WebhookAccessSteps(repo as unknown as WebhookRepository, createLogger('test', 'silent')), repo, tx, disabled, emitted };
+  return { steps: new WebhookAccessSteps(repo as unknown as WebhookRepository, audit as unknown as AuditRepository, createLogger('test', 'silent')), repo, tx, disabled, emitted, lines };
 };
 
 describe('WebhookAccessSteps: what losing access to a room does to webhooks', () => {
   it('disables those whose creator may no longer read their room, with one registrations notice per room', async () => {
-    const { steps, repo, tx, disabled, emitted } = make([
+    const { steps, repo, tx, disabled, emitted, lines } = make([
       standing(1, 10, 'private', false), standing(2, 10, 'private', true), standing(3, 11, 'public', false, true), standing(4, 11, 'public', false),
       standing(5, 10, 'private', false),
     ]);
@@ -33,6 +36,16 @@ describe('WebhookAccessSteps: what losing access to a room does to webhooks', ()
       [WebhookRegistrationsChangedV1.routingKey, { roomId: 10, webhookIds: [1, 5] }],
       [WebhookRegistrationsChangedV1.routingKey, { roomId: 11, webhookIds: [3] }],
     ]);
+    // Each with its audit line: the service's doing, the reason, the URL with its query masked.
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toEqual({ actor: undefined, line: { action: 'webhook.disabled', target: { type: 'webhook', id: 1, name: 'https://hooks.example.com/1?…' }, details: { roomId: 10, reason: 'creator_lost_access', creator: { id: 7 } } } });
+  });
+
+  it('refuses to enable a webhook again while its creator may not read the room; lets it be enabled once they may', async () => {
+    await expect(make([], { roomId: 10, enabled: false, creator: standing(4, 10, 'private', false) }).steps.assertCreatorMayRead({} as never, 10, 4))
+      .rejects.toMatchObject({ error: { code: 'invalid', field: 'webhook', detail: { problem: expect.stringMatching(/^cannot be enabled while its creator \(user 7\) may not read room 10/) } } });
+    await expect(make([], { roomId: 10, enabled: false, creator: standing(4, 10, 'private', true) }).steps.assertCreatorMayRead({} as never, 10, 4)).resolves.toBeUndefined();
+    await expect(make([], { roomId: 10, enabled: false, creator: null }).steps.assertCreatorMayRead({} as never, 10, 4)).resolves.toBeUndefined();
   });
 
   it('emits nothing when nobody lost access', async () => {

@@ -3,6 +3,8 @@ import { APP_LOGGER, AppLogger } from '@app/common';
 import { commandFailure, WebhookRegistrationsChangedV1 } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import type { Tx } from '../../outbox/unit-of-work';
+import { AuditRepository } from '../../audit/audit.repository';
+import { webhookSubject } from '../../audit/audit-line';
 import { WebhookRepository } from '../webhook.repository';
 import { CREATOR_LOST_ACCESS, creatorLostAccess, replyRefusal } from './lost-access-rules';
 
@@ -15,7 +17,11 @@ export type AccessLoss = { roomId: number; userId?: number } | { userId: number 
  */
 @Injectable()
 export class WebhookAccessSteps {
-  constructor(private readonly webhooks: WebhookRepository, @Inject(APP_LOGGER) private readonly logger: AppLogger) {}
+  constructor(
+    private readonly webhooks: WebhookRepository,
+    private readonly audit: AuditRepository,
+    @Inject(APP_LOGGER) private readonly logger: AppLogger,
+  ) {}
 
   /**
    * Run after the change, in its transaction: every enabled webhook in scope whose creator
@@ -30,9 +36,27 @@ export class WebhookAccessSteps {
       if (!creatorLostAccess(s) || !(await this.webhooks.disable(m, s.webhookId, CREATOR_LOST_ACCESS))) continue;
       byRoom.set(s.roomId, [...(byRoom.get(s.roomId) ?? []), s.webhookId]);
       this.logger.info({ webhookId: s.webhookId, roomId: s.roomId, userId: s.creator.id, reason: CREATOR_LOST_ACCESS }, 'webhook disabled');
+      await this.audit.append(m, undefined, {
+        action: 'webhook.disabled', target: webhookSubject({ id: s.webhookId, name: s.webhook?.name, url: s.webhook?.url ?? '' }),
+        details: { roomId: s.roomId, reason: CREATOR_LOST_ACCESS, creator: { id: s.creator.id } },
+      });
     }
     for (const [roomId, webhookIds] of byRoom) emit(WebhookRegistrationsChangedV1, { roomId, webhookIds });
     return [...byRoom.values()].flat();
+  }
+
+  /**
+   * A webhook whose creator may not read its room now is not enabled again, by anyone (the
+   * room's owner, a group admin, the CLI): their server would get the room's events. Give
+   * the creator access first (or delete the webhook). Throws before any write.
+   */
+  async assertCreatorMayRead(m: EntityManager, roomId: number, webhookId: number): Promise<void> {
+    const found = await this.webhooks.lockForReply(m, webhookId);
+    if (found?.creator && creatorLostAccess(found.creator)) {
+      throw commandFailure('invalid', 'rule', 'webhook', {
+        problem: `cannot be enabled while its creator (user ${found.creator.creator.id}) may not read room ${roomId}: give them access again, or delete it`,
+      });
+    }
   }
 
   /**
