@@ -243,7 +243,8 @@ describe('trace context without an OTLP endpoint', () => {
       method, headers: { 'Content-Type': 'application/json', ...(traceparent ? { traceparent } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}),
     });
     const hook = receiver.route('/exits', { status: 204 });
-    const made = await fetch(`${stack.baseUrl}/v2/room/LeftRoom/webhook?auth_token=${token}`, json('POST', { url: hook, event: 'room_exit' }));
+    // The operator's webhook: the leaver's own would be disabled with their user (creator_lost_access).
+    const made = await fetch(`${stack.baseUrl}/v2/room/LeftRoom/webhook?auth_token=${ops}`, json('POST', { url: hook, event: 'room_exit' }));
     const created = await made.text();
     expect(`${made.status} ${created}`).toMatch(/^201 /);
     const webhook = JSON.parse(created).id;

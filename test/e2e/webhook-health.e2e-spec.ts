@@ -217,7 +217,8 @@ describe('webhook health across the built system: a failing webhook disabled, it
     expect({ status: listed.status, stderr: listed.stderr }).toEqual({ status: 0, stderr: '' });
     const lines = listed.stdout.trim().split('\n');
     expect(lines[0]).toBe('ID\tROOM\tNAME\tEVENT\tURL\tENABLED\tFAILURES\tFAILING_SINCE\tDISABLED_REASON');
-    expect(lines).toContain(`${dead}\t${room}\tDead end\troom_message\t${deadUrl}\tyes\t0\t-\t-`);
+    // The CLI shows the URL with its query masked, as anyone but its creator sees it.
+    expect(lines).toContain(`${dead}\t${room}\tDead end\troom_message\t${deadUrl}?token=***\tyes\t0\t-\t-`);
     expect(listed.stdout).not.toContain('receiver-secret');
 
     const enabled = cli(['webhook', 'enable', String(dead)], stack.env);
