@@ -1106,11 +1106,19 @@ function sendRaw(host: string, port: number, req: BadRequest, timeoutMs: number)
       if (m) done({ status: Number(m[1]), bodyStart: text.slice(text.indexOf('\r\n\r\n') + 4, 300) });
       else done({ error: text.length ? `unparseable answer: ${JSON.stringify(text.slice(0, 40))}` : 'closed' });
     };
-    socket.setTimeout(timeoutMs, () => done({ error: 'timeout' }));
+    // A deadline, not an idle timeout: a live stream's heartbeats would keep an idle one from firing.
+    const deadline = setTimeout(() => done({ error: 'timeout' }), timeoutMs);
+    socket.once('close', () => clearTimeout(deadline));
     // No half-close: Node aborts a request whose client has ended its side (the answer would
     // be lost); `Connection: close` makes the server close once it has answered.
     socket.on('connect', () => socket.write(Buffer.concat([Buffer.from(head, 'latin1'), raw.body])));
-    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('data', (c: Buffer) => {
+      chunks.push(c);
+      // A live stream that was accepted never ends by itself: its head is the answer.
+      const text = Buffer.concat(chunks).toString('latin1');
+      const headEnd = text.indexOf('\r\n\r\n');
+      if (headEnd > 0 && /\r\ncontent-type: *text\/event-stream/i.test(text.slice(0, headEnd))) answer();
+    });
     socket.on('end', answer);
     socket.on('close', answer);
     socket.on('error', (err: NodeJS.ErrnoException) => (chunks.length ? answer() : done({ error: err.code ?? err.message })));
