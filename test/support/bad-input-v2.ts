@@ -92,6 +92,8 @@ export const V2_OPERATIONS: readonly OperationDescriptor[] = [
   v2('token', 'POST', () => '/v2/token', (_c, rng) => ({ label: `Gen ${rng.id(4)}` }), ['label'], PERSONAL, 0.5),
   v2('token', 'GET', () => '/v2/token', (_c, rng) => page(rng), []),
   v2('token/{id}', 'DELETE', (_c, rng) => `/v2/token/${rng.pick(['999999', 'nope', '-1'])}`, () => ({}), []),
+  // The audit log (our extension; the context's personal token is a group admin's).
+  v2('audit', 'GET', () => '/v2/audit', (_c, rng) => page(rng), []),
   v2('emoticon', 'GET', () => '/v2/emoticon', (_c, rng) => ({ ...page(rng), type: rng.pick(['all', 'global', 'group']) }), ['type']),
   v2('emoticon/{id}', 'GET', (_c, rng) => `/v2/emoticon/${rng.pick(['1', 'allthethings', '(allthethings)', 'nope'])}`, () => ({}), []),
 ];
