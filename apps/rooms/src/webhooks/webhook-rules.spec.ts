@@ -57,10 +57,13 @@ describe('webhook rules', () => {
   });
 
   it('refuses to change an add-on\'s webhook', () => {
-    expect(() => assertNotAddOns({ id: 1, installationId: null })).not.toThrow();
-    expect(failureOf(() => assertNotAddOns({ id: 5, installationId: 2 }))).toMatchObject({
+    expect(() => assertNotAddOns({ installationId: null }, { id: 1 })).not.toThrow();
+    expect(failureOf(() => assertNotAddOns({ installationId: 2 }, { id: 5 }))).toMatchObject({
       code: 'forbidden', reason: 'not_allowed', detail: { message: expect.stringContaining('Webhook 5 was declared by an installed add-on') },
     });
+    // By key, the key is named, never the id behind it.
+    const byKey = failureOf(() => assertNotAddOns({ installationId: 2 }, { key: 'echo' }));
+    expect(byKey).toMatchObject({ detail: { message: expect.stringMatching(/^Webhook echo was declared by an installed add-on/) } });
   });
 
   it('names webhooks by id or key in its errors', () => {

@@ -78,11 +78,15 @@ export const webhookKeyTaken = (key: string, roomId: number, byAddOn = false) =>
     problem: `"${key}" is already the key of ${byAddOn ? 'a webhook an installed add-on declared' : 'another of your webhooks'} in room ${roomId}`,
   });
 
-/** An add-on's webhooks change only with the add-on (installed, uninstalled). */
-export function assertNotAddOns(webhook: { id: number; installationId: number | null }): void {
+/**
+ * An add-on's webhooks change only with the add-on (installed, uninstalled). The refusal names
+ * the webhook as the client referred to it (`ref`), never by an id it did not send: a key
+ * that names an add-on's webhook must not tell its id to whoever may not see that webhook.
+ */
+export function assertNotAddOns(webhook: { installationId: number | null }, ref: WebhookRef): void {
   if (webhook.installationId !== null) {
     throw commandFailure('forbidden', 'not_allowed', 'webhook', {
-      message: `Webhook ${webhook.id} was declared by an installed add-on: it cannot be changed or deleted through the API (uninstall the add-on instead).`,
+      message: `Webhook ${describeWebhookRef(ref)} was declared by an installed add-on: it cannot be changed or deleted through the API (uninstall the add-on instead).`,
     });
   }
 }

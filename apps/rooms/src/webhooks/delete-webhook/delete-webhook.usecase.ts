@@ -27,7 +27,7 @@ export class DeleteWebhook {
       const webhook = await this.webhooks.findByRef(m, registrantOf(room.id, cmd.actor, viewer.addOn), cmd.webhook);
       // Another user's or add-on's webhook is not there for whoever may not manage it (not_found, as in a private room).
       if (!mayManageWebhook(viewer, webhook)) throw webhookNotFound(cmd.webhook);
-      assertNotAddOns(webhook);
+      assertNotAddOns(webhook, cmd.webhook);
       await this.webhooks.delete(m, webhook.id);
       await this.audit.append(m, cmd.actor, { action: 'webhook.deleted', target: webhookSubject(webhook), details: { roomId: room.id, event: webhook.event, url: webhook.url } });
       emit(WebhookRegistrationsChangedV1, { roomId: room.id, webhookIds: [webhook.id] });

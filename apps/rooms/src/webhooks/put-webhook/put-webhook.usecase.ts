@@ -23,7 +23,7 @@ export class PutWebhook {
       const registrant = await this.register.open(tx, cmd);
       const existing = await this.webhooks.findByKey(tx.manager, registrant, cmd.key);
       if (existing) {
-        assertNotAddOns(existing);
+        assertNotAddOns(existing, { key: cmd.key });
         const webhook = await this.webhooks.replace(tx.manager, existing.id, fieldsOf(cmd));
         tx.emit(WebhookRegistrationsChangedV1, { roomId: registrant.roomId, webhookIds: [webhook.id] });
         return { webhook: toWebhookView(webhook), created: false };
