@@ -154,4 +154,8 @@ export const secretPurpose = {
   /** The signing secret of a registration: the add-on's client's when it has one, else its own. */
   signing: (r: { id: number; oauthClientId: string | null }): string =>
     r.oauthClientId !== null ? secretPurpose.oauthClient(r.oauthClientId) : secretPurpose.webhook(r.id),
+  /** A bridge's credential for its platform (Matrix: the bot's access token). */
+  bridgeToken: (bridgeId: number): string => `webhooks.bridge_token:${bridgeId}`,
+  /** A bridge's inbound verification: the platform's token, or Teams' HMAC security token. */
+  bridgeInbound: (bridgeId: number, what: 'token' | 'hmac_secret'): string => `webhooks.bridge_inbound_${what}:${bridgeId}`,
 };

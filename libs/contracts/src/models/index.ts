@@ -4,3 +4,4 @@ export * from './limits';
 export * from './webhook-event-names';
 export * from './webhook-registration';
 export * from './scopes';
+export * from './bridge';

@@ -1,3 +1,4 @@
+import type { BridgeTarget } from './bridge';
 import type { WebhookEventName } from './webhook-event-names';
 
 export const WEBHOOK_AUTHENTICATIONS = ['jwt', 'none'] as const;
@@ -95,6 +96,12 @@ export interface WebhookRegistration extends Omit<WebhookView, 'enabled' | 'disa
    */
   createdVersion?: number;
   removedVersion?: number | null;
+  /**
+   * Set when the registration is a bridge to a chat platform (see BridgeTarget): matched for
+   * each of `bridge.events`, always delivered in order, in the platform's format. Absent or
+   * null: a HipChat webhook.
+   */
+  bridge?: BridgeTarget | null;
 }
 
 /**
