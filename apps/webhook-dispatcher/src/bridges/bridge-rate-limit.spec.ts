@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { BridgeRateLimiter, POSTING_LIMITS, postingLimits, TEAMS_WORKFLOWS_LIMITS } from './bridge-rate-limit';
+import { BridgeRateLimiter, createBridgeRateLimiter, POSTING_LIMITS, postingLimits, TEAMS_WORKFLOWS_LIMITS } from './bridge-rate-limit';
 
 const logger = () => ({ warn: jest.fn(), info: jest.fn(), debug: jest.fn(), error: jest.fn() });
 
@@ -80,5 +80,28 @@ describe('BridgeRateLimiter while Redis is unreachable', () => {
     expect((await limiter.reserve(3, 'slack')).waitMs).toBeGreaterThan(4_000);
     expect(log.warn).toHaveBeenCalledTimes(1);
     expect(log.warn.mock.calls[0][1]).toMatch(/Redis unreachable/);
+  });
+});
+
+describe('createBridgeRateLimiter', () => {
+  it('starts and answers when REDIS_URL points at no server, saying why', async () => {
+    const log = logger();
+    // Port 1: nothing listens, the connection is refused at once.
+    const { limiter, close } = createBridgeRateLimiter({ REDIS_URL: 'redis://127.0.0.1:1', BROKER_NAMESPACE: 'unit' }, log as never);
+    try {
+      expect(await limiter.reserve(1, 'slack')).toEqual({ waitMs: 0 });
+      expect((await limiter.reserve(1, 'slack')).waitMs).toBeGreaterThan(0);
+      expect(log.warn.mock.calls.map((c) => c[c.length - 1])).toContainEqual(expect.stringMatching(/Redis unreachable/));
+    } finally {
+      close();
+    }
+  });
+
+  it('keeps the limits per replica when REDIS_URL is unset', async () => {
+    const log = logger();
+    const { limiter, close } = createBridgeRateLimiter({ BROKER_NAMESPACE: 'unit' }, log as never);
+    expect(await limiter.reserve(1, 'googlechat')).toEqual({ waitMs: 0 });
+    expect(log.warn).toHaveBeenCalledWith(expect.stringMatching(/REDIS_URL is not set/));
+    close();
   });
 });
