@@ -10,3 +10,4 @@ export * from './notification-body';
 export * from './webhook-health';
 export * from './instant';
 export * from './webhook-resend';
+export * from './ids';
