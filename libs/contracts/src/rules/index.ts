@@ -11,3 +11,4 @@ export * from './webhook-health';
 export * from './instant';
 export * from './webhook-resend';
 export * from './ids';
+export * from './v2-links';

@@ -1,7 +1,7 @@
 import { Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import type { Context } from '@opentelemetry/api';
 import { generateApiToken, hashApiToken } from '@app/common';
-import { Actor, canonicalPathId, CreateUserTokenV1, ListUserTokensV1, RevokeUserTokenV1 } from '@app/contracts';
+import { Actor, canonicalPathId, CreateUserTokenV1, ListUserTokensV1, RevokeUserTokenV1, v2Links } from '@app/contracts';
 import { ApiError } from '../../shared/api-error';
 import { TokenAuthenticator } from '../../shared/auth/token-authenticator';
 import { Notes, RequireSessionOrScopes, ResponseSchema, Summary } from '../http/route-options';
@@ -33,7 +33,7 @@ export class TokensController extends V2Resource {
   ) {
     // The rooms service answers them all (a user has few; a group admin's v1 tokens are tens): the page is cut here.
     const { tokens } = await this.rooms.send(ListUserTokensV1, { userId }, trace);
-    return this.page(q, raw, '/v2/token', async (w) => tokens.slice(w.startIndex, w.startIndex + w.limit), toV2TokenItem);
+    return this.page(q, raw, v2Links('').tokens, async (w) => tokens.slice(w.startIndex, w.startIndex + w.limit), toV2TokenItem);
   }
 
   /** The clear token is made here and answered once; the rooms service gets its hash. */
