@@ -17,7 +17,7 @@ export const startIndexSchema = z.number().int().min(0).max(MAX_ID);
 export const isId = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= MAX_ID;
 
 /**
- * A path segment (or CLI argument) as the id it names, or null when it names none by id:
+ * A path segment as the id it names, or null when it names none by id:
  * 1 to 9 digits, not all zeros; leading zeros are read (`007` is 7). Nine digits because any
  * nine-digit number is below MAX_ID (room names may not be only digits, so a longer one names
  * no room either way).
