@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { V2_SCOPES, V2Scope } from '@app/contracts';
+import { V2_SCOPES, V2Scope, v2Links } from '@app/contracts';
 
 /** The group every installation belongs to: this service hosts one. */
 export const GROUP_ID = 1;
@@ -14,7 +14,7 @@ export function newOAuthClient(): { oauthId: string; oauthSecret: string } {
  * is this very string): frameworks fetch it from the installation's `capabilitiesUrl` to
  * find the API and the OAuth token URL, and compare it with `links.self`.
  */
-export const capabilitiesUrlOf = (publicBaseUrl: string): string => `${publicBaseUrl}/v2/capabilities`;
+export const capabilitiesUrlOf = (publicBaseUrl: string): string => v2Links(publicBaseUrl).capabilities;
 
 /**
  * The installation callback's body. Frameworks check the types: `groupId` and `roomId`

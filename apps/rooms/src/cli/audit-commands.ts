@@ -1,5 +1,5 @@
 import { env } from '@app/common';
-import type { AuditEntryView } from '@app/contracts';
+import { MAX_ID, type AuditEntryView } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { AuditRepository } from '../audit/audit.repository';
 import { ListAudit } from '../audit/list-audit/list-audit.usecase';
@@ -23,7 +23,7 @@ export function auditPage(o: { limit?: string; 'start-index'?: string }): { star
     if (!/^\d{1,10}$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`--${name}: must be a whole number from ${min} to ${max}`);
     return Number(raw);
   };
-  return { limit: whole('limit', o.limit, 1, LIST_MAX, LIST_DEFAULT), startIndex: whole('start-index', o['start-index'], 0, 2_147_483_647, 0) };
+  return { limit: whole('limit', o.limit, 1, LIST_MAX, LIST_DEFAULT), startIndex: whole('start-index', o['start-index'], 0, MAX_ID, 0) };
 }
 
 /** Who or what, as one cell: `user 3 Ada`, `cli`, `webhook 7 ci`. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { RoomObject, RoomView, UserObject, UserView } from '@app/contracts';
+import { RoomObject, RoomView, UserObject, UserView, v2Links } from '@app/contracts';
 import type { RoomEntity, UserEntity } from '../database/entities';
 
 /** Where public links point, and the XMPP naming of rooms. */
@@ -81,16 +81,10 @@ export function userJid(userId: number, ctx: PresentationContext): string {
 
 /** The Room object of webhook events (specification, "Resources and their fields"). */
 export function toRoomObject(room: RoomEntity, ctx: PresentationContext): RoomObject {
-  const self = `${ctx.baseUrl}/v2/room/${room.id}`;
   return {
     id: room.id,
     is_archived: room.isArchived,
-    links: {
-      self,
-      participants: `${self}/participant`,
-      webhooks: `${self}/webhook`,
-      ...(room.privacy === 'private' ? { members: `${self}/member` } : {}),
-    },
+    links: v2Links(ctx.baseUrl).roomLinks(room),
     name: room.name,
     privacy: room.privacy,
     version: room.version,
@@ -100,7 +94,7 @@ export function toRoomObject(room: RoomEntity, ctx: PresentationContext): RoomOb
 export function toUserObject(user: UserEntity, ctx: PresentationContext): UserObject {
   return {
     id: user.id,
-    links: { self: `${ctx.baseUrl}/v2/user/${user.id}` },
+    links: { self: v2Links(ctx.baseUrl).user(user.id) },
     mention_name: user.mentionName,
     name: user.name,
     version: user.version,

@@ -1,5 +1,5 @@
 import { bareUrl, formatDuration } from '@app/common';
-import { HealthTally } from '@app/contracts';
+import { HealthTally, v2Links } from '@app/contracts';
 
 /** When a failing webhook is disabled (WEBHOOK_DISABLE_AFTER, WEBHOOK_DISABLE_MIN_FAILURES). */
 export interface DisableThresholds {
@@ -49,7 +49,7 @@ export function describeWebhook(w: DisabledWebhook): string {
 export function disabledNotice(w: DisabledWebhook, reason: string): string {
   const enable = w.roomId === null
     ? `cli webhook enable ${w.id}`
-    : `POST /v2/room/${w.roomId}/webhook/${w.id}/enable (or cli webhook enable ${w.id})`;
+    : `POST ${v2Links('').webhookEnable(w.roomId, w.id)} (or cli webhook enable ${w.id})`;
   return `${describeWebhook(w)}, has been disabled: ${reason}. No more events are sent to it. `
     + `Once its receiver works again, enable it with ${enable}; the events it missed meanwhile are not sent by that.`;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema, pathId } from '../rules/ids';
 import { text } from '../rules/text';
 
 /** A room named by id or by name, parsed once at the edge. */
@@ -6,11 +7,10 @@ export type RoomRef = { id: number } | { name: string };
 /** A user named by id, by e-mail address or (v2) by @mention name (kept without the `@`). */
 export type UserRef = { id: number } | { email: string } | { mention: string };
 
-const ID = /^\d{1,9}$/;
-
 /** All digits is an id (room names may not be only digits); anything else a name. */
 export function parseRoomRef(raw: string): RoomRef {
-  return ID.test(raw) && Number(raw) > 0 ? { id: Number(raw) } : { name: raw };
+  const id = pathId(raw);
+  return id !== null ? { id } : { name: raw };
 }
 
 /**
@@ -20,20 +20,20 @@ export function parseRoomRef(raw: string): RoomRef {
 export function parseUserRef(raw: string): { id: number } | { email: string };
 export function parseUserRef(raw: string, opts: { mentions: boolean }): UserRef;
 export function parseUserRef(raw: string, opts: { mentions: boolean } = { mentions: false }): UserRef {
-  if (ID.test(raw) && Number(raw) > 0) return { id: Number(raw) };
+  const id = pathId(raw);
+  if (id !== null) return { id };
   return opts.mentions && raw.startsWith('@') && raw.length > 1 ? { mention: raw.slice(1) } : { email: raw };
 }
 
 export const describeRef = (ref: RoomRef | UserRef): string =>
   'id' in ref ? String(ref.id) : 'name' in ref ? ref.name : 'mention' in ref ? `@${ref.mention}` : ref.email;
 
-const positiveId = z.number().int().positive().max(2_147_483_647);
 export const roomRefSchema: z.ZodType<RoomRef> = z.union([
-  z.object({ id: positiveId }).strict(),
+  z.object({ id: idSchema }).strict(),
   z.object({ name: text().pipe(z.string().min(1).max(100)) }).strict(),
 ]);
 export const userRefSchema: z.ZodType<UserRef> = z.union([
-  z.object({ id: positiveId }).strict(),
+  z.object({ id: idSchema }).strict(),
   z.object({ email: text().pipe(z.string().min(1).max(254)) }).strict(),
   z.object({ mention: text().pipe(z.string().min(1).max(254)) }).strict(),
 ]);
@@ -54,7 +54,7 @@ export interface Actor {
 export const actorSchema: z.ZodType<Actor> = z.object({
   tokenId: z.number().int().positive().optional(),
   label: text().pipe(z.string().max(100)),
-  userId: positiveId.optional(),
-  roomId: positiveId.optional(),
+  userId: idSchema.optional(),
+  roomId: idSchema.optional(),
   address: z.string().max(64).optional(),
 });

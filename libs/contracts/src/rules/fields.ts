@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { LIMITS } from '../models/limits';
 import { MESSAGE_FORMATS, NOTIFICATION_COLORS } from '../models/webhook-objects';
 import { isCalendarDate } from './history-dates';
+import { MAX_ID } from './ids';
 import { charLength, controlProblem, firstProblem, htmlProblem, maxLengthProblem, oneOf, text } from './text';
 
 /**
@@ -56,7 +57,7 @@ export const field = {
   /** A colour as asked for: `random` is resolved by the rooms service, which stores the result. */
   color: oneOf([...NOTIFICATION_COLORS, 'random'] as ['yellow', 'green', 'red', 'purple', 'gray', 'random']),
   id: z.number({ invalid_type_error: 'must be a positive integer ID' }).int('must be a positive integer ID')
-    .positive('must be a positive integer ID').max(2_147_483_647, 'must be a positive integer ID'),
+    .positive('must be a positive integer ID').max(MAX_ID, 'must be a positive integer ID'),
   flag: z.boolean({ invalid_type_error: 'must be true or false' }),
 };
 

@@ -10,3 +10,5 @@ export * from './notification-body';
 export * from './webhook-health';
 export * from './instant';
 export * from './webhook-resend';
+export * from './ids';
+export * from './v2-links';

@@ -1,5 +1,5 @@
 import { Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { Actor, GetAddonV1, InstallAddonV1, ListAddonsV1, UninstallAddonV1 } from '@app/contracts';
+import { Actor, GetAddonV1, InstallAddonV1, ListAddonsV1, UninstallAddonV1, v2Links } from '@app/contracts';
 import { RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
 import { CurrentActor } from '../http/v2-request';
@@ -27,7 +27,7 @@ export class AddonsController extends V2Resource {
   @Summary('List installed add-ons')
   @RequireScopes('admin_group')
   list(@V2Query(listAddonsQuery) q: ListAddonsQuery, @Query() raw: Record<string, unknown>, @CurrentActor() actor: Actor) {
-    return this.page(q, raw, '/v2/addons', async (w) => (await this.rooms.send(ListAddonsV1, { actor, ...w })).installations, toV2Addon);
+    return this.page(q, raw, v2Links('').addons, async (w) => (await this.rooms.send(ListAddonsV1, { actor, ...w })).installations, toV2Addon);
   }
 
   @Get(':id')

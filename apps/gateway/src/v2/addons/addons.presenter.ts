@@ -1,12 +1,10 @@
-import type { AddonInstallationView, IssuedAddonToken } from '@app/contracts';
+import { v2Links, type AddonInstallationView, type IssuedAddonToken } from '@app/contracts';
 
 /** v2 shapes of installations and tokens; `base` is the public base URL without a trailing slash. */
 
-export const addonUrl = (base: string, id: number) => `${base}/v2/addons/${id}`;
-
 /** 201 of POST /v2/addons. */
 export function toV2CreatedAddon(i: AddonInstallationView, base: string) {
-  return { id: i.id, oauth_id: i.oauthClientId, links: { self: addonUrl(base, i.id) } };
+  return { id: i.id, oauth_id: i.oauthClientId, links: { self: v2Links(base).addon(i.id) } };
 }
 
 /** GET /v2/addons/{id}, and each item of GET /v2/addons. */
@@ -22,11 +20,11 @@ export function toV2Addon(i: AddonInstallationView, base: string) {
     scopes: i.scopes,
     webhooks: i.webhookIds.map((id) => ({
       id,
-      links: { self: i.roomId !== null ? `${base}/v2/room/${i.roomId}/webhook/${id}` : addonUrl(base, i.id) },
+      links: { self: i.roomId !== null ? v2Links(base).webhook(i.roomId, id) : v2Links(base).addon(i.id) },
     })),
     installed_by: i.installedByUserId,
     created: i.created,
-    links: { self: addonUrl(base, i.id) },
+    links: { self: v2Links(base).addon(i.id) },
   };
 }
 

@@ -1,4 +1,4 @@
-import { addonField, parseRoomRef, RoomRef } from '@app/contracts';
+import { addonField, isId, parseRoomRef, pathId, RoomRef } from '@app/contracts';
 import { z } from 'zod';
 import { ApiError } from '../../shared/api-error';
 import { pageListQuery } from '../http/pagination';
@@ -7,7 +7,7 @@ import { optionalField } from '../http/validation';
 /** `room`: an id (number or digits) or a name. */
 const roomOf = z.union([z.number(), z.string()]).transform((v, ctx): RoomRef => {
   if (typeof v === 'number') {
-    if (Number.isInteger(v) && v > 0 && v <= 2_147_483_647) return { id: v };
+    if (isId(v)) return { id: v };
   } else if (v.trim() !== '' && v.length <= 100) {
     return parseRoomRef(v.trim());
   }
@@ -27,7 +27,8 @@ export type ListAddonsQuery = z.output<typeof listAddonsQuery>;
 
 /** `{id}` of /v2/addons/{id}: an installation id; anything else names no installation. */
 export function addonIdOf(raw: string): number {
-  if (/^\d{1,9}$/.test(raw) && Number(raw) > 0) return Number(raw);
+  const id = pathId(raw);
+  if (id !== null) return id;
   throw new ApiError(404, `Add-on installation ${raw.slice(0, 40)} not found`);
 }
 

@@ -1,5 +1,5 @@
 import { Get, Inject } from '@nestjs/common';
-import { V2_SCOPES } from '@app/contracts';
+import { V2_SCOPES, v2Links } from '@app/contracts';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { Public, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
@@ -28,10 +28,10 @@ export function capabilitiesDocument(base: string): Record<string, unknown> {
     description: 'A self-hosted chat room service speaking the HipChat v1 and v2 APIs.',
     key: 'chat-room-service',
     vendor: { name: 'Chat Room Service', url: `${base}/` },
-    links: { self: `${base}/v2/capabilities`, api: `${base}/v2`, homepage: `${base}/` },
+    links: { self: v2Links(base).capabilities, api: v2Links(base).api, homepage: `${base}/` },
     capabilities: {
-      hipchatApiProvider: { url: `${base}/v2/`, availableScopes: Object.fromEntries(V2_SCOPES.map((s) => [s, { id: s, name: s }])) },
-      oauth2Provider: { tokenUrl: `${base}/v2/oauth/token`, authorizationUrl: `${base}/users/authorize` },
+      hipchatApiProvider: { url: `${v2Links(base).api}/`, availableScopes: Object.fromEntries(V2_SCOPES.map((s) => [s, { id: s, name: s }])) },
+      oauth2Provider: { tokenUrl: v2Links(base).oauthToken, authorizationUrl: `${base}/users/authorize` },
     },
   };
 }

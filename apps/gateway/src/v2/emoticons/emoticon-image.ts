@@ -2,6 +2,7 @@
  * Generated images and HipChat v2 JSON shapes for emoticons. The service draws its own
  * images instead of shipping binaries, so each one is a tiny deterministic SVG.
  */
+import { v2Links } from '@app/contracts';
 import type { Emoticon } from './catalogue';
 
 export const EMOTICON_SVG_CONTENT_TYPE = 'image/svg+xml; charset=utf-8';
@@ -131,7 +132,7 @@ export function emoticonPresentation(e: Emoticon, base: string): EmoticonPresent
     url: `${base}${emoticonImagePath(e)}`,
     width: e.width,
     height: e.height,
-    links: { self: `${base}/v2/emoticon/${e.id}` },
+    links: { self: v2Links(base).emoticon(e.id) },
   };
 }
 

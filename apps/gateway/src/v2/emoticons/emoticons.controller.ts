@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Param, Query, Res, UseFilters } from '@nestjs/common';
-import { oneOf } from '@app/contracts';
+import { oneOf, v2Links } from '@app/contracts';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
@@ -35,7 +35,7 @@ export class EmoticonsController {
     const type: EmoticonListType = q.type ?? 'all';
     const { items, total } = listEmoticons({ type, startIndex: page.startIndex, maxResults: page.maxResults });
     const hasMore = page.startIndex + items.length < total;
-    return pageResponse(items.map((e) => emoticonListItem(e, this.base)), page, hasMore, `${this.base}/v2/emoticon`, raw);
+    return pageResponse(items.map((e) => emoticonListItem(e, this.base)), page, hasMore, v2Links(this.base).emoticons, raw);
   }
 
   @Get(':key')

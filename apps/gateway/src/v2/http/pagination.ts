@@ -1,3 +1,4 @@
+import { MAX_ID } from '@app/contracts';
 import { z } from 'zod';
 import { queryInt } from './validation';
 
@@ -6,7 +7,7 @@ export const MAX_RESULTS_LIMIT = 1000;
 
 /** `start-index` and `max-results` of every v2 list. */
 export const pageQuery = {
-  'start-index': queryInt(0, 0, 2_147_483_647),
+  'start-index': queryInt(0, 0, MAX_ID),
   'max-results': queryInt(MAX_RESULTS_DEFAULT, 0, MAX_RESULTS_LIMIT),
 };
 

@@ -1,5 +1,5 @@
 import { Body, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { Actor, AddMemberV1, InviteUserV1, ListMembersV1, RemoveMemberV1, RoomRef, UserRef } from '@app/contracts';
+import { Actor, AddMemberV1, InviteUserV1, ListMembersV1, RemoveMemberV1, RoomRef, UserRef, v2Links } from '@app/contracts';
 import { z, ZodTypeAny } from 'zod';
 import { RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
@@ -26,7 +26,7 @@ export class MembersController extends V2Resource {
   @Summary('List the members of a private room')
   @RequireScopes('view_group', 'view_room')
   list(@RoomRefParam() room: RoomRef, @Param('room') name: string, @V2Query(userListQuery) q: UserListQuery, @Query() raw: Record<string, unknown>, @CurrentActor() actor: Actor) {
-    return this.page(q, raw, `/v2/room/${encodeURIComponent(name)}/member`,
+    return this.page(q, raw, v2Links('').members(name),
       async (w) => (await this.rooms.send(ListMembersV1, { actor, room, ...w })).users, toV2UserItem);
   }
 

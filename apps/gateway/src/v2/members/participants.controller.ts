@@ -1,5 +1,5 @@
 import { Delete, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
-import { Actor, AuthenticatedToken, EnterRoomV1, ExitRoomV1, ListParticipantsV1, RoomRef, UserRef } from '@app/contracts';
+import { Actor, AuthenticatedToken, EnterRoomV1, ExitRoomV1, ListParticipantsV1, RoomRef, UserRef, v2Links } from '@app/contracts';
 import { RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
 import { CurrentActor, CurrentToken, RoomRefParam, UserRefParam } from '../http/v2-request';
@@ -23,7 +23,7 @@ export class ParticipantsController extends V2Resource {
   @Summary('List who is in a room now')
   @RequireScopes('view_group', 'view_room')
   list(@RoomRefParam() room: RoomRef, @Param('room') name: string, @V2Query(userListQuery) q: UserListQuery, @Query() raw: Record<string, unknown>, @CurrentActor() actor: Actor) {
-    return this.page(q, raw, `/v2/room/${encodeURIComponent(name)}/participant`,
+    return this.page(q, raw, v2Links('').participants(name),
       async (w) => (await this.rooms.send(ListParticipantsV1, { actor, room, ...w })).users, toV2UserItem);
   }
 

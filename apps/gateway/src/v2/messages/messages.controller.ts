@@ -1,7 +1,7 @@
 import { Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   Actor, GetHistoryV2, GetMessageV1, NotificationBody, notificationBodySchema, notificationCommand, RoomRef,
-  SendMessageV1, SendNotificationV1,
+  SendMessageV1, SendNotificationV1, v2Links,
 } from '@app/contracts';
 import { ApiError } from '../../shared/api-error';
 import { pageOf, pageResponse, probeLimit, splitProbe } from '../http/pagination';
@@ -51,7 +51,7 @@ export class MessagesController extends V2Resource {
     });
     const { items, hasMore } = splitProbe(messages.reverse(), page);
     if (q.reverse) items.reverse();
-    return pageResponse(items.map((m) => toV2HistoryItem(m, q.timezone, this.base)), page, hasMore, this.roomUrl(room, 'history'), raw);
+    return pageResponse(items.map((m) => toV2HistoryItem(m, q.timezone, this.base)), page, hasMore, v2Links(this.base).history(room), raw);
   }
 
   /** The newest messages, oldest first, none older than `not-before`. */
@@ -65,7 +65,7 @@ export class MessagesController extends V2Resource {
       ...(q['not-before'] ? { notBefore: q['not-before'] } : {}),
     });
     const items = messages.map((m) => toV2HistoryItem(m, q.timezone, this.base));
-    return { items, startIndex: 0, maxResults, links: { self: this.roomUrl(room, 'history/latest') } };
+    return { items, startIndex: 0, maxResults, links: { self: v2Links(this.base).latestHistory(room) } };
   }
 
   @Get(':room/history/:message')
@@ -74,9 +74,5 @@ export class MessagesController extends V2Resource {
   async one(@RoomRefParam() room: RoomRef, @Param('message') id: string, @V2Query(latestHistoryQuery.pick({ timezone: true })) q: Pick<LatestHistoryQuery, 'timezone'>, @CurrentActor() actor: Actor) {
     const { message } = await this.rooms.send(GetMessageV1, { actor, room, messageId: id.slice(0, 100) });
     return { message: toV2HistoryItem(message, q.timezone, this.base) };
-  }
-
-  private roomUrl(room: string, rest: string): string {
-    return `${this.base}/v2/room/${encodeURIComponent(room)}/${rest}`;
   }
 }

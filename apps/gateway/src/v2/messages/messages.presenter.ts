@@ -1,4 +1,4 @@
-import type { HistoryMessageView, MessageUserView } from '@app/contracts';
+import { v2Links, type HistoryMessageView, type MessageUserView } from '@app/contracts';
 import { DateTime } from 'luxon';
 
 const UTC_ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -24,7 +24,7 @@ export interface V2MessageUser {
 }
 
 const userObject = (u: MessageUserView, base: string): V2MessageUser =>
-  ({ id: u.id, links: { self: `${base}/v2/user/${u.id}` }, mention_name: u.mentionName, name: u.name, version: u.version });
+  ({ id: u.id, links: { self: v2Links(base).user(u.id) }, mention_name: u.mentionName, name: u.name, version: u.version });
 
 /**
  * A history item as HipChat answered it: a user's message is `from` a User object, a

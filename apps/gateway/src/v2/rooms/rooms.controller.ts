@@ -1,6 +1,7 @@
 import { Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import {
   Actor, CreateRoomV1, DeleteRoomV1, GetRoomStatisticsV1, GetRoomV1, ListRoomsV1, RoomRef, SetTopicV1, UpdateRoomV1,
+  v2Links,
 } from '@app/contracts';
 import { namingFields } from '../../shared/command-errors';
 import { RequireScopes, ResponseSchema, Summary } from '../http/route-options';
@@ -33,7 +34,7 @@ export class RoomsController extends V2Resource {
   @Summary('List rooms')
   @RequireScopes('view_group', 'view_room')
   list(@V2Query(listRoomsQuery) q: ListRoomsQuery, @Query() raw: Record<string, unknown>, @CurrentActor() actor: Actor) {
-    return this.page(q, raw, '/v2/room', async (w) => (await this.rooms.send(ListRoomsV1, {
+    return this.page(q, raw, v2Links('').rooms, async (w) => (await this.rooms.send(ListRoomsV1, {
       actor, includePrivate: q['include-private'], includeArchived: q['include-archived'], ...w,
     })).rooms, q.expand === 'items' ? toV2ExpandedRoomItem : toV2RoomItem);
   }

@@ -1,30 +1,15 @@
-import type { RoomDetailView, RoomStatisticsView, RoomUserView, RoomView } from '@app/contracts';
+import { v2Links, type RoomDetailView, type RoomStatisticsView, type RoomUserView, type RoomView } from '@app/contracts';
 import { toV2UserItem } from '../users/users.presenter';
 
 /** v2 shapes of the rooms service's room views; `base` is the public base URL without a trailing slash. */
 
-export const roomUrl = (base: string, id: number) => `${base}/v2/room/${id}`;
-
-/** Where a room's statistics are: the room record links them, by id whatever the request named. */
-export const roomStatisticsUrl = (base: string, id: number) => `${roomUrl(base, id)}/statistics`;
-
-/** As the webhook Room object links them: `members` for private rooms only. */
-export function roomLinks(room: Pick<RoomView, 'id' | 'privacy'>, base: string) {
-  const self = roomUrl(base, room.id);
-  return {
-    self,
-    webhooks: `${self}/webhook`,
-    participants: `${self}/participant`,
-    ...(room.privacy === 'private' ? { members: `${self}/member` } : {}),
-  };
-}
 
 const userItem = (u: RoomUserView, base: string) =>
   toV2UserItem({ id: u.userId, name: u.name, mentionName: u.mentionName, version: u.version }, base);
 
 /** 201 of POST /v2/room. */
 export function toV2CreatedRoom(room: RoomView, base: string) {
-  return { id: room.id, links: { self: roomUrl(base, room.id) } };
+  return { id: room.id, links: { self: v2Links(base).room(room.id) } };
 }
 
 /** An item of GET /v2/room. */
@@ -35,7 +20,7 @@ export function toV2RoomItem(room: RoomView, base: string) {
     privacy: room.privacy,
     is_archived: room.isArchived,
     version: room.version,
-    links: roomLinks(room, base),
+    links: v2Links(base).roomLinks(room),
   };
 }
 
@@ -58,12 +43,13 @@ export function toV2Room(room: RoomDetailView, base: string) {
     last_active: room.lastActive,
     owner: room.owner ? userItem(room.owner, base) : null,
     participants: room.participants.map((p) => userItem(p, base)),
-    statistics: { links: { self: roomStatisticsUrl(base, room.id) } },
+    // The room record links its statistics by id, whatever the request named.
+    statistics: { links: { self: v2Links(base).roomStatistics(room.id) } },
     xmpp_jid: room.xmppJid,
     version: room.version,
     delegate_admin_visibility: null,
     avatar_url: null,
-    links: roomLinks(room, base),
+    links: v2Links(base).roomLinks(room),
   };
 }
 
@@ -72,6 +58,6 @@ export function toV2RoomStatistics(stats: RoomStatisticsView, base: string) {
   return {
     messages_sent: stats.messagesSent,
     last_active: stats.lastActive,
-    links: { self: roomStatisticsUrl(base, stats.roomId) },
+    links: { self: v2Links(base).roomStatistics(stats.roomId) },
   };
 }

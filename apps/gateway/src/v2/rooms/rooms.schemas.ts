@@ -1,4 +1,4 @@
-import { field, parseUserRef, problemOf, UserRef } from '@app/contracts';
+import { field, isId, parseUserRef, problemOf, UserRef } from '@app/contracts';
 import { z, ZodTypeAny } from 'zod';
 import { pageQuery } from '../http/pagination';
 import { bodyFlag, optionalField, queryFlag } from '../http/validation';
@@ -10,7 +10,7 @@ const NOT_A_USER = 'must be a user ID or an e-mail address';
 
 /** `owner_user_id`, `owner.id`: a user's id (number or digits), e-mail address or @mention name. */
 export const userIdOrEmail = z.any().transform((v: unknown, ctx): UserRef => {
-  if (typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 2_147_483_647) return { id: v };
+  if (isId(v)) return { id: v };
   if (typeof v === 'string' && v.trim() !== '') {
     const ref = parseUserRef(v.trim(), { mentions: true });
     if (!('email' in ref) || problemOf(field.email, ref.email) === null) return ref;

@@ -1,7 +1,7 @@
 import { Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import type { Context } from '@opentelemetry/api';
 import { generateApiToken, hashApiToken } from '@app/common';
-import { Actor, CreateUserTokenV1, ListUserTokensV1, RevokeUserTokenV1 } from '@app/contracts';
+import { Actor, canonicalPathId, CreateUserTokenV1, ListUserTokensV1, RevokeUserTokenV1, v2Links } from '@app/contracts';
 import { ApiError } from '../../shared/api-error';
 import { TokenAuthenticator } from '../../shared/auth/token-authenticator';
 import { Notes, RequireSessionOrScopes, ResponseSchema, Summary } from '../http/route-options';
@@ -33,7 +33,7 @@ export class TokensController extends V2Resource {
   ) {
     // The rooms service answers them all (a user has few; a group admin's v1 tokens are tens): the page is cut here.
     const { tokens } = await this.rooms.send(ListUserTokensV1, { userId }, trace);
-    return this.page(q, raw, '/v2/token', async (w) => tokens.slice(w.startIndex, w.startIndex + w.limit), toV2TokenItem);
+    return this.page(q, raw, v2Links('').tokens, async (w) => tokens.slice(w.startIndex, w.startIndex + w.limit), toV2TokenItem);
   }
 
   /** The clear token is made here and answered once; the rooms service gets its hash. */
@@ -55,8 +55,9 @@ export class TokensController extends V2Resource {
   @RequireSessionOrScopes('admin_group')
   @Notes('Our extension. Every gateway replica refuses the token before this answers. A token you may not see (someone else\'s) is 404.')
   async revoke(@CurrentUserId() userId: number, @Param('id') id: string, @CurrentActor() actor: Actor): Promise<void> {
-    if (!/^[1-9]\d{0,9}$/.test(id) || Number(id) > 2_147_483_647) throw new ApiError(404, `Token ${id.slice(0, 50)} not found`);
-    await this.rooms.send(RevokeUserTokenV1, { actor, userId, tokenId: Number(id) });
-    this.tokens.revoked(Number(id));
+    const tokenId = canonicalPathId(id);
+    if (tokenId === null) throw new ApiError(404, `Token ${id.slice(0, 50)} not found`);
+    await this.rooms.send(RevokeUserTokenV1, { actor, userId, tokenId });
+    this.tokens.revoked(tokenId);
   }
 }

@@ -1,5 +1,5 @@
 import { Get, HttpCode, Param, Post } from '@nestjs/common';
-import { Actor, GetPrivateHistoryV1, SendPrivateMessageV1, UserRef } from '@app/contracts';
+import { Actor, GetPrivateHistoryV1, SendPrivateMessageV1, UserRef, v2Links } from '@app/contracts';
 import { RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
 import { CurrentActor, UserRefParam } from '../http/v2-request';
@@ -33,7 +33,7 @@ export class PrivateChatController extends V2Resource {
       items: messages.map((m) => toV2PrivateMessage(m, this.base)),
       startIndex: 0,
       maxResults: q['max-results'],
-      links: { self: `${this.base}/v2/user/${encodeURIComponent(user)}/history/latest` },
+      links: { self: v2Links(this.base).privateLatestHistory(user) },
     };
   }
 }

@@ -1,6 +1,9 @@
 import { Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import type { Context } from '@opentelemetry/api';
-import { Actor, AuthenticatedToken, confinedTokenRefusal, CreateUserV1, DeleteUserV1, GetUserV1, ListUsersV1, UpdateUserV1, UserRef } from '@app/contracts';
+import {
+  Actor, AuthenticatedToken, confinedTokenRefusal, CreateUserV1, DeleteUserV1, GetUserV1, ListUsersV1, UpdateUserV1,
+  UserRef, v2Links,
+} from '@app/contracts';
 import { ApiError } from '../../shared/api-error';
 import { RequireScopes, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
@@ -25,7 +28,7 @@ export class UsersController extends V2Resource {
   @Summary('List users')
   @RequireScopes('view_group')
   list(@V2Query(listUsersQuery) q: ListUsersQuery, @Query() raw: Record<string, unknown>, @RequestTrace() trace?: Context) {
-    return this.page(q, raw, '/v2/user', async ({ startIndex, limit }) => (await this.rooms.send(ListUsersV1, {
+    return this.page(q, raw, v2Links('').users, async ({ startIndex, limit }) => (await this.rooms.send(ListUsersV1, {
       includeDeleted: q['include-deleted'], includeGuests: q['include-guests'], offset: startIndex, limit,
     }, trace)).users, toV2UserItem);
   }

@@ -1,8 +1,6 @@
-import type { PrivateMessageView, UserView } from '@app/contracts';
+import { v2Links, type PrivateMessageView, type UserView } from '@app/contracts';
 
 /** v2 shapes of the rooms service's user views; `base` is the public base URL without a trailing slash. */
-
-export const userUrl = (base: string, id: number) => `${base}/v2/user/${id}`;
 
 /** HipChat's presence `show`: what the service records as status. */
 const SHOW = { available: 'chat', away: 'away', dnd: 'dnd' } as const;
@@ -44,18 +42,18 @@ export function toV2User(user: UserView, base: string) {
     xmpp_jid: user.xmppJid,
     roles: rolesOf(user),
     version: user.version,
-    links: { self: userUrl(base, user.id) },
+    links: { self: v2Links(base).user(user.id) },
   };
 }
 
 /** A user as lists and other objects embed it (the webhook User object). */
 export function toV2UserItem(user: Pick<UserView, 'id' | 'name' | 'mentionName' | 'version'>, base: string) {
-  return { id: user.id, name: user.name, mention_name: user.mentionName, version: user.version, links: { self: userUrl(base, user.id) } };
+  return { id: user.id, name: user.name, mention_name: user.mentionName, version: user.version, links: { self: v2Links(base).user(user.id) } };
 }
 
 /** 201 of POST /v2/user: HipChat's `{id, links}`, and the new user as `entity`. */
 export function toV2CreatedUser(user: UserView, base: string) {
-  return { id: user.id, links: { self: userUrl(base, user.id) }, entity: toV2UserItem(user, base) };
+  return { id: user.id, links: { self: v2Links(base).user(user.id) }, entity: toV2UserItem(user, base) };
 }
 
 /** An item of the private chat history. */

@@ -1,7 +1,7 @@
 import { createParamDecorator, ExecutionContext, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import {
-  Actor, deliveryField, GetDeliveryV1, GetWebhookV1, ListDeliveriesV1, RecoverDeliveriesV1, RedeliverV1, resendRefusal, ResendAction, RoomRef,
-  WebhookRef, WebhookView,
+  Actor, deliveryField, GetDeliveryV1, GetWebhookV1, ListDeliveriesV1, RecoverDeliveriesV1, RedeliverV1, ResendAction,
+  resendRefusal, RoomRef, v2Links, WebhookRef, WebhookView,
 } from '@app/contracts';
 import { traceOfActor } from '@app/common';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
@@ -43,7 +43,7 @@ export function deliveryIdOf(raw: string): string {
  * check read (no round trip more): its attempts would only be recorded as failed.
  */
 export function refuseIfDisabled(webhook: WebhookView, action: ResendAction): void {
-  const refusal = resendRefusal(webhook, action, `POST ${webhookUrl(webhook, '')}/enable`);
+  const refusal = resendRefusal(webhook, action, `POST ${v2Links('').webhookEnable(webhook.roomId as number, webhook.id)}`);
   if (refusal) throw new ApiError(400, refusal);
 }
 
@@ -72,7 +72,7 @@ export class WebhookDeliveriesController extends V2Resource {
     // A key names the webhook only once the rooms service has found it; an id names it now.
     const webhookId = 'id' in ref ? ref.id : (await access).id;
     let self = '';
-    return this.page(q, raw, `/v2/room/${encodeURIComponent(name)}/webhook/${webhookId}/delivery`,
+    return this.page(q, raw, v2Links('').webhookDeliveries(name, webhookId),
       async (w) => {
         const command = { webhookId, ...filtersOf(q), ...cursorOf(q), ...w };
         const [webhook, { deliveries }] = await afterAccess(access, this.dispatcher.send(ListDeliveriesV1, command, traceOfActor(actor)));

@@ -1,12 +1,10 @@
 import { maskedUrl } from '@app/common';
-import type { DeliveryAttemptView, DeliveryDetailView, DeliveryView } from '@app/contracts';
+import { type DeliveryAttemptView, type DeliveryDetailView, deliveryLink, type DeliveryView, v2Links } from '@app/contracts';
 
 /**
  * v2 shapes of the dispatcher's delivery views. `webhookSelf` is the webhook's own URL (its
  * `links.self`); a delivery's URL is under it.
  */
-
-export const deliveryUrl = (webhookSelf: string, id: string) => `${webhookSelf}/delivery/${id}`;
 
 /** `last_attempt`: no status without an answer, no error with one. */
 function lastAttemptOf(a: DeliveryAttemptView) {
@@ -28,7 +26,7 @@ export function toV2DeliveryItem(d: DeliveryView, webhookSelf: string) {
     attempts: d.attempts,
     ...(d.nextAttemptAt !== null ? { next_attempt_at: d.nextAttemptAt } : {}),
     ...(d.lastAttempt !== null ? { last_attempt: lastAttemptOf(d.lastAttempt) } : {}),
-    links: { self: deliveryUrl(webhookSelf, d.id) },
+    links: { self: deliveryLink(webhookSelf, d.id) },
   };
 }
 

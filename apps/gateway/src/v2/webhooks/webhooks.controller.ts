@@ -1,6 +1,7 @@
 import { createParamDecorator, Delete, ExecutionContext, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import {
-  Actor, CreateWebhookV1, DeleteWebhookV1, EnableWebhookV1, GetWebhookV1, ListWebhooksV1, PutWebhookV1, RoomRef, WebhookRef,
+  Actor, CreateWebhookV1, DeleteWebhookV1, EnableWebhookV1, GetWebhookV1, ListWebhooksV1, pathId, PutWebhookV1,
+  RoomRef, v2Links, WebhookRef,
 } from '@app/contracts';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../shared/api-error';
@@ -15,12 +16,11 @@ import {
   webhookPageSchema, webhookSchema,
 } from './webhooks.schemas';
 
-const ID = /^\d{1,9}$/;
-
 /** `{id}`: a webhook id; anything else names no webhook. */
 function idRef(raw: string): WebhookRef {
-  if (!ID.test(raw) || Number(raw) === 0) throw new ApiError(404, `Webhook ${raw.slice(0, 100)} not found`);
-  return { id: Number(raw) };
+  const id = pathId(raw);
+  if (id === null) throw new ApiError(404, `Webhook ${raw.slice(0, 100)} not found`);
+  return { id };
 }
 
 /** `{key}`: checked with the key's rule (1 to 40 characters), a 400 naming `key` otherwise. */
@@ -60,7 +60,7 @@ export class WebhooksController extends V2Resource {
   @RequireScopes('admin_room')
   @ResponseSchema(webhookPageSchema)
   list(@RoomRefParam() room: RoomRef, @Param('room') name: string, @V2Query(webhookListQuery) q: WebhookListQuery, @Query() raw: Record<string, unknown>, @CurrentActor() actor: Actor) {
-    return this.page(q, raw, `/v2/room/${encodeURIComponent(name)}/webhook`,
+    return this.page(q, raw, v2Links('').webhooks(name),
       async (w) => (await this.rooms.send(ListWebhooksV1, { actor, room, ...w })).webhooks, toV2WebhookItem);
   }
 

@@ -1,11 +1,9 @@
-import type { WebhookView } from '@app/contracts';
+import { v2Links, type WebhookView } from '@app/contracts';
 
 /** v2 shapes of the rooms service's webhook views; `base` is the public base URL without a trailing slash. */
 
 /** Room routes show only the room's own webhooks, so `roomId` is set. */
-const roomUrlOf = (w: WebhookView, base: string) => `${base}/v2/room/${w.roomId}`;
-
-export const webhookUrl = (w: WebhookView, base: string) => `${roomUrlOf(w, base)}/webhook/${w.id}`;
+export const webhookUrl = (w: WebhookView, base: string) => v2Links(base).webhook(w.roomId as number, w.id);
 
 /**
  * 201 of POST .../webhook and of a PUT that created: the secret, shown this once; none for
@@ -38,5 +36,5 @@ export function toV2WebhookItem(w: WebhookView, base: string) {
 /** GET .../webhook/{id} and .../extension/webhook/{key}. */
 export function toV2Webhook(w: WebhookView, base: string) {
   const item = toV2WebhookItem(w, base);
-  return { ...item, links: { ...item.links, room: roomUrlOf(w, base) } };
+  return { ...item, links: { ...item.links, room: v2Links(base).room(w.roomId as number) } };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { absoluteHttpUrlProblem } from '../../rules/http-url';
 import { text } from '../../rules/text';
+import { idSchema } from '../../rules/ids';
 
 /** Why a value is not an absolute http(s) URL an add-on may be reached at, or null. */
 export function addonUrlProblem(v: string): string | null {
@@ -11,6 +12,6 @@ export function addonUrlProblem(v: string): string | null {
 export const addonField = {
   /** Where the add-on serves its descriptor. */
   descriptorUrl: text(addonUrlProblem),
-  installationId: z.number().int().positive().max(2_147_483_647),
+  installationId: idSchema,
   oauthClientId: text((v) => (v.length < 1 || v.length > 100 ? 'must be 1 to 100 characters' : null)),
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCommand } from '../define-command';
 import { actorSchema } from '../refs';
+import { startIndexSchema } from '../../rules/ids';
 
 /** Who made a change the audit log records: a user, a token of no user, an add-on, or the operator's CLI. */
 export const AUDIT_ACTOR_TYPES = ['user', 'token', 'addon', 'cli', 'system'] as const;
@@ -41,7 +42,7 @@ export interface AuditEntryView {
  */
 export const ListAuditV1 = defineCommand<{ items: AuditEntryView[] }>('audit.list-audit.v1', z.object({
   actor: actorSchema,
-  startIndex: z.number().int().min(0).max(2_147_483_647),
+  startIndex: startIndexSchema,
   limit: z.number().int().min(1).max(1001),
 }), { query: true });
 

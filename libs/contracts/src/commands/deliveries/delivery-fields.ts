@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { WEBHOOK_EVENT_NAMES } from '../../models/webhook-event-names';
 import { instantProblem, instantSchema } from '../../rules/instant';
 import { text } from '../../rules/text';
+import { idSchema } from '../../rules/ids';
 
 /** Every status a delivery's record can have (`cancelled`: its webhook was gone when an attempt was due). */
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'failed', 'cancelled'] as const;
@@ -21,7 +22,7 @@ export const positionAtProblem = (v: string): string | null => (POSITION_AT.test
 export const deliveryField = {
   /** A delivery's id: the `webhook-id` header its receiver saw. */
   deliveryId: z.string().uuid('must be a delivery id (a UUID)'),
-  webhookId: z.number().int().positive().max(2_147_483_647),
+  webhookId: idSchema,
   status: z.enum(DELIVERY_STATUSES),
   event: z.enum(WEBHOOK_EVENT_NAMES),
   /** An instant, as ISO 8601 text (answered as it was given: the dispatcher compares it as a timestamp). */

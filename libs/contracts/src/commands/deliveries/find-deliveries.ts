@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCommand } from '../define-command';
 import { deliveryField } from './delivery-fields';
 import { DeliveryDetailView, DeliveryListItem } from './delivery-view';
+import { startIndexSchema } from '../../rules/ids';
 
 /**
  * The delivery log's commands are the webhook dispatcher's (its own command queue). They take
@@ -26,7 +27,7 @@ export const ListDeliveriesV1 = defineCommand<{ deliveries: DeliveryListItem[] }
   /** Deliveries created at or after this instant. */
   since: deliveryField.instant.optional(),
   /** Ignored when `after` is given: the page starts after that delivery, wherever it now stands. */
-  startIndex: z.number().int().min(0).max(2_147_483_647),
+  startIndex: startIndexSchema,
   /**
    * Deliveries after this position in the log's order (older, or as old with a smaller id),
    * read as a range of the index: no deliveries skipped one by one, and none moved along by

@@ -3,6 +3,7 @@ import { HistoryMessageView } from '../../models/views';
 import { instantSchema as instant } from '../../rules/instant';
 import { defineCommand } from '../define-command';
 import { actorSchema, roomRefSchema } from '../refs';
+import { startIndexSchema } from '../../rules/ids';
 
 
 /**
@@ -23,7 +24,7 @@ export const GetHistoryV2 = defineCommand<{ messages: HistoryMessageView[] }>('r
   notBefore: z.string().max(100).optional(),
   /** Only the newest 75 messages are candidates (HipChat's `recent`). */
   recentOnly: z.boolean(),
-  offset: z.number().int().nonnegative().max(2_147_483_647),
+  offset: startIndexSchema,
   /** At most this many (a page size plus one tells whether more follow); absent: all within the bounds. */
   limit: z.number().int().nonnegative().max(1001).optional(),
   /** With senders' mention names, mentions, links, cards and replies' targets (what v2 shows). */

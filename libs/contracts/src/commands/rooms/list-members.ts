@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { UserView } from '../../models/views';
 import { defineCommand } from '../define-command';
 import { actorSchema, roomRefSchema } from '../refs';
+import { startIndexSchema } from '../../rules/ids';
 
 /** A page of a room's users: `limit` may be one more than the page, to learn whether more follow. */
 export const userPageSchema = {
-  startIndex: z.number().int().min(0).max(2_147_483_647),
+  startIndex: startIndexSchema,
   limit: z.number().int().min(0).max(1001),
 };
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RoomView } from '../../models/views';
 import { defineCommand } from '../define-command';
 import { actorSchema } from '../refs';
+import { startIndexSchema } from '../../rules/ids';
 
 /**
  * Rooms by id. Without options (v1): every room. v2 filters and pages in SQL: `limit` may
@@ -12,6 +13,6 @@ export const ListRoomsV1 = defineCommand<{ rooms: RoomView[] }>('rooms.list-room
   actor: actorSchema.optional(),
   includePrivate: z.boolean().optional(),
   includeArchived: z.boolean().optional(),
-  startIndex: z.number().int().min(0).max(2_147_483_647).optional(),
+  startIndex: startIndexSchema.optional(),
   limit: z.number().int().min(0).max(1001).optional(),
 }), { query: true });

@@ -3,10 +3,11 @@ import { WebhookRegistration, WebhookView } from '../../models/webhook-registrat
 import { defineCommand } from '../define-command';
 import { actorSchema, roomRefSchema } from '../refs';
 import { webhookField } from './webhook-fields';
+import { idSchema } from '../../rules/ids';
 
 /** One webhook of a room, by its id or by its key. */
 export const webhookRefSchema = z.union([
-  z.object({ id: z.number().int().positive().max(2_147_483_647) }).strict(),
+  z.object({ id: idSchema }).strict(),
   z.object({ key: webhookField.key }).strict(),
 ]);
 export type WebhookRef = z.output<typeof webhookRefSchema>;

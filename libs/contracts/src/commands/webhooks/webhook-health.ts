@@ -4,9 +4,10 @@ import { HealthTally } from '../../rules/webhook-health';
 import { defineCommand } from '../define-command';
 import { actorSchema, roomRefSchema } from '../refs';
 import { webhookRefSchema } from './find-webhooks';
+import { idSchema } from '../../rules/ids';
 
 const instant = z.string().datetime({ offset: true, message: 'must be an ISO-8601 date-time' });
-const webhookId = z.number().int().positive().max(2_147_483_647);
+const webhookId = idSchema;
 
 /**
  * One webhook's attempts as a dispatcher replica saw them since its previous report (see

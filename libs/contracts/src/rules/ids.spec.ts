@@ -1,0 +1,63 @@
+import { canonicalPathId, idSchema, isId, MAX_ID, pathId, startIndexSchema } from './ids';
+
+describe('ids', () => {
+  it('MAX_ID is the largest Postgres integer', () => {
+    expect(MAX_ID).toBe(2 ** 31 - 1);
+  });
+
+  // [segment, pathId, canonicalPathId]: the answers every route gave before the rule was shared.
+  const table: Array<[string, number | null, number | null]> = [
+    ['1', 1, 1],
+    ['42', 42, 42],
+    ['999999999', 999_999_999, 999_999_999],
+    ['0', null, null],
+    ['00', null, null],
+    ['000000000', null, null],
+    ['01', 1, null],
+    ['007', 7, null],
+    ['000000001', 1, null],
+    ['0000000001', null, null],
+    ['1000000000', null, 1_000_000_000],
+    ['2147483647', null, 2_147_483_647],
+    ['2147483648', null, null],
+    ['9999999999', null, null],
+    ['12345678901', null, null],
+    ['1e3', null, null],
+    ['0x10', null, null],
+    [' 1', null, null],
+    ['1 ', null, null],
+    ['+1', null, null],
+    ['-1', null, null],
+    ['1.0', null, null],
+    ['1.5', null, null],
+    ['', null, null],
+    ['Ops', null, null],
+    ['@ada', null, null],
+    ['ada@example.com', null, null],
+    ['١٢', null, null],
+    ['１', null, null],
+    ['1\n', null, null],
+  ];
+
+  it.each(table)('pathId(%j) is %p', (segment, expected) => {
+    expect(pathId(segment)).toBe(expected);
+  });
+
+  it.each(table)('canonicalPathId(%j) is %p (the token route)', (segment, _path, expected) => {
+    expect(canonicalPathId(segment)).toBe(expected);
+  });
+
+  it.each([
+    [1, true], [MAX_ID, true], [0, false], [-1, false], [MAX_ID + 1, false], [1.5, false],
+    [Number.NaN, false], [Infinity, false], ['1', false], [null, false], [undefined, false],
+  ])('isId(%p) is %p, as idSchema decides', (v, expected) => {
+    expect(isId(v)).toBe(expected);
+    expect(idSchema.safeParse(v).success).toBe(expected);
+  });
+
+  it.each([
+    [0, true], [1, true], [MAX_ID, true], [-1, false], [MAX_ID + 1, false], [0.5, false], ['0', false],
+  ])('startIndexSchema takes %p: %p', (v, expected) => {
+    expect(startIndexSchema.safeParse(v).success).toBe(expected);
+  });
+});
