@@ -17,21 +17,14 @@ export const startIndexSchema = z.number().int().min(0).max(MAX_ID);
 export const isId = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= MAX_ID;
 
 /**
- * A path segment as the id it names, or null when it names none by id:
- * 1 to 9 digits, not all zeros; leading zeros are read (`007` is 7). Nine digits because any
- * nine-digit number is below MAX_ID (room names may not be only digits, so a longer one names
- * no room either way).
+ * A path segment as the id it names, or null when it names none by id: 1 to 10 digits, not
+ * all zeros, at most MAX_ID; leading zeros are read (`007` is 7, as HipChat's integer paths
+ * read them). One rule for every `{room}`, `{user}` and `{id}` in a path (the token route
+ * once refused leading zeros and the others refused ids past nine digits: both are gone).
  * For `{room}` and `{user}` a null means "a name"; for `{id}` of a resource it is a 404.
  */
 export function pathId(segment: string): number | null {
-  return /^\d{1,9}$/.test(segment) && Number(segment) > 0 ? Number(segment) : null;
-}
-
-/**
- * `{id}` of /v2/token/{id}: the id as it is written (no leading zero), up to MAX_ID. Stricter
- * than pathId about zeros and wider about length; kept as the token route has always answered
- * (`DELETE /v2/token/01` revokes nothing) until both are made one rule.
- */
-export function canonicalPathId(segment: string): number | null {
-  return /^[1-9]\d{0,9}$/.test(segment) && Number(segment) <= MAX_ID ? Number(segment) : null;
+  if (!/^\d{1,10}$/.test(segment)) return null;
+  const id = Number(segment);
+  return id > 0 && id <= MAX_ID ? id : null;
 }

@@ -1,7 +1,7 @@
 import { Delete, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import type { Context } from '@opentelemetry/api';
 import { generateApiToken, hashApiToken } from '@app/common';
-import { Actor, canonicalPathId, CreateUserTokenV1, ListUserTokensV1, RevokeUserTokenV1, v2Links } from '@app/contracts';
+import { Actor, pathId, CreateUserTokenV1, ListUserTokensV1, RevokeUserTokenV1, v2Links } from '@app/contracts';
 import { ApiError } from '../../shared/api-error';
 import { TokenAuthenticator } from '../../shared/auth/token-authenticator';
 import { Notes, RequireSessionOrScopes, ResponseSchema, Summary } from '../http/route-options';
@@ -55,7 +55,7 @@ export class TokensController extends V2Resource {
   @RequireSessionOrScopes('admin_group')
   @Notes('Our extension. Every gateway replica refuses the token before this answers. A token you may not see (someone else\'s) is 404.')
   async revoke(@CurrentUserId() userId: number, @Param('id') id: string, @CurrentActor() actor: Actor): Promise<void> {
-    const tokenId = canonicalPathId(id);
+    const tokenId = pathId(id);
     if (tokenId === null) throw new ApiError(404, `Token ${id.slice(0, 50)} not found`);
     await this.rooms.send(RevokeUserTokenV1, { actor, userId, tokenId });
     this.tokens.revoked(tokenId);
