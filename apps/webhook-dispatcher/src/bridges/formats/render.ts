@@ -1,0 +1,152 @@
+import { inlineText } from './html';
+import type { Block, Doc, Inline } from './types';
+
+/**
+ * A Doc as the text of a chat post: Slack's mrkdwn or the Markdown of Mattermost,
+ * Rocket.Chat and Discord. One walker, a dialect per platform, so the platforms differ only
+ * where their documentation does.
+ */
+export interface Dialect {
+  /** Text as the platform shows it literally. */
+  escape(text: string): string;
+  bold(inner: string): string;
+  italic(inner: string): string;
+  code(text: string): string;
+  pre(text: string): string;
+  link(href: string, label: string): string;
+  image(src: string, alt: string): string;
+  /** A list item's bullet; Slack has no list syntax, so its bullet is a character. */
+  bullet(ordered: boolean, n: number): string;
+  /** Markdown tables where the platform renders them; else an aligned code block. */
+  tables: 'markdown' | 'code';
+}
+
+export function renderDoc(doc: Doc, d: Dialect): string {
+  return doc.map((b) => renderBlock(b, d)).filter((s) => s !== '').join('\n\n');
+}
+
+export function renderInline(nodes: readonly Inline[], d: Dialect): string {
+  return nodes.map((n): string => {
+    switch (n.t) {
+      case 'text': return d.escape(n.text);
+      case 'bold': return d.bold(renderInline(n.children, d));
+      case 'italic': return d.italic(renderInline(n.children, d));
+      case 'code': return d.code(n.text);
+      case 'br': return '\n';
+      case 'image': return d.image(n.src, n.alt);
+      case 'link': {
+        // A label is plain text on every platform: formatting inside one is not rendered.
+        const label = inlineText(n.children);
+        return d.link(n.href, label === n.href ? '' : label);
+      }
+    }
+  }).join('');
+}
+
+function renderBlock(b: Block, d: Dialect): string {
+  switch (b.t) {
+    case 'paragraph': return renderInline(b.children, d);
+    case 'pre': return d.pre(b.text);
+    case 'list': return b.items.map((item, i) => {
+      const bullet = d.bullet(b.ordered, i + 1);
+      const body = item.map((x) => renderBlock(x, d)).join('\n');
+      // Continuation lines (a nested list, a second paragraph) are indented under the text.
+      return bullet + body.split('\n').join(`\n${' '.repeat(bullet.length)}`);
+    }).join('\n');
+    case 'table': return d.tables === 'markdown' ? markdownTable(b.rows, b.header, d) : codeTable(b.rows, d);
+  }
+}
+
+/** GFM table (https://github.github.com/gfm/#tables-extension-): the first row is its header. */
+function markdownTable(rows: Inline[][][], _header: boolean, d: Dialect): string {
+  const width = Math.max(...rows.map((r) => r.length));
+  const line = (cells: string[]) => `| ${Array.from({ length: width }, (_, i) => cells[i] ?? '').join(' | ')} |`;
+  const cell = (c: Inline[]) => renderInline(c, d).replace(/\n/g, ' ').replace(/\|/g, '\\|');
+  const [head, ...body] = rows.map((r) => r.map(cell));
+  return [line(head), line(Array.from({ length: width }, () => '---')), ...body.map(line)].join('\n');
+}
+
+/** Columns aligned in a code block, where the platform has no table. */
+function codeTable(rows: Inline[][][], d: Dialect): string {
+  const cells = rows.map((r) => r.map((c) => inlineText(c).replace(/\n/g, ' ')));
+  const width = Math.max(...cells.map((r) => r.length));
+  const widths = Array.from({ length: width }, (_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const text = cells.map((r) => widths.map((w, i) => (r[i] ?? '').padEnd(w)).join(' | ').trimEnd()).join('\n');
+  return d.pre(text);
+}
+
+// ---- the dialects ----
+
+/** Characters a URL may not carry inside a link's syntax, percent-encoded (still the same URL). */
+const encodeUrl = (href: string, chars: RegExp) => href.replace(chars, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+
+/**
+ * Slack mrkdwn (https://api.slack.com/reference/surfaces/formatting): exactly `&`, `<` and
+ * `>` are escaped ("#escaping"), links are `<url|text>` ("#linking-urls"), bold `*x*`,
+ * italic `_x_`, code and ``` blocks ("#basic-formatting"). mrkdwn has no escape for `*` or
+ * `_`, nor lists or tables: bullets are characters, tables aligned code.
+ */
+export const slackDialect: Dialect = {
+  escape: (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+  bold: (s) => (s === '' ? '' : `*${s}*`),
+  italic: (s) => (s === '' ? '' : `_${s}_`),
+  code: (s) => `\`${slackDialect.escape(s.replace(/`/g, 'ˋ'))}\``,
+  pre: (s) => `\`\`\`\n${slackDialect.escape(s.replace(/```/g, '`ˋ`'))}\n\`\`\``,
+  link: (href, label) => {
+    const url = slackDialect.escape(encodeUrl(href, /[|\s]/g));
+    return label === '' ? `<${url}>` : `<${url}|${slackDialect.escape(label.replace(/\s+/g, ' '))}>`;
+  },
+  image: (src, alt) => slackDialect.link(src, alt || 'image'),
+  bullet: (ordered, n) => (ordered ? `${n}. ` : '• '),
+  tables: 'code',
+};
+
+/**
+ * CommonMark's backslash escapes (https://spec.commonmark.org/0.31.2/#backslash-escapes),
+ * for the characters that would otherwise format: text reads as written. URLs are left
+ * alone so that the platform still links them.
+ */
+export function escapeMarkdown(s: string): string {
+  return s.split(/(\bhttps?:\/\/[^\s<>]+)/).map((chunk, i) => (i % 2 === 1 ? chunk : chunk
+    .replace(/[\\`*_~[\]|]/g, '\\$&')
+    .replace(/(^|\n)([ \t]*)([#>+-])(?=\s)/g, '$1$2\\$3')
+    .replace(/(^|\n)([ \t]*\d+)\.(?=\s)/g, '$1$2\\.'))).join('');
+}
+
+const fenceFor = (s: string) => ('`'.repeat(Math.max(3, ...[...s.matchAll(/`+/g)].map((m) => m[0].length + 1))));
+
+const markdownBase: Omit<Dialect, 'image' | 'tables'> = {
+  escape: escapeMarkdown,
+  bold: (s) => (s === '' ? '' : `**${s}**`),
+  italic: (s) => (s === '' ? '' : `_${s}_`),
+  code: (s) => {
+    const ticks = '`'.repeat(Math.max(1, ...[...s.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+    return ticks.length > 1 ? `${ticks} ${s} ${ticks}` : `\`${s}\``;
+  },
+  pre: (s) => { const f = fenceFor(s); return `${f}\n${s}\n${f}`; },
+  link: (href, label) => {
+    const url = encodeUrl(href, /[\s()<>]/g);
+    return label === '' ? url : `[${escapeMarkdown(label.replace(/\s+/g, ' '))}](${url})`;
+  },
+  bullet: (ordered, n) => (ordered ? `${n}. ` : '- '),
+};
+
+/** Mattermost Markdown (https://docs.mattermost.com/collaborate/format-messages.html): tables and inline images render. */
+export const mattermostDialect: Dialect = {
+  ...markdownBase,
+  image: (src, alt) => `![${escapeMarkdown(alt)}](${encodeUrl(src, /[\s()<>]/g)})`,
+  tables: 'markdown',
+};
+
+/** Rocket.Chat Markdown (https://docs.rocket.chat/docs/message-formatting): tables and inline images render. */
+export const rocketchatDialect: Dialect = { ...mattermostDialect };
+
+/**
+ * Discord Markdown (https://support.discord.com/hc/en-us/articles/210298617): masked links
+ * in webhook content, no tables, no inline images (an image is a link, which Discord previews).
+ */
+export const discordDialect: Dialect = {
+  ...markdownBase,
+  image: (src, alt) => markdownBase.link(src, alt),
+  tables: 'code',
+};
