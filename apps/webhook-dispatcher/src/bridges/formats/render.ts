@@ -53,7 +53,7 @@ function renderBlock(b: Block, d: Dialect): string {
       // Continuation lines (a nested list, a second paragraph) are indented under the text.
       return bullet + body.split('\n').join(`\n${' '.repeat(bullet.length)}`);
     }).join('\n');
-    case 'table': return d.tables === 'markdown' ? markdownTable(b.rows, b.header, d) : codeTable(b.rows, d);
+    case 'table': return d.tables === 'markdown' ? markdownTable(b.rows, b.header, d) : codeTable(b.rows, b.header, d);
   }
 }
 
@@ -61,18 +61,21 @@ function renderBlock(b: Block, d: Dialect): string {
 function markdownTable(rows: Inline[][][], _header: boolean, d: Dialect): string {
   const width = Math.max(...rows.map((r) => r.length));
   const line = (cells: string[]) => `| ${Array.from({ length: width }, (_, i) => cells[i] ?? '').join(' | ')} |`;
-  const cell = (c: Inline[]) => renderInline(c, d).replace(/\n/g, ' ').replace(/\|/g, '\\|');
+  const cell = (c: Inline[]) => renderInline(c, d).replace(/\n/g, ' ').replace(/(?<!\\)\|/g, '\\|');
   const [head, ...body] = rows.map((r) => r.map(cell));
   return [line(head), line(Array.from({ length: width }, () => '---')), ...body.map(line)].join('\n');
 }
 
 /** Columns aligned in a code block, where the platform has no table. */
-function codeTable(rows: Inline[][][], d: Dialect): string {
+function codeTable(rows: Inline[][][], header: boolean, d: Dialect): string {
   const cells = rows.map((r) => r.map((c) => inlineText(c).replace(/\n/g, ' ')));
   const width = Math.max(...cells.map((r) => r.length));
   const widths = Array.from({ length: width }, (_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const text = cells.map((r) => widths.map((w, i) => (r[i] ?? '').padEnd(w)).join(' | ').trimEnd()).join('\n');
-  return d.pre(text);
+  // Columns two spaces apart: a "|" in a cell cannot be read as a column's edge.
+  const line = (r: string[]) => widths.map((w, i) => (r[i] ?? '').padEnd(w)).join('  ').trimEnd();
+  const lines = cells.map(line);
+  if (header) lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
+  return d.pre(lines.join('\n'));
 }
 
 // ---- the dialects ----
@@ -108,45 +111,47 @@ export const slackDialect: Dialect = {
  */
 export function escapeMarkdown(s: string): string {
   return s.split(/(\bhttps?:\/\/[^\s<>]+)/).map((chunk, i) => (i % 2 === 1 ? chunk : chunk
-    .replace(/[\\`*_~[\]|]/g, '\\$&')
+    .replace(/[\\`*_~[\]|<]/g, '\\$&')
     .replace(/(^|\n)([ \t]*)([#>+-])(?=\s)/g, '$1$2\\$3')
     .replace(/(^|\n)([ \t]*\d+)\.(?=\s)/g, '$1$2\\.'))).join('');
 }
 
 const fenceFor = (s: string) => ('`'.repeat(Math.max(3, ...[...s.matchAll(/`+/g)].map((m) => m[0].length + 1))));
 
-const markdownBase: Omit<Dialect, 'image' | 'tables'> = {
-  escape: escapeMarkdown,
-  bold: (s) => (s === '' ? '' : `**${s}**`),
-  italic: (s) => (s === '' ? '' : `_${s}_`),
-  code: (s) => {
-    const ticks = '`'.repeat(Math.max(1, ...[...s.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-    return ticks.length > 1 ? `${ticks} ${s} ${ticks}` : `\`${s}\``;
-  },
-  pre: (s) => { const f = fenceFor(s); return `${f}\n${s}\n${f}`; },
-  link: (href, label) => {
+function markdownDialect(escape: (s: string) => string, o: { images: boolean; tables: Dialect['tables'] }): Dialect {
+  const link = (href: string, label: string) => {
     const url = encodeUrl(href, /[\s()<>]/g);
-    return label === '' ? url : `[${escapeMarkdown(label.replace(/\s+/g, ' '))}](${url})`;
-  },
-  bullet: (ordered, n) => (ordered ? `${n}. ` : '- '),
-};
+    return label === '' ? url : `[${escape(label.replace(/\s+/g, ' '))}](${url})`;
+  };
+  return {
+    escape,
+    bold: (s) => (s === '' ? '' : `**${s}**`),
+    italic: (s) => (s === '' ? '' : `_${s}_`),
+    code: (s) => {
+      const ticks = '`'.repeat(Math.max(1, ...[...s.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+      return ticks.length > 1 ? `${ticks} ${s} ${ticks}` : `\`${s}\``;
+    },
+    pre: (s) => { const f = fenceFor(s); return `${f}\n${s}\n${f}`; },
+    link,
+    image: o.images ? (src, alt) => `![${escape(alt)}](${encodeUrl(src, /[\s()<>]/g)})` : (src, alt) => link(src, alt),
+    bullet: (ordered, n) => (ordered ? `${n}. ` : '- '),
+    tables: o.tables,
+  };
+}
 
-/** Mattermost Markdown (https://docs.mattermost.com/collaborate/format-messages.html): tables and inline images render. */
-export const mattermostDialect: Dialect = {
-  ...markdownBase,
-  image: (src, alt) => `![${escapeMarkdown(alt)}](${encodeUrl(src, /[\s()<>]/g)})`,
-  tables: 'markdown',
-};
-
-/** Rocket.Chat Markdown (https://docs.rocket.chat/docs/message-formatting): tables and inline images render. */
-export const rocketchatDialect: Dialect = { ...mattermostDialect };
+/** Mattermost Markdown (https://docs.mattermost.com/collaborate/format-messages.html): CommonMark escapes, tables and inline images render. */
+export const mattermostDialect: Dialect = markdownDialect(escapeMarkdown, { images: true, tables: 'markdown' });
 
 /**
- * Discord Markdown (https://support.discord.com/hc/en-us/articles/210298617): masked links
- * in webhook content, no tables, no inline images (an image is a link, which Discord previews).
+ * Rocket.Chat's message parser (@rocket.chat/message-parser, its grammar.pegjs): `**x**`,
+ * `_x_`, links, images, code and lists, but no tables and no backslash escapes (a
+ * backslash shows as one): text goes as it is, tables as aligned code.
  */
-export const discordDialect: Dialect = {
-  ...markdownBase,
-  image: (src, alt) => markdownBase.link(src, alt),
-  tables: 'code',
-};
+export const rocketchatDialect: Dialect = markdownDialect((s) => s, { images: true, tables: 'code' });
+
+/**
+ * Discord Markdown (https://support.discord.com/hc/en-us/articles/210298617): backslash
+ * escapes, masked links in webhook content, no tables, no inline images (an image is a link,
+ * which Discord previews).
+ */
+export const discordDialect: Dialect = markdownDialect(escapeMarkdown, { images: false, tables: 'code' });
