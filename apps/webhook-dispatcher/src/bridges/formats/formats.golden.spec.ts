@@ -6,6 +6,7 @@ import { DISCORD_LIMITS } from './discord';
 import { FORMATS } from './index';
 import { MATTERMOST_LIMITS } from './mattermost';
 import { toBridgeMessage } from './message';
+import { discordDialect, mattermostDialect, renderDoc, rocketchatDialect, slackDialect } from './render';
 import { ROCKETCHAT_LIMITS } from './rocketchat';
 import { SLACK_LIMITS } from './slack';
 import type { BridgeMessage, PlatformPost } from './types';
@@ -39,6 +40,9 @@ const LONG_TEXT = (() => {
   for (let i = 0; s.length < 10_000; i++) s += vocabulary[(i * 7) % vocabulary.length] + ((i % 11 === 10) ? '\n' : ' ');
   return s.slice(0, 9_999) + 'x';
 })();
+
+/** The same words as html, with links and bold text every line. */
+const LONG_HTML = LONG_TEXT.split('\n').map((line, i) => `<b>${i}</b> ${line} <a href="https://ci.example.com/runs/${i}?a=1&amp;b=2">run ${i}</a>`).join('<br>');
 
 const CARD = {
   style: 'application', format: 'medium', id: 'c-42', title: 'Build #42 passed',
@@ -81,6 +85,10 @@ const CASES: Record<string, () => BridgeMessage[]> = {
   created: () => [msg('room_created', { sender: ada })],
   deleted: () => [msg('room_deleted', { sender: 'API' })],
   'long-10000': () => [userMessage(LONG_TEXT)],
+  // A coloured notification as long: Slack, Mattermost and Rocket.Chat attachments, Discord embeds of 4,096.
+  'long-notification': () => [notification(LONG_HTML, { color: 'red' })],
+  // A code block longer than a Discord embed: closed and reopened where it is cut.
+  'long-code': () => [notification(`<pre>${Array.from({ length: 300 }, (_, i) => `line ${i}: value &lt; limit &amp;&amp; ok`).join('\n')}</pre>`, { color: 'gray' })],
   burst: () => [
     notification('Deploy <b>1</b> started', { from: 'CI', color: 'yellow' }),
     notification('Deploy <b>1</b> finished', { from: 'CI', color: 'green' }),
