@@ -4,11 +4,12 @@ import { rocketchatDialect } from './render';
 import type { PlatformFormat, PlatformPost } from './types';
 
 /**
- * Rocket.Chat incoming webhooks (https://docs.rocket.chat/docs/integrations): the body of
- * chat.postMessage (https://developer.rocket.chat/apidocs/post-message): `text` in Markdown,
- * `alias` as the name shown instead of the webhook's user, attachments with a hex `color`,
- * `fields`, `thumb_url` and `image_url`. A message is refused above Message_MaxAllowedSize,
- * 5,000 characters by default; attachments are kept within it too.
+ * Rocket.Chat incoming webhooks (https://docs.rocket.chat/docs/integrations), read as
+ * processWebhookMessage.ts reads them: `text`, `alias` (the name shown instead of the
+ * webhook's user; a `username` would override it), and attachments as chat.postMessage
+ * takes them (https://developer.rocket.chat/apidocs/post-message): hex `color`, `fields`,
+ * `thumb_url`, `image_url`. A message is refused above Message_MaxAllowedSize, 5,000
+ * characters by default; attachments are kept within it too.
  */
 export const ROCKETCHAT_LIMITS = { text: 5_000, attachments: 20, total: 5_000, textInTotal: true };
 

@@ -11,6 +11,10 @@
  * (the newline or the space) stays at the end of the earlier part; platforms drop trailing
  * white space when they show a post. No "(1/6)" markers are added.
  *
+ * Where: the last line boundary that leaves the part at least half full, else the last word
+ * boundary that does, else the last of either, else the last place outside an atom (a
+ * link, an entity, an escape, inline code); an atom longer than the limit alone is cut.
+ *
  * Lengths are counted in UTF-16 code units (JavaScript's `length`), never fewer than the
  * code points the platforms count, so a part within the limit here is within it there; a
  * cut never falls between the two halves of a surrogate pair.
