@@ -2,13 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WebhookEventName } from '@app/contracts';
 import { COLORS } from './colors';
-import { DISCORD_LIMITS } from './discord';
 import { FORMATS } from './index';
-import { MATTERMOST_LIMITS } from './mattermost';
 import { toBridgeMessage } from './message';
 import { discordDialect, mattermostDialect, renderDoc, rocketchatDialect, slackDialect } from './render';
-import { ROCKETCHAT_LIMITS } from './rocketchat';
-import { SLACK_LIMITS } from './slack';
 import type { BridgeMessage, PlatformPost } from './types';
 
 /**
@@ -119,6 +115,15 @@ describe.each(PLATFORMS)('%s golden payloads', (platform) => {
 });
 
 // ---- rules that hold for every case ----
+
+/**
+ * The platforms' documented limits, written here again rather than imported: a wrong
+ * constant in a format must fail these checks, not move them.
+ */
+const DISCORD_LIMITS = { content: 2000, embeds: 10, total: 6000, title: 256, description: 4096, fieldName: 256, fieldValue: 1024, fields: 25, footer: 2048 };
+const SLACK_LIMITS = { text: 40_000, attachments: 20 };
+const MATTERMOST_LIMITS = { text: 16_383 };
+const ROCKETCHAT_LIMITS = { text: 5_000 };
 
 const allPosts = (platform: keyof typeof FORMATS) => Object.keys(CASES).map((name) => ({ name, posts: render(platform, name) }));
 
