@@ -203,6 +203,10 @@ describe.each([
       for (const s of stringsAt(body, new Set(['text', 'content', 'description', 'title', 'value', 'fallback']))) {
         expect(s).not.toMatch(/&amp;|&quot;|&#\d+;/);
       }
+      // Discord's allowed_mentions keeps them silent; the others have no such switch.
+      if (platform !== 'discord') {
+        for (const s of stringsAt(body, new Set(['text']))) expect(s).not.toMatch(/(^|[^\w@])@(all|channel|here|everyone)\b/i);
+      }
     }
   });
 });

@@ -116,6 +116,14 @@ export function escapeMarkdown(s: string): string {
     .replace(/(^|\n)([ \t]*\d+)\.(?=\s)/g, '$1$2\\.'))).join('');
 }
 
+/**
+ * Mattermost and Rocket.Chat notify a whole channel for @all, @channel and @here in a
+ * webhook's text, and have no allowed_mentions as Discord does: a zero-width space after
+ * the @ shows the same text and pings no one (Slack pings only for <!here>, which its
+ * escaping already prevents).
+ */
+export const unpingMassMentions = (s: string): string => s.replace(/(^|[^\w@])@(all|channel|here|everyone)\b/gi, '$1@\u200b$2');
+
 const fenceFor = (s: string) => ('`'.repeat(Math.max(3, ...[...s.matchAll(/`+/g)].map((m) => m[0].length + 1))));
 
 function markdownDialect(escape: (s: string) => string, o: { images: boolean; tables: Dialect['tables'] }): Dialect {
@@ -140,14 +148,14 @@ function markdownDialect(escape: (s: string) => string, o: { images: boolean; ta
 }
 
 /** Mattermost Markdown (https://docs.mattermost.com/collaborate/format-messages.html): CommonMark escapes, tables and inline images render. */
-export const mattermostDialect: Dialect = markdownDialect(escapeMarkdown, { images: true, tables: 'markdown' });
+export const mattermostDialect: Dialect = markdownDialect((s) => unpingMassMentions(escapeMarkdown(s)), { images: true, tables: 'markdown' });
 
 /**
  * Rocket.Chat's message parser (@rocket.chat/message-parser, its grammar.pegjs): `**x**`,
  * `_x_`, links, images, code and lists, but no tables and no backslash escapes (a
- * backslash shows as one): text goes as it is, tables as aligned code.
+ * backslash shows as one): text goes as it is (mass mentions unpinged), tables as aligned code.
  */
-export const rocketchatDialect: Dialect = markdownDialect((s) => s, { images: true, tables: 'code' });
+export const rocketchatDialect: Dialect = markdownDialect(unpingMassMentions, { images: true, tables: 'code' });
 
 /**
  * Discord Markdown (https://support.discord.com/hc/en-us/articles/210298617): backslash
