@@ -63,6 +63,12 @@ describe('htmlDoc', () => {
     ]);
   });
 
+  it('keeps line breaks of a block inside formatting outside it', () => {
+    expect(htmlDoc('a <b><p>x</p></b> b')).toEqual([{ t: 'paragraph', children: [
+      { t: 'text', text: 'a' }, { t: 'br' }, { t: 'bold', children: [{ t: 'text', text: 'x' }] }, { t: 'br' }, { t: 'text', text: 'b' },
+    ] }]);
+  });
+
   it('gives an empty Doc for markup without text', () => {
     expect(htmlDoc('<p> </p><br><b></b>')).toEqual([]);
   });

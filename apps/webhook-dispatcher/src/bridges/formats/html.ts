@@ -240,8 +240,15 @@ function normalizeInline(nodes: readonly Inline[]): Inline[] {
             children.shift();
             out.splice(before, 0, text1(' '));
           }
+          // Line breaks at its edges (a <p> inside a <b>) go outside: `**\nx**` is no bold.
+          const lead: Inline[] = [];
+          const trail: Inline[] = [];
+          while (children[0]?.t === 'br') lead.push(children.shift() as Inline);
+          while (children[children.length - 1]?.t === 'br') trail.push(children.pop() as Inline);
+          out.push(...lead);
           if (children.length > 0) out.push({ ...n, children } as Inline);
           else if (n.t === 'link') out.push({ ...n, children: [text1(n.href)] });
+          out.push(...trail);
           break;
         }
       }
