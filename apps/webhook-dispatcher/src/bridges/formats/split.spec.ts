@@ -1,0 +1,89 @@
+import { partText, splitText, type Part } from './split';
+
+const joined = (parts: Part[]) => parts.map((p) => p.text).join('');
+
+function words(n: number, seed = 1): string {
+  // A deterministic text of words, lines and paragraphs (no Math.random: a failure repeats).
+  let x = seed;
+  const next = () => { x = (x * 1103515245 + 12345) % 2147483648; return x; };
+  const out: string[] = [];
+  while (out.join('').length < n) {
+    const r = next() % 100;
+    out.push(r < 8 ? '\n' : r < 10 ? '\n\n' : `${'lorem ipsum dolor sit amet consectetur'.split(' ')[next() % 6]}${r % 3 === 0 ? '' : ' '}`);
+  }
+  return out.join('').slice(0, n);
+}
+
+describe('splitText', () => {
+  it('leaves a text within the limit whole', () => {
+    expect(splitText('short', 2000)).toEqual([{ prefix: '', text: 'short', suffix: '' }]);
+  });
+
+  it('cuts 10,000 characters for Discord into 5 or more parts of at most 2,000 that join back to the text', () => {
+    const text = words(10_000);
+    const parts = splitText(text, 2000);
+    expect(parts.length).toBeGreaterThanOrEqual(5);
+    for (const p of parts) expect(partText(p).length).toBeLessThanOrEqual(2000);
+    expect(parts.map(partText).join('')).toBe(text);
+  });
+
+  it('cuts at a line boundary when there is one in the latter half, else at a word boundary', () => {
+    const text = `${'a'.repeat(60)}\n${'b '.repeat(30)}`;
+    expect(splitText(text, 80).map((p) => p.text)).toEqual([`${'a'.repeat(60)}\n`, 'b '.repeat(30)]);
+    const words2 = 'word '.repeat(40);
+    const parts = splitText(words2, 42);
+    for (const p of parts.slice(0, -1)) expect(p.text.endsWith(' ')).toBe(true);
+    expect(joined(parts)).toBe(words2);
+  });
+
+  it.each([
+    ['a Markdown link', '[the build log](https://ci.example.com/builds/42/log)'],
+    ['a Slack link', '<https://ci.example.com/builds/42/log|the build log>'],
+    ['a bare URL', 'https://ci.example.com/builds/42/log?a=1&b=2'],
+    ['an entity', '&amp;'],
+    ['an inline code span', '`npm run build --workspaces`'],
+    ['a backslash escape', '\\*'],
+  ])('never cuts inside %s', (_name, atom) => {
+    for (let pad = 0; pad < 70; pad++) {
+      // With spaces around it and, where it ends by itself, without any (only a hard cut is left).
+      const glued = atom.startsWith('http') ? [] : [`${'x'.repeat(pad)}${atom}${'y'.repeat(60)}`];
+      for (const text of [`${'x'.repeat(pad)} ${atom} ${'y '.repeat(30)}`, ...glued]) {
+        const parts = splitText(text, 64);
+        expect(joined(parts)).toBe(text);
+        expect(parts.some((p) => p.text.includes(atom))).toBe(true);
+      }
+    }
+  });
+
+  it('closes a code block it must cut and reopens it, with its language, in the next part', () => {
+    const code = Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n');
+    const text = `Before\n\`\`\`ts\n${code}\n\`\`\`\nAfter`;
+    const parts = splitText(text, 120);
+    expect(parts.length).toBeGreaterThan(2);
+    expect(joined(parts)).toBe(text);
+    for (const p of parts) {
+      expect(partText(p).length).toBeLessThanOrEqual(120);
+      // Every part shows balanced fences: its code is shown as code.
+      expect((partText(p).match(/```/g) ?? []).length % 2).toBe(0);
+    }
+    expect(parts[1].prefix).toBe('```ts\n');
+    expect(parts[0].suffix).toMatch(/^\n?```$/);
+  });
+
+  it('never separates the halves of a surrogate pair', () => {
+    const text = '😀'.repeat(100);
+    const parts = splitText(text, 51);
+    for (const p of parts) {
+      expect(p.text.length).toBeLessThanOrEqual(51);
+      expect(p.text).not.toMatch(/^[\udc00-\udfff]|[\ud800-\udbff]$/);
+    }
+    expect(joined(parts)).toBe(text);
+  });
+
+  it('cuts an atom longer than the limit rather than exceed it', () => {
+    const url = `https://example.com/${'a'.repeat(300)}`;
+    const parts = splitText(url, 100);
+    for (const p of parts) expect(partText(p).length).toBeLessThanOrEqual(100);
+    expect(joined(parts)).toBe(url);
+  });
+});
