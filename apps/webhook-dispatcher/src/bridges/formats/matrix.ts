@@ -98,7 +98,10 @@ function messageUnits(m: BridgeMessage, index: number): Unit[] {
   // A card replaces the message it came with: HipChat's `message` is the card's fallback.
   const blocks: Block[] = m.card ? cardBlocks(m.card) : [...m.body];
   if (m.file) blocks.push(fileBlock(m.file));
-  const fits = (b: Block) => jsonBytes(blockUnit(b, index)) <= UNIT_MAX_BYTES;
+  const fits = (b: Block) => {
+    const u = blockUnit(b, index);
+    return jsonBytes([u.html, u.text]) <= UNIT_MAX_BYTES;
+  };
   const units = blocks.flatMap((b) => splitBlock(b, fits)).map((b) => blockUnit(b, index));
   const prefix = senderPrefix(m);
   if (prefix) {
@@ -106,7 +109,8 @@ function messageUnits(m: BridgeMessage, index: number): Unit[] {
     if (first && first.inlineHtml !== null) {
       units[0] = { ...first, html: `<p>${prefix.html}${first.inlineHtml}</p>`, inlineHtml: prefix.html + first.inlineHtml, text: prefix.text + first.text };
     } else {
-      units.unshift({ message: index, html: `<p>${prefix.html}</p>`, inlineHtml: prefix.html, text: prefix.text });
+      const html = prefix.html.replace(/: $/, ':');
+      units.unshift({ message: index, html: `<p>${html}</p>`, inlineHtml: html, text: prefix.text.trimEnd() });
     }
   }
   return units;
@@ -136,7 +140,7 @@ function cardBlocks(card: BridgeCard): Block[] {
       ]),
     });
   }
-  if (card.thumbnail) blocks.push({ t: 'paragraph', children: [{ t: 'image', src: card.thumbnail, alt: card.title }] });
+  if (card.thumbnail) blocks.push({ t: 'paragraph', children: [{ t: 'image', src: card.thumbnail, alt: 'Thumbnail' }] });
   return blocks;
 }
 
@@ -194,10 +198,10 @@ function inlineHtml(i: Inline): string {
     case 'code':
       return `<code>${esc(i.text)}</code>`;
     case 'link':
-      return permittedHref(i.href) ? `<a href="${esc(i.href)}">${inlinesHtml(i.children)}</a>` : inlinesHtml(i.children);
+      return permittedHref(i.href) ? `<a href="${esc(normalHref(i.href))}">${inlinesHtml(i.children)}</a>` : inlinesHtml(i.children);
     case 'image':
       if (i.src.startsWith('mxc://')) return `<img src="${esc(i.src)}" alt="${esc(i.alt)}">`;
-      return permittedHref(i.src) ? `<a href="${esc(i.src)}">${esc(i.alt || i.src)}</a>` : esc(i.alt);
+      return permittedHref(i.src) ? `<a href="${esc(normalHref(i.src))}">${esc(i.alt || i.src)}</a>` : esc(i.alt);
     case 'br':
       return '<br>';
   }
@@ -210,6 +214,9 @@ function permittedHref(href: string): boolean {
     return false;
   }
 }
+
+/** The URL as a browser would send it (a space percent-encoded), so clients' linkifiers keep it whole. */
+const normalHref = (href: string): string => new URL(href).href;
 
 function blockText(b: Block, indent = ''): string {
   switch (b.t) {
@@ -245,7 +252,9 @@ function inlineText(i: Inline): string {
       return inlinesText(i.children);
     case 'link': {
       const text = inlinesText(i.children);
-      return text === i.href || text === '' ? i.href : `${text} (${i.href})`;
+      if (!permittedHref(i.href)) return text;
+      const href = normalHref(i.href);
+      return text === i.href || text === href || text === '' ? href : `${text} (${href})`;
     }
     case 'image':
       return i.alt ? `${i.alt} (${i.src})` : i.src;
