@@ -192,7 +192,7 @@ const blockImages = (b: Block): Element[] =>
 /** Markdown has no images in Teams: each one is an Image element after its text, where people see it. */
 function images(inlines: readonly Inline[]): Element[] {
   return inlines.flatMap((i): Element[] => {
-    if (i.t === 'image') return [{ type: 'Image', url: i.src, altText: i.alt }];
+    if (i.t === 'image') return webUrl(i.src) ? [{ type: 'Image', url: i.src, altText: i.alt }] : [];
     if (i.t === 'bold' || i.t === 'italic' || i.t === 'link') return images(i.children);
     return [];
   });
@@ -216,9 +216,10 @@ function inlineMd(i: Inline): string {
       // Teams' card Markdown has no inline code: the text, as written.
       return escapeMd(i.text);
     case 'link':
+      if (!webUrl(i.href) && !i.href.startsWith('mailto:')) return inlinesMd(i.children);
       return link(i.href, inlinesMd(i.children) || escapeMd(i.href));
     case 'image':
-      return link(i.src, escapeMd(i.alt || i.src));
+      return webUrl(i.src) ? link(i.src, escapeMd(i.alt || i.src)) : escapeMd(i.alt);
     case 'br':
       // A TextBlock breaks a line only at a blank line (the formatting guide above).
       return '\n\n';
@@ -231,19 +232,23 @@ function emphasis(marker: string, inner: string): string {
   return m[2] ? `${m[1]}${marker}${m[2]}${marker}${m[3]}` : inner;
 }
 
+/** Teams opens and loads only web addresses: a `javascript:` link is its text, an `mxc:` image its alt text. */
+const webUrl = (url: string): boolean => /^https?:\/\//i.test(url);
+
 function link(href: string, text: string): string {
   return `[${text}](${href.replace(/[ ()<>]/g, (c) => encodeURIComponent(c).replace('(', '%28').replace(')', '%29'))})`;
 }
 
 /**
  * Text shows as written: the characters Teams' Markdown acts on are backslash-escaped
- * (CommonMark's escapes, which the Adaptive Cards renderers honour), and so are line starts
+ * (CommonMark's escapes, which the Adaptive Cards renderers honour), and so are an `&`
+ * that would start an entity (Markdown decodes `&amp;`: entities are decoded once) and line starts
  * that would begin a list, a heading or a quote. A bare URL is left whole so it stays a link.
  */
 export function escapeMd(text: string): string {
   return text
     .split(/(https?:\/\/[^\s<>()[\]]+)/)
-    .map((part, n) => (n % 2 === 1 ? part : part.replace(/[\\*_[\]`~]/g, '\\$&')))
+    .map((part, n) => (n % 2 === 1 ? part : part.replace(/[\\*_[\]`~]/g, '\\$&').replace(/&(?=#?\w+;)/g, '\\&')))
     .join('')
     .replace(/^(\s*)([-+>#])/gm, '$1\\$2')
     .replace(/^(\s*\d+)([.)])/gm, '$1\\$2');
