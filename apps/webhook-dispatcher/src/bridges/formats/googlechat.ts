@@ -49,8 +49,10 @@ function messageUnits(m: BridgeMessage): Unit[] {
     units.push({ kind: 'card', card: cardV2(`card-${m.deliveryId}`, m.card, m.sender) });
   } else {
     const blocks = m.body.flatMap((b) => splitBlock(b, (x) => blockText(x).length <= BLOCK_MAX)).map((b) => blockText(b));
-    const chunks = pack(blocks, (g) => (prefix + g.join('\n')).length <= GOOGLE_CHAT_TEXT_MAX);
-    chunks.forEach((g, n) => units.push({ kind: 'text', text: (n === 0 ? prefix : '') + g.join('\n') }));
+    // A code block, list or table starts on its own line, where Chat's markup expects it.
+    const lead = m.body[0]?.t === 'paragraph' ? prefix : prefix.replace(/ $/, '\n');
+    const chunks = pack(blocks, (g) => (lead + g.join('\n')).length <= GOOGLE_CHAT_TEXT_MAX);
+    chunks.forEach((g, n) => units.push({ kind: 'text', text: (n === 0 ? lead : '') + g.join('\n') }));
     if (chunks.length === 0 && prefix) units.push({ kind: 'text', text: prefix.trimEnd() });
   }
   if (m.file) units.push(...fileUnits(m.file, m.deliveryId));
@@ -74,7 +76,7 @@ function cardV2(cardId: string, card: BridgeCard, sender: string | null): Record
   const widgets: Record<string, unknown>[] = [];
   if (card.description && card.description.length > 0) widgets.push({ textParagraph: { text: card.description.map(blockHtml).join('<br>') } });
   for (const a of card.attributes) {
-    widgets.push({ decoratedText: { topLabel: a.label, text: a.url ? `<a href="${escHtml(a.url)}">${escHtml(a.value)}</a>` : escHtml(a.value), wrapText: true } });
+    widgets.push({ decoratedText: { topLabel: a.label, text: a.url && webUrl(a.url) ? `<a href="${escHtml(normalHref(a.url))}">${escHtml(a.value)}</a>` : escHtml(a.value), wrapText: true } });
   }
   if (card.thumbnail) widgets.push({ image: { imageUrl: card.thumbnail, altText: card.title } });
   if (card.url) widgets.push({ buttonList: { buttons: [{ text: 'Open', onClick: { openLink: { url: card.url } } }] } });
@@ -132,9 +134,9 @@ function inlineText(i: Inline): string {
     case 'code':
       return i.text.includes('`') ? i.text : '`' + i.text + '`';
     case 'link':
-      return link(i.href, inlinesPlain(i.children));
+      return webUrl(i.href) || i.href.startsWith('mailto:') ? link(i.href, inlinesPlain(i.children)) : plainText(inlinesPlain(i.children));
     case 'image':
-      return link(i.src, i.alt);
+      return webUrl(i.src) ? link(i.src, i.alt) : plainText(i.alt);
     case 'br':
       return '\n';
   }
@@ -149,8 +151,23 @@ function emphasis(marker: string, inner: string): string {
 
 /** `<url|text>`; the text cannot hold a `>` (it would end the link), and a link that is its own text is the bare URL. */
 function link(href: string, text: string): string {
+  const url = normalHref(href);
   const shown = text.replace(/>/g, '›').replace(/\s+/g, ' ').trim();
-  return !shown || shown === href ? `<${href}>` : `<${href}|${shown}>`;
+  return !shown || shown === href || shown === url ? `<${url}>` : `<${url}|${shown}>`;
+}
+
+/** Chat opens web addresses only: a `javascript:` link is its text, an `mxc:` image its alt text. */
+const webUrl = (url: string): boolean => /^https?:\/\//i.test(url);
+
+/** The URL as a browser sends it (spaces percent-encoded), with the `|` and `>` that would end Chat's link syntax encoded too. */
+function normalHref(href: string): string {
+  let url = href;
+  try {
+    url = new URL(href).href;
+  } catch {
+    // Not a URL a browser would parse: sent as written, minus the link syntax's own characters.
+  }
+  return url.replace(/\|/g, '%7C').replace(/>/g, '%3E').replace(/ /g, '%20');
 }
 
 /**
@@ -158,7 +175,7 @@ function link(href: string, text: string): string {
  * links and mentions: a zero-width space after it keeps "<users/all>" in a bridged
  * message from notifying the whole space.
  */
-const plainText = (s: string): string => s.replace(/<(?=\S)/g, '<\u200b');
+const plainText = (s: string): string => s.replace(/<(?=[A-Za-z/!#@])/g, '<\u200b');
 
 function inlinesPlain(inlines: readonly Inline[]): string {
   return inlines.map((i) => (i.t === 'text' || i.t === 'code' ? i.text : i.t === 'br' ? ' ' : i.t === 'image' ? i.alt : inlinesPlain(i.children))).join('');
@@ -192,9 +209,9 @@ function inlinesHtml(inlines: readonly Inline[]): string {
         case 'code':
           return escHtml(i.text);
         case 'link':
-          return `<a href="${escHtml(i.href)}">${inlinesHtml(i.children) || escHtml(i.href)}</a>`;
+          return webUrl(i.href) ? `<a href="${escHtml(normalHref(i.href))}">${inlinesHtml(i.children) || escHtml(i.href)}</a>` : inlinesHtml(i.children);
         case 'image':
-          return `<a href="${escHtml(i.src)}">${escHtml(i.alt || i.src)}</a>`;
+          return webUrl(i.src) ? `<a href="${escHtml(normalHref(i.src))}">${escHtml(i.alt || i.src)}</a>` : escHtml(i.alt);
         case 'br':
           return '<br>';
       }
