@@ -22,7 +22,9 @@ function cardProblems(card: Card): string[] {
   const parsed = new AC.AdaptiveCard();
   const context = new AC.SerializationContext();
   // Parsing for the card's own version: an element or property newer than it is reported.
-  context.targetVersion = AC.Version.parse(card.version, context);
+  const version = AC.Version.parse(card.version, context);
+  if (!version) throw new Error(`card version ${card.version} does not parse`);
+  context.targetVersion = version;
   parsed.parse(card, context);
   const problems: string[] = [];
   for (let n = 0; n < context.eventCount; n++) problems.push(context.getEventAt(n).message);
