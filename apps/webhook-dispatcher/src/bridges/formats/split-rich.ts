@@ -6,7 +6,7 @@ import type { Block, Inline } from './types';
  * characters). Kept apart from the Markdown platforms' splitter until both are unified.
  *
  * The pieces, joined, give back the text exactly. A cut falls after a line break if one
- * fits, else after a space, and never inside a token the caller protects (a link in the
+ * fits, else after a space (or an ideographic full stop), and never inside a token the caller protects (a link in the
  * platform's syntax, a bare URL) nor between the halves of a surrogate pair; only a
  * token longer than the limit itself is cut through.
  */
@@ -43,7 +43,8 @@ export function splitText(text: string, fits: (piece: string) => boolean, protec
 
 function cutPoint(text: string, start: number, max: number, insideToken: Uint8Array): number {
   const allowed = (i: number) => insideToken[i] === 0 && !isLowSurrogate(text.charCodeAt(i));
-  for (const sep of ['\n', ' ']) {
+  // A line, then a word; text without spaces (Chinese, Japanese) at least ends a sentence.
+  for (const sep of ['\n', ' ', '\u3002']) {
     for (let i = max; i > start; i--) {
       if (text[i - 1] === sep && allowed(i)) return i;
     }

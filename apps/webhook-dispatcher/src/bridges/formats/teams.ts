@@ -87,9 +87,10 @@ const ELEMENT_MAX_BYTES = TEAMS_POST_MAX_BYTES - 2_000;
 
 function messageElements(m: BridgeMessage): Element[] {
   // A card replaces the message it came with: HipChat's `message` is the card's fallback.
-  const blocks: Block[] = m.card ? [] : withSender(m.sender, m.body);
   const fits = (b: Block) => jsonBytes(blockElements(b)) <= ELEMENT_MAX_BYTES;
-  const elements = blocks.flatMap((b) => splitBlock(b, fits)).flatMap(blockElements);
+  // Split first, then name the sender: the name stays on the first line of text, not alone on one.
+  const blocks: Block[] = m.card ? [] : withSender(m.sender, m.body.flatMap((b) => splitBlock(b, fits)));
+  const elements = blocks.flatMap(blockElements);
   if (m.card) elements.push(...cardElements(m.card, m.sender, fits));
   if (m.file) {
     elements.push({ type: 'TextBlock', text: `${link(m.file.url, escapeMd(m.file.name))} (${formatFileSize(m.file.size)})`, wrap: true });
