@@ -17,8 +17,14 @@ import type { Block, BridgeCard, BridgeMessage, Inline, PlatformFormat, Platform
  * (https://adaptivecards.io/explorer/Container.html).
  */
 
-/** Teams refuses a post over about 28 KB (https://learn.microsoft.com/microsoftteams/platform/webhooks-and-connectors/how-to/connectors-using#rate-limiting-for-connectors). */
+/** Teams refuses a message over 28 KB (https://learn.microsoft.com/microsoftteams/platform/webhooks-and-connectors/how-to/add-incoming-webhook). */
 export const TEAMS_POST_MAX_BYTES = 28_000;
+/**
+ * What a post is packed to. Teams counts the message as it stores it, not our request
+ * body, and clients that measured report refusals from about 21 KB of card JSON; a refusal
+ * (413) is a 4xx that disables the bridge, so posts keep clear of it.
+ */
+export const TEAMS_POST_BUDGET_BYTES = 20_000;
 
 /** The issue's mapping of HipChat colours to container styles. */
 const CONTAINER_STYLE: Readonly<Record<NotificationColor, string>> = {
@@ -38,7 +44,7 @@ interface Unit {
 
 export const teams: PlatformFormat = (messages) => {
   const units = messages.flatMap((m, i) => messageElements(m).map((element) => ({ message: i, element })));
-  return pack(units, (g) => jsonBytes(post(g, messages)) <= TEAMS_POST_MAX_BYTES).map((g) => post(g, messages));
+  return pack(units, (g) => jsonBytes(post(g, messages).body) <= TEAMS_POST_BUDGET_BYTES).map((g) => post(g, messages));
 };
 
 function post(units: readonly Unit[], messages: readonly BridgeMessage[]): PlatformPost {
@@ -83,7 +89,7 @@ function post(units: readonly Unit[], messages: readonly BridgeMessage[]): Platf
 }
 
 /** Room left in one element for the envelope and the container around it. */
-const ELEMENT_MAX_BYTES = TEAMS_POST_MAX_BYTES - 2_000;
+const ELEMENT_MAX_BYTES = TEAMS_POST_BUDGET_BYTES - 2_000;
 
 function messageElements(m: BridgeMessage): Element[] {
   // A card replaces the message it came with: HipChat's `message` is the card's fallback.
