@@ -39,6 +39,12 @@ describe('googlechat format', () => {
     expect(body(googlechat(CASES['notification-html'], target)[0]).text).toBe('*Build bot*: *Build #42* passed on <https://ci.example.com/42|main>\nAll _1,024_ tests green');
   });
 
+  it('leaves out a card\'s address that is not a web address', () => {
+    const [message] = CASES.card;
+    const [post] = googlechat([{ ...message, card: { ...message.card!, url: 'javascript:alert(1)', thumbnail: 'mxc://example.org/t' } }], target);
+    expect(JSON.stringify(post.body)).not.toMatch(/javascript:|mxc:/);
+  });
+
   it('keeps a bridged "<users/all>" from notifying the whole space', () => {
     const text = body(googlechat(CASES.mentions, target)[0]).text!;
     expect(text).not.toContain('<users/all>');

@@ -62,7 +62,7 @@ function messageUnits(m: BridgeMessage): Unit[] {
 /** A file: its link and size in the text; an image is shown in a card, the only place Chat shows one. */
 function fileUnits(file: BridgeFile, deliveryId: string): Unit[] {
   const units: Unit[] = [{ kind: 'text', text: `${link(file.url, file.name)} (${formatFileSize(file.size)})` }];
-  if (file.imageUrl) {
+  if (file.imageUrl && webUrl(file.imageUrl)) {
     units.push({
       kind: 'card',
       card: { cardId: `file-${deliveryId}`, card: { sections: [{ widgets: [{ image: { imageUrl: file.imageUrl, altText: file.name, onClick: { openLink: { url: file.url } } } }] }] } },
@@ -71,7 +71,10 @@ function fileUnits(file: BridgeFile, deliveryId: string): Unit[] {
   return units;
 }
 
-function cardV2(cardId: string, card: BridgeCard, sender: string | null): Record<string, unknown> {
+function cardV2(cardId: string, given: BridgeCard, sender: string | null): Record<string, unknown> {
+  // Chat opens and loads web addresses only: any other link or image of the card is left out.
+  const web = (url: string | null) => (url && webUrl(url) ? url : null);
+  const card = { ...given, url: web(given.url), thumbnail: web(given.thumbnail), icon: web(given.icon) };
   const subtitle = [sender, card.activity].filter((s): s is string => !!s).join(' · ');
   const widgets: Record<string, unknown>[] = [];
   if (card.description && card.description.length > 0) widgets.push({ textParagraph: { text: card.description.map(blockHtml).join('<br>') } });

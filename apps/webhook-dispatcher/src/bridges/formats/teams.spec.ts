@@ -61,6 +61,13 @@ describe('teams format', () => {
     ]);
   });
 
+  it('leaves out a card\'s address that is not a web address', () => {
+    const [message] = CASES.card;
+    const [post] = teams([{ ...message, card: { ...message.card!, url: 'javascript:alert(1)', icon: 'mxc://example.org/icon' } }], target);
+    expect(JSON.stringify(post.body)).not.toMatch(/javascript:|mxc:/);
+    expect(cardProblems(cardOf(post))).toEqual([]);
+  });
+
   it('shows each colour as the container style of the issue\'s mapping', () => {
     const styles = ['yellow', 'green', 'red', 'purple', 'gray'].map((c) => cardOf(teams(CASES[`color-${c}`], target)[0]).body[0].style);
     expect(styles).toEqual(['warning', 'good', 'attention', 'accent', 'default']);

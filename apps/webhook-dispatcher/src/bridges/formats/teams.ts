@@ -100,7 +100,7 @@ function messageElements(m: BridgeMessage): Element[] {
   if (m.card) elements.push(...cardElements(m.card, m.sender, fits));
   if (m.file) {
     elements.push({ type: 'TextBlock', text: `${link(m.file.url, escapeMd(m.file.name))} (${formatFileSize(m.file.size)})`, wrap: true });
-    if (m.file.imageUrl) elements.push({ type: 'Image', url: m.file.imageUrl, altText: m.file.name, size: 'Large' });
+    if (m.file.imageUrl && webUrl(m.file.imageUrl)) elements.push({ type: 'Image', url: m.file.imageUrl, altText: m.file.name, size: 'Large' });
   }
   return elements;
 }
@@ -114,7 +114,8 @@ function withSender(sender: string | null, body: readonly Block[]): Block[] {
   return [{ t: 'paragraph', children: name.slice(0, 1) }, ...body];
 }
 
-function cardElements(card: BridgeCard, sender: string | null, fits: (b: Block) => boolean): Element[] {
+function cardElements(given: BridgeCard, sender: string | null, fits: (b: Block) => boolean): Element[] {
+  const card = webCard(given);
   const elements: Element[] = [];
   if (sender) elements.push({ type: 'TextBlock', text: `**${escapeMd(sender)}**`, wrap: true, isSubtle: true });
   const title = card.url ? link(card.url, escapeMd(card.title)) : escapeMd(card.title);
@@ -134,13 +135,19 @@ function cardElements(card: BridgeCard, sender: string | null, fits: (b: Block) 
   if (card.attributes.length > 0) {
     elements.push({
       type: 'FactSet',
-      facts: card.attributes.map((a) => ({ title: escapeMd(a.label), value: a.url ? link(a.url, escapeMd(a.value)) : escapeMd(a.value) })),
+      facts: card.attributes.map((a) => ({ title: escapeMd(a.label), value: a.url && webUrl(a.url) ? link(a.url, escapeMd(a.value)) : escapeMd(a.value) })),
     });
   }
   if (card.thumbnail) elements.push({ type: 'Image', url: card.thumbnail, altText: card.title, size: 'Medium' });
   if (card.url) elements.push({ type: 'ActionSet', actions: [{ type: 'Action.OpenUrl', title: 'Open', url: card.url }] });
   return elements;
 }
+
+/** A card's addresses as Teams may use them: a link or image that is not a web address is left out. */
+const webCard = (card: BridgeCard): BridgeCard => {
+  const web = (url: string | null) => (url && webUrl(url) ? url : null);
+  return { ...card, url: web(card.url), thumbnail: web(card.thumbnail), icon: web(card.icon) };
+};
 
 // ---- blocks --------------------------------------------------------------------------
 
