@@ -1,5 +1,5 @@
 import { GOOGLE_CHAT_POST_MAX_BYTES, GOOGLE_CHAT_TEXT_MAX, googlechat } from './googlechat';
-import { CASES, goldenCheck, longText } from './rich-golden-cases';
+import { CASES, goldenCheck, longText } from './__golden__/rich-cases';
 import { jsonBytes } from './split-rich';
 import type { PlatformPost } from './types';
 

@@ -1,6 +1,6 @@
 import { Parser } from 'htmlparser2';
 import { MATRIX_CONTENT_MAX_BYTES, MATRIX_PERMITTED_HTML, matrix } from './matrix';
-import { CASES, goldenCheck, longText, MATRIX_ROOM } from './rich-golden-cases';
+import { CASES, goldenCheck, longText, MATRIX_ROOM } from './__golden__/rich-cases';
 import { jsonBytes } from './split-rich';
 import type { PlatformPost } from './types';
 

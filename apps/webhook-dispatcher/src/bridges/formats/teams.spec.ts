@@ -3,7 +3,7 @@
 // published UMD bundle is the same code and loads in Node without a DOM for parsing.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const AC = require('adaptivecards/dist/adaptivecards.js') as typeof import('adaptivecards');
-import { CASES, goldenCheck, longText } from './rich-golden-cases';
+import { CASES, goldenCheck, longText } from './__golden__/rich-cases';
 import { jsonBytes } from './split-rich';
 import { escapeMd, TEAMS_POST_BUDGET_BYTES, TEAMS_POST_MAX_BYTES, teams } from './teams';
 import type { PlatformPost } from './types';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { NotificationColor } from '@app/contracts';
-import type { Block, BridgeMessage, Inline, PlatformFormat, PlatformPost } from './types';
+import type { Block, BridgeMessage, Inline, PlatformFormat, PlatformPost } from '../types';
 
 /**
  * The messages every platform's golden payloads are rendered from (one per event kind and
@@ -161,7 +161,7 @@ export const MATRIX_ROOM = '!abcDEF:example.org';
  * UPDATE_GOLDEN=1 it writes them instead (then read each one before committing it).
  */
 export function goldenCheck(platform: string, format: PlatformFormat): Array<[string, PlatformPost[], unknown]> {
-  const dir = path.join(__dirname, '__golden__', platform);
+  const dir = path.join(__dirname, platform);
   return Object.entries(CASES).map(([name, messages]) => {
     const posts = format(messages, { kind: platform as never, matrixRoomId: MATRIX_ROOM });
     const file = path.join(dir, `${name}.json`);
