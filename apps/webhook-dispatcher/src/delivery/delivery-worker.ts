@@ -75,10 +75,12 @@ interface AttemptWay<R> {
 }
 
 /**
- * Makes one attempt of a delivery job: signs and POSTs the envelope through the outbound
- * guard, parks the job in a delay queue when it is to be tried again (the job's message is
- * acknowledged only once the broker holds the retry), then records the attempt and posts a
- * reply. What each outcome means is DeliveryDecisions'; this class does the I/O.
+ * Makes one attempt of a delivery: signs and POSTs the envelope through the outbound guard,
+ * then parks the retry if there is one, records the attempt and posts a reply. What each
+ * outcome means is DeliveryDecisions'; this class does the I/O. Two entry points, one path
+ * (make): `handle`, a concurrent delivery's job (its retry parked in a delay queue, its
+ * message acknowledged only once the broker holds the retry and the attempt is recorded),
+ * and `attemptInLane`, an ordered delivery's (its retry answered to its lane).
  *
  * Slow receivers: the deliveries queue hands a replica WEBHOOK_CONCURRENCY jobs at a time.
  * A receiver that hangs on every request would soon hold all of them (200 events/s to a
@@ -90,9 +92,10 @@ interface AttemptWay<R> {
  * webhook has an attempt in flight that outlasted `detachAfterMs`, its next jobs detach at
  * once, and past `maxInFlightPerSlowWebhook` attempts in flight they are not sent at all:
  * each is recorded as a failed attempt (`busy`) and retried on the schedule, so a receiver
- * hanging on every request costs a bounded number of sockets and little memory. (Only those count: were attempts detached at once to count too, one slow answer
- * under load would keep every later attempt of a busy webhook detaching, each a broker
- * round trip, for as long as its attempts overlap.)
+ * hanging on every request costs a bounded number of sockets and little memory. (Only those
+ * count: were attempts detached at once to count too, one slow answer under load would keep
+ * every later attempt of a busy webhook detaching, each a broker round trip, for as long as
+ * its attempts overlap.)
  */
 export class DeliveryWorker {
   private readonly detachAfterMs: number;
@@ -192,7 +195,7 @@ export class DeliveryWorker {
     if (!registration) {
       this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, ...traceFields(job.traceparent) }, 'delivery cancelled: the webhook is gone');
       this.metrics?.end(job.event, 'cancelled');
-      // The attempt is not made either way: a database outage loses the mark, not the delivery's fate.
+      // Nothing is sent either way: a database outage loses the mark, not the delivery's fate.
       await this.repository.markCancelled(job).catch((err) => this.recordFailed(err, job));
       return way.ended;
     }
