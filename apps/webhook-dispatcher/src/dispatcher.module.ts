@@ -11,7 +11,7 @@ import { DeliveryDecisions } from './delivery/delivery-decisions';
 import { DeliveryQueues } from './delivery/delivery-queues';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { DeliveryMetrics } from './delivery/delivery-metrics';
-import { AttemptToRecord, DeliveryRepository } from './delivery/delivery.repository';
+import { AttemptToRecord, DeliveryRepository, isDeliveredAttempt } from './delivery/delivery.repository';
 import { BatchWriter } from './delivery/batch-writer';
 import { RecordPruner } from './delivery/record-pruner';
 import { StalledRetries } from './delivery-log/stalled-retries';
@@ -62,7 +62,9 @@ export class DispatcherModule {
           provide: ATTEMPT_RECORDER,
           // An attempt's slot is given back once its record is written (DeliveryWorker): 5 ms gather
           // ~5 attempts per write at 1,000/s, and two writes at once keep the wait short under load.
-          useFactory: (repository: DeliveryRepository) => new BatchWriter<AttemptToRecord>((items) => repository.recordAttempts(items), 200, 5, 2),
+          // A 2xx waits only for the end of the event loop's turn (see isDeliveredAttempt).
+          useFactory: (repository: DeliveryRepository) =>
+            new BatchWriter<AttemptToRecord>((items) => repository.recordAttempts(items), 200, 5, 2, isDeliveredAttempt),
           inject: [DeliveryRepository],
         },
         {

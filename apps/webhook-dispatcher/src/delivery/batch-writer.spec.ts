@@ -64,6 +64,23 @@ describe('BatchWriter', () => {
     await writer.flushed();
   });
 
+  it('writes an urgent item without waiting out the linger, with what lingered before it', async () => {
+    const writes: string[][] = [];
+    const writer = new BatchWriter<string>(async (items) => {
+      writes.push(items);
+    }, 200, 10_000, 1, (item) => item.startsWith('2xx'));
+    const lingering = writer.add('500 a');
+    await new Promise((r) => setTimeout(r, 5));
+    expect(writes).toEqual([]);
+    // The only writer is lingering: the urgent item ends its wait.
+    await Promise.all([lingering, writer.add('2xx b')]);
+    expect(writes).toEqual([['500 a', '2xx b']]);
+    // A free writer takes an urgent item at once.
+    await writer.add('2xx c');
+    expect(writes).toEqual([['500 a', '2xx b'], ['2xx c']]);
+    await writer.flushed();
+  });
+
   it('runs up to `concurrency` writes at once, each with the batch waiting when it starts', async () => {
     const started: number[][] = [];
     const releases: Array<() => void> = [];

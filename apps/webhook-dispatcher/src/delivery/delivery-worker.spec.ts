@@ -23,12 +23,26 @@ const job: DeliveryJob = {
   actorUserId: null, registrationsVersion: null,
 };
 
+/** A logger whose lines are kept, parsed. */
+function capturedLogger(): { logger: AppLogger; lines: () => Array<Record<string, unknown>> } {
+  let out = '';
+  const logger = pino({ level: 'debug' }, new Writable({ write(chunk, _enc, done) { out += chunk.toString(); done(); } }));
+  return { logger, lines: () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+}
+
 /** A worker whose receiver always answers 500, with the delivery log kept in memory. */
 function workerWith(
   publishRetry: jest.Mock,
-  options: { detachAfterMs?: number; answerAfterMs?: number; registration?: WebhookRegistration; logger?: AppLogger } = {},
+  options: {
+    detachAfterMs?: number; answerAfterMs?: number; logger?: AppLogger;
+    /** null: the webhook is gone (deleted since the job was made). */
+    registration?: WebhookRegistration | null;
+    repository?: Partial<DeliveryRepository>;
+    /** Every write of attempt records fails (the database is down). */
+    recordsFail?: boolean;
+  } = {},
 ) {
-  const webhook = options.registration ?? registration;
+  const webhook = options.registration === undefined ? registration : options.registration ?? undefined;
   const recorded: AttemptToRecord[] = [];
   const requests: string[] = [];
   const urls: string[] = [];
@@ -43,8 +57,9 @@ function workerWith(
         return { status: 500, headers: {}, body: '', truncated: false, durationMs: 1 };
       },
     } as unknown as GuardedHttpClient,
-    {} as DeliveryRepository,
+    (options.repository ?? {}) as DeliveryRepository,
     new BatchWriter<AttemptToRecord>(async (items) => {
+      if (options.recordsFail) throw new Error('database unavailable');
       recorded.push(...items);
     }),
     new BatchWriter<string, Map<string, DeliveryProgress>>(async () => progress()),
@@ -57,30 +72,78 @@ function workerWith(
   return { worker, recorded, requests, urls };
 }
 
-describe('DeliveryWorker', () => {
-  it('logs a failed attempt with the URL bare (a receiver\'s token rides in its query), and still sends the query', async () => {
-    let out = '';
-    const logger = pino({ level: 'debug' }, new Writable({ write(chunk, _enc, done) { out += chunk.toString(); done(); } }));
-    const withKey = { ...registration, url: 'https://x.example.com/h?key=SECRETQ#frag' };
-    const { worker, urls } = workerWith(jest.fn().mockResolvedValue(undefined), { registration: withKey, logger });
-    expect(await worker.handle(job, { release: jest.fn() })).toBe('ack');
-    expect(urls).toHaveLength(1);
-    expect(urls[0]).toContain('https://x.example.com/h?key=SECRETQ');
-    const failed = out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((l) => l.msg === 'webhook delivery failed; retrying');
-    expect(failed).toMatchObject({ url: 'https://x.example.com/h', status: 500, webhookId: 7 });
-    expect(out).not.toContain('SECRETQ');
+type EntryPoint = 'handle' | 'attemptInLane';
+
+/**
+ * Makes the job's attempt through an entry point: a concurrent job (handle, its retry parked
+ * through `publishRetry`) or an ordered one (attemptInLane, its retry answered to the lane).
+ * Answers the attempt number of the retry asked for, null when the delivery ended.
+ */
+async function attemptThrough(entry: EntryPoint, worker: DeliveryWorker, j: DeliveryJob, publishRetry: jest.Mock): Promise<number | null> {
+  if (entry === 'attemptInLane') {
+    const step = await worker.attemptInLane(j);
+    await step.recorded;
+    return step.next?.attempt ?? null;
+  }
+  expect(await worker.handle(j, { release: () => undefined })).toBe('ack');
+  return publishRetry.mock.calls.at(-1)?.[0].attempt ?? null;
+}
+
+describe.each<EntryPoint>(['handle', 'attemptInLane'])('DeliveryWorker.%s (one attempt path for concurrent and ordered deliveries)', (entry) => {
+  it('cancels the delivery of a webhook that is gone, without a request, even when marking it cancelled fails', async () => {
+    const { logger, lines } = capturedLogger();
+    const markCancelled = jest.fn().mockRejectedValue(new Error('database unavailable'));
+    const publishRetry = jest.fn().mockResolvedValue(undefined);
+    const { worker, requests, recorded } = workerWith(publishRetry, { registration: null, repository: { markCancelled }, logger });
+    expect(await attemptThrough(entry, worker, job, publishRetry)).toBeNull();
+    expect(markCancelled).toHaveBeenCalledWith(job);
+    expect(requests).toEqual([]);
+    expect(recorded).toEqual([]);
+    expect(lines().map((l) => l.msg)).toEqual(['delivery cancelled: the webhook is gone', 'could not record the delivery']);
+  });
+
+  it('sends nothing to a disabled webhook: logged, and recorded as a failed attempt of a failed delivery', async () => {
+    const { logger, lines } = capturedLogger();
+    const publishRetry = jest.fn().mockResolvedValue(undefined);
+    const { worker, requests, recorded } = workerWith(publishRetry, { registration: { ...registration, enabled: false }, logger });
+    expect(await attemptThrough(entry, worker, job, publishRetry)).toBeNull();
+    expect(requests).toEqual([]);
+    expect(recorded.map((r) => [r.record.attempt, r.state.status, r.record.error])).toEqual([[2, 'failed', 'webhook disabled']]);
+    expect(lines()).toEqual([expect.objectContaining({ msg: 'delivery not sent: the webhook is disabled', deliveryId: job.deliveryId, webhookId: 7, attempt: 2 })]);
   });
 
   it('sends nothing when the signing secret cannot be decrypted: a failed attempt (unsignable), retried, its reason recorded', async () => {
     const sealedElsewhere = new SecretBox([{ id: 'gone', key: randomBytes(32) }]).seal('lost', secretPurpose.webhook(7));
     const publishRetry = jest.fn().mockResolvedValue(undefined);
     const { worker, recorded, requests } = workerWith(publishRetry, { registration: { ...registration, secret: sealedElsewhere } });
-    expect(await worker.handle(job, { release: jest.fn() })).toBe('ack');
+    expect(await attemptThrough(entry, worker, job, publishRetry)).toBe(3);
     expect(requests).toEqual([]);
-    expect(publishRetry).toHaveBeenCalledWith(expect.objectContaining({ deliveryId: job.deliveryId, attempt: 3 }), expect.any(Number), 440);
     expect(recorded.map((r) => [r.record.attempt, r.state.status, r.record.error])).toEqual([
       [2, 'retrying', expect.stringMatching(/^unsignable: not sent: .*key gone, which SECRETS_KEYS does not hold/)],
     ]);
+  });
+
+  it('makes the attempt and asks for its retry when its record cannot be written (the attempt happened: the record is what is lost)', async () => {
+    const { logger, lines } = capturedLogger();
+    const publishRetry = jest.fn().mockResolvedValue(undefined);
+    const { worker, requests } = workerWith(publishRetry, { recordsFail: true, logger });
+    expect(await attemptThrough(entry, worker, job, publishRetry)).toBe(3);
+    expect(requests).toEqual([job.deliveryId]);
+    expect(lines().map((l) => l.msg)).toEqual(['webhook delivery failed; retrying', 'could not record the delivery']);
+  });
+});
+
+describe('DeliveryWorker', () => {
+  it('logs a failed attempt with the URL bare (a receiver\'s token rides in its query), and still sends the query', async () => {
+    const { logger, lines } = capturedLogger();
+    const withKey = { ...registration, url: 'https://x.example.com/h?key=SECRETQ#frag' };
+    const { worker, urls } = workerWith(jest.fn().mockResolvedValue(undefined), { registration: withKey, logger });
+    expect(await worker.handle(job, { release: jest.fn() })).toBe('ack');
+    expect(urls).toHaveLength(1);
+    expect(urls[0]).toContain('https://x.example.com/h?key=SECRETQ');
+    const failed = lines().find((l) => l.msg === 'webhook delivery failed; retrying');
+    expect(failed).toMatchObject({ url: 'https://x.example.com/h', status: 500, webhookId: 7 });
+    expect(JSON.stringify(lines())).not.toContain('SECRETQ');
   });
 
   it('parks the retry of a failed attempt, records the attempt and settles the job', async () => {

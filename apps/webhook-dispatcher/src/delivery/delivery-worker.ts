@@ -6,10 +6,10 @@ import { isEnabled, WebhookRegistration } from '@app/contracts';
 import type { AttemptOutcome } from '../health/health-reporter';
 import { Registrations } from '../registrations/registrations';
 import { ReplyPoster } from '../replies/reply-poster';
-import { attemptAlreadyMade, AttemptResult, Decision, DeliveryDecisions } from './delivery-decisions';
+import { attemptAlreadyMade, AttemptResult, Decision, DeliveryDecisions, RetryPlan } from './delivery-decisions';
 import { DeliveryJob } from './delivery-job';
 import { DeliveryQueues, JobLease } from './delivery-queues';
-import { deliveryRequest, signingSecretOf } from './delivery-request';
+import { DeliveryRequest, deliveryRequest, signingSecretOf } from './delivery-request';
 import { AttemptToRecord, DeliveryProgress, DeliveryRepository } from './delivery.repository';
 import { BatchWriter } from './batch-writer';
 import { disabledAttempt } from './disabled-webhook';
@@ -34,8 +34,8 @@ export interface DeliveryWorkerOptions {
   health?: { observe(webhookId: number, result: AttemptOutcome): void };
   /**
    * Writes the records of ordered deliveries' attempts (attemptInLane). A lane waits for its
-   * previous record before its next attempt but one: a writer that lingers would pace the
-   * lane at one attempt per linger. Default: the recorder.
+   * previous record before its next attempt: a writer that lingers would pace the lane at one
+   * attempt per linger. Default: the recorder.
    */
   laneRecorder?: BatchWriter<AttemptToRecord>;
   /** Where attempts and ended deliveries are counted (in memory). */
@@ -49,15 +49,38 @@ export interface NextAttempt {
   /** The retry to make, `retryInMs` from now; null: the delivery ended (delivered, failed, cancelled). */
   next: DeliveryJob | null;
   retryInMs: number;
-  /** Settles once the attempt is recorded (absent: it was before the answer). */
+  /** Settles once the attempt is recorded, or its record failed (absent: it was before the answer). */
   recorded?: Promise<void>;
 }
 
 /**
- * Makes one attempt of a delivery job: signs and POSTs the envelope through the outbound
- * guard, parks the job in a delay queue when it is to be tried again (the job's message is
- * acknowledged only once the broker holds the retry), then records the attempt and posts a
- * reply. What each outcome means is DeliveryDecisions'; this class does the I/O.
+ * What differs between the two ways an attempt is made (DeliveryWorker.make): the concurrent
+ * one (handle) and the ordered one (attemptInLane). Made afresh for each attempt.
+ */
+interface AttemptWay<R> {
+  /** The answer when the delivery ended without a request (its webhook gone or disabled). */
+  readonly ended: R;
+  /** Where the attempt's record is written. */
+  readonly recorder: BatchWriter<AttemptToRecord>;
+  /** A result standing for a request not made now, or null to make it. */
+  withheld(): AttemptResult | null;
+  /** Waits for the request under way (the concurrent way may give its slot back meanwhile). */
+  sending(sending: Promise<AttemptResult>): Promise<AttemptResult>;
+  /** Puts the retry where it waits: null once it is safe, else the answer (the attempt is then left unrecorded). */
+  parkRetry(retry: RetryPlan): Promise<R | null>;
+  /** Told of the record being written, before the reply is posted (resolves once the way has done with it). */
+  recording(recorded: Promise<void>): Promise<void> | void;
+  /** The answer once the attempt is recorded (or being so) and its reply posted. */
+  answer(decision: Decision): R;
+}
+
+/**
+ * Makes one attempt of a delivery: signs and POSTs the envelope through the outbound guard,
+ * then parks the retry if there is one, records the attempt and posts a reply. What each
+ * outcome means is DeliveryDecisions'; this class does the I/O. Two entry points, one path
+ * (make): `handle`, a concurrent delivery's job (its retry parked in a delay queue, its
+ * message acknowledged only once the broker holds the retry and the attempt is recorded),
+ * and `attemptInLane`, an ordered delivery's (its retry answered to its lane).
  *
  * Slow receivers: the deliveries queue hands a replica WEBHOOK_CONCURRENCY jobs at a time.
  * A receiver that hangs on every request would soon hold all of them (200 events/s to a
@@ -69,9 +92,10 @@ export interface NextAttempt {
  * webhook has an attempt in flight that outlasted `detachAfterMs`, its next jobs detach at
  * once, and past `maxInFlightPerSlowWebhook` attempts in flight they are not sent at all:
  * each is recorded as a failed attempt (`busy`) and retried on the schedule, so a receiver
- * hanging on every request costs a bounded number of sockets and little memory. (Only those count: were attempts detached at once to count too, one slow answer
- * under load would keep every later attempt of a busy webhook detaching, each a broker
- * round trip, for as long as its attempts overlap.)
+ * hanging on every request costs a bounded number of sockets and little memory. (Only those
+ * count: were attempts detached at once to count too, one slow answer under load would keep
+ * every later attempt of a busy webhook detaching, each a broker round trip, for as long as
+ * its attempts overlap.)
  */
 export class DeliveryWorker {
   private readonly detachAfterMs: number;
@@ -141,41 +165,159 @@ export class DeliveryWorker {
     }
   }
 
+  /** A job from the deliveries queue, or a first attempt taken straight off its event (InlineAttempts). */
   private async attempt(received: DeliveryJob, lease: JobLease): Promise<HandlerOutcome> {
-    const { guard, ...job } = received;
     if (await this.madeElsewhere(received, lease)) return 'ack';
+    const { guard, ...job } = received;
+    return this.make(job, this.concurrent(job, lease));
+  }
 
+  /**
+   * One attempt of an ordered delivery (see OrderedLanes): made at once, its retry not parked
+   * in the broker but answered, for its lane to wait on. Its reply is posted before it
+   * answers; its record is being written (`recorded`), and the lane waits for it before its
+   * next attempt: a delivery is sent only once the outcome of the one before it is recorded,
+   * so that a replica killed meanwhile leaves no earlier delivery to be sent again after it.
+   */
+  async attemptInLane(job: DeliveryJob): Promise<NextAttempt> {
+    return this.make(job, this.ordered());
+  }
+
+  /**
+   * The attempt, whichever way it came: the registration looked up, the webhook gone
+   * (cancelled) or disabled (a failed attempt, not sent), the request built and sent under
+   * the attempt's span, what the outcome means decided, logged and counted, its retry parked
+   * (`way`), its record written and its reply posted. What differs between the two entry
+   * points is `way`'s.
+   */
+  private async make<R>(job: DeliveryJob, way: AttemptWay<R>): Promise<R> {
     const registration = await this.registrationOf(job);
     if (!registration) {
       this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, ...traceFields(job.traceparent) }, 'delivery cancelled: the webhook is gone');
       this.metrics?.end(job.event, 'cancelled');
+      // Nothing is sent either way: a database outage loses the mark, not the delivery's fate.
       await this.repository.markCancelled(job).catch((err) => this.recordFailed(err, job));
-      return 'ack';
+      return way.ended;
     }
     if (!isEnabled(registration)) {
       this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, attempt: job.attempt, ...traceFields(job.traceparent) }, 'delivery not sent: the webhook is disabled');
       this.metrics?.end(job.event, 'failed');
-      await this.recorder.add(disabledAttempt(job, new Date())).catch((err) => this.recordFailed(err, job));
-      return 'ack';
-    }
-    const slow = (this.slowAttempts.get(job.webhookId) ?? 0) > 0;
-    const startedAt = new Date();
-    const held = this.inFlight.get(job.webhookId) ?? 0;
-    if (slow && (held >= this.maxInFlightPerSlowWebhook || this.detachedTotal >= this.maxDetached)) {
-      // Its receiver already holds all the requests it may: this attempt fails without a request.
-      const result: AttemptResult = {
-        kind: 'failure', failure: 'busy', durationMs: 0,
-        message: `not sent: ${held} earlier attempts to this webhook are still waiting for its receiver`,
-      };
-      return this.conclude(job, registration, lease, result, startedAt, [], false);
+      await this.record(way, disabledAttempt(job, new Date()));
+      return way.ended;
     }
 
-    const signing = signingSecretOf(registration, this.secrets);
-    if ('problem' in signing) {
-      return this.conclude(job, registration, lease, this.unsignable(job, signing.problem), startedAt, [], false);
+    const startedAt = new Date();
+    let secrets: readonly string[] = [];
+    let result = way.withheld();
+    let trace: Context | undefined;
+    if (!result) {
+      const span = this.attemptSpan(job, registration);
+      const request = this.buildRequest(job, registration, startedAt, traceparentOf(span));
+      if ('problem' in request) {
+        endWithError(span, 'unsignable');
+        result = this.unsignable(job, request.problem);
+      } else {
+        secrets = request.secrets;
+        result = await way.sending(this.send(request, span));
+        trace = withSpan(span);
+      }
     }
-    const span = this.attemptSpan(job, registration);
-    const request = deliveryRequest({ job, registration, secret: signing.secret, now: startedAt, traceparent: traceparentOf(span) });
+
+    const decision = this.decisions.decide({ job, result, startedAt, secrets, now: new Date() });
+    this.log(job, registration, decision);
+    this.health?.observe(job.webhookId, result);
+    this.measure(job, result, decision);
+    if (decision.retry) {
+      const instead = await way.parkRetry(decision.retry);
+      if (instead !== null) return instead;
+    }
+    await way.recording(this.record(way, { job, record: decision.record, state: decision.state }));
+    await this.reply(job, registration, decision, trace);
+    return way.answer(decision);
+  }
+
+  /**
+   * The concurrent way (a job's message or an event in hand, WEBHOOK_CONCURRENCY at a time):
+   * a slow receiver's attempts are withheld past its limit and give their slot back while
+   * they wait (see the class comment), a retry waits in a delay queue, and the message is
+   * settled once the attempt is recorded.
+   */
+  private concurrent(job: DeliveryJob, lease: JobLease): AttemptWay<HandlerOutcome> {
+    let detached = false;
+    return {
+      ended: 'ack',
+      recorder: this.recorder,
+      withheld: () => this.withheld(job),
+      sending: async (sending) => {
+        const sent = await this.detachingWhileSlow(job, lease, sending);
+        detached = sent.detached;
+        return sent.result;
+      },
+      parkRetry: async (retry) => {
+        try {
+          await this.queues.publishRetry(retry.job, retry.delayMs, retry.tierMs);
+          return null;
+        } catch (err) {
+          this.logger.warn({ err: (err as Error).message, deliveryId: job.deliveryId, ...traceFields(job.traceparent) }, 'could not schedule the retry; the attempt will be made again');
+          // Not parked, so not recorded either: a job that comes back (this one, requeued or handed
+          // out again after its channel closed, or its guard copy) is dropped once its attempt is
+          // recorded, and the delivery would wait as `retrying` for a retry that nothing holds.
+          // Left unrecorded, the attempt is made again. Kept: the job goes back to the queue (a
+          // nack, or the broker's own redelivery when the channel is gone). Released: its guard copy.
+          this.unsettled.add(`${job.deliveryId}:${job.attempt}`);
+          return detached ? 'ack' : 'requeue';
+        }
+      },
+      // The job's message (or its event) is settled once the attempt is recorded: a replica that
+      // dies before leaves it to be made again, never a delivery whose log says `pending` for ever.
+      // Replying needs no slot: the next job can start meanwhile.
+      recording: async (recorded) => {
+        await recorded;
+        lease.release();
+      },
+      answer: () => 'ack',
+    };
+  }
+
+  /** The ordered way (OrderedLanes): no slot to give back, the retry and the wait for the record are the lane's. */
+  private ordered(): AttemptWay<NextAttempt> {
+    let recorded: Promise<void> | undefined;
+    return {
+      ended: { next: null, retryInMs: 0 },
+      // No linger: the lane waits for this record (see DeliveryWorkerOptions.laneRecorder).
+      recorder: this.laneRecorder,
+      withheld: () => null,
+      sending: (sending) => sending,
+      parkRetry: async () => null,
+      recording: (r) => {
+        recorded = r;
+      },
+      answer: (decision) => ({ next: decision.retry?.job ?? null, retryInMs: decision.retry?.delayMs ?? 0, recorded }),
+    };
+  }
+
+  /** A failed attempt without a request when the webhook's slow receiver already holds all the requests it may; else null. */
+  private withheld(job: DeliveryJob): AttemptResult | null {
+    const held = this.inFlight.get(job.webhookId) ?? 0;
+    if (!this.isSlow(job.webhookId) || (held < this.maxInFlightPerSlowWebhook && this.detachedTotal < this.maxDetached)) return null;
+    return {
+      kind: 'failure', failure: 'busy', durationMs: 0,
+      message: `not sent: ${held} earlier attempts to this webhook are still waiting for its receiver`,
+    };
+  }
+
+  /**
+   * Waits for the request, counted in flight for its webhook. A slow webhook's attempt gives
+   * its slot back at once; another's once it outlasts detachAfterMs (its webhook is slow meanwhile).
+   */
+  private async detachingWhileSlow(job: DeliveryJob, lease: JobLease, sending: Promise<AttemptResult>): Promise<{ result: AttemptResult; detached: boolean }> {
+    const slow = this.isSlow(job.webhookId);
+    this.inFlight.set(job.webhookId, (this.inFlight.get(job.webhookId) ?? 0) + 1);
+    const counted = sending.finally(() => {
+      const left = (this.inFlight.get(job.webhookId) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(job.webhookId, left);
+      else this.inFlight.delete(job.webhookId);
+    });
     let detached = false;
     let overdue = false;
     let detaching: Promise<void> | null = null;
@@ -185,24 +327,32 @@ export class DeliveryWorker {
       });
       return detaching;
     };
-    this.inFlight.set(job.webhookId, held + 1);
-    const sending = this.send(request, span).finally(() => {
-      const left = (this.inFlight.get(job.webhookId) ?? 1) - 1;
-      if (left > 0) this.inFlight.set(job.webhookId, left);
-      else this.inFlight.delete(job.webhookId);
-    });
     if (slow) await detach();
     const timer = slow ? null : setTimeout(() => {
       overdue = true;
       this.slowAttempts.set(job.webhookId, (this.slowAttempts.get(job.webhookId) ?? 0) + 1);
       void detach();
     }, this.detachAfterMs);
-    const result = await sending;
+    const result = await counted;
     if (timer) clearTimeout(timer);
     if (overdue) this.notSlow(job.webhookId);
     if (detaching) await detaching;
     if (detached) this.detachedTotal--;
-    return this.conclude(job, registration, lease, result, startedAt, request.secrets, detached, withSpan(span));
+    return { result, detached };
+  }
+
+  private isSlow(webhookId: number): boolean {
+    return (this.slowAttempts.get(webhookId) ?? 0) > 0;
+  }
+
+  /**
+   * The attempt's request, built for its registration: signed with its secret (which may not
+   * open). The one step, with send, that another kind of target builds its own way.
+   */
+  private buildRequest(job: DeliveryJob, registration: WebhookRegistration, now: Date, traceparent: string | undefined): DeliveryRequest | { problem: string } {
+    const signing = signingSecretOf(registration, this.secrets);
+    if ('problem' in signing) return signing;
+    return deliveryRequest({ job, registration, secret: signing.secret, now, traceparent });
   }
 
   /** An attempt not made: the webhook's secret cannot be opened (a failed attempt, retried on the schedule). */
@@ -211,75 +361,9 @@ export class DeliveryWorker {
     return { kind: 'failure', failure: 'unsignable', durationMs: 0, message: problem };
   }
 
-  /** Decides what the attempt means, parks its retry, records it and posts its reply. */
-  private async conclude(
-    job: DeliveryJob, registration: WebhookRegistration, lease: JobLease, result: AttemptResult, startedAt: Date,
-    secrets: readonly string[], detached: boolean, trace?: Context,
-  ): Promise<HandlerOutcome> {
-    const decision = this.decisions.decide({ job, result, startedAt, secrets, now: new Date() });
-    this.log(job, registration, decision);
-    this.health?.observe(job.webhookId, result);
-    this.measure(job, result, decision);
-
-    if (decision.retry) {
-      try {
-        await this.queues.publishRetry(decision.retry.job, decision.retry.delayMs, decision.retry.tierMs);
-      } catch (err) {
-        this.logger.warn({ err: (err as Error).message, deliveryId: job.deliveryId, ...traceFields(job.traceparent) }, 'could not schedule the retry; the attempt will be made again');
-        // Not parked, so not recorded either: a job that comes back (this one, requeued or handed
-        // out again after its channel closed, or its guard copy) is dropped once its attempt is
-        // recorded, and the delivery would wait as `retrying` for a retry that nothing holds.
-        // Left unrecorded, the attempt is made again. Kept: the job goes back to the queue (a
-        // nack, or the broker's own redelivery when the channel is gone). Released: its guard copy.
-        this.unsettled.add(`${job.deliveryId}:${job.attempt}`);
-        return detached ? 'ack' : 'requeue';
-      }
-    }
-    // The job's message (or its event) is settled once the attempt is recorded: a replica that
-    // dies before leaves it to be made again, never a delivery whose log says `pending` for ever.
-    // The attempt happened whatever the database says: an outage loses its record, not the delivery.
-    await this.recorder.add({ job, record: decision.record, state: decision.state }).catch((err) => this.recordFailed(err, job));
-    // Replying needs no slot: the next job can start meanwhile.
-    lease.release();
-    await this.reply(job, registration, decision, trace);
-    return 'ack';
-  }
-
-  /**
-   * One attempt of an ordered delivery (see OrderedLanes): made at once, its retry not parked
-   * in the broker but answered, for its lane to wait on. Its reply is posted before it
-   * answers; its record is being written (`recorded`): the lane makes its next attempt
-   * meanwhile, and waits for this record before the one after (a write per attempt would
-   * otherwise bound a lane to a few dozen deliveries a second).
-   */
-  async attemptInLane(job: DeliveryJob): Promise<NextAttempt> {
-    const registration = await this.registrationOf(job);
-    if (!registration) {
-      this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, ...traceFields(job.traceparent) }, 'delivery cancelled: the webhook is gone');
-      await this.repository.markCancelled(job);
-      this.metrics?.end(job.event, 'cancelled');
-      return { next: null, retryInMs: 0 };
-    }
-    if (!isEnabled(registration)) {
-      await this.recorder.add(disabledAttempt(job, new Date()));
-      this.metrics?.end(job.event, 'failed');
-      return { next: null, retryInMs: 0 };
-    }
-    const startedAt = new Date();
-    const span = this.attemptSpan(job, registration);
-    const signing = signingSecretOf(registration, this.secrets);
-    const request = 'secret' in signing
-      ? deliveryRequest({ job, registration, secret: signing.secret, now: startedAt, traceparent: traceparentOf(span) })
-      : null;
-    const result = request ? await this.send(request, span) : this.unsignable(job, (signing as { problem: string }).problem);
-    if (!request) span.end();
-    const decision = this.decisions.decide({ job, result, startedAt, secrets: request?.secrets ?? [], now: new Date() });
-    this.log(job, registration, decision);
-    this.health?.observe(job.webhookId, result);
-    this.measure(job, result, decision);
-    const recorded = this.laneRecorder.add({ job, record: decision.record, state: decision.state }).catch((err) => this.recordFailed(err, job));
-    await this.reply(job, registration, decision, withSpan(span));
-    return { next: decision.retry?.job ?? null, retryInMs: decision.retry?.delayMs ?? 0, recorded };
+  /** Writes a record through the way's writer. The attempt happened whatever the database says: an outage loses its record, not the delivery. */
+  private record(way: AttemptWay<unknown>, item: AttemptToRecord): Promise<void> {
+    return way.recorder.add(item).catch((err) => this.recordFailed(err, item.job));
   }
 
   /** Posts the reply the answer carried (or records why it could not be one). */
@@ -368,7 +452,7 @@ export class DeliveryWorker {
     }));
   }
 
-  private async send(request: ReturnType<typeof deliveryRequest>, span: Span): Promise<AttemptResult> {
+  private async send(request: DeliveryRequest, span: Span): Promise<AttemptResult> {
     let result: AttemptResult;
     try {
       const res = await this.http.request({ method: 'POST', url: request.url, headers: request.headers, body: request.body });

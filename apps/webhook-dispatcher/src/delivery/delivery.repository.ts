@@ -18,6 +18,13 @@ export interface AttemptToRecord {
 }
 
 /**
+ * A 2xx's record, which the recorder writes without waiting out its linger: a replica that
+ * dies before it is written leaves the delivery to be sent again, and a receiver (a person,
+ * for a bridge) sees it twice. A failure's record may wait: the attempt made again is a retry.
+ */
+export const isDeliveredAttempt = (item: AttemptToRecord): boolean => item.state.status === 'delivered';
+
+/**
  * `repeats` of an attempt row written again: what it held, then the incoming request and its
  * own repeats, less the row's request and any already held (by start: the same request twice
  * counts once).

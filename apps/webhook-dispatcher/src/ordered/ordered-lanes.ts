@@ -87,40 +87,31 @@ export class OrderedLanes {
 
   private async run(key: string): Promise<void> {
     const lane = this.lanes.get(key)!;
-    // The record of the lane's previous attempt: written while the next attempt is made, waited for before the one after.
-    let recording: Promise<void> | undefined;
-    for (;;) {
-      while (!this.stopped && lane.length > 0) {
-        const entry = lane[0];
-        await this.sleep(entry.notBefore - Date.now());
-        let job: DeliveryJob | null = entry.job;
-        while (job && !this.stopped) {
-          let step: LaneStep;
-          try {
-            step = await this.attempt(job);
-            await recording;
-            recording = step.recorded;
-          } catch (err) {
-            this.onFault(err, job);
-            await this.sleep(FAULT_PAUSE_MS);
-            continue;
-          }
-          job = step.next;
-          if (job) await this.sleep(step.retryInMs);
+    while (!this.stopped && lane.length > 0) {
+      const entry = lane[0];
+      await this.sleep(entry.notBefore - Date.now());
+      let job: DeliveryJob | null = entry.job;
+      while (job && !this.stopped) {
+        let step: LaneStep;
+        try {
+          step = await this.attempt(job);
+          // Recorded before the lane goes on: a replica killed after sending the next delivery
+          // would otherwise leave this one unrecorded, for the next leader to send again after it.
+          await step.recorded;
+        } catch (err) {
+          this.onFault(err, job);
+          await this.sleep(FAULT_PAUSE_MS);
+          continue;
         }
-        if (this.stopped) break;
-        lane.shift();
-        this.present.delete(entry.job.deliveryId);
+        job = step.next;
+        if (job) await this.sleep(step.retryInMs);
       }
-      // The lane's last record written before it ends (stop() resolves after it); a delivery
-      // added meanwhile is made by this same run.
-      await recording;
-      recording = undefined;
-      if (this.stopped || lane.length === 0) break;
+      if (this.stopped) break;
+      lane.shift();
+      this.present.delete(entry.job.deliveryId);
     }
     if (!this.stopped) this.lanes.delete(key);
   }
-
 
   private sleep(ms: number): Promise<void> {
     if (ms <= 0 || this.stopped) return Promise.resolve();
