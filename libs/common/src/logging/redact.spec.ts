@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { bareUrl, isSecretName, maskedUrl, lenientDecode, REDACT_PATHS, redactCredentials, redactText, redactUrl } from './redact';
+import { bareUrl, isSecretName, maskedBridgeUrl, maskedUrl, lenientDecode, REDACT_PATHS, redactCredentials, redactText, redactUrl } from './redact';
 
 const TOKEN = 'Zq81TokenValue0123456789abcdefABCDEF4242';
 
@@ -180,6 +180,25 @@ describe('maskedUrl', () => {
     expect(maskedUrl('https://hooks.example.com/in')).toBe('https://hooks.example.com/in');
     expect(maskedUrl('https://hooks.example.com/in?')).toBe('https://hooks.example.com/in');
     expect(maskedUrl('not a url?token=abc')).toBe('not a url');
+  });
+});
+
+describe('maskedBridgeUrl', () => {
+  it.each([
+    ['Slack', 'https://hooks.slack.com/services/T000/B000/XXXXsecretXXXX', 'https://hooks.slack.com/services/***'],
+    ['Discord', 'https://discord.com/api/webhooks/123/tok-EN_secret', 'https://discord.com/api/***'],
+    ['Mattermost', 'https://mm.example.com/hooks/abcdefkey', 'https://mm.example.com/hooks/***'],
+    ['Google Chat', 'https://chat.googleapis.com/v1/spaces/AAA/messages?key=K3y&token=T0k', 'https://chat.googleapis.com/v1/***?key=***&token=***'],
+    ['Teams Workflows', 'https://x.logic.azure.com:443/workflows/id/triggers/manual/paths/invoke?api-version=1&sig=S1g', 'https://x.logic.azure.com/workflows/***?api-version=***&sig=***'],
+    ['a Matrix homeserver', 'https://matrix.example.org', 'https://matrix.example.org'],
+    ['one segment', 'http://127.0.0.1:8080/hook', 'http://127.0.0.1:8080/hook'],
+    ['credentials and fragment', 'https://u:pw@h.example/a/b#frag', 'https://h.example/a/***'],
+  ])('keeps only the origin and first path segment of %s', (_label, url, expected) => {
+    expect(maskedBridgeUrl(url)).toBe(expected);
+  });
+
+  it('shows nothing of what is not a URL', () => {
+    expect(maskedBridgeUrl('hooks.slack.com/services/T/B/SECRET')).toBe('***');
   });
 });
 

@@ -248,6 +248,28 @@ export function maskedUrl(url: string): string {
   return `${bareUrl(url)}${query ? `?${query}` : ''}`;
 }
 
+/**
+ * A bridge's URL as logs, spans and the delivery log show it: the URL is itself the
+ * credential (Slack `/services/T/B/SECRET`, Discord `/api/webhooks/ID/TOKEN`, Mattermost
+ * `/hooks/KEY`, Google Chat `?key=&token=`, Teams Workflows `?sig=`), so only the origin and
+ * the first path segment are kept, `/***` standing for the rest, and every query value is
+ * masked: `https://hooks.slack.com/services/***`. A Matrix homeserver's base URL holds no
+ * secret, but the same rule costs nothing there.
+ */
+export function maskedBridgeUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return MASKED_VALUE;
+  }
+  const segments = parsed.pathname.split('/').filter((s) => s !== '');
+  const path = segments.length === 0 ? '' : `/${segments[0]}${segments.length > 1 ? `/${MASKED_VALUE}` : ''}`;
+  const names = [...parsed.searchParams.keys()];
+  const query = names.map((n) => `${encodeURIComponent(n)}=${MASKED_VALUE}`).join('&');
+  return `${parsed.protocol}//${parsed.host}${path}${query ? `?${query}` : ''}`;
+}
+
 /* ------------------------------------------------------------------------------------ */
 
 /** Secrets shorter than this are not searched for: they would match everywhere. */
