@@ -8,7 +8,7 @@ import { DeliveryQueues } from './delivery/delivery-queues';
 import { RecordPruner } from './delivery/record-pruner';
 import { StalledRetries } from './delivery-log/stalled-retries';
 import { AttemptToRecord } from './delivery/delivery.repository';
-import { ATTEMPT_RECORDER } from './dispatcher.tokens';
+import { ATTEMPT_RECORDER, BRIDGE_LIMITER } from './dispatcher.tokens';
 import { DeliveryWorker } from './delivery/delivery-worker';
 import { EventsConsumer } from './events/events.consumer';
 import { HealthReporter } from './health/health-reporter';
@@ -45,6 +45,7 @@ export class DispatcherLifecycle implements OnApplicationBootstrap, OnApplicatio
     private readonly stalled: StalledRetries,
     private readonly health: HealthReporter,
     private readonly ordered: OrderedDeliveries,
+    @Inject(BRIDGE_LIMITER) private readonly bridgeLimiter: { close(): void },
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -92,6 +93,7 @@ export class DispatcherLifecycle implements OnApplicationBootstrap, OnApplicatio
     this.health.stop();
     await this.broker.close();
     this.http.close();
+    this.bridgeLimiter.close();
     await this.db.destroy().catch(() => undefined);
   }
 }

@@ -6,7 +6,9 @@ import {
 import { brokerNames, ListRegistrationChangesV1, ListRegistrationsV1, ReportWebhookHealthV1, SendNotificationV1 } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { DISPATCHER_CONFIG, DispatcherConfig } from './config';
-import { ATTEMPT_RECORDER, REGISTRATIONS_RPC, ROOMS_RPC } from './dispatcher.tokens';
+import { ATTEMPT_RECORDER, BRIDGE_LIMITER, REGISTRATIONS_RPC, ROOMS_RPC } from './dispatcher.tokens';
+import { BridgePacer } from './bridges/bridge-pacer';
+import { BridgeRateLimiter, createBridgeRateLimiter } from './bridges/bridge-rate-limit';
 import { DeliveryDecisions } from './delivery/delivery-decisions';
 import { DeliveryQueues } from './delivery/delivery-queues';
 import { DeliveryWorker } from './delivery/delivery-worker';
@@ -58,6 +60,7 @@ export class DispatcherModule {
           }),
         },
         { provide: DeliveryRepository, useFactory: () => new DeliveryRepository(db) },
+        { provide: BRIDGE_LIMITER, useFactory: () => createBridgeRateLimiter(config, logger) },
         {
           provide: ATTEMPT_RECORDER,
           // An attempt's slot is given back once its record is written (DeliveryWorker): 5 ms gather
@@ -89,16 +92,18 @@ export class DispatcherModule {
           provide: DeliveryWorker,
           useFactory: (
             registrations: Registrations, http: GuardedHttpClient, repository: DeliveryRepository, recorder: BatchWriter<AttemptToRecord>,
-            queues: DeliveryQueues, replies: ReplyPoster, health: HealthReporter, observability?: Observability,
+            queues: DeliveryQueues, replies: ReplyPoster, health: HealthReporter, bridgeLimiter: { limiter: BridgeRateLimiter }, observability?: Observability,
           ) => new DeliveryWorker(registrations, http, repository, recorder, new BatchWriter((ids) => repository.progressOf(ids)), queues, decisions, replies, logger, {
             timeoutMs: config.WEBHOOK_TIMEOUT_MS, secrets: config.SECRETS_KEYS, maxInFlightPerSlowWebhook: config.WEBHOOK_SLOW_RECEIVER_LIMIT, health,
             metrics: observability ? new DeliveryMetrics(observability.registry) : undefined,
             tracing: observability?.tracing,
             // No linger: written at once, or with the attempts of other lanes that came meanwhile.
             laneRecorder: new BatchWriter<AttemptToRecord>((items) => repository.recordAttempts(items), 200),
+            bridgeLimiter: bridgeLimiter.limiter,
+            bridgeGone: (bridgeId, reason) => health.disableNow(bridgeId, reason),
           }),
           inject: [
-            Registrations, GuardedHttpClient, DeliveryRepository, ATTEMPT_RECORDER, DeliveryQueues, ReplyPoster, HealthReporter,
+            Registrations, GuardedHttpClient, DeliveryRepository, ATTEMPT_RECORDER, DeliveryQueues, ReplyPoster, HealthReporter, BRIDGE_LIMITER,
             // Absent when the module is built without ObservabilityModule around it.
             { token: OBSERVABILITY, optional: true },
           ],
@@ -114,15 +119,16 @@ export class DispatcherModule {
         },
         {
           provide: OrderedDeliveries,
-          useFactory: (registrations: Registrations, repository: DeliveryRepository, worker: DeliveryWorker, broker: AmqpBroker) =>
+          useFactory: (registrations: Registrations, repository: DeliveryRepository, worker: DeliveryWorker, broker: AmqpBroker, bridgeLimiter: { limiter: BridgeRateLimiter }) =>
             new OrderedDeliveries(
               db, registrations, repository, new BatchWriter((batches) => repository.insertPending(batches.flat()), 50),
-              () => new OrderedLanes((job) => worker.attemptInLane(job), (err, job) =>
-                logger.warn({ err: (err as Error)?.message, deliveryId: job.deliveryId }, 'ordered delivery attempt failed to run; trying again')),
+              () => new OrderedLanes((job, companions, paced) => worker.attemptInLane(job, companions, paced), (err, job) =>
+                logger.warn({ err: (err as Error)?.message, deliveryId: job.deliveryId }, 'ordered delivery attempt failed to run; trying again'),
+              new BridgePacer((id) => registrations.get(id), bridgeLimiter.limiter)),
               { consume: (handler) => broker.consumeEvents(orderedEventsQueue(names), ORDERED_PREFETCH, handler) },
               logger,
             ),
-          inject: [Registrations, DeliveryRepository, DeliveryWorker, AmqpBroker],
+          inject: [Registrations, DeliveryRepository, DeliveryWorker, AmqpBroker, BRIDGE_LIMITER],
         },
         { provide: RecordPruner, useFactory: () => new RecordPruner(db, logger, {
           retentionDays: config.WEBHOOK_RECORD_RETENTION_DAYS, failedRetentionDays: config.WEBHOOK_FAILED_RETENTION_DAYS,

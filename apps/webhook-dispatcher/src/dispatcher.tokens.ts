@@ -6,3 +6,5 @@ export const ROOMS_RPC = Symbol('ROOMS_RPC');
 export const REGISTRATIONS_RPC = Symbol('REGISTRATIONS_RPC');
 /** The BatchWriter of attempt records. */
 export const ATTEMPT_RECORDER = Symbol('ATTEMPT_RECORDER');
+/** The bridges' posting budgets ({limiter, close}: createBridgeRateLimiter), shared through Redis. */
+export const BRIDGE_LIMITER = Symbol('BRIDGE_LIMITER');

@@ -1,5 +1,6 @@
 import { attemptAlreadyMade, AttemptResult, DeliveryDecisions, excerpt, keptHeaders, RESPONSE_EXCERPT_BYTES, RESPONSE_HEADERS_MAX } from './delivery-decisions';
 import { DeliveryJob, deliveryIdOf } from './delivery-job';
+import type { PlatformAnswer } from '../bridges/platform-answers';
 
 const job = (attempt = 1): DeliveryJob => ({
   deliveryId: deliveryIdOf('event-1', 7), webhookId: 7, event: 'room_message', eventId: 'event-1', roomId: 3, attempt,
@@ -174,6 +175,36 @@ describe('keptHeaders', () => {
     const secret = 'jwt-or-signing-secret-1234';
     expect(keptHeaders({ 'x-echo': `got ${secret}`, 'set-cookie': 'session=abc', 'x-api-token': 't0k3n', 'content-length': '2' }, [secret]))
       .toEqual({ 'x-echo': 'got [REDACTED]', 'set-cookie': '[REDACTED]', 'x-api-token': '[REDACTED]', 'content-length': '2' });
+  });
+});
+
+describe('DeliveryDecisions for a bridge (its platform\'s answer decides)', () => {
+  const decisions = new DeliveryDecisions([200, 400], () => 0.5);
+  const decide = (result: AttemptResult, platform: PlatformAnswer, attempt = 1) =>
+    decisions.decide({ job: job(attempt), result, startedAt, secrets: ['S3cretPathToken'], now, platform });
+
+  it('is delivered without reading a reply, even from a JSON 200', () => {
+    const d = decide(answer(200, '{"message":"pong"}', { 'content-type': 'application/json' }), { outcome: 'delivered' });
+    expect(d.state.status).toBe('delivered');
+    expect(d.reply).toEqual({ kind: 'none' });
+  });
+
+  it('retries not before the platform\'s wait, with its reason as the error', () => {
+    const d = decide(answer(429, ''), { outcome: 'retry', afterMs: 300, reason: 'Slack: HTTP 429' });
+    expect(d.retry).toMatchObject({ job: { attempt: 2 }, delayMs: 300 });
+    expect(d.record.error).toBe('Slack: HTTP 429');
+    expect(d.state.status).toBe('retrying');
+  });
+
+  it('fails for good on `failed` and `never`, a 200 included, the secrets redacted from the reason', () => {
+    expect(decide(answer(400, 'invalid_payload'), { outcome: 'failed', reason: 'Slack: HTTP 400 invalid_payload' }).state.status).toBe('failed');
+    const never = decide(answer(200, 'x'), { outcome: 'never', reason: 'Teams: gone S3cretPathToken' });
+    expect(never).toMatchObject({ state: { status: 'failed' }, retry: null, record: { error: 'Teams: gone [REDACTED]' } });
+  });
+
+  it('fails once the schedule is spent, and a redelivery is one attempt', () => {
+    expect(decide(answer(503), { outcome: 'retry', reason: 'x' }, 3).state.status).toBe('failed');
+    expect(decisions.decide({ job: { ...job(), redelivery: true }, result: answer(503), startedAt, secrets: [], now, platform: { outcome: 'retry', reason: 'x' } }).retry).toBeNull();
   });
 });
 

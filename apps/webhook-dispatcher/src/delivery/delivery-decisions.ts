@@ -1,4 +1,5 @@
 import { isSecretName, REDACTED, redactText } from '@app/common';
+import type { PlatformAnswer } from '../bridges/platform-answers';
 import { parseReply } from '../replies/reply';
 import { DeliveryJob } from './delivery-job';
 import { delayTier, isRetryable, nextAttemptDelay, parseRetryAfter, retryDelayTiers } from './retry-policy';
@@ -47,6 +48,9 @@ export interface RetryPlan {
 
 export type ReplyOutcome = ReturnType<typeof parseReply>;
 
+/** The delivery's state after the attempt, given its status. */
+type StateOf = (s: DeliveryStatus, nextAttemptAt?: Date | null, parkedUntil?: Date | null) => DeliveryState;
+
 export interface Decision {
   record: AttemptRecord;
   state: DeliveryState;
@@ -88,11 +92,17 @@ export class DeliveryDecisions {
     /** Values that must not reach the records: the signing secret, the JWT, the URL's parameters. */
     secrets: readonly string[];
     now: Date;
+    /**
+     * A bridge's attempt: what its platform's answer means (classifyPlatformAnswer), which
+     * decides instead of the HipChat rules; its reason is the record's error when not delivered.
+     */
+    platform?: PlatformAnswer;
   }): Decision {
-    const { job, result, secrets } = o;
+    const { job, result, secrets, platform } = o;
     const response = result.kind === 'response' ? result : null;
     const status = response?.status ?? null;
-    const error = result.kind === 'failure' ? clean(redactText(`${result.failure}: ${result.message}`, secrets)).slice(0, 1000) : null;
+    const said = result.kind === 'failure' ? `${result.failure}: ${result.message}` : platform && platform.outcome !== 'delivered' ? platform.reason : null;
+    const error = said !== null ? clean(redactText(said, secrets)).slice(0, 1000) : null;
     const record: AttemptRecord = {
       deliveryId: job.deliveryId,
       attempt: job.attempt,
@@ -103,10 +113,11 @@ export class DeliveryDecisions {
       responseExcerpt: response ? excerpt(response.body, secrets) : null,
       responseHeaders: response ? keptHeaders(response.headers, secrets) : null,
     };
-    const state = (s: DeliveryStatus, nextAttemptAt: Date | null = null, parkedUntil: Date | null = null): DeliveryState => ({
+    const state: StateOf = (s, nextAttemptAt = null, parkedUntil = null) => ({
       status: s, attempts: job.attempt, lastStatus: status, lastError: error, nextAttemptAt, parkedUntil,
     });
 
+    if (platform) return this.decideBridge(job, platform, record, state, o.now);
     if (response && status !== null && status >= 200 && status <= 299) {
       const reply = parseReply({
         status, contentType: response.headers['content-type'], body: response.body, truncated: response.truncated,
@@ -119,6 +130,21 @@ export class DeliveryDecisions {
     if (!retryable || job.redelivery) return { record, state: state('failed'), retry: null, reply: none };
 
     const retryAfterMs = response ? parseRetryAfter(response.headers['retry-after'], o.now) : null;
+    return this.retryOrFail(job, retryAfterMs, record, state, o.now);
+  }
+
+  /** A bridge's attempt, as its platform's answer says: no reply is read from a platform. */
+  private decideBridge(job: DeliveryJob, platform: PlatformAnswer, record: AttemptRecord, state: StateOf, now: Date): Decision {
+    const none: ReplyOutcome = { kind: 'none' };
+    if (platform.outcome === 'delivered') return { record, state: state('delivered'), retry: null, reply: none };
+    // `never` fails the delivery too: the bridge is disabled by the worker, and its lane moves on.
+    if (platform.outcome !== 'retry' || job.redelivery) return { record, state: state('failed'), retry: null, reply: none };
+    return this.retryOrFail(job, platform.afterMs ?? null, record, state, now);
+  }
+
+  /** The next attempt on the schedule (not before `retryAfterMs`), or failed once the schedule is spent. */
+  private retryOrFail(job: DeliveryJob, retryAfterMs: number | null, record: AttemptRecord, state: StateOf, now: Date): Decision {
+    const none: ReplyOutcome = { kind: 'none' };
     // After a recover the schedule starts again: its waits count from the first attempt after `scheduleOffset`.
     const sinceScheduleStart = job.attempt - Math.min(job.scheduleOffset ?? 0, job.attempt - 1);
     const delay = nextAttemptDelay({ attempt: sinceScheduleStart, schedule: this.schedule, retryAfterMs, random: this.random });
@@ -128,7 +154,7 @@ export class DeliveryDecisions {
     const delayMs = Math.max(0, Math.min(delay, tierMs));
     return {
       record,
-      state: state('retrying', new Date(o.now.getTime() + delayMs), new Date(o.now.getTime() + tierMs)),
+      state: state('retrying', new Date(now.getTime() + delayMs), new Date(now.getTime() + tierMs)),
       retry: { job: { ...job, attempt: job.attempt + 1 }, delayMs, tierMs },
       reply: none,
     };

@@ -75,5 +75,11 @@ export const deliveryJobSchema = z.object({
    * however late. Unreadable: the attempt starts a trace of its own.
    */
   traceparent: z.string().max(256).optional(),
+  /**
+   * A bridge's delivery that renders to several posts (a long message split for its platform):
+   * how many of them the platform has accepted, so that a retry resumes at the first one not
+   * yet accepted (people must not read a part twice). Absent: 0.
+   */
+  partsDone: z.number().int().min(0).optional(),
 });
 export type DeliveryJob = z.output<typeof deliveryJobSchema>;

@@ -1,5 +1,5 @@
 import { boundedLabel, DURATION_BUCKETS, sampledOnScrape } from '@app/common';
-import { WEBHOOK_EVENT_NAMES } from '@app/contracts';
+import { BRIDGE_KINDS, WEBHOOK_EVENT_NAMES, type WebhookRegistration } from '@app/contracts';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AttemptResult } from './delivery-decisions';
 
@@ -16,6 +16,16 @@ export function attemptResultLabel(result: AttemptResult): string {
   return result.failure;
 }
 
+/**
+ * What a delivery goes to, as a label: `webhook` (a HipChat webhook) or its bridge's kind
+ * (`slack`, `discord`...). `unknown` where the registration is gone.
+ */
+export function deliveryKindOf(registration: Pick<WebhookRegistration, 'bridge'>): string {
+  return registration.bridge?.kind ?? 'webhook';
+}
+
+const KINDS: ReadonlySet<string> = new Set(['webhook', 'unknown', ...BRIDGE_KINDS]);
+
 /** The ten event names; anything else (none today) is `_OTHER`. */
 const EVENTS: ReadonlySet<string> = new Set(WEBHOOK_EVENT_NAMES);
 
@@ -25,31 +35,31 @@ const EVENTS: ReadonlySet<string> = new Set(WEBHOOK_EVENT_NAMES);
  * result) and `webhook_deliveries_total` (a delivery when it ends, and again when a redeliver or recover ends it anew).
  */
 export class DeliveryMetrics {
-  private readonly attempts: Histogram<'webhook_event' | 'result'>;
-  private readonly ended: Counter<'webhook_event' | 'outcome'>;
+  private readonly attempts: Histogram<'webhook_event' | 'result' | 'kind'>;
+  private readonly ended: Counter<'webhook_event' | 'outcome' | 'kind'>;
 
   constructor(registry: Registry) {
     this.attempts = new Histogram({
       name: 'webhook_delivery_attempt_duration_seconds',
-      help: 'Webhook delivery attempts, by event and result (success, http_error, timeout, connection, refused, invalid_url, busy): the time to the receiver\'s answer or the failure.',
-      labelNames: ['webhook_event', 'result'],
+      help: 'Webhook delivery attempts, by event, result (success, http_error, timeout, connection, refused, invalid_url, busy) and kind (webhook, or the bridge\'s platform): the time to the receiver\'s answer or the failure.',
+      labelNames: ['webhook_event', 'result', 'kind'],
       buckets: DURATION_BUCKETS,
       registers: [registry],
     });
     this.ended = new Counter({
       name: 'webhook_deliveries_total',
-      help: 'Webhook deliveries that ended, by event and outcome (delivered, failed: retries exhausted, refused or webhook disabled; cancelled: webhook gone).',
-      labelNames: ['webhook_event', 'outcome'],
+      help: 'Webhook deliveries that ended, by event, outcome (delivered, failed: retries exhausted, refused or webhook disabled; cancelled: webhook gone) and kind (webhook, or the bridge\'s platform).',
+      labelNames: ['webhook_event', 'outcome', 'kind'],
       registers: [registry],
     });
   }
 
-  attempt(event: string, result: AttemptResult): void {
-    this.attempts.observe({ webhook_event: boundedLabel(event, EVENTS), result: attemptResultLabel(result) }, result.durationMs / 1000);
+  attempt(event: string, result: AttemptResult, kind = 'webhook'): void {
+    this.attempts.observe({ webhook_event: boundedLabel(event, EVENTS), result: attemptResultLabel(result), kind: boundedLabel(kind, KINDS) }, result.durationMs / 1000);
   }
 
-  end(event: string, outcome: DeliveryEnd): void {
-    this.ended.inc({ webhook_event: boundedLabel(event, EVENTS), outcome });
+  end(event: string, outcome: DeliveryEnd, kind = 'webhook'): void {
+    this.ended.inc({ webhook_event: boundedLabel(event, EVENTS), outcome, kind: boundedLabel(kind, KINDS) });
   }
 }
 

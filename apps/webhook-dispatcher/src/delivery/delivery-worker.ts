@@ -1,8 +1,12 @@
 import {
-  AppLogger, bareUrl, SecretBox, contextOf, endWithError, GuardedHttpClient, HandlerOutcome, OutboundFailure, traceFields, traceparentOf, Tracing, withSpan,
+  AppLogger, bareUrl, maskedBridgeUrl, redactText, SecretBox, contextOf, endWithError, GuardedHttpClient, HandlerOutcome, OutboundFailure, traceFields, traceparentOf, Tracing, withSpan,
 } from '@app/common';
 import { Context, Span, SpanKind } from '@opentelemetry/api';
-import { isEnabled, WebhookRegistration } from '@app/contracts';
+import { isBridge, isEnabled, WebhookRegistration } from '@app/contracts';
+import type { BridgeRegistration } from '../bridges/bridge-delivery';
+import type { BridgeRateLimiter } from '../bridges/bridge-rate-limit';
+import { BridgeSender } from '../bridges/bridge-sender';
+import type { PlatformAnswer } from '../bridges/platform-answers';
 import type { AttemptOutcome } from '../health/health-reporter';
 import { Registrations } from '../registrations/registrations';
 import { ReplyPoster } from '../replies/reply-poster';
@@ -13,7 +17,7 @@ import { DeliveryRequest, deliveryRequest, signingSecretOf } from './delivery-re
 import { AttemptToRecord, DeliveryProgress, DeliveryRepository } from './delivery.repository';
 import { BatchWriter } from './batch-writer';
 import { disabledAttempt } from './disabled-webhook';
-import type { DeliveryMetrics } from './delivery-metrics';
+import { deliveryKindOf, type DeliveryMetrics } from './delivery-metrics';
 
 export interface DeliveryWorkerOptions {
   /** The per-attempt time limit (WEBHOOK_TIMEOUT_MS). */
@@ -42,6 +46,10 @@ export interface DeliveryWorkerOptions {
   metrics?: DeliveryMetrics;
   /** Each attempt is a span (a child of its job's trace) whose traceparent the POST carries. */
   tracing?: Tracing;
+  /** The bridges' shared posting budgets (see BridgeRateLimiter); absent: bridges' posts are not paced. */
+  bridgeLimiter?: BridgeRateLimiter;
+  /** Told when a platform says a bridge will never take posts again: it is disabled at once, with the reason. */
+  bridgeGone?: (bridgeId: number, reason: string) => void;
 }
 
 /** What one attempt of a delivery came to: the next attempt of the same delivery, or none (it ended). */
@@ -51,6 +59,11 @@ export interface NextAttempt {
   retryInMs: number;
   /** Settles once the attempt is recorded, or its record failed (absent: it was before the answer). */
   recorded?: Promise<void>;
+  /**
+   * The deliveries coalesced into this attempt's post (attemptInLane's `companions`), in order:
+   * each one's next attempt, or null once it ended. They shared the attempt's outcome.
+   */
+  companions?: Array<DeliveryJob | null>;
 }
 
 /**
@@ -60,6 +73,10 @@ export interface NextAttempt {
 interface AttemptWay<R> {
   /** The answer when the delivery ended without a request (its webhook gone or disabled). */
   readonly ended: R;
+  /** Deliveries of the same bridge coalesced into this attempt's post (the ordered way only). */
+  readonly companions: readonly DeliveryJob[];
+  /** Whether the bridge's posting budget was taken for the first post already (the lane paces its bridges). */
+  readonly paced: boolean;
   /** Where the attempt's record is written. */
   readonly recorder: BatchWriter<AttemptToRecord>;
   /** A result standing for a request not made now, or null to make it. */
@@ -70,8 +87,8 @@ interface AttemptWay<R> {
   parkRetry(retry: RetryPlan): Promise<R | null>;
   /** Told of the record being written, before the reply is posted (resolves once the way has done with it). */
   recording(recorded: Promise<void>): Promise<void> | void;
-  /** The answer once the attempt is recorded (or being so) and its reply posted. */
-  answer(decision: Decision): R;
+  /** The answer once the attempt is recorded (or being so) and its reply posted; `companions`: theirs, in order. */
+  answer(decision: Decision, companions: readonly Decision[]): R;
 }
 
 /**
@@ -116,6 +133,8 @@ export class DeliveryWorker {
   private readonly metrics: DeliveryMetrics | undefined;
   private readonly tracing: Tracing;
   private readonly secrets: SecretBox;
+  private readonly bridges: BridgeSender;
+  private readonly bridgeGone: DeliveryWorkerOptions['bridgeGone'];
 
   constructor(
     private readonly registrations: Registrations,
@@ -140,6 +159,8 @@ export class DeliveryWorker {
     this.metrics = options.metrics;
     this.tracing = options.tracing ?? Tracing.off();
     this.secrets = options.secrets;
+    this.bridges = new BridgeSender((r) => this.request(r), options.secrets, { limiter: options.bridgeLimiter ?? null, maxWaitMs: options.timeoutMs });
+    this.bridgeGone = options.bridgeGone;
     // The attempt has ended (timed out at worst) and been recorded well before its guard returns.
     this.guardMs = Math.round(options.timeoutMs * 1.5) + 1_000;
   }
@@ -179,8 +200,8 @@ export class DeliveryWorker {
    * next attempt: a delivery is sent only once the outcome of the one before it is recorded,
    * so that a replica killed meanwhile leaves no earlier delivery to be sent again after it.
    */
-  async attemptInLane(job: DeliveryJob): Promise<NextAttempt> {
-    return this.make(job, this.ordered());
+  async attemptInLane(job: DeliveryJob, companions: readonly DeliveryJob[] = [], paced = false): Promise<NextAttempt> {
+    return this.make(job, this.ordered(companions, paced));
   }
 
   /**
@@ -192,17 +213,23 @@ export class DeliveryWorker {
    */
   private async make<R>(job: DeliveryJob, way: AttemptWay<R>): Promise<R> {
     const registration = await this.registrationOf(job);
+    // Deliveries coalesced with this one end with it when nothing is sent.
+    const all = [job, ...way.companions];
     if (!registration) {
-      this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, ...traceFields(job.traceparent) }, 'delivery cancelled: the webhook is gone');
-      this.metrics?.end(job.event, 'cancelled');
-      // Nothing is sent either way: a database outage loses the mark, not the delivery's fate.
-      await this.repository.markCancelled(job).catch((err) => this.recordFailed(err, job));
+      for (const j of all) {
+        this.logger.info({ deliveryId: j.deliveryId, webhookId: j.webhookId, ...traceFields(j.traceparent) }, 'delivery cancelled: the webhook is gone');
+        this.metrics?.end(j.event, 'cancelled', 'unknown');
+        // Nothing is sent either way: a database outage loses the mark, not the delivery's fate.
+        await this.repository.markCancelled(j).catch((err) => this.recordFailed(err, j));
+      }
       return way.ended;
     }
     if (!isEnabled(registration)) {
-      this.logger.info({ deliveryId: job.deliveryId, webhookId: job.webhookId, attempt: job.attempt, ...traceFields(job.traceparent) }, 'delivery not sent: the webhook is disabled');
-      this.metrics?.end(job.event, 'failed');
-      await this.record(way, disabledAttempt(job, new Date()));
+      for (const j of all) {
+        this.logger.info({ deliveryId: j.deliveryId, webhookId: j.webhookId, attempt: j.attempt, ...traceFields(j.traceparent) }, 'delivery not sent: the webhook is disabled');
+        this.metrics?.end(j.event, 'failed', deliveryKindOf(registration));
+        await this.record(way, disabledAttempt(j, new Date()));
+      }
       return way.ended;
     }
 
@@ -210,30 +237,52 @@ export class DeliveryWorker {
     let secrets: readonly string[] = [];
     let result = way.withheld();
     let trace: Context | undefined;
+    let platform: PlatformAnswer | undefined;
+    let made = job;
     if (!result) {
       const span = this.attemptSpan(job, registration);
-      const request = this.buildRequest(job, registration, startedAt, traceparentOf(span));
-      if ('problem' in request) {
-        endWithError(span, 'unsignable');
-        result = this.unsignable(job, request.problem);
+      if (isBridge(registration)) {
+        // A bridge posts in its platform's format (its posts in order, paced): the one step that differs.
+        const sending = this.bridges.send({ registration: registration as BridgeRegistration, jobs: [job, ...way.companions], paced: way.paced });
+        result = await way.sending(sending.then((sent) => sent.result));
+        const sent = await sending;
+        this.endSpan(span, result);
+        ({ secrets, platform } = sent);
+        made = { ...job, partsDone: sent.partsDone };
       } else {
-        secrets = request.secrets;
-        result = await way.sending(this.send(request, span));
-        trace = withSpan(span);
+        const request = this.buildRequest(job, registration, startedAt, traceparentOf(span));
+        if ('problem' in request) {
+          endWithError(span, 'unsignable');
+          result = this.unsignable(job, request.problem);
+        } else {
+          secrets = request.secrets;
+          result = await way.sending(this.send(request, span));
+          trace = withSpan(span);
+        }
       }
     }
 
-    const decision = this.decisions.decide({ job, result, startedAt, secrets, now: new Date() });
+    const now = new Date();
+    const decision = this.decisions.decide({ job: made, result, startedAt, secrets, now, platform });
     this.log(job, registration, decision);
     this.health?.observe(job.webhookId, result);
-    this.measure(job, result, decision);
+    // The platform says the bridge is gone: disabled now, not after the thresholds' days of failures.
+    if (platform?.outcome === 'never') this.bridgeGone?.(job.webhookId, redactText(platform.reason, secrets));
+    this.measure(job, registration, result, decision);
     if (decision.retry) {
       const instead = await way.parkRetry(decision.retry);
       if (instead !== null) return instead;
     }
-    await way.recording(this.record(way, { job, record: decision.record, state: decision.state }));
+    // Deliveries coalesced into the same post share its outcome, each recorded as its own attempt.
+    const companions = way.companions.map((c) => this.decisions.decide({ job: c, result: result!, startedAt, secrets, now, platform }));
+    for (const [i, d] of companions.entries()) {
+      this.log(way.companions[i], registration, d);
+      this.measure(way.companions[i], registration, null, d);
+    }
+    const records = [decision, ...companions].map((d, i) => this.record(way, { job: i === 0 ? job : way.companions[i - 1], record: d.record, state: d.state }));
+    await way.recording(records.length === 1 ? records[0] : Promise.all(records).then(() => undefined));
     await this.reply(job, registration, decision, trace);
-    return way.answer(decision);
+    return way.answer(decision, companions);
   }
 
   /**
@@ -246,6 +295,8 @@ export class DeliveryWorker {
     let detached = false;
     return {
       ended: 'ack',
+      companions: [],
+      paced: false,
       recorder: this.recorder,
       withheld: () => this.withheld(job),
       sending: async (sending) => {
@@ -280,10 +331,12 @@ export class DeliveryWorker {
   }
 
   /** The ordered way (OrderedLanes): no slot to give back, the retry and the wait for the record are the lane's. */
-  private ordered(): AttemptWay<NextAttempt> {
+  private ordered(companions: readonly DeliveryJob[], paced: boolean): AttemptWay<NextAttempt> {
     let recorded: Promise<void> | undefined;
     return {
-      ended: { next: null, retryInMs: 0 },
+      ended: { next: null, retryInMs: 0, companions: companions.map(() => null) },
+      companions,
+      paced,
       // No linger: the lane waits for this record (see DeliveryWorkerOptions.laneRecorder).
       recorder: this.laneRecorder,
       withheld: () => null,
@@ -292,7 +345,9 @@ export class DeliveryWorker {
       recording: (r) => {
         recorded = r;
       },
-      answer: (decision) => ({ next: decision.retry?.job ?? null, retryInMs: decision.retry?.delayMs ?? 0, recorded }),
+      answer: (decision, others) => ({
+        next: decision.retry?.job ?? null, retryInMs: decision.retry?.delayMs ?? 0, recorded, companions: others.map((d) => d.retry?.job ?? null),
+      }),
     };
   }
 
@@ -442,9 +497,11 @@ export class DeliveryWorker {
    * Its attributes name the webhook, never its URL's path or query (tokens live there).
    */
   private attemptSpan(job: DeliveryJob, registration: WebhookRegistration): Span {
-    return this.tracing.span('POST', SpanKind.CLIENT, contextOf(job.traceparent), () => ({
-      'http.request.method': 'POST',
+    const method = registration.bridge?.kind === 'matrix' ? 'PUT' : 'POST';
+    return this.tracing.span(method, SpanKind.CLIENT, contextOf(job.traceparent), () => ({
+      'http.request.method': method,
       'server.address': hostOf(registration.url),
+      'webhook.kind': deliveryKindOf(registration),
       'webhook.id': job.webhookId,
       'webhook.event': job.event,
       'webhook.delivery_id': job.deliveryId,
@@ -453,15 +510,24 @@ export class DeliveryWorker {
   }
 
   private async send(request: DeliveryRequest, span: Span): Promise<AttemptResult> {
-    let result: AttemptResult;
+    const result = await this.request({ method: 'POST', ...request });
+    this.endSpan(span, result);
+    return result;
+  }
+
+  /** One request through the outbound guard: the answer, or why there was none. */
+  private async request(request: { method: 'POST' | 'PUT'; url: string; headers: Record<string, string>; body: string }): Promise<AttemptResult> {
     try {
-      const res = await this.http.request({ method: 'POST', url: request.url, headers: request.headers, body: request.body });
-      result = { kind: 'response', status: res.status, headers: res.headers, body: res.body, truncated: res.truncated, durationMs: res.durationMs };
+      const res = await this.http.request({ method: request.method, url: request.url, headers: request.headers, body: request.body });
+      return { kind: 'response', status: res.status, headers: res.headers, body: res.body, truncated: res.truncated, durationMs: res.durationMs };
     } catch (err) {
-      result = err instanceof OutboundFailure
+      return err instanceof OutboundFailure
         ? { kind: 'failure', failure: err.kind, message: err.message, durationMs: err.durationMs }
         : { kind: 'failure', failure: 'connection', message: (err as Error)?.message ?? String(err), durationMs: 0 };
     }
+  }
+
+  private endSpan(span: Span, result: AttemptResult): void {
     if (result.kind === 'response') {
       span.setAttribute('http.response.status_code', result.status);
       if (result.status >= 400) endWithError(span, `HTTP ${result.status}`);
@@ -470,7 +536,6 @@ export class DeliveryWorker {
       // The failure's kind only: its message may quote the URL.
       endWithError(span, result.failure);
     }
-    return result;
   }
 
   private log(job: DeliveryJob, registration: WebhookRegistration, d: Decision): void {
@@ -486,7 +551,9 @@ export class DeliveryWorker {
       webhookId: job.webhookId,
       event: job.event,
       attempt: job.attempt,
-      url: bareUrl(registration.url),
+      // A bridge's URL is itself its credential (its path's token): only its origin and first segment.
+      url: isBridge(registration) ? maskedBridgeUrl(registration.url) : bareUrl(registration.url),
+      kind: deliveryKindOf(registration),
       status: d.record.status,
       error: d.record.error,
       durationMs: d.record.durationMs,
@@ -498,9 +565,10 @@ export class DeliveryWorker {
   }
 
   /** The attempt, and the delivery if it ended with it (a retry is counted when it ends). */
-  private measure(job: DeliveryJob, result: AttemptResult, decision: Decision): void {
-    this.metrics?.attempt(job.event, result);
-    if (decision.state.status !== 'retrying') this.metrics?.end(job.event, decision.state.status);
+  private measure(job: DeliveryJob, registration: WebhookRegistration, result: AttemptResult | null, decision: Decision): void {
+    const kind = deliveryKindOf(registration);
+    if (result) this.metrics?.attempt(job.event, result, kind);
+    if (decision.state.status !== 'retrying') this.metrics?.end(job.event, decision.state.status, kind);
   }
 
   private recordFailed(err: unknown, job: DeliveryJob): void {

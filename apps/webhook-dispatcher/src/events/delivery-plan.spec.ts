@@ -50,6 +50,20 @@ describe('planDeliveries', () => {
     expect(JSON.parse(jobs[0].envelopeBody).item).toEqual({ room, message: { id: 'n1', message: 'pong', type: 'notification' } });
   });
 
+  it('gives a bridge its BridgeMessage, the notification\'s v2 card included, instead of the HipChat envelope', () => {
+    const card = { style: 'application', id: 'c1', title: 'Build 12 passed', format: 'compact', attributes: [{ label: 'Branch', value: { label: 'main' } }] };
+    const notification = envelope(RoomNotificationSentV2.type, {
+      room, notify: false, card, message: { id: 'n1', from: 'CI', message: '<b>green</b>', message_format: 'html', color: 'green', type: 'notification' },
+    });
+    const bridge = registration({ id: 9, event: 'room_message', delivery: 'ordered', bridge: { kind: 'slack', events: ['room_message', 'room_notification'], matrixRoomId: null, matrixAccessToken: null } });
+    const [job] = plan(notification, 'room_notification', [bridge]);
+    expect(JSON.parse(job.envelopeBody)).toMatchObject({
+      event: 'room_notification', deliveryId: job.deliveryId, roomName: 'Ops', sender: 'CI', notice: true, color: 'green',
+      body: [{ t: 'paragraph', children: [{ t: 'bold', children: [{ t: 'text', text: 'green' }] }] }],
+      card: { title: 'Build 12 passed', attributes: [{ label: 'Branch', value: 'main', url: null }] },
+    });
+  });
+
   it('throws for an event whose item is not an object (dead-lettered by the consumer)', () => {
     const groupWide = registration({ roomId: null, installationId: 1 });
     expect(() => plan(envelope(RoomMessageSentV2.type, []), 'room_message', [groupWide])).toThrow('not an object');

@@ -1,4 +1,5 @@
-import { EventEnvelope, WebhookEventName, WebhookRegistration } from '@app/contracts';
+import { EventEnvelope, isBridge, WebhookEventName, WebhookRegistration } from '@app/contracts';
+import { bridgeMessageBody } from '../bridges/bridge-delivery';
 import { DeliveryJob, deliveryIdOf } from '../delivery/delivery-job';
 import { matchingRegistrations, roomIdOf } from '../registrations/matching';
 import { buildEnvelope } from './envelope';
@@ -6,7 +7,7 @@ import { replyCausedBy } from '../replies/reply';
 
 /**
  * The delivery jobs of one room event: one per matching registration, each with its
- * envelope serialized once (every attempt POSTs these exact bytes) and an id derived from
+ * envelope (a bridge's: its BridgeMessage, see bridgeMessageBody) serialized once (every attempt POSTs these exact bytes) and an id derived from
  * the event and the webhook (a redelivered event makes the same jobs). Throws when the event
  * is malformed (its item is not an object).
  */
@@ -34,7 +35,9 @@ export function planDeliveries(o: {
       eventId: envelope.id,
       roomId,
       attempt: 1,
-      envelopeBody: JSON.stringify(buildEnvelope({ event, payload, registration })),
+      envelopeBody: isBridge(registration)
+        ? bridgeMessageBody({ event, payload, deliveryId })
+        : JSON.stringify(buildEnvelope({ event, payload, registration })),
       createdAt,
       replyDepth: replyCausedBy({ webhookId: registration.id, deliveryId, event, payload }).depth,
       actorUserId,

@@ -164,3 +164,25 @@ describe('healthErrorOf', () => {
     expect(healthErrorOf({ kind: 'failure', failure: 'connection', message: 'connect ECONNREFUSED https://u:p@h' } as never)).toBe('connection');
   });
 });
+
+describe('HealthReporter for bridges', () => {
+  beforeEach(() => {
+    jest.useFakeTimers({ now: T0 });
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it('reports a bridge its platform said is gone at once, with the reason, to be disabled now', async () => {
+    const { health, sent } = reporter();
+    health.observe(9, ok);
+    await advance(0);
+    health.observe(9, http500);
+    health.disableNow(9, 'Slack: channel_is_archived');
+    await advance(0);
+    expect(sent[1]).toEqual([expect.objectContaining({ webhookId: 9, failuresAfterSuccess: 1, disableNow: 'Slack: channel_is_archived' })]);
+    health.observe(9, http500);
+    await advance(1_000);
+    expect(sent[2][0].disableNow).toBeUndefined();
+  });
+});

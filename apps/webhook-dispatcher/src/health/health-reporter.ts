@@ -53,6 +53,8 @@ const FORGET_AFTER_MS = 10 * 60_000;
  */
 export class HealthReporter {
   private readonly pending = new Map<number, HealthTally>();
+  /** Bridges whose platform said "never again", with its reason: reported at once, to be disabled now. */
+  private readonly gone = new Map<number, string>();
   private readonly urgent = new Set<number>();
   private readonly known = new Map<number, Known>();
   private readonly intervalMs: number;
@@ -87,6 +89,18 @@ export class HealthReporter {
       this.urgent.add(webhookId);
     }
     this.schedule(this.dueAt(webhookId));
+  }
+
+  /**
+   * A bridge's platform said it will never take posts again (classifyPlatformAnswer's `never`):
+   * reported at once, with the attempt's failure already observed, for the rooms service to
+   * disable it now (not when the thresholds are crossed).
+   */
+  disableNow(webhookId: number, reason: string): void {
+    this.gone.set(webhookId, reason.slice(0, 200));
+    if (!this.pending.has(webhookId)) this.pending.set(webhookId, tallyOf(this.now(), 'gone'));
+    this.urgent.add(webhookId);
+    this.schedule(this.now());
   }
 
   /** Webhooks with outcomes not yet reported, in a report not answered or waiting (tests, shutdown). */
@@ -163,7 +177,11 @@ export class HealthReporter {
       if (known) known.sentAt = now;
     }
     this.forgetIdle(now);
-    const reports = [...batch].map(([id, tally]) => reportOfTally(id, tally));
+    const reports = [...batch].map(([id, tally]) => {
+      const reason = this.gone.get(id);
+      this.gone.delete(id);
+      return reason === undefined ? reportOfTally(id, tally) : { ...reportOfTally(id, tally), disableNow: reason };
+    });
     await this.sendReport({ commandId: randomUUID(), reports, webhooks: batch.size });
   }
 

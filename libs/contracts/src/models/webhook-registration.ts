@@ -110,5 +110,8 @@ export interface WebhookRegistration extends Omit<WebhookView, 'enabled' | 'disa
  */
 export const isEnabled = (r: Pick<WebhookRegistration, 'enabled'>): boolean => r.enabled !== false;
 
-/** Whether the webhook's deliveries are ordered (absent, from a rooms service that predates the setting: concurrent). */
-export const isOrdered = (r: Pick<WebhookRegistration, 'delivery'>): boolean => r.delivery === 'ordered';
+/**
+ * Whether the webhook's deliveries are ordered (absent, from a rooms service that predates the
+ * setting: concurrent). A bridge always is, whatever its row says: people read its posts in order.
+ */
+export const isOrdered = (r: Pick<WebhookRegistration, 'delivery' | 'bridge'>): boolean => r.delivery === 'ordered' || r.bridge != null;

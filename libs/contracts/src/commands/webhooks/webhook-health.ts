@@ -21,6 +21,12 @@ export const webhookHealthReportSchema = z.object({
   firstFailureAt: instant.nullable(),
   lastFailureAt: instant.nullable(),
   lastError: z.string().max(200).nullable(),
+  /**
+   * A bridge's platform said it will never take posts again (the webhook deleted, the channel
+   * archived, the token revoked): disable it now, whatever the thresholds, with this reason
+   * ("Slack: channel_is_archived"). Absent: the thresholds decide.
+   */
+  disableNow: z.string().min(1).max(200).optional(),
 }).superRefine((r, ctx) => {
   if (r.failuresAfterSuccess > 0 && (r.firstFailureAt === null || r.lastFailureAt === null)) {
     ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['firstFailureAt'], message: 'failures need the times of the first and the last' });
