@@ -133,6 +133,13 @@ export const ACCESS_MODEL: readonly AccessRule[] = [
   { operation: 'GET /v2/room/{room}/extension/webhook/{key}', may: { ...KEY_HOLDERS }, note: 'A key names the actor\'s own webhook; the owner and group admins reach anyone\'s by its id.' },
   { operation: 'DELETE /v2/room/{room}/extension/webhook/{key}', may: { ...KEY_HOLDERS }, note: 'A key names the actor\'s own webhook; the owner and group admins reach anyone\'s by its id.' },
 
+  // Bridges to chat platforms (our extension): kept as webhooks are, under the webhook rule.
+  { operation: 'POST /v2/room/{room}/bridge', may: { ...SEERS, ...ADDONS }, note: 'The new bridge is its creator\'s (the user, or the add-on installation), as a webhook is.' },
+  { operation: 'GET /v2/room/{room}/bridge', may: { ...SEERS, ...ADDONS }, note: 'Shows the actor the bridges they may keep: all of them to the owner and group admins, their own to anyone else.' },
+  { operation: 'GET /v2/room/{room}/bridge/{id}', may: { ...WEBHOOK_KEEPERS } },
+  { operation: 'PUT /v2/room/{room}/bridge/{id}', may: { ...WEBHOOK_KEEPERS } },
+  { operation: 'DELETE /v2/room/{room}/bridge/{id}', may: { ...WEBHOOK_KEEPERS } },
+
   // Users and private chat.
   { operation: 'GET /v2/user', may: { ...ALL_USERS, ...ADDONS } },
   { operation: 'POST /v2/user', may: { ...GROUP_ADMINS } },
