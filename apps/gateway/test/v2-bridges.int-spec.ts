@@ -3,6 +3,7 @@ import { SecretBox, secretPurpose } from '@app/common';
 import { ListRegistrationsV1, WebhookRegistration } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { BridgeRepository } from '../../rooms/src/bridges/bridge.repository';
+import { BridgeCommands } from '../../rooms/src/cli/bridge-commands';
 import { RoomsClient } from '../src/shared/rooms-client';
 import { EventCapture, Stack, startStack, V1Response } from '../../../test/support/harness';
 import { v2, V2CallOptions, v2Session, V2Session } from './v2-helpers';
@@ -231,5 +232,21 @@ describe('v2 bridges: the resource (real services)', () => {
     for (let i = 0; i < 10; i++) await create(room, { kind: 'slack', url: `https://x.example.com/${i}` });
     expect(errorOf(await call('POST', `room/${room}/bridge`, { body: { kind: 'slack', url: 'https://x.example.com/11' } })))
       .toEqual(bad('The request is invalid: at most 10 bridges per room, and this room has 10: delete one first'));
+  });
+
+  it('is managed by the operator\'s CLI through the service, with the same rules and audit lines', async () => {
+    const room = await createRoom(`CLI bridged ${n++}`);
+    const client = stack.gateway!.get(RoomsClient);
+    const cli = new BridgeCommands({ served: async () => true, request: (c, p) => client.send(c, p) }, 'rooms', BASE);
+    const added = await cli.add({ room: String(room), kind: 'rocketchat', url: 'https://rc.example.com/hooks/abc?token=x', inbound: true, inboundToken: 'rc-token' });
+    expect(added).toMatchObject({ room, kind: 'rocketchat', url: 'https://rc.example.com/hooks/abc?token=***', inbound: true, inboundUrl: expect.stringMatching(INBOUND_URL) });
+    expect(await cli.list(String(room))).toEqual([{ ...added, inboundUrl: undefined }].map(({ inboundUrl: _u, ...l }) => l));
+    expect((await cli.show(String(room), added.id)).id).toBe(added.id);
+    await expect(cli.add({ room: String(room), kind: 'discord', url: 'https://d.example.com/x', inbound: true }))
+      .rejects.toThrow(/^--inbound: Discord has no outgoing webhooks/);
+    await cli.remove(String(room), added.id);
+    await expect(cli.show(String(room), added.id)).rejects.toThrow(`no bridge ${added.id} in room ${room}`);
+    const lines = await auditOf(added.id);
+    expect(lines.map((l) => [l.action, (l as unknown as { actor: { type: string } }).actor.type])).toEqual([['bridge.created', 'cli'], ['bridge.deleted', 'cli']]);
   });
 });
