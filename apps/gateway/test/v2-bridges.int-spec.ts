@@ -249,4 +249,26 @@ describe('v2 bridges: the resource (real services)', () => {
     const lines = await auditOf(added.id);
     expect(lines.map((l) => [l.action, (l as unknown as { actor: { type: string } }).actor.type])).toEqual([['bridge.created', 'cli'], ['bridge.deleted', 'cli']]);
   });
+
+  it('is a webhook for lost access and room deletion: disabled when its creator leaves a private room, gone with its room', async () => {
+    const memberId = await s.createUser(`Bridger ${n++}`);
+    const memberToken = await s.personalToken(memberId);
+    const made = await call('POST', 'room', { body: { name: `Private bridged ${n++}`, privacy: 'private' } });
+    const room = made.json.id as number;
+    expect((await call('PUT', `room/${room}/member/${memberId}`)).status).toBe(204);
+    const res = await v2(stack.baseUrl, 'POST', `room/${room}/bridge`, { token: memberToken, body: { kind: 'slack', url: 'https://hooks.slack.com/services/P/Q/r' } });
+    expect(res.status).toBe(201);
+    const id = res.json.id as number;
+
+    expect((await call('DELETE', `room/${room}/member/${memberId}`)).status).toBe(204);
+    const got = await call('GET', `room/${room}/bridge/${id}`);
+    expect(got.json).toMatchObject({ enabled: false, disabled_reason: 'creator_lost_access' });
+    expect((await registrations()).find((r) => r.id === id)).toMatchObject({ enabled: false, bridge: { kind: 'slack' } });
+    const disabled = (await auditOf(id)).find((l) => l.action === 'bridge.disabled');
+    expect(disabled).toMatchObject({ target: { type: 'bridge', id, name: 'Slack bridge' }, details: { roomId: room, reason: 'creator_lost_access' } });
+    expect(JSON.stringify(disabled)).not.toContain('hooks.slack.com');
+
+    expect((await call('DELETE', `room/${room}`)).status).toBe(204);
+    expect((await db.query('SELECT count(*)::int AS n FROM webhooks WHERE id = $1', [id]))[0].n).toBe(0);
+  });
 });
