@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
-import { SecretBox, secretPurpose } from '@app/common';
+import { parseSecretKeys, SecretBox, secretPurpose } from '@app/common';
 import { ListRegistrationsV1, WebhookRegistration } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { BridgeRepository } from '../../rooms/src/bridges/bridge.repository';
 import { BridgeCommands } from '../../rooms/src/cli/bridge-commands';
+import { resealSecrets } from '../../rooms/src/secrets/reseal-secrets';
+import { SecretsRepository } from '../../rooms/src/secrets/secrets.repository';
 import { RoomsClient } from '../src/shared/rooms-client';
 import { EventCapture, Stack, startStack, V1Response } from '../../../test/support/harness';
+import { TEST_SECRETS_KEYS } from '../../../test/support/common';
 import { v2, V2CallOptions, v2Session, V2Session } from './v2-helpers';
 
 const BASE = 'https://chat.example.test';
@@ -270,5 +273,35 @@ describe('v2 bridges: the resource (real services)', () => {
 
     expect((await call('DELETE', `room/${room}`)).status).toBe(204);
     expect((await db.query('SELECT count(*)::int AS n FROM webhooks WHERE id = $1', [id]))[0].n).toBe(0);
+  });
+
+  // Last: it seals every secret of the suite's database under a new key.
+  it('keeps its secrets out of the removed forms, and seals them again under a new key (the inbound ones without a registration change)', async () => {
+    const room = await createRoom();
+    const matrix = (await create(room, { kind: 'matrix', url: 'https://m.example.org', matrix: { room_id: '!r:m.example.org', access_token: 'syt_rotate' } })).json.id as number;
+    const teams = (await create(room, { kind: 'teams', url: 'https://t.example.com/h', inbound: { enabled: true, hmac_secret: 'c2VjcmV0' } })).json.id as number;
+    expect((await call('PUT', `room/${room}/bridge/${teams}`, { body: { kind: 'teams', url: 'https://t.example.com/h2', inbound: { enabled: true } } })).status).toBe(200);
+    const removed = await db.query('SELECT inbound_hmac_secret FROM webhooks_removed WHERE id = $1', [teams]);
+    expect(removed.length).toBeGreaterThan(0);
+    expect(removed.every((r: { inbound_hmac_secret: string | null }) => r.inbound_hmac_secret === null)).toBe(true);
+
+    const versionOf = async (id: number) => (await db.query('SELECT created_version::text AS v FROM webhooks WHERE id = $1', [id]))[0].v as string;
+    const before = { matrix: await versionOf(matrix), teams: await versionOf(teams) };
+    const next = new SecretBox(parseSecretKeys(`next:${Buffer.alloc(32, 'bridges next key').toString('base64')},${TEST_SECRETS_KEYS}`));
+    const report = await resealSecrets(new SecretsRepository(db), next);
+    // Every bridge secret of the suite (its other tests' too), each sealed once more.
+    for (const place of ['bridge_matrix_tokens', 'bridge_inbound_tokens', 'bridge_inbound_hmac_secrets'] as const) {
+      expect(report.resealed[place]).toBeGreaterThanOrEqual(1);
+      expect(report.resealed[place]).toBe(report.total[place]);
+    }
+    expect(report.unreadable).toMatchObject({ bridge_matrix_tokens: 0, bridge_inbound_tokens: 0, bridge_inbound_hmac_secrets: 0 });
+    const [m] = await db.query('SELECT matrix_access_token FROM webhooks WHERE id = $1', [matrix]);
+    const [t] = await db.query('SELECT inbound_hmac_secret FROM webhooks WHERE id = $1', [teams]);
+    expect(SecretBox.keyIdOf(m.matrix_access_token)).toBe('next');
+    expect(next.open(m.matrix_access_token, secretPurpose.bridgeToken(matrix))).toBe('syt_rotate');
+    expect(next.open(t.inbound_hmac_secret, secretPurpose.bridgeInbound(teams, 'hmac_secret'))).toBe('c2VjcmV0');
+    // The dispatchers use the Matrix token: its new seal reaches them; the inbound secret is none of theirs.
+    expect(await versionOf(matrix)).not.toBe(before.matrix);
+    expect(await versionOf(teams)).toBe(before.teams);
   });
 });

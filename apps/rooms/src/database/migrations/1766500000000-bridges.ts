@@ -12,7 +12,37 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   never stored, so the URL is found by its hash.
  * A bridge with a pattern forwards its other events unfiltered, so the pattern rule of
  * webhooks (room_message only) does not hold for bridges.
+ *
+ * The trigger: the inbound token and HMAC secret are the inbound endpoint's, which reads the
+ * live row; no dispatcher uses them. Sealing them again under a new key is no registration
+ * change (as `secret`), and the forms kept in webhooks_removed keep no copy of them. The
+ * Matrix token is the dispatchers': a change of it (a new token, or resealed) is one.
  */
+/**
+ * The versioning trigger's function (SecretsAtRest1766000000000's), ignoring changes of the
+ * columns `ignored` (a jsonb minus-list) and setting `kept` in the forms it keeps.
+ */
+const versionedFunction = (ignored: string, kept: string) => `CREATE OR REPLACE FUNCTION webhooks_versioned() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE v bigint;
+  BEGIN
+    IF TG_OP = 'UPDATE' AND (to_jsonb(NEW) - ${ignored}) = (to_jsonb(OLD) - ${ignored}) THEN
+      RETURN NEW;
+    END IF;
+    v := registrations_version_of_change();
+    IF TG_OP IN ('UPDATE', 'DELETE') THEN
+      INSERT INTO webhooks_removed
+        SELECT * FROM jsonb_populate_record(NULL::webhooks_removed,
+          to_jsonb(OLD) || jsonb_build_object('removed_version', v, 'removed_at', now(),
+            'secret', CASE WHEN TG_OP = 'DELETE' THEN OLD.secret END${kept}));
+      DELETE FROM webhooks_removed WHERE removed_at < now() - interval '7 days';
+    END IF;
+    IF TG_OP = 'DELETE' THEN
+      RETURN OLD;
+    END IF;
+    NEW.created_version := v;
+    RETURN NEW;
+  END $$`;
+
 export class Bridges1766500000000 implements MigrationInterface {
   name = 'Bridges1766500000000';
 
@@ -41,9 +71,11 @@ export class Bridges1766500000000 implements MigrationInterface {
     await q.query(`ALTER TABLE webhooks ADD CONSTRAINT webhooks_pattern_message_only
       CHECK (pattern IS NULL OR event = 'room_message' OR bridge_kind IS NOT NULL)`);
     await q.query('CREATE UNIQUE INDEX webhooks_inbound_key_uq ON webhooks (inbound_key_hash) WHERE inbound_key_hash IS NOT NULL');
+    await q.query(versionedFunction(`'secret' - 'inbound_token' - 'inbound_hmac_secret'`, `, 'inbound_token', NULL, 'inbound_hmac_secret', NULL`));
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(versionedFunction(`'secret'`, ''));
     await q.query('DELETE FROM webhooks WHERE bridge_kind IS NOT NULL');
     await q.query('DROP INDEX IF EXISTS webhooks_inbound_key_uq');
     await q.query('ALTER TABLE webhooks DROP CONSTRAINT webhooks_pattern_message_only');
