@@ -275,6 +275,19 @@ describe('v2 bridges: the resource (real services)', () => {
     expect((await db.query('SELECT count(*)::int AS n FROM webhooks WHERE id = $1', [id]))[0].n).toBe(0);
   });
 
+  it('is in the OpenAPI document with its schemas and who may call it', async () => {
+    const res = await fetch(`${stack.baseUrl}/docs/api/v2/openapi.json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { paths: Record<string, Record<string, { description?: string; requestBody?: unknown; 'x-access'?: unknown }>> };
+    const list = doc.paths['/v2/room/{room}/bridge'];
+    const one = doc.paths['/v2/room/{room}/bridge/{id}'];
+    expect(Object.keys(list).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(one).sort()).toEqual(['delete', 'get', 'put']);
+    expect(list.post.description).toMatch(/Who may/);
+    expect(list.post.requestBody).toBeDefined();
+    expect(one.put['x-access']).toMatchObject({ may: { group_admin: 'yes', room_owner: 'yes', creator: 'own' } });
+  });
+
   // Last: it seals every secret of the suite's database under a new key.
   it('keeps its secrets out of the removed forms, and seals them again under a new key (the inbound ones without a registration change)', async () => {
     const room = await createRoom();
