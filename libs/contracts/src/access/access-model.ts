@@ -13,7 +13,8 @@
  * - Moving someone else in or out of a room is for the owner and group admins; anyone may
  *   enter or leave themselves.
  * - A webhook is its creator's (a user, or an add-on installation), the room owner's and
- *   group admins' to see and change; to anyone else it does not exist (404).
+ *   group admins' to see and change; to anyone else it does not exist (404). A bridge is kept
+ *   as a webhook and follows the same rule.
  * - A token confined to a room (a room token, an add-on installed in one room) acts in that
  *   room only: never on another room, never on the group (creating rooms, users, tokens).
  * - v1 admin tokens may call every v1 method; v1 notification tokens only rooms/message and
@@ -274,6 +275,8 @@ export function renderAccessDoc(): string {
     '  leave themselves.',
     '- A webhook is its creator\'s (a user, or an add-on installation), the room owner\'s and group',
     '  admins\'; to anyone else it does not exist (404). Its URL\'s query is masked but to its creator.',
+    '  A bridge to a chat platform is kept as a webhook and follows the same rule (its URL always',
+    '  masked, its secrets never shown).',
     '- A token confined to a room (a room token, an add-on installed in one room) acts in that room',
     '  only (403 elsewhere), and never on the group (creating rooms, users, tokens).',
     '- Whoever loses access to a room (removed, the room made private, user deleted, admin demoted,',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BRIDGE_KINDS, BridgeKind } from '../../models/bridge';
 import { WEBHOOK_EVENT_NAMES, WebhookEventName } from '../../models/webhook-event-names';
 import { WebhookHealthView } from '../../models/webhook-registration';
-import { charLength, controlProblem, firstProblem, text } from '../../rules/text';
+import { charLength, controlProblem, firstProblem, oneOf, text } from '../../rules/text';
 import { webhookField } from '../webhooks/webhook-fields';
 
 const lengthProblem = (v: string, min: number, max: number): string | null =>
@@ -19,11 +19,7 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
  * outgoing webhooks) are the rooms service's (apps/rooms/src/bridges/bridge-rules.ts).
  */
 export const bridgeField = {
-  kind: z.enum(BRIDGE_KINDS, {
-    errorMap: (_issue, ctx) => ({
-      message: typeof ctx.data !== 'string' ? 'must be text' : `must be one of ${BRIDGE_KINDS.join(', ')} (got "${String(ctx.data).slice(0, 40)}")`,
-    }),
-  }),
+  kind: oneOf(BRIDGE_KINDS),
   url: webhookField.url,
   events: z.array(webhookField.event)
     .min(1, { message: `must name at least one of ${WEBHOOK_EVENT_NAMES.join(', ')}` })
