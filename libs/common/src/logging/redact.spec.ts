@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { bareUrl, isSecretName, maskedUrl, lenientDecode, REDACT_PATHS, redactCredentials, redactText, redactUrl } from './redact';
+import { bareUrl, isSecretName, maskedUrl, maskedBridgeUrl, lenientDecode, REDACT_PATHS, redactCredentials, redactText, redactUrl } from './redact';
 
 const TOKEN = 'Zq81TokenValue0123456789abcdefABCDEF4242';
 
@@ -345,5 +345,22 @@ describe('REDACT_PATHS', () => {
   it('keeps the rest of the line', () => {
     const line = JSON.parse(logged({ method: 'GET', url: '/v1/rooms/list', headers: { host: 'x', authorization: TOKEN } }));
     expect(line).toMatchObject({ method: 'GET', url: '/v1/rooms/list', headers: { host: 'x', authorization: '[REDACTED]' } });
+  });
+});
+
+describe('maskedBridgeUrl', () => {
+  it.each([
+    ['https://hooks.slack.com/services/T0001/B0002/XXXXXXXXXXXXXXXXXXXXXXXX', 'https://hooks.slack.com/services/***'],
+    ['https://discord.com/api/webhooks/1234567890/abcdefTOKENghijkl', 'https://discord.com/api/***'],
+    ['https://mm.example.org/hooks/xi3ndq1kcffxbq9ju5q8d7ubyr', 'https://mm.example.org/hooks/***'],
+    ['https://chat.googleapis.com/v1/spaces/AAAA/messages?key=KEYKEY&token=TOKTOK', 'https://chat.googleapis.com/v1/***?key=***&token=***'],
+    ['https://prod-1.westus.logic.azure.com:443/workflows/abc/triggers/manual/paths/invoke?api-version=2016-06-01&sig=SIGSIG',
+      'https://prod-1.westus.logic.azure.com/workflows/***?api-version=***&sig=***'],
+    ['https://matrix.example.org', 'https://matrix.example.org'],
+    ['https://user:pass@rc.example.org/hooks/ID/TOKEN', 'https://rc.example.org/hooks/***'],
+    ['https://relay.example.org/SECRETKEY', 'https://relay.example.org/***'],
+    ['not a url /hooks/SECRET', '***'],
+  ])('%s is shown as %s', (url, shown) => {
+    expect(maskedBridgeUrl(url)).toBe(shown);
   });
 });

@@ -248,6 +248,29 @@ export function maskedUrl(url: string): string {
   return `${bareUrl(url)}${query ? `?${query}` : ''}`;
 }
 
+/**
+ * A bridge's URL as shown anywhere (API, logs, audit, delivery log): a platform's
+ * incoming-webhook URL is itself the credential, in its path (Slack `/services/T/B/SECRET`,
+ * Discord `/api/webhooks/ID/TOKEN`, Mattermost `/hooks/KEY`, Teams `/webhookb2/...`) or its
+ * query (Google Chat `?key=&token=`, Teams Workflows `?sig=`). So: scheme, host and port, the
+ * path's first segment when more follow (it says what the platform is, not who), `/***` for
+ * the rest, and
+ * the query's names with masked values (maskedUrl): `https://hooks.slack.com/services/***`.
+ */
+export function maskedBridgeUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return MASKED_VALUE;
+  }
+  const segments = parsed.pathname.split('/').filter((s) => s !== '');
+  // A lone segment may be the key itself (`https://relay.example/KEY`): masked too.
+  const path = segments.length === 0 ? '' : segments.length === 1 ? `/${MASKED_VALUE}` : `/${segments[0]}/${MASKED_VALUE}`;
+  const query = [...parsed.searchParams.keys()].map((n) => `${encodeURIComponent(n)}=${MASKED_VALUE}`).join('&');
+  return `${parsed.protocol}//${parsed.host}${path}${query ? `?${query}` : ''}`;
+}
+
 /* ------------------------------------------------------------------------------------ */
 
 /** Secrets shorter than this are not searched for: they would match everywhere. */

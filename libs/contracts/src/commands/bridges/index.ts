@@ -1,0 +1,2 @@
+export * from './bridge-fields';
+export * from './bridges';
