@@ -27,6 +27,9 @@ const COLORS = ['yellow', 'red', 'green', 'purple', 'gray', 'random'];
 const EVENTS = ['room_message', 'room_notification', 'room_topic_change', 'room_enter', 'room_exit', 'room_archived'];
 /** The context's webhook by id, or one that does not exist. */
 const hook = (ctx: BadInputContext, rng: Rng) => `/v2/room/${room(ctx, rng)}/webhook/${rng.chance(0.8) ? ctx.webhookId : rng.pick(['999999', 'nope', '-1'])}`;
+const BRIDGE_KINDS = ['slack', 'mattermost', 'discord', 'teams', 'googlechat', 'rocketchat', 'matrix'];
+/** A bridge id that names none: the context's webhook's (ids share a sequence), or none at all. */
+const bridgeOf = (ctx: BadInputContext, rng: Rng) => `/v2/room/${room(ctx, rng)}/bridge/${rng.pick([String(ctx.webhookId), '999999', 'nope', '-1'])}`;
 /** One of its deliveries, or an id of none. */
 const delivery = (ctx: BadInputContext, rng: Rng) => (rng.chance(0.7) ? ctx.deliveryId! : rng.pick(['00000000-0000-4000-8000-000000000000', 'nope']));
 /** A receiver URL the service allows (loopback, WEBHOOK_ALLOWED_NETWORKS), or one it refuses. */
@@ -85,6 +88,14 @@ export const V2_OPERATIONS: readonly OperationDescriptor[] = [
   v2('room/{room}/webhook/{id}/delivery/{delivery}/redeliver', 'POST', (c, rng) => `${hook(c, rng)}/delivery/${delivery(c, rng)}/redeliver`, () => ({}), [], PERSONAL, 0.5),
   v2('room/{room}/webhook/{id}/recover', 'POST', (c, rng) => `${hook(c, rng)}/recover`, (_c, rng) => ({ since: rng.pick(['2024-02-29T10:00:00Z', '2030-01-01T00:00:00Z']) }), ['since'], PERSONAL, 0.5),
   v2('room/{room}/extension/webhook/{key}', 'DELETE', (c, rng) => `/v2/room/${room(c, rng)}/extension/webhook/gen-${rng.id(6)}`, () => ({}), []),
+  // Bridges (our extension): a webhook's id names no bridge; creations reach the room's limit of bridges and are refused (400) from there.
+  v2('room/{room}/bridge', 'POST', (c, rng) => `/v2/room/${room(c, rng)}/bridge`, (_c, rng) => ({
+    kind: rng.pick(BRIDGE_KINDS), url: hookUrl(rng), events: rng.pick(EVENTS), name: `Bridge ${rng.id(4)}`,
+  }), ['name', 'url'], PERSONAL, 0.5),
+  v2('room/{room}/bridge', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/bridge`, (_c, rng) => page(rng), []),
+  v2('room/{room}/bridge/{id}', 'GET', (c, rng) => bridgeOf(c, rng), () => ({}), []),
+  v2('room/{room}/bridge/{id}', 'PUT', (c, rng) => bridgeOf(c, rng), (_c, rng) => ({ kind: rng.pick(BRIDGE_KINDS), url: hookUrl(rng), name: 'Bridge' }), ['name', 'url']),
+  v2('room/{room}/bridge/{id}', 'DELETE', (c, rng) => bridgeOf(c, rng), () => ({}), []),
   // The live stream: a well-formed request is answered with the stream (its status is the outcome), a bad one with JSON.
   v2('room/{room}/events', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/events`,
     (_c, rng): Record<string, string> => (rng.chance(0.5) ? { last_event_id: rng.pick(['1', '0', '99999999', 'nope', '-1']) } : {}), ['last_event_id']),

@@ -27,6 +27,8 @@ interface Room {
   /** The creator's webhook (keyed), one delivery of it, a message and a file of the room. */
   webhookId: number;
   webhookKey: string;
+  /** The creator's bridge. */
+  bridgeId: number;
   deliveryId: string;
   messageId: string;
   fileUrl: string;
@@ -103,6 +105,9 @@ describe('the access matrix: every operation, every kind of actor, against the r
     const hook = await call(users.creator.token, { method: 'PUT', path: `room/${id}/extension/webhook/${webhookKey}`, body: { url: `${receiverUrl}${RECEIVER_PATH}?secret=s3cret`, event: 'room_message' } });
     if (hook.status !== 201) throw new Error(`webhook answered ${hook.status}: ${hook.text}`);
     const webhookId = hook.json.id as number;
+    const bridge = await call(users.creator.token, { method: 'POST', path: `room/${id}/bridge`, body: { kind: 'mattermost', url: `${receiverUrl}${RECEIVER_PATH}` } });
+    if (bridge.status !== 201) throw new Error(`bridge answered ${bridge.status}: ${bridge.text}`);
+    const bridgeId = bridge.json.id as number;
     const sent = await call(users.room_owner.token, { method: 'POST', path: `room/${id}/message`, body: { message: 'for the matrix' } });
     if (sent.status !== 201) throw new Error(`message answered ${sent.status}: ${sent.text}`);
     let deliveryId = '';
@@ -123,7 +128,7 @@ describe('the access matrix: every operation, every kind of actor, against the r
     const messageId = history.json.items[0].id as string;
     // The link without a signature: what is asked is whether the actor's own credentials open it.
     const fileUrl = new URL(withFile.file.url);
-    return { id, name, privacy, webhookId, webhookKey, deliveryId, messageId, fileUrl: `${fileUrl.pathname}` };
+    return { id, name, privacy, webhookId, webhookKey, bridgeId, deliveryId, messageId, fileUrl: `${fileUrl.pathname}` };
   };
 
   const tokenOf = async (who: Who, room: Room): Promise<string> => {
@@ -201,6 +206,11 @@ describe('the access matrix: every operation, every kind of actor, against the r
     { op: 'POST /v2/room/{room}/webhook/{id}/delivery/{delivery}/redeliver', success: 202, request: (r) => ({ method: 'POST', path: `room/${r.id}/webhook/${r.webhookId}/delivery/${r.deliveryId}/redeliver` }) },
     { op: 'POST /v2/room/{room}/webhook/{id}/recover', success: 202, request: (r) => ({ method: 'POST', path: `room/${r.id}/webhook/${r.webhookId}/recover`, body: { since: new Date(Date.now() - 3_600_000).toISOString() } }) },
     { op: 'PUT /v2/room/{room}/extension/webhook/{key}', success: 201, request: (r) => ({ method: 'PUT', path: `room/${r.id}/extension/webhook/own-${n++}`, body: { url: `${receiverUrl}${RECEIVER_PATH}`, event: 'room_enter' } }) },
+    { op: 'POST /v2/room/{room}/bridge', success: 201, request: (r) => ({ method: 'POST', path: `room/${r.id}/bridge`, body: { kind: 'slack', url: `${receiverUrl}${RECEIVER_PATH}` } }) },
+    { op: 'GET /v2/room/{room}/bridge', success: 200, request: (r) => ({ method: 'GET', path: `room/${r.id}/bridge` }) },
+    { op: 'GET /v2/room/{room}/bridge/{id}', success: 200, request: (r) => ({ method: 'GET', path: `room/${r.id}/bridge/${r.bridgeId}` }) },
+    { op: 'PUT /v2/room/{room}/bridge/{id}', success: 200, request: (r) => ({ method: 'PUT', path: `room/${r.id}/bridge/${r.bridgeId}`, body: { kind: 'mattermost', url: `${receiverUrl}${RECEIVER_PATH}`, name: `put ${n++}` } }) },
+    { op: 'DELETE /v2/room/{room}/bridge/{id}', success: 204, fresh: true, request: (r) => ({ method: 'DELETE', path: `room/${r.id}/bridge/${r.bridgeId}` }) },
     { op: 'GET /v2/room/{room}/extension/webhook/{key}', success: 200, request: (r) => ({ method: 'GET', path: `room/${r.id}/extension/webhook/${r.webhookKey}` }) },
     { op: 'DELETE /v2/room/{room}/extension/webhook/{key}', success: 204, fresh: true, request: (r) => ({ method: 'DELETE', path: `room/${r.id}/extension/webhook/${r.webhookKey}` }) },
     { op: 'GET /v2/user', success: 200, request: () => ({ method: 'GET', path: 'user' }) },

@@ -6,6 +6,7 @@ import { roomsConfigShape } from './config';
 import { createDataSource, openDatabase } from './database/database';
 import { createUnitOfWork } from './shared/infrastructure.module';
 import { AddonCommands, addonCliConfigShape } from './cli/addon-commands';
+import { BridgeCommands, bridgeCliConfigShape, bridgeTable } from './cli/bridge-commands';
 import { AUDIT_NOTE, AUDIT_USAGE, AuditCommands, auditCliConfigShape, auditPage, auditTable } from './cli/audit-commands';
 import { parseCommandLine, UsageError } from './cli/options';
 import { FileCommands, fileCliConfigShape } from './cli/file-commands';
@@ -29,6 +30,13 @@ const USAGE = `Usage:
 ${DELIVERY_USAGE}
   cli webhook list [--room ID|NAME] [--json]                  webhooks with their health (every room's, and group-wide ones)
   cli webhook enable ID                                       enables a webhook disabled for failing, and resets its health
+  cli bridge add --room ID|NAME --kind KIND --url URL [--name TEXT] [--events a,b] [--pattern RE2]
+                 [--matrix-room !ID:SERVER] [--inbound] [--json]
+                                                              bridges a room to slack, mattermost, discord, teams, googlechat,
+                                                              rocketchat or matrix; with --inbound prints the inbound URL (once)
+  cli bridge list --room ID|NAME [--json]                     the room's bridges with their health
+  cli bridge show ID --room ID|NAME [--json]                  one bridge
+  cli bridge remove ID --room ID|NAME                         removes a bridge
 ${AUDIT_USAGE}
   cli file restore-names                                      gives files shared before names were kept the name they were
                                                               shared under (once, after upgrading; safe to run again)
@@ -41,7 +49,10 @@ it; while the broker (AMQP_URL, BROKER_NAMESPACE) is reachable, revoke waits up 
 addon sends its command to the running rooms service through AMQP_URL and BROKER_NAMESPACE
 (waiting COMMAND_TIMEOUT_MS, default 10000, for its answer); the service makes the outbound
 requests to the add-on with its own settings (WEBHOOK_ALLOWED_NETWORKS, ADDON_HTTP_TIMEOUT_MS).
-webhook list and enable go to the running rooms service the same way.
+webhook list and enable go to the running rooms service the same way, and so do the bridge commands;
+bridge add reads its secrets from the environment, never the command line: BRIDGE_MATRIX_TOKEN (the
+Matrix bot's access token), BRIDGE_INBOUND_TOKEN (the platform's verification token),
+BRIDGE_INBOUND_HMAC_SECRET (Teams' security token); the inbound URL starts with PUBLIC_BASE_URL.
 file restore-names reads the names from DATABASE_URL and writes them beside the files in
 FILE_STORAGE_DIR (default ./data/files): run it where the gateways' directory is mounted.
 ${AUDIT_NOTE}
@@ -64,6 +75,7 @@ async function run(argv: string[]): Promise<number> {
     return runDeliveryCommand(action as DeliveryAction, arg, values, (text) => process.stdout.write(`${text}\n`));
   }
   if (resource === 'webhook' && (action === 'list' || action === 'enable')) return runWebhook(action, arg, values);
+  if (resource === 'bridge') return runBridge(action, arg, values);
   if (resource === 'webhook') throw new UsageError(`unknown webhook action "${action ?? ''}"`);
   if (resource !== 'token') throw new UsageError(`unknown command "${resource}"`);
   if (!['create', 'list', 'revoke'].includes(action ?? '')) throw new UsageError(`unknown token action "${action ?? ''}"`);
@@ -270,3 +282,44 @@ run(process.argv.slice(2)).then(
     process.exit(1);
   },
 );
+
+/** `bridge add|list|show|remove`: the commands of /v2/room/{room}/bridge, sent to the running rooms service as the operator. */
+async function runBridge(
+  action: string | undefined, arg: string | undefined,
+  values: { room?: string; kind?: string; url?: string; name?: string; events?: string; pattern?: string; 'matrix-room'?: string; inbound: boolean; json: boolean },
+): Promise<number> {
+  if (!['add', 'list', 'show', 'remove'].includes(action ?? '')) throw new UsageError(`unknown bridge action "${action ?? ''}"`);
+  if (!values.room) throw new UsageError(`bridge ${action} needs --room <id or name>`);
+  if ((action === 'show' || action === 'remove') && !/^\d{1,9}$/.test(arg ?? '')) throw new UsageError(`bridge ${action} needs the numeric bridge id`);
+  if (action === 'add' && (!values.kind || !values.url)) throw new UsageError('bridge add needs --kind and --url');
+
+  const config = loadConfigOrExit('cli', bridgeCliConfigShape);
+  const names = brokerNames(config.BROKER_NAMESPACE);
+  const logger = createLogger('cli', 'warn', 2);
+  const broker = await AmqpBroker.connect(config.AMQP_URL, names, logger, 2000).catch((err: Error) => {
+    throw new Error(`cannot reach RabbitMQ (AMQP_URL): ${err.message}; the rooms service takes bridge commands through it`);
+  });
+  try {
+    const bridges = new BridgeCommands(await broker.createRpcClient(names.roomsCommandQueue, config.COMMAND_TIMEOUT_MS), names.roomsCommandQueue, config.PUBLIC_BASE_URL);
+    if (action === 'add') {
+      const line = await bridges.add({
+        room: values.room, kind: values.kind!, url: values.url!, name: values.name, events: values.events, pattern: values.pattern,
+        matrixRoom: values['matrix-room'], matrixToken: config.BRIDGE_MATRIX_TOKEN, inbound: values.inbound,
+        inboundToken: config.BRIDGE_INBOUND_TOKEN, inboundHmacSecret: config.BRIDGE_INBOUND_HMAC_SECRET,
+      });
+      process.stdout.write(values.json ? `${JSON.stringify(line, null, 2)}\n` : bridgeTable([line]));
+      if (line.inboundUrl && !values.json) process.stderr.write(`inbound URL (shown this once; give it to the platform's outgoing webhook): ${line.inboundUrl}\n`);
+      return 0;
+    }
+    if (action === 'remove') {
+      await bridges.remove(values.room, Number(arg));
+      process.stderr.write(`removed bridge ${arg}\n`);
+      return 0;
+    }
+    const lines = action === 'show' ? [await bridges.show(values.room, Number(arg))] : await bridges.list(values.room);
+    process.stdout.write(values.json ? `${JSON.stringify(action === 'show' ? lines[0] : lines, null, 2)}\n` : bridgeTable(lines));
+    return 0;
+  } finally {
+    await broker.close();
+  }
+}

@@ -4,6 +4,7 @@ import { AmqpBroker, AppLogger, CommandErrorPassthrough } from '@app/common';
 import { DataSource } from 'typeorm';
 import { AddonsModule } from './addons/addons.module';
 import { AuditModule } from './audit/audit.module';
+import { BridgesModule } from './bridges/bridges.module';
 import { RoomsConfig } from './config';
 import { RoomsLifecycle } from './lifecycle';
 import { RoomsModule } from './rooms/rooms.module';
@@ -23,7 +24,7 @@ export class RoomsAppModule {
       imports: [
         InfrastructureModule.forRoot(config, logger, db, broker),
         RepositoriesModule,
-        RoomsModule, UsersModule, WebhooksModule, AddonsModule, TokensModule, AuditModule,
+        RoomsModule, UsersModule, WebhooksModule, BridgesModule, AddonsModule, TokensModule, AuditModule,
       ],
       providers: [
         RoomsLifecycle,

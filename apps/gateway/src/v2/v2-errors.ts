@@ -28,6 +28,8 @@ const V2_WORDING: ApiWording = {
         return new ApiError(404, `Message ${d.ref ?? ''} not found`);
       case 'webhook_not_found':
         return new ApiError(404, `Webhook ${d.ref ?? ''} not found`);
+      case 'bridge_not_found':
+        return new ApiError(404, `Bridge ${d.ref ?? ''} not found`);
       case 'delivery_not_found':
         return new ApiError(404, `Delivery ${d.ref ?? ''} not found`);
       case 'room_not_private':

@@ -1,5 +1,6 @@
 import { bareUrl } from '@app/common';
-import type { Actor, AuditAction, AuditEntryView, AuditSubject } from '@app/contracts';
+import { BRIDGE_PLATFORM_NAMES } from '@app/contracts';
+import type { Actor, AuditAction, AuditEntryView, AuditSubject, BridgeKind } from '@app/contracts';
 
 /** A line as a use case hands it to the audit log: the actor is resolved, the details cleaned, when it is written. */
 export interface AuditLine {
@@ -78,6 +79,13 @@ export const addonSubject = (i: { id: number; name: string }): AuditSubject => (
 /** A webhook by its name, else its URL (masked). */
 export const webhookSubject = (w: { id: number; name?: string | null; url: string }): AuditSubject =>
   ({ type: 'webhook', id: w.id, name: w.name || maskUrl(w.url) });
+
+/**
+ * A bridge by its name, else its platform: never its URL, even masked (a Slack or Discord
+ * incoming-webhook URL carries its credential in the path, which maskUrl keeps).
+ */
+export const bridgeSubject = (b: { id: number; name?: string | null; kind: BridgeKind }): AuditSubject =>
+  ({ type: 'bridge', id: b.id, name: b.name || `${BRIDGE_PLATFORM_NAMES[b.kind]} bridge` });
 
 /** What a room update changes that the audit log records (ownership, privacy, archiving), judged before it is applied. */
 export function roomChangeLines(

@@ -53,8 +53,8 @@ describe('resealSecrets', () => {
     store.add('applied_commands', 'a', secretPurpose.webhook(1), 'hook-1');
 
     const report = await resealSecrets(store, box);
-    expect(report.resealed).toEqual({ oauth_clients: 1, webhooks: 1, webhooks_removed: 0, applied_commands: 1 });
-    expect(report.total).toEqual({ oauth_clients: 1, webhooks: 2, webhooks_removed: 0, applied_commands: 1 });
+    expect(report.resealed).toEqual({ oauth_clients: 1, webhooks: 1, webhooks_removed: 0, applied_commands: 1, bridge_matrix_tokens: 0, bridge_inbound_tokens: 0, bridge_inbound_hmac_secrets: 0 });
+    expect(report.total).toEqual({ oauth_clients: 1, webhooks: 2, webhooks_removed: 0, applied_commands: 1, bridge_matrix_tokens: 0, bridge_inbound_tokens: 0, bridge_inbound_hmac_secrets: 0 });
     for (const r of store.rows) expect(SecretBox.keyIdOf(r.value)).toBe('k2');
     expect(box.open(store.valueOf('oauth_clients', 'c1'), secretPurpose.oauthClient('c1'))).toBe('clear-oauth-secret');
     expect(box.open(store.valueOf('webhooks', '001'), secretPurpose.webhook(1))).toBe('hook-1');

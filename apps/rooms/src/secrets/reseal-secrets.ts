@@ -15,7 +15,9 @@ export interface ResealReport {
 }
 
 const PAGE = 500;
-const zero = (): Record<SecretPlace, number> => ({ oauth_clients: 0, webhooks: 0, webhooks_removed: 0, applied_commands: 0 });
+const zero = (): Record<SecretPlace, number> => ({
+  oauth_clients: 0, webhooks: 0, webhooks_removed: 0, applied_commands: 0, bridge_matrix_tokens: 0, bridge_inbound_tokens: 0, bridge_inbound_hmac_secrets: 0,
+});
 export const sum = (counts: Record<SecretPlace, number>): number => Object.values(counts).reduce((a, b) => a + b, 0);
 
 /**
@@ -57,6 +59,7 @@ export async function resealSecrets(store: SecretStore, box: SecretBox): Promise
 export function describeReseal(r: ResealReport): string {
   const names: Record<SecretPlace, string> = {
     oauth_clients: 'OAuth clients', webhooks: 'webhooks', webhooks_removed: 'removed webhooks', applied_commands: 'command replies',
+    bridge_matrix_tokens: 'bridges\' Matrix tokens', bridge_inbound_tokens: 'bridges\' inbound tokens', bridge_inbound_hmac_secrets: 'bridges\' inbound HMAC secrets',
   };
   const by = (counts: Record<SecretPlace, number>) => SECRET_PLACES.filter((p) => counts[p] > 0).map((p) => `${names[p]} ${counts[p]}`).join(', ');
   let line = `re-encrypted ${sum(r.resealed)} secret(s) under key ${r.keyId}${sum(r.resealed) > 0 ? ` (${by(r.resealed)})` : ''}; `

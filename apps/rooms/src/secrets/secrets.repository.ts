@@ -2,7 +2,9 @@ import { secretPurpose } from '@app/common';
 import { DataSource } from 'typeorm';
 
 /** Where secrets are kept: a table (and, for the command log, the reply's field). */
-export const SECRET_PLACES = ['oauth_clients', 'webhooks', 'webhooks_removed', 'applied_commands'] as const;
+export const SECRET_PLACES = [
+  'oauth_clients', 'webhooks', 'webhooks_removed', 'applied_commands', 'bridge_matrix_tokens', 'bridge_inbound_tokens', 'bridge_inbound_hmac_secrets',
+] as const;
 export type SecretPlace = (typeof SECRET_PLACES)[number];
 
 /** One stored secret: where, the row, the purpose it is sealed for, and the value as stored. */
@@ -34,6 +36,14 @@ interface PlaceSql {
   row(r: Record<string, string | number | null>): string[];
 }
 
+/** A bridge's secret kept in a column of its webhooks row (null where the bridge has none). */
+const bridgeColumn = (column: string, purpose: (id: number) => string): PlaceSql => ({
+  select: `SELECT id, ${column} AS secret FROM webhooks WHERE ${notUnder(column)} AND ($2::int IS NULL OR id > $2) ORDER BY id LIMIT $3`,
+  count: `SELECT count(*)::int AS n FROM webhooks WHERE ${column} IS NOT NULL`,
+  update: `UPDATE webhooks SET ${column} = $3 WHERE id = $1::int AND ${column} = $2`,
+  purpose: (r) => purpose(Number(r.id)),
+  row: (r) => [String(r.id)],
+});
 // Each page is read in the order of the row's key ($2 null: the first page): rows already
 // sealed fall out of the filter, and one that cannot be opened does not hold the loop up.
 const SQL: Record<SecretPlace, PlaceSql> = {
@@ -69,6 +79,9 @@ const SQL: Record<SecretPlace, PlaceSql> = {
     purpose: (r) => secretPurpose.webhook(Number(r.webhook_id)),
     row: (r) => [String(r.command_id)],
   },
+  bridge_matrix_tokens: bridgeColumn('matrix_access_token', secretPurpose.bridgeToken),
+  bridge_inbound_tokens: bridgeColumn('inbound_token', (id) => secretPurpose.bridgeInbound(id, 'token')),
+  bridge_inbound_hmac_secrets: bridgeColumn('inbound_hmac_secret', (id) => secretPurpose.bridgeInbound(id, 'hmac_secret')),
 };
 
 /** SQL of the secrets kept at rest, wherever they are (see SECRET_PLACES). */

@@ -47,6 +47,13 @@ describe('the notice of a disabled webhook', () => {
     expect(text).not.toMatch(/pa55|signed_request|abc/);
   });
 
+  it('names a bridge by its platform, never by its URL (its path is the credential)', () => {
+    const text = disabledNotice({ id: 9, name: '', url: 'https://hooks.slack.com/services/T0/B0/s3cret', roomId: 7, bridge: { kind: 'slack' } }, 'r');
+    expect(text).toBe('Slack bridge 9, which posts to Slack, has been disabled: r. No more events are sent to it. '
+      + 'Once its receiver works again, enable it with POST /v2/room/7/bridge/9/enable; the events it missed meanwhile are not sent by that.');
+    expect(disabledNotice({ id: 9, name: 'Ops', url: 'https://x', roomId: 7, bridge: { kind: 'teams' } }, 'r')).toMatch(/^"Ops" \(Microsoft Teams bridge 9\), which posts to Microsoft Teams, has/);
+  });
+
   it('names an unnamed webhook by its id; a group-wide one is enabled with the CLI', () => {
     const text = disabledNotice({ id: 4, name: '', url: 'http://addon.example.com/all', roomId: null }, 'r');
     expect(text).toMatch(/^Webhook 4, which posts to http:\/\/addon\.example\.com\/all, has been disabled: r\./);

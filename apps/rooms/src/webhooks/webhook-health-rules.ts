@@ -1,5 +1,5 @@
 import { bareUrl, formatDuration } from '@app/common';
-import { HealthTally, v2Links } from '@app/contracts';
+import { BRIDGE_PLATFORM_NAMES, BridgeTarget, HealthTally, v2Links } from '@app/contracts';
 
 /** When a failing webhook is disabled (WEBHOOK_DISABLE_AFTER, WEBHOOK_DISABLE_MIN_FAILURES). */
 export interface DisableThresholds {
@@ -35,10 +35,16 @@ export interface DisabledWebhook {
   name: string;
   url: string;
   roomId: number | null;
+  /** Set for a bridge: named by its platform, never by its URL (Slack's and Discord's carry their credential in the path). */
+  bridge?: Pick<BridgeTarget, 'kind'> | null;
 }
 
 /** How to name a webhook to people: its name and id, and where it sends (no credentials, no query). */
 export function describeWebhook(w: DisabledWebhook): string {
+  if (w.bridge) {
+    const platform = BRIDGE_PLATFORM_NAMES[w.bridge.kind];
+    return `${w.name ? `"${w.name}" (${platform} bridge ${w.id})` : `${platform} bridge ${w.id}`}, which posts to ${platform}`;
+  }
   return `${w.name ? `"${w.name}" (webhook ${w.id})` : `Webhook ${w.id}`}, which posts to ${bareUrl(w.url)}`;
 }
 
@@ -47,9 +53,11 @@ export function describeWebhook(w: DisabledWebhook): string {
  * why, and how to have it back. Plain text: it is posted as a text notification.
  */
 export function disabledNotice(w: DisabledWebhook, reason: string): string {
-  const enable = w.roomId === null
-    ? `cli webhook enable ${w.id}`
-    : `POST ${v2Links('').webhookEnable(w.roomId, w.id)} (or cli webhook enable ${w.id})`;
+  const enable = w.bridge && w.roomId !== null
+    ? `POST ${v2Links('').bridge(w.roomId, w.id)}/enable`
+    : w.roomId === null
+      ? `cli webhook enable ${w.id}`
+      : `POST ${v2Links('').webhookEnable(w.roomId, w.id)} (or cli webhook enable ${w.id})`;
   return `${describeWebhook(w)}, has been disabled: ${reason}. No more events are sent to it. `
     + `Once its receiver works again, enable it with ${enable}; the events it missed meanwhile are not sent by that.`;
 }

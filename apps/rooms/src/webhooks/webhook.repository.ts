@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { maskedUrl, preparedQuery } from '@app/common';
 import {
-  Actor, NO_WEBHOOK_HEALTH, RoomRef, WebhookAuthentication, WebhookDeliveryMode, WebhookEventName, WebhookHealthView, WebhookRef, WebhookRegistration, WebhookView,
+  Actor, BridgeKind, NO_WEBHOOK_HEALTH, RoomRef, WebhookAuthentication, WebhookDeliveryMode, WebhookEventName, WebhookHealthView, WebhookRef, WebhookRegistration, WebhookView,
 } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { RoomEntity } from '../database/entities';
@@ -28,7 +28,7 @@ export interface NewWebhook extends WebhookFields {
 }
 
 const COLUMNS = `id, room_id, event, url, pattern, name, authentication, delivery, key, secret, installation_id, oauth_client_id,
-  created_by_user_id, created_at, enabled, disabled_reason, disabled_at`;
+  created_by_user_id, created_at, enabled, disabled_reason, disabled_at, bridge_kind, bridge_events, matrix_room_id, matrix_access_token`;
 const W_COLUMNS = COLUMNS.split(',').map((c) => `w.${c.trim()}`).join(', ');
 
 /** A webhook with its health (none yet: no row). */
@@ -41,6 +41,8 @@ interface WebhookRow {
   authentication: WebhookAuthentication; delivery: WebhookDeliveryMode; key: string | null; secret: string; installation_id: number | null;
   oauth_client_id: string | null; created_by_user_id: number | null; created_at: Date;
   enabled: boolean; disabled_reason: string | null; disabled_at: Date | null;
+  /** Set for a bridge (bridges/bridge.repository.ts): it is delivered as a webhook that posts in its platform's format. */
+  bridge_kind: BridgeKind | null; bridge_events: WebhookEventName[] | null; matrix_room_id: string | null; matrix_access_token: string | null;
   /** Only where the query joins the health (WITH_HEALTH). */
   last_success_at?: Date | null; failing_since?: Date | null; consecutive_failures?: number; last_failure_at?: Date | null; last_error?: string | null;
   /** Only where the query joins the add-on (listVersioned). */
@@ -77,6 +79,9 @@ const toStored = (r: WebhookRow): StoredWebhook => ({
       lastError: r.last_error ?? null,
     },
   } : {}),
+  ...(r.bridge_kind !== null && r.bridge_kind !== undefined ? {
+    bridge: { kind: r.bridge_kind, events: r.bridge_events ?? [r.event], matrixRoomId: r.matrix_room_id, matrixAccessToken: r.matrix_access_token },
+  } : {}),
   ...(r.addon_name !== undefined ? { addonName: r.addon_name } : {}),
   ...(r.created_version !== undefined ? { createdVersion: Number(r.created_version) } : {}),
   ...(r.removed_version != null ? { removedVersion: Number(r.removed_version) } : {}),
@@ -100,6 +105,13 @@ export function toWebhookView(w: StoredWebhook, masked = false): WebhookView {
 const IN_FORCE = `SELECT ${COLUMNS}, created_by_token_id, created_version, NULL::bigint AS removed_version FROM webhooks`;
 const REMOVED = `SELECT ${COLUMNS}, created_by_token_id, created_version, removed_version FROM webhooks_removed`;
 
+/**
+ * A HipChat webhook, not a bridge: the webhook API's reads and changes see only these (a
+ * bridge's id, from the same sequence, names no webhook). What a bridge shares with webhooks
+ * (versioning, health, disabling, lost access, deletion with its room) reads every row.
+ */
+export const HIPCHAT_WEBHOOK = (w: string): string => `${w}.bridge_kind IS NULL`;
+
 /** A fixed first key for the per-room advisory lock of webhook changes (the second is the room id). */
 const WEBHOOKS_LOCK_CLASS = 7_411_903;
 
@@ -111,8 +123,8 @@ const WEBHOOKS_LOCK_CLASS = 7_411_903;
  * API). A WHERE clause and its order.
  */
 const REF_CLAUSE = {
-  id: (room: string, id: string) => `WHERE w.room_id = ${room} AND w.id = ${id}`,
-  key: (room: string, user: string, addOn: string, key: string) => `WHERE w.room_id = ${room} AND w.key = ${key}
+  id: (room: string, id: string) => `WHERE w.room_id = ${room} AND w.id = ${id} AND ${HIPCHAT_WEBHOOK('w')}`,
+  key: (room: string, user: string, addOn: string, key: string) => `WHERE w.room_id = ${room} AND w.key = ${key} AND ${HIPCHAT_WEBHOOK('w')}
           AND (w.installation_id IS NOT NULL OR (${REGISTRANT('w', user, addOn)}))
         ORDER BY (w.installation_id IS NOT NULL), w.id LIMIT 1`,
 };
@@ -127,20 +139,20 @@ export interface CreatorStanding {
   roomId: number;
   room: Pick<RoomEntity, 'privacy'>;
   /** What the audit log names it by (creatorStandings only). */
-  webhook?: { name: string | null; url: string };
+  webhook?: { name: string | null; url: string; bridgeKind?: BridgeKind | null };
   creator: { id: number; isDeleted: boolean; isGroupAdmin: boolean; isMember: boolean; isOwner: boolean };
 }
 
 interface CreatorStandingRow extends StandingRow {
   id: number; room_id: number; privacy: RoomEntity['privacy']; user_id: number; is_deleted: boolean; is_owner: boolean;
-  name?: string | null; url?: string;
+  name?: string | null; url?: string; bridge_kind?: BridgeKind | null;
 }
 
 /** The creator's standing in the room `r`, by the access model's own SQL (the user `u` acting, no token). */
 const CREATOR_STANDING = standingColumns('r', 'u.id', 'NULL');
 
 const toCreatorStanding = (r: CreatorStandingRow): CreatorStanding => ({
-  webhookId: r.id, roomId: r.room_id, room: { privacy: r.privacy }, ...(r.url !== undefined ? { webhook: { name: r.name ?? null, url: r.url } } : {}),
+  webhookId: r.id, roomId: r.room_id, room: { privacy: r.privacy }, ...(r.url !== undefined ? { webhook: { name: r.name ?? null, url: r.url, bridgeKind: r.bridge_kind ?? null } } : {}),
   creator: { id: r.user_id, isDeleted: r.is_deleted, isGroupAdmin: r.actor__is_group_admin === true, isMember: r.actor__is_member === true, isOwner: r.is_owner },
 });
 
@@ -160,7 +172,8 @@ export class WebhookRepository {
   /** How many webhooks this registrant has in its room. */
   async countOf(m: EntityManager, r: Registrant): Promise<number> {
     const rows: Array<{ n: number }> = await m.query(
-      `SELECT count(*)::int AS n FROM webhooks w WHERE w.room_id = $1 AND w.installation_id IS NULL AND ${REGISTRANT('w', '$2', '$3')}`,
+      `SELECT count(*)::int AS n FROM webhooks w WHERE w.room_id = $1 AND w.installation_id IS NULL AND ${HIPCHAT_WEBHOOK('w')}
+          AND ${REGISTRANT('w', '$2', '$3')}`,
       [r.roomId, r.userId, r.addOn]);
     return rows[0].n;
   }
@@ -221,24 +234,24 @@ export class WebhookRepository {
    */
   async listOfRoom(m: EntityManager, roomId: number, viewer: WebhookViewer, offset: number, limit: number): Promise<StoredWebhook[]> {
     const rows: WebhookRow[] = await m.query(
-      `${WITH_HEALTH} WHERE w.room_id = $1 AND ${mayManageWebhookSql('w', '$4', '$5', '$6')}
+      `${WITH_HEALTH} WHERE w.room_id = $1 AND ${HIPCHAT_WEBHOOK('w')} AND ${mayManageWebhookSql('w', '$4', '$5', '$6')}
         ORDER BY w.id OFFSET $2 LIMIT $3`, [roomId, offset, limit, ...webhookViewerParams(viewer)]);
     return rows.map(toStored);
   }
 
   /** Any webhook by id, group-wide ones included (the operator's commands). */
   async findAnyById(m: EntityManager, id: number): Promise<StoredWebhook | null> {
-    const rows: WebhookRow[] = await m.query(`${WITH_HEALTH} WHERE w.id = $1`, [id]);
+    const rows: WebhookRow[] = await m.query(`${WITH_HEALTH} WHERE w.id = $1 AND ${HIPCHAT_WEBHOOK('w')}`, [id]);
     return rows[0] ? toStored(rows[0]) : null;
   }
 
   /** Every webhook with its health (the room's only, when given), by id. */
   async listWithHealth(m: EntityManager, only: { roomId?: number; id?: number } = {}): Promise<StoredWebhook[]> {
-    const where: string[] = [];
+    const where: string[] = [HIPCHAT_WEBHOOK('w')];
     const params: number[] = [];
     if (only.roomId !== undefined) where.push(`w.room_id = $${params.push(only.roomId)}`);
     if (only.id !== undefined) where.push(`w.id = $${params.push(only.id)}`);
-    const rows: WebhookRow[] = await m.query(`${WITH_HEALTH}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY w.id`, params);
+    const rows: WebhookRow[] = await m.query(`${WITH_HEALTH} WHERE ${where.join(' AND ')} ORDER BY w.id`, params);
     return rows.map(toStored);
   }
 
@@ -350,7 +363,7 @@ export class WebhookRepository {
    */
   async creatorStandings(m: EntityManager, scope: { roomId?: number; userId?: number }): Promise<CreatorStanding[]> {
     const rows: CreatorStandingRow[] = await m.query(
-      `SELECT w.id, w.room_id, w.name, w.url, r.privacy, u.id AS user_id, u.is_deleted, r.owner_user_id = u.id AS is_owner, ${CREATOR_STANDING}
+      `SELECT w.id, w.room_id, w.name, w.url, w.bridge_kind, r.privacy, u.id AS user_id, u.is_deleted, r.owner_user_id = u.id AS is_owner, ${CREATOR_STANDING}
          FROM webhooks w JOIN rooms r ON r.id = w.room_id JOIN users u ON u.id = w.created_by_user_id
         WHERE w.enabled AND ($1::int IS NULL OR w.room_id = $1::int) AND ($2::int IS NULL OR w.created_by_user_id = $2::int)
         ORDER BY w.id FOR UPDATE OF w`,

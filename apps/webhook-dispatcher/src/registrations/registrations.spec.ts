@@ -71,7 +71,7 @@ describe('Registrations', () => {
     await regs.loadFirst();
     src.snapshot = [registration(1), registration(2)];
     for (let i = 0; i < 10; i++) regs.changed();
-    await until(() => regs.get(2) !== undefined);
+    await until(() => regs!.get(2) !== undefined);
     expect(src.loads).toBe(2);
     expect(regs.get(2)).toBeDefined();
   });
@@ -89,7 +89,7 @@ describe('Registrations', () => {
     src.fail = 1;
     src.snapshot = [registration(4)];
     regs.changed();
-    await until(() => regs.get(4) !== undefined);
+    await until(() => regs!.get(4) !== undefined);
     expect(src.loads).toBe(4);
     expect(regs.get(4)).toBeDefined();
   });
@@ -213,7 +213,7 @@ describe('Registrations brought up to date with the changes', () => {
     src.removed = [...src.removed, { ...registration(2, { createdVersion: 2 }), removedVersion: 3 }];
     src.version = 3;
     regs.changed();
-    await until(() => src.asked.length === 2 && regs.get(2) === undefined);
+    await until(() => src.asked.length === 2 && regs!.get(2) === undefined);
     expect([src.loads, src.asked]).toEqual([1, [1, 2]]);
     expect(regs.get(2)).toBeUndefined();
     expect(regs.forEvent(3, 'room_message').map((r) => r.id)).toEqual([1]);

@@ -249,12 +249,13 @@ export function maskedUrl(url: string): string {
 }
 
 /**
- * A bridge's URL as logs, spans and the delivery log show it: the URL is itself the
- * credential (Slack `/services/T/B/SECRET`, Discord `/api/webhooks/ID/TOKEN`, Mattermost
- * `/hooks/KEY`, Google Chat `?key=&token=`, Teams Workflows `?sig=`), so only the origin and
- * the first path segment are kept, `/***` standing for the rest, and every query value is
- * masked: `https://hooks.slack.com/services/***`. A Matrix homeserver's base URL holds no
- * secret, but the same rule costs nothing there.
+ * A bridge's URL as shown anywhere (API, logs, audit, delivery log): a platform's
+ * incoming-webhook URL is itself the credential, in its path (Slack `/services/T/B/SECRET`,
+ * Discord `/api/webhooks/ID/TOKEN`, Mattermost `/hooks/KEY`, Teams `/webhookb2/...`) or its
+ * query (Google Chat `?key=&token=`, Teams Workflows `?sig=`). So: scheme, host and port, the
+ * path's first segment when more follow (it says what the platform is, not who), `/***` for
+ * the rest, and
+ * the query's names with masked values (maskedUrl): `https://hooks.slack.com/services/***`.
  */
 export function maskedBridgeUrl(url: string): string {
   let parsed: URL;
@@ -264,9 +265,9 @@ export function maskedBridgeUrl(url: string): string {
     return MASKED_VALUE;
   }
   const segments = parsed.pathname.split('/').filter((s) => s !== '');
-  const path = segments.length === 0 ? '' : `/${segments[0]}${segments.length > 1 ? `/${MASKED_VALUE}` : ''}`;
-  const names = [...parsed.searchParams.keys()];
-  const query = names.map((n) => `${encodeURIComponent(n)}=${MASKED_VALUE}`).join('&');
+  // A lone segment may be the key itself (`https://relay.example/KEY`): masked too.
+  const path = segments.length === 0 ? '' : segments.length === 1 ? `/${MASKED_VALUE}` : `/${segments[0]}/${MASKED_VALUE}`;
+  const query = [...parsed.searchParams.keys()].map((n) => `${encodeURIComponent(n)}=${MASKED_VALUE}`).join('&');
   return `${parsed.protocol}//${parsed.host}${path}${query ? `?${query}` : ''}`;
 }
 

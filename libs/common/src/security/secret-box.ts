@@ -158,4 +158,6 @@ export const secretPurpose = {
   bridgeToken: (bridgeId: number): string => `webhooks.bridge_token:${bridgeId}`,
   /** A bridge's inbound verification: the platform's token, or Teams' HMAC security token. */
   bridgeInbound: (bridgeId: number, what: 'token' | 'hmac_secret'): string => `webhooks.bridge_inbound_${what}:${bridgeId}`,
+  /** A bridge's inbound URL key, kept sealed in a command's stored reply only (the row keeps its hash). */
+  bridgeInboundKey: (bridgeId: number): string => `applied_commands.bridge_inbound_key:${bridgeId}`,
 };

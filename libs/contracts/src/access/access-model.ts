@@ -13,7 +13,8 @@
  * - Moving someone else in or out of a room is for the owner and group admins; anyone may
  *   enter or leave themselves.
  * - A webhook is its creator's (a user, or an add-on installation), the room owner's and
- *   group admins' to see and change; to anyone else it does not exist (404).
+ *   group admins' to see and change; to anyone else it does not exist (404). A bridge is kept
+ *   as a webhook and follows the same rule.
  * - A token confined to a room (a room token, an add-on installed in one room) acts in that
  *   room only: never on another room, never on the group (creating rooms, users, tokens).
  * - v1 admin tokens may call every v1 method; v1 notification tokens only rooms/message and
@@ -132,6 +133,13 @@ export const ACCESS_MODEL: readonly AccessRule[] = [
   { operation: 'PUT /v2/room/{room}/extension/webhook/{key}', may: { ...SEERS, ...ADDONS }, note: 'Keys are the creator\'s own: another actor\'s PUT of the same key makes a webhook of their own.' },
   { operation: 'GET /v2/room/{room}/extension/webhook/{key}', may: { ...KEY_HOLDERS }, note: 'A key names the actor\'s own webhook; the owner and group admins reach anyone\'s by its id.' },
   { operation: 'DELETE /v2/room/{room}/extension/webhook/{key}', may: { ...KEY_HOLDERS }, note: 'A key names the actor\'s own webhook; the owner and group admins reach anyone\'s by its id.' },
+
+  // Bridges to chat platforms (our extension): kept as webhooks are, under the webhook rule.
+  { operation: 'POST /v2/room/{room}/bridge', may: { ...SEERS, ...ADDONS }, note: 'The new bridge is its creator\'s (the user, or the add-on installation), as a webhook is.' },
+  { operation: 'GET /v2/room/{room}/bridge', may: { ...SEERS, ...ADDONS }, note: 'Shows the actor the bridges they may keep: all of them to the owner and group admins, their own to anyone else.' },
+  { operation: 'GET /v2/room/{room}/bridge/{id}', may: { ...WEBHOOK_KEEPERS } },
+  { operation: 'PUT /v2/room/{room}/bridge/{id}', may: { ...WEBHOOK_KEEPERS } },
+  { operation: 'DELETE /v2/room/{room}/bridge/{id}', may: { ...WEBHOOK_KEEPERS } },
 
   // Users and private chat.
   { operation: 'GET /v2/user', may: { ...ALL_USERS, ...ADDONS } },
@@ -267,6 +275,8 @@ export function renderAccessDoc(): string {
     '  leave themselves.',
     '- A webhook is its creator\'s (a user, or an add-on installation), the room owner\'s and group',
     '  admins\'; to anyone else it does not exist (404). Its URL\'s query is masked but to its creator.',
+    '  A bridge to a chat platform is kept as a webhook and follows the same rule (its URL always',
+    '  masked, its secrets never shown).',
     '- A token confined to a room (a room token, an add-on installed in one room) acts in that room',
     '  only (403 elsewhere), and never on the group (creating rooms, users, tokens).',
     '- Whoever loses access to a room (removed, the room made private, user deleted, admin demoted,',

@@ -21,6 +21,8 @@ export type CommandErrorReason =
   | 'message_not_found'
   /** No webhook of the room with this id, or this key; `detail.ref` names it. */
   | 'webhook_not_found'
+  /** No bridge of the room with this id (`detail.ref`). */
+  | 'bridge_not_found'
   /** Members are managed for private rooms only. */
   | 'room_not_private'
   /** Nobody enters an archived room (exiting it is allowed). */

@@ -9,6 +9,7 @@ describe('defineCommand', () => {
     expect(definitions.filter((c) => c.query).map((c) => c.pattern).sort()).toEqual([
       'addons.get-addon.v1', 'addons.list-addons.v1',
       'audit.list-audit.v1',
+      'bridges.get-bridge.v1', 'bridges.list-bridges.v1',
       'deliveries.get-delivery.v1', 'deliveries.list-deliveries.v1',
       'rooms.get-file-access.v1', 'rooms.get-history.v2', 'rooms.get-message.v1', 'rooms.get-room-statistics.v1', 'rooms.get-room.v1', 'rooms.list-members.v1', 'rooms.list-participants.v1', 'rooms.list-removed-files.v1', 'rooms.list-rooms.v1', 'rooms.room-events.v1',
       'tokens.list-user-tokens.v1', 'tokens.resolve-token.v1',

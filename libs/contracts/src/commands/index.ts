@@ -5,6 +5,7 @@ export * from './rooms';
 export * from './users';
 export * from './tokens';
 export * from './webhooks';
+export * from './bridges';
 export * from './addons';
 export * from './deliveries';
 export * from './audit';

@@ -4,7 +4,7 @@ import { commandFailure, WebhookRegistrationsChangedV1 } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import type { Tx } from '../../outbox/unit-of-work';
 import { AuditRepository } from '../../audit/audit.repository';
-import { webhookSubject } from '../../audit/audit-line';
+import { bridgeSubject, webhookSubject } from '../../audit/audit-line';
 import { WebhookRepository } from '../webhook.repository';
 import { CREATOR_LOST_ACCESS, creatorLostAccess, replyRefusal } from './lost-access-rules';
 
@@ -36,10 +36,12 @@ export class WebhookAccessSteps {
       if (!creatorLostAccess(s) || !(await this.webhooks.disable(m, s.webhookId, CREATOR_LOST_ACCESS))) continue;
       byRoom.set(s.roomId, [...(byRoom.get(s.roomId) ?? []), s.webhookId]);
       this.logger.info({ webhookId: s.webhookId, roomId: s.roomId, userId: s.creator.id, reason: CREATOR_LOST_ACCESS }, 'webhook disabled');
-      await this.audit.append(m, undefined, {
-        action: 'webhook.disabled', target: webhookSubject({ id: s.webhookId, name: s.webhook?.name, url: s.webhook?.url ?? '' }),
-        details: { roomId: s.roomId, reason: CREATOR_LOST_ACCESS, creator: { id: s.creator.id } },
-      });
+      const details = { roomId: s.roomId, reason: CREATOR_LOST_ACCESS, creator: { id: s.creator.id } };
+      // A bridge is disabled as a webhook is, and named as a bridge (never by its URL: see bridgeSubject).
+      const bridgeKind = s.webhook?.bridgeKind ?? null;
+      await this.audit.append(m, undefined, bridgeKind
+        ? { action: 'bridge.disabled', target: bridgeSubject({ id: s.webhookId, name: s.webhook?.name, kind: bridgeKind }), details }
+        : { action: 'webhook.disabled', target: webhookSubject({ id: s.webhookId, name: s.webhook?.name, url: s.webhook?.url ?? '' }), details });
     }
     for (const [roomId, webhookIds] of byRoom) emit(WebhookRegistrationsChangedV1, { roomId, webhookIds });
     return [...byRoom.values()].flat();

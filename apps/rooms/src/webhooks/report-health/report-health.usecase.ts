@@ -11,7 +11,7 @@ import { WebhookHealthRepository } from '../webhook-health.repository';
 import { crossedThresholds, DisableThresholds, disabledNotice, disabledReason } from '../webhook-health-rules';
 import { StoredWebhook, WebhookRepository } from '../webhook.repository';
 import { AuditRepository } from '../../audit/audit.repository';
-import { webhookSubject } from '../../audit/audit-line';
+import { bridgeSubject, webhookSubject } from '../../audit/audit-line';
 
 /** Who posts the notice of a disabled webhook: the service itself (no token, no user). */
 export const WEBHOOK_NOTICE_FROM = 'Webhooks';
@@ -58,7 +58,10 @@ export class ReportWebhookHealth {
         const webhook = await this.webhooks.disable(tx.manager, k.webhookId, reason);
         if (!webhook) continue;
         disabled.push(webhook.id);
-        await this.audit.append(tx.manager, undefined, { action: 'webhook.disabled', target: webhookSubject(webhook), details: { roomId: webhook.roomId, reason, cause: 'failures' } });
+        const details = { roomId: webhook.roomId, reason, cause: 'failures' };
+        await this.audit.append(tx.manager, undefined, webhook.bridge
+          ? { action: 'bridge.disabled', target: bridgeSubject({ id: webhook.id, name: webhook.name, kind: webhook.bridge.kind }), details }
+          : { action: 'webhook.disabled', target: webhookSubject(webhook), details });
         tx.emit(WebhookRegistrationsChangedV1, { roomId: webhook.roomId, webhookIds: [webhook.id] });
         await this.tell(tx, webhook, reason);
       }
@@ -68,7 +71,8 @@ export class ReportWebhookHealth {
 
   private async tell(tx: Tx, webhook: StoredWebhook, reason: string): Promise<void> {
     const text = disabledNotice(webhook, reason);
-    const line = { webhookId: webhook.id, roomId: webhook.roomId, url: bareUrl(webhook.url), reason };
+    // A bridge's URL is its credential (Slack, Discord): the log names its platform instead.
+    const line = { webhookId: webhook.id, roomId: webhook.roomId, ...(webhook.bridge ? { bridgeKind: webhook.bridge.kind } : { url: bareUrl(webhook.url) }), reason };
     if (webhook.roomId === null) {
       this.logger.warn(line, text);
       return;

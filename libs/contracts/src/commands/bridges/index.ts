@@ -1,0 +1,3 @@
+export * from './bridge-fields';
+export * from './bridges';
+export * from './test-bridge';
