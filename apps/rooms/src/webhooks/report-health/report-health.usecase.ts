@@ -13,13 +13,24 @@ import { StoredWebhook, WebhookRepository } from '../webhook.repository';
 import { AuditRepository } from '../../audit/audit.repository';
 import { bridgeSubject, webhookSubject } from '../../audit/audit-line';
 
+/**
+ * The bridges whose platform said they will never take posts again (`disableNow`), with the
+ * platform's reason: disabled at once, on the same path as those that crossed the thresholds.
+ */
+export function platformRefusals(reports: readonly WebhookHealthReport[]): Map<number, string> {
+  const gone = new Map<number, string>();
+  for (const r of reports) if (r.disableNow) gone.set(r.webhookId, r.disableNow);
+  return gone;
+}
+
 /** Who posts the notice of a disabled webhook: the service itself (no token, no user). */
 export const WEBHOOK_NOTICE_FROM = 'Webhooks';
 const SERVICE_ACTOR: Actor = { label: WEBHOOK_NOTICE_FROM };
 
 /**
  * Adds the dispatchers' reports to each webhook's health, then disables, in the same
- * transaction, every enabled webhook of the report that has failed long and often enough,
+ * transaction, every enabled webhook of the report that has failed long and often enough
+ * (or, a bridge, whose platform said it will never take posts again: `disableNow`),
  * and tells its room with a notification (posted as any notification is, so it is in the
  * room's history and reaches the room's other webhooks); a group-wide webhook has no room
  * to tell: the log says it. Applied once by its command id (a report redelivered after a
@@ -52,13 +63,15 @@ export class ReportWebhookHealth {
       await this.health.save(tx.manager, [...kept.values()]);
 
       const disabled: number[] = [];
+      const gone = platformRefusals(cmd.reports as WebhookHealthReport[]);
       for (const k of kept.values()) {
-        if (!k.enabled || !crossedThresholds(k.tally, this.limits)) continue;
-        const reason = disabledReason(k.tally);
+        const refusal = gone.get(k.webhookId);
+        if (!k.enabled || (refusal === undefined && !crossedThresholds(k.tally, this.limits))) continue;
+        const reason = refusal ?? disabledReason(k.tally);
         const webhook = await this.webhooks.disable(tx.manager, k.webhookId, reason);
         if (!webhook) continue;
         disabled.push(webhook.id);
-        const details = { roomId: webhook.roomId, reason, cause: 'failures' };
+        const details = { roomId: webhook.roomId, reason, cause: refusal === undefined ? 'failures' : 'platform' };
         await this.audit.append(tx.manager, undefined, webhook.bridge
           ? { action: 'bridge.disabled', target: bridgeSubject({ id: webhook.id, name: webhook.name, kind: webhook.bridge.kind }), details }
           : { action: 'webhook.disabled', target: webhookSubject(webhook), details });

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { AmqpBroker, createLogger, RpcClient } from '@app/common';
+import { brokerNames, BridgeKind, CreateBridgeV1, CreateRoomV1, CreateUserV1, GetBridgeV1, SendNotificationV1 } from '@app/contracts';
+import { eventually, Stack, startStack } from '../../../test/support/harness';
+import { PlatformReceivers } from '../../../test/support/platform-receivers';
+import { OrderedDeliveries } from '../src/ordered/ordered-deliveries';
+import { Registrations } from '../src/registrations/registrations';
+
+const DISPATCHER_ENV = { WEBHOOK_RETRY_SCHEDULE: '300ms,300ms,300ms', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' };
+
+/** The texts a Slack channel shows, post by post (a post's own text, then its attachments'). */
+const slackTexts = (body: any): string[] => [
+  ...(body.text ? [body.text as string] : []),
+  ...((body.attachments ?? []) as Array<{ text?: string; fallback?: string }>).map((a) => a.text ?? a.fallback ?? ''),
+];
+
+describe('bridges (the dispatcher posts to local stand-ins of the platforms; real RabbitMQ, PostgreSQL, Redis)', () => {
+  let stack: Stack;
+  let platforms: PlatformReceivers;
+  let broker: AmqpBroker;
+  let rpc: RpcClient;
+  let db: Client;
+  let ownerId: number;
+
+  const newRoom = async () => (await rpc.request(CreateRoomV1, {
+    actor: { label: 't' }, name: `Bridged ${randomUUID().slice(0, 8)}`, owner: { id: ownerId }, privacy: 'public', topic: '', guestAccess: false,
+  })).room;
+
+  const bridge = async (roomId: number, kind: BridgeKind, channel: string, extra: Record<string, unknown> = {}) => {
+    const created = await rpc.request(CreateBridgeV1, {
+      actor: { label: 'admin', userId: ownerId }, room: { id: roomId }, kind, url: platforms.urlOf(kind, channel), ...extra,
+    });
+    await eventually(() => expect(stack.dispatcher!.get(Registrations).get(created.bridge.id)).toBeDefined(), 3_000);
+    return created.bridge;
+  };
+
+  const notify = (roomId: number, message: string, more: { format?: 'text' | 'html'; color?: 'yellow' | 'green' | 'red' | 'purple' | 'gray'; from?: string } = {}) =>
+    rpc.request(SendNotificationV1, {
+      actor: { label: 'ci' }, room: { id: roomId }, message, messageFormat: more.format ?? 'text', notify: false, color: more.color ?? 'yellow', from: more.from,
+    });
+
+  const onChannel = (kind: BridgeKind, channel: string) => platforms.postsTo(kind, channel);
+
+  beforeAll(async () => {
+    // Slack's documented limit, one post a second, with a burst of 2: beyond, 429 and Retry-After.
+    platforms = await new PlatformReceivers({ limits: { slack: { perSecond: 1, burst: 2 } }, gone: ['/slack/archived'] }).start();
+    stack = await startStack({ rooms: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' }, dispatcher: DISPATCHER_ENV });
+    broker = await AmqpBroker.connect(stack.amqpUrl, brokerNames(stack.namespace), createLogger('test', 'silent'));
+    rpc = await broker.createRpcClient(brokerNames(stack.namespace).roomsCommandQueue, 10_000);
+    db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    ownerId = (await rpc.request(CreateUserV1, { email: 'bridges@example.com', name: 'Owner' })).user.id;
+    await eventually(() => expect(stack.dispatcher!.get(OrderedDeliveries).leading).toBe(true), 5_000);
+  });
+
+  afterAll(async () => {
+    await platforms?.stop();
+    await broker?.close();
+    await db?.end().catch(() => undefined);
+    await stack?.stop();
+  });
+
+  it('posts a notification to Slack in its format (username, mrkdwn, the colour\'s attachment), through an ordered lane, recorded delivered', async () => {
+    const room = await newRoom();
+    const slack = await bridge(room.id, 'slack', 'first');
+    const { rows: [row] } = await db.query('SELECT delivery FROM webhooks WHERE id = $1', [slack.id]);
+    expect(row.delivery).toBe('ordered');
+
+    await notify(room.id, 'Build <b>12</b> &amp; <a href="https://ci.example/12">log</a>', { format: 'html', color: 'green', from: 'CI' });
+    const [post] = await platforms.waitFor('slack', () => onChannel('slack', 'first').length >= 1);
+    expect(post.method).toBe('POST');
+    expect(post.body).toMatchObject({ username: 'CI', attachments: [{ color: 'good', text: 'Build *12* &amp; <https://ci.example/12|log>' }] });
+
+    await eventually(async () => {
+      const { rows } = await db.query('SELECT status, attempts, lane_position IS NOT NULL AS laned FROM webhook_deliveries WHERE webhook_id = $1', [slack.id]);
+      expect(rows).toEqual([{ status: 'delivered', attempts: 1, laned: true }]);
+    }, 5_000);
+  });
+
+  it('keeps Slack\'s one post a second: a burst arrives as few posts, in order, nothing dropped, without a 429', async () => {
+    const room = await newRoom();
+    await bridge(room.id, 'slack', 'burst');
+    const sent = Array.from({ length: 12 }, (_, i) => `burst ${i + 1}`);
+    for (const text of sent) await notify(room.id, text);
+
+    const posts = await eventually(() => {
+      const got = onChannel('slack', 'burst');
+      expect(got.flatMap((p) => slackTexts(p.body))).toEqual(sent);
+      return got;
+    }, 20_000);
+    // Coalesced: far fewer posts than events, each at most one a second after the first two.
+    expect(posts.length).toBeLessThan(sent.length);
+    expect(platforms.throttled.slack ?? 0).toBe(0);
+  });
+
+  it('puts Matrix events with the bot\'s token and the delivery id as transaction id', async () => {
+    const room = await newRoom();
+    await bridge(room.id, 'matrix', 'ops', { matrix: { room_id: '!ops:example.org', access_token: 'syt_bot_S3cretT0ken' } });
+    await notify(room.id, 'deployed', { from: 'CD' });
+    const [post] = await platforms.waitFor('matrix', () => onChannel('matrix', 'ops').length >= 1);
+    expect(post.method).toBe('PUT');
+    expect(post.headers.authorization).toBe('Bearer syt_bot_S3cretT0ken');
+    expect(post.path).toMatch(/^\/matrix-ops\/_matrix\/client\/v3\/rooms\/!ops%3Aexample.org\/send\/m\.room\.message\/[^/]+$/);
+    expect(post.body).toMatchObject({ msgtype: 'm.notice' });
+  });
+
+  it('disables a bridge at once when its platform says it is gone, audits it and tells the room (through its other bridges)', async () => {
+    const room = await newRoom();
+    const archived = await bridge(room.id, 'slack', 'archived');
+    await bridge(room.id, 'mattermost', 'watch');
+    await notify(room.id, 'anyone there?');
+
+    await eventually(async () => {
+      const { bridge: seen } = await rpc.request(GetBridgeV1, { actor: { label: 'admin', userId: ownerId }, room: { id: room.id }, id: archived.id });
+      expect(seen).toMatchObject({ enabled: false, disabledReason: 'Slack: no_service' });
+    }, 10_000);
+    const { rows } = await db.query(`SELECT action, details FROM audit_log WHERE target_id = $1`, [archived.id]);
+    expect(rows).toContainEqual({ action: 'bridge.disabled', details: expect.objectContaining({ cause: 'platform', reason: 'Slack: no_service' }) });
+    // The notice a disabled webhook gets, seen where the room is bridged.
+    await platforms.waitFor('mattermost', (posts) => posts.some((p) => JSON.stringify(p.body).includes('has been disabled: Slack: no_service')));
+    // Failed for good at its one attempt: no retry made.
+    const { rows: deliveries } = await db.query('SELECT status, attempts FROM webhook_deliveries WHERE webhook_id = $1', [archived.id]);
+    expect(deliveries).toContainEqual({ status: 'failed', attempts: 1 });
+  });
+});
