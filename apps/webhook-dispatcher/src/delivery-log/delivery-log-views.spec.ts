@@ -5,6 +5,7 @@ import { WebhookRegistration } from '@app/contracts';
 import { deliveryIdOf } from '../delivery/delivery-job';
 import { deliveryRequest } from '../delivery/delivery-request';
 import { lastRequestOf, shortened, shownRequest, toDeliveryDetail, toDeliveryView } from './delivery-log-views';
+import { bridgeMessageBody } from '../bridges/bridge-delivery';
 import type { DeliveryRow, DetailRow } from './delivery-log.repository';
 
 const box = new SecretBox([{ id: 'k1', key: randomBytes(32) }]);
@@ -108,6 +109,25 @@ describe('delivery log views', () => {
       expect(shown.url).toBe('https://receiver.example/hook?team=ops');
       expect(Object.keys(shown.headers)).toEqual(['Content-Type', 'Content-Length', 'User-Agent', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
     });
+  });
+
+  it('shows a bridge\'s delivery as its platform was sent it: its URL masked, no access token', () => {
+    const envelope = bridgeMessageBody({
+      event: 'room_notification', deliveryId: id,
+      payload: { room: { id: 3, name: 'Ops' }, notify: false, message: { id: 'n1', from: 'CI', message: 'green', message_format: 'text', color: 'green' } },
+    });
+    const matrix = registration({
+      url: 'https://matrix.example.org', secret: null,
+      bridge: { kind: 'matrix', events: ['room_notification'], matrixRoomId: '!ops:example.org', matrixAccessToken: box.seal('syt_T0ken', 'webhooks.bridge_token:7') },
+    });
+    const shown = toDeliveryDetail(detailRow({ envelope, event: 'room_notification' }), [], matrix, new Date(), box).request;
+    expect(shown.url).toBe('https://matrix.example.org/_matrix/***');
+    expect(shown.headers).not.toHaveProperty('Authorization');
+    expect(JSON.parse(shown.body)).toMatchObject({ msgtype: 'm.notice' });
+    const slack = registration({ url: 'https://hooks.slack.com/services/T0/B0/S3cretSlackPath', secret: null, bridge: { kind: 'slack', events: ['room_notification'], matrixRoomId: null, matrixAccessToken: null } });
+    const slackShown = toDeliveryDetail(detailRow({ envelope, event: 'room_notification' }), [], slack, new Date(), box).request;
+    expect(slackShown.url).toBe('https://hooks.slack.com/services/***');
+    expect(JSON.parse(slackShown.body)).toMatchObject({ username: 'CI', attachments: [{ color: 'good' }] });
   });
 
   it('shows a delivery in full: every attempt with its answer, the reply; the stored body when the webhook is gone', () => {

@@ -1,5 +1,6 @@
-import type { SecretBox } from '@app/common';
+import { maskedBridgeUrl, type SecretBox } from '@app/common';
 import type { DeliveryAttemptDetail, DeliveryAttemptView, DeliveryDetailView, DeliveryView, WebhookRegistration } from '@app/contracts';
+import { BridgeRegistration, bridgePosts, bridgeRequest, shownBridgeRequest } from '../bridges/bridge-delivery';
 import type { RepeatedRequest } from '../delivery/attempt-rows';
 import { DeliveryJob } from '../delivery/delivery-job';
 import { deliveryRequest, signingSecretOf } from '../delivery/delivery-request';
@@ -100,6 +101,19 @@ export function shownRequest(job: DeliveryJob, registration: WebhookRegistration
 }
 
 /**
+ * A bridge's delivery as its platform was sent it: the posts its message renders to (a long
+ * message is several: their bodies one per line, in order), to the bridge's URL masked past
+ * its first path segment (the URL is the credential), without the Authorization header
+ * (Matrix's access token). A delivery coalesced with others was sent in their post: its own
+ * message is shown as it alone renders.
+ */
+export function shownBridgePosts(job: DeliveryJob, registration: BridgeRegistration): { url: string; headers: Record<string, string>; body: string } {
+  const requests = bridgePosts(registration.bridge, [job.envelopeBody]).map((post) => bridgeRequest(registration.url, post, null));
+  const shown = requests.map(shownBridgeRequest);
+  return { url: maskedBridgeUrl(requests[0]?.url ?? registration.url), headers: shown[0]?.headers ?? {}, body: shown.map((r) => r.body).join('\n') };
+}
+
+/**
  * One delivery in full; `registration` is the webhook as it is now (undefined: gone), its
  * signing secret opened with `box` (a secret that cannot be opened shows no request, as a gone webhook).
  */
@@ -112,10 +126,12 @@ export function toDeliveryDetail(
     actorUserId: row.actor_user_id, registrationsVersion: null, replyDepth: row.reply_depth,
   };
   const at = lastRequestOf(row)?.at ?? attempts[attempts.length - 1]?.started_at ?? now;
-  const signing = registration ? signingSecretOf(registration, box) : null;
-  const request = registration && signing && 'secret' in signing
-    ? shownRequest(job, registration, signing.secret, at)
-    : { url: null, headers: null, body: row.envelope };
+  const signing = registration && !registration.bridge ? signingSecretOf(registration, box) : null;
+  const request = registration?.bridge
+    ? shownBridgePosts(job, registration as BridgeRegistration)
+    : registration && signing && 'secret' in signing
+      ? shownRequest(job, registration, signing.secret, at)
+      : { url: null, headers: null, body: row.envelope };
   return {
     ...toDeliveryView(row),
     request,

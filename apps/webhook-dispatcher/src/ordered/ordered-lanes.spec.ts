@@ -1,5 +1,5 @@
 import type { DeliveryJob } from '../delivery/delivery-job';
-import { LaneStep, OrderedLanes } from './ordered-lanes';
+import { LanePacer, LaneStep, OrderedLanes } from './ordered-lanes';
 
 const job = (webhookId: number, roomId: number | null, n: number, attempt = 1): DeliveryJob => ({
   deliveryId: `00000000-0000-4000-8000-${String(webhookId * 1_000_000 + (roomId ?? 0) * 1_000 + n).padStart(12, '0')}`,
@@ -139,5 +139,55 @@ describe('OrderedLanes', () => {
     expect(made).toHaveLength(1);
     expect(lanes.size).toBe(0);
     expect(lanes.add(job(1, 7, 3))).toBe(false);
+  });
+
+  describe('with a pacer (a bridge\'s posting limit)', () => {
+    /** One post every `everyMs`, and as many deliveries in a post as `perPost`. */
+    const pacer = (everyMs: number, perPost: number): LanePacer & { reserved: number } => {
+      let nextAt = 0;
+      return {
+        reserved: 0,
+        async reserve() {
+          const now = Date.now();
+          if (now < nextAt) return { waitMs: nextAt - now, paced: false };
+          nextAt = now + everyMs;
+          this.reserved++;
+          return { waitMs: 0, paced: true };
+        },
+        coalesce: (waiting) => Math.min(perPost, waiting.length),
+      };
+    };
+
+    it('waits for the budget on its own timer, then posts what piled up together, in order, each delivery once', async () => {
+      const posts: number[][] = [];
+      const paced: boolean[] = [];
+      const lanes = new OrderedLanes(async (j, companions, p) => {
+        posts.push([nOf(j), ...companions.map(nOf)]);
+        paced.push(p);
+        await pause(2);
+        return { next: null, retryInMs: 0, companions: companions.map(() => null) };
+      }, undefined, pacer(100, 4));
+      for (let n = 1; n <= 9; n++) lanes.add(job(1, 7, n));
+      while (lanes.size > 0) await pause(5);
+      // The first alone (no wait yet), then what waited, at most 4 a post.
+      expect(posts).toEqual([[1], [2, 3, 4, 5], [6, 7, 8, 9]]);
+      expect(paced).toEqual([true, true, true]);
+    });
+
+    it('keeps coalesced deliveries that are retried in their place, with their next attempt', async () => {
+      const made: Array<[number, number]> = [];
+      let failures = 1;
+      const lanes = new OrderedLanes(async (j, companions) => {
+        for (const d of [j, ...companions]) made.push([nOf(d), d.attempt]);
+        const retry = nOf(j) === 2 && failures-- > 0;
+        return {
+          next: retry ? { ...j, attempt: j.attempt + 1 } : null, retryInMs: 20,
+          companions: companions.map((c) => (retry ? { ...c, attempt: c.attempt + 1 } : null)),
+        };
+      }, undefined, pacer(30, 2));
+      for (let n = 1; n <= 3; n++) lanes.add(job(1, 7, n));
+      while (lanes.size > 0) await pause(5);
+      expect(made).toEqual([[1, 1], [2, 1], [3, 1], [2, 2], [3, 2]]);
+    });
   });
 });
