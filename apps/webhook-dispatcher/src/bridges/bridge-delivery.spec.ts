@@ -8,7 +8,7 @@ const room = { id: 3, name: 'Ops' };
 const bridge = (kind: 'slack' | 'matrix', over: Partial<WebhookRegistration> = {}): BridgeRegistration => ({
   id: 11, roomId: 3, event: 'room_message', url: 'https://hooks.slack.com/services/T0AB/B0CD/S3cretPathToken', pattern: null, name: '',
   authentication: 'none', delivery: 'ordered', key: null, installationId: null, oauthClientId: null, created: '2026-01-01T00:00:00Z',
-  secret: undefined, userId: 5,
+  secret: 'sealed-unused', userId: 5,
   bridge: { kind, events: ['room_message'], matrixRoomId: kind === 'matrix' ? '!ops:example.org' : null, matrixAccessToken: null },
   ...over,
 } as BridgeRegistration);

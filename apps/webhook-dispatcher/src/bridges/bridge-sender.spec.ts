@@ -11,7 +11,7 @@ const logger = createLogger('test', 'silent');
 const discord = {
   id: 21, roomId: 3, event: 'room_message', url: 'https://discord.com/api/webhooks/123/T0kenPart', pattern: null, name: '',
   authentication: 'none', delivery: 'ordered', key: null, installationId: null, oauthClientId: null, created: '2026-01-01T00:00:00Z',
-  secret: undefined, userId: 5, bridge: { kind: 'discord', events: ['room_message'], matrixRoomId: null, matrixAccessToken: null },
+  secret: 'sealed-unused', userId: 5, bridge: { kind: 'discord', events: ['room_message'], matrixRoomId: null, matrixAccessToken: null },
 } as BridgeRegistration;
 
 // 10,000 characters in lines: Discord takes 2,000 a post, so several posts.

@@ -117,14 +117,14 @@ describe('delivery log views', () => {
       payload: { room: { id: 3, name: 'Ops' }, notify: false, message: { id: 'n1', from: 'CI', message: 'green', message_format: 'text', color: 'green' } },
     });
     const matrix = registration({
-      url: 'https://matrix.example.org', secret: undefined,
+      url: 'https://matrix.example.org', secret: 'sealed-unused',
       bridge: { kind: 'matrix', events: ['room_notification'], matrixRoomId: '!ops:example.org', matrixAccessToken: box.seal('syt_T0ken', 'webhooks.bridge_token:7') },
     });
     const shown = toDeliveryDetail(detailRow({ envelope, event: 'room_notification' }), [], matrix, new Date(), box).request;
     expect(shown.url).toBe('https://matrix.example.org/_matrix/***');
     expect(shown.headers).not.toHaveProperty('Authorization');
     expect(JSON.parse(shown.body)).toMatchObject({ msgtype: 'm.notice' });
-    const slack = registration({ url: 'https://hooks.slack.com/services/T0/B0/S3cretSlackPath', secret: undefined, bridge: { kind: 'slack', events: ['room_notification'], matrixRoomId: null, matrixAccessToken: null } });
+    const slack = registration({ url: 'https://hooks.slack.com/services/T0/B0/S3cretSlackPath', secret: 'sealed-unused', bridge: { kind: 'slack', events: ['room_notification'], matrixRoomId: null, matrixAccessToken: null } });
     const slackShown = toDeliveryDetail(detailRow({ envelope, event: 'room_notification' }), [], slack, new Date(), box).request;
     expect(slackShown.url).toBe('https://hooks.slack.com/services/***');
     expect(JSON.parse(slackShown.body)).toMatchObject({ username: 'CI', attachments: [{ color: 'good' }] });
