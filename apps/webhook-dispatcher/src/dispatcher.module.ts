@@ -8,6 +8,10 @@ import { DataSource } from 'typeorm';
 import { DISPATCHER_CONFIG, DispatcherConfig } from './config';
 import { ATTEMPT_RECORDER, BRIDGE_LIMITER, REGISTRATIONS_RPC, ROOMS_RPC } from './dispatcher.tokens';
 import { BridgePacer } from './bridges/bridge-pacer';
+import { BridgeSender } from './bridges/bridge-sender';
+import { BridgesHandlers } from './bridges/bridges.handlers';
+import { TestBridge } from './bridges/test-bridge.usecase';
+import { requestThroughGuard } from './delivery/outbound-request';
 import { BridgeRateLimiter, createBridgeRateLimiter } from './bridges/bridge-rate-limit';
 import { DeliveryDecisions } from './delivery/delivery-decisions';
 import { DeliveryQueues } from './delivery/delivery-queues';
@@ -41,7 +45,7 @@ export class DispatcherModule {
     const decisions = new DeliveryDecisions(config.WEBHOOK_RETRY_SCHEDULE);
     return {
       module: DispatcherModule,
-      controllers: [DeliveryLogHandlers],
+      controllers: [DeliveryLogHandlers, BridgesHandlers],
       providers: [
         { provide: DISPATCHER_CONFIG, useValue: config },
         { provide: APP_LOGGER, useValue: logger },
@@ -61,6 +65,14 @@ export class DispatcherModule {
         },
         { provide: DeliveryRepository, useFactory: () => new DeliveryRepository(db) },
         { provide: BRIDGE_LIMITER, useFactory: () => createBridgeRateLimiter(config, logger) },
+        {
+          provide: BridgeSender,
+          useFactory: (http: GuardedHttpClient, bridgeLimiter: { limiter: BridgeRateLimiter }) => new BridgeSender(
+            (request) => requestThroughGuard(http, request), config.SECRETS_KEYS, { limiter: bridgeLimiter.limiter, maxWaitMs: config.WEBHOOK_TIMEOUT_MS },
+          ),
+          inject: [GuardedHttpClient, BRIDGE_LIMITER],
+        },
+        { provide: TestBridge, useFactory: (registrations: Registrations, sender: BridgeSender) => new TestBridge(registrations, sender), inject: [Registrations, BridgeSender] },
         {
           provide: ATTEMPT_RECORDER,
           // An attempt's slot is given back once its record is written (DeliveryWorker): 5 ms gather
@@ -92,18 +104,18 @@ export class DispatcherModule {
           provide: DeliveryWorker,
           useFactory: (
             registrations: Registrations, http: GuardedHttpClient, repository: DeliveryRepository, recorder: BatchWriter<AttemptToRecord>,
-            queues: DeliveryQueues, replies: ReplyPoster, health: HealthReporter, bridgeLimiter: { limiter: BridgeRateLimiter }, observability?: Observability,
+            queues: DeliveryQueues, replies: ReplyPoster, health: HealthReporter, bridges: BridgeSender, observability?: Observability,
           ) => new DeliveryWorker(registrations, http, repository, recorder, new BatchWriter((ids) => repository.progressOf(ids)), queues, decisions, replies, logger, {
             timeoutMs: config.WEBHOOK_TIMEOUT_MS, secrets: config.SECRETS_KEYS, maxInFlightPerSlowWebhook: config.WEBHOOK_SLOW_RECEIVER_LIMIT, health,
             metrics: observability ? new DeliveryMetrics(observability.registry) : undefined,
             tracing: observability?.tracing,
             // No linger: written at once, or with the attempts of other lanes that came meanwhile.
             laneRecorder: new BatchWriter<AttemptToRecord>((items) => repository.recordAttempts(items), 200),
-            bridgeLimiter: bridgeLimiter.limiter,
+            bridges,
             bridgeGone: (bridgeId, reason) => health.disableNow(bridgeId, reason),
           }),
           inject: [
-            Registrations, GuardedHttpClient, DeliveryRepository, ATTEMPT_RECORDER, DeliveryQueues, ReplyPoster, HealthReporter, BRIDGE_LIMITER,
+            Registrations, GuardedHttpClient, DeliveryRepository, ATTEMPT_RECORDER, DeliveryQueues, ReplyPoster, HealthReporter, BridgeSender,
             // Absent when the module is built without ObservabilityModule around it.
             { token: OBSERVABILITY, optional: true },
           ],

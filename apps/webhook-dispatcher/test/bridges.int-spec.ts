@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { AmqpBroker, createLogger, RpcClient } from '@app/common';
-import { brokerNames, BridgeKind, CreateBridgeV1, CreateRoomV1, CreateUserV1, GetBridgeV1, SendNotificationV1 } from '@app/contracts';
+import { AmqpBroker, createLogger, RpcClient, RpcCommandError } from '@app/common';
+import { brokerNames, BridgeKind, CreateBridgeV1, CreateRoomV1, CreateUserV1, GetBridgeV1, SendNotificationV1, TestBridgeV1 } from '@app/contracts';
 import { eventually, Stack, startStack } from '../../../test/support/harness';
 import { PlatformReceivers } from '../../../test/support/platform-receivers';
 import { OrderedDeliveries } from '../src/ordered/ordered-deliveries';
@@ -68,7 +68,8 @@ describe('bridges (the dispatcher posts to local stand-ins of the platforms; rea
     expect(row.delivery).toBe('ordered');
 
     await notify(room.id, 'Build <b>12</b> &amp; <a href="https://ci.example/12">log</a>', { format: 'html', color: 'green', from: 'CI' });
-    const [post] = await platforms.waitFor('slack', () => onChannel('slack', 'first').length >= 1);
+    await platforms.waitFor('slack', () => onChannel('slack', 'first').length >= 1);
+    const [post] = onChannel('slack', 'first');
     expect(post.method).toBe('POST');
     expect(post.body).toMatchObject({ username: 'CI', attachments: [{ color: 'good', text: 'Build *12* &amp; <https://ci.example/12|log>' }] });
 
@@ -98,7 +99,8 @@ describe('bridges (the dispatcher posts to local stand-ins of the platforms; rea
     const room = await newRoom();
     await bridge(room.id, 'matrix', 'ops', { matrix: { room_id: '!ops:example.org', access_token: 'syt_bot_S3cretT0ken' } });
     await notify(room.id, 'deployed', { from: 'CD' });
-    const [post] = await platforms.waitFor('matrix', () => onChannel('matrix', 'ops').length >= 1);
+    await platforms.waitFor('matrix', () => onChannel('matrix', 'ops').length >= 1);
+    const [post] = onChannel('matrix', 'ops');
     expect(post.method).toBe('PUT');
     expect(post.headers.authorization).toBe('Bearer syt_bot_S3cretT0ken');
     expect(post.path).toMatch(/^\/matrix-ops\/_matrix\/client\/v3\/rooms\/!ops%3Aexample.org\/send\/m\.room\.message\/[^/]+$/);
@@ -122,5 +124,25 @@ describe('bridges (the dispatcher posts to local stand-ins of the platforms; rea
     // Failed for good at its one attempt: no retry made.
     const { rows: deliveries } = await db.query('SELECT status, attempts FROM webhook_deliveries WHERE webhook_id = $1', [archived.id]);
     expect(deliveries).toContainEqual({ status: 'failed', attempts: 1 });
+  });
+
+  it('answers the bridge test with the platform\'s status and words, after posting "Bridge test from {room}" in its format', async () => {
+    const room = await newRoom();
+    const ok = await bridge(room.id, 'mattermost', 'tested');
+    const gone = await bridge(room.id, 'slack', 'archived-too');
+    const dispatcher = await broker.createRpcClient(brokerNames(stack.namespace).dispatcherCommandQueue, 10_000);
+
+    expect(await dispatcher.request(TestBridgeV1, { bridgeId: ok.id, roomName: room.name })).toMatchObject({ status: 200, body: 'ok', outcome: 'delivered' });
+    await platforms.waitFor('mattermost', () => onChannel('mattermost', 'tested').length >= 1);
+    const [post] = onChannel('mattermost', 'tested');
+    expect(JSON.stringify(post.body)).toContain(`Bridge test from ${room.name}`);
+
+    // Shown, not acted on: the person testing reads the platform's reason.
+    const refused = await dispatcher.request(TestBridgeV1, { bridgeId: gone.id, roomName: room.name });
+    expect(refused).toMatchObject({ status: 404, body: 'no_service', outcome: 'never' });
+
+    const missing = await dispatcher.request(TestBridgeV1, { bridgeId: 2_000_000_000, roomName: room.name }).catch((err) => err);
+    expect(missing).toBeInstanceOf(RpcCommandError);
+    expect((missing as RpcCommandError).error).toMatchObject({ code: 'not_found', field: 'bridge' });
   });
 });

@@ -2,6 +2,7 @@ import type { SecretBox } from '@app/common';
 import type { DeliveryJob } from '../delivery/delivery-job';
 import type { AttemptResult } from '../delivery/delivery-decisions';
 import { accessTokenOf, BridgeRegistration, bridgePosts, BridgeRequest, bridgeRequest, bridgeSecrets } from './bridge-delivery';
+import type { BridgeMessage } from './formats/types';
 import type { BridgeRateLimiter } from './bridge-rate-limit';
 import { classifyPlatformAnswer, classifyPlatformFailure, PlatformAnswer } from './platform-answers';
 
@@ -46,8 +47,8 @@ export class BridgeSender {
 
   async send(o: {
     registration: BridgeRegistration;
-    /** The delivery, then the ones coalesced with it (consecutive in its lane). */
-    jobs: readonly DeliveryJob[];
+    /** The delivery, then the ones coalesced with it (consecutive in its lane): their BridgeMessages (envelopeBody) and the first one's partsDone. */
+    jobs: ReadonlyArray<Pick<DeliveryJob, 'envelopeBody' | 'partsDone'>>;
     /** Whether the first post's budget was taken already (the ordered lane reserves before it attempts). */
     paced: boolean;
   }): Promise<BridgeSent> {
@@ -87,6 +88,11 @@ export class BridgeSender {
       last = { result: { kind: 'response', status: 200, headers: {}, body: '', truncated: false, durationMs: 0 }, platform: { outcome: 'delivered' }, request: null };
     }
     return { result: { ...last.result, durationMs }, platform: last.platform, partsDone: done, secrets, request: last.request };
+  }
+
+  /** One message sent now, on its own (the bridge test): paced as any post of the bridge. */
+  sendOne(registration: BridgeRegistration, message: BridgeMessage): Promise<BridgeSent> {
+    return this.send({ registration, jobs: [{ envelopeBody: JSON.stringify(message) }], paced: false });
   }
 
   /**

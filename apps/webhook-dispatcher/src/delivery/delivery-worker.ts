@@ -1,10 +1,9 @@
 import {
-  AppLogger, bareUrl, maskedBridgeUrl, redactText, SecretBox, contextOf, endWithError, GuardedHttpClient, HandlerOutcome, OutboundFailure, traceFields, traceparentOf, Tracing, withSpan,
+  AppLogger, bareUrl, maskedBridgeUrl, redactText, SecretBox, contextOf, endWithError, GuardedHttpClient, HandlerOutcome, traceFields, traceparentOf, Tracing, withSpan,
 } from '@app/common';
 import { Context, Span, SpanKind } from '@opentelemetry/api';
 import { isBridge, isEnabled, WebhookRegistration } from '@app/contracts';
 import type { BridgeRegistration } from '../bridges/bridge-delivery';
-import type { BridgeRateLimiter } from '../bridges/bridge-rate-limit';
 import { BridgeSender } from '../bridges/bridge-sender';
 import type { PlatformAnswer } from '../bridges/platform-answers';
 import type { AttemptOutcome } from '../health/health-reporter';
@@ -14,6 +13,7 @@ import { attemptAlreadyMade, AttemptResult, Decision, DeliveryDecisions, RetryPl
 import { DeliveryJob } from './delivery-job';
 import { DeliveryQueues, JobLease } from './delivery-queues';
 import { DeliveryRequest, deliveryRequest, signingSecretOf } from './delivery-request';
+import { requestThroughGuard } from './outbound-request';
 import { AttemptToRecord, DeliveryProgress, DeliveryRepository } from './delivery.repository';
 import { BatchWriter } from './batch-writer';
 import { disabledAttempt } from './disabled-webhook';
@@ -46,8 +46,8 @@ export interface DeliveryWorkerOptions {
   metrics?: DeliveryMetrics;
   /** Each attempt is a span (a child of its job's trace) whose traceparent the POST carries. */
   tracing?: Tracing;
-  /** The bridges' shared posting budgets (see BridgeRateLimiter); absent: bridges' posts are not paced. */
-  bridgeLimiter?: BridgeRateLimiter;
+  /** Sends bridges' posts (paced by their shared budgets); absent: one of the worker's own, not paced (tests). */
+  bridges?: BridgeSender;
   /** Told when a platform says a bridge will never take posts again: it is disabled at once, with the reason. */
   bridgeGone?: (bridgeId: number, reason: string) => void;
 }
@@ -159,7 +159,7 @@ export class DeliveryWorker {
     this.metrics = options.metrics;
     this.tracing = options.tracing ?? Tracing.off();
     this.secrets = options.secrets;
-    this.bridges = new BridgeSender((r) => this.request(r), options.secrets, { limiter: options.bridgeLimiter ?? null, maxWaitMs: options.timeoutMs });
+    this.bridges = options.bridges ?? new BridgeSender((r) => requestThroughGuard(http, r), options.secrets, { limiter: null, maxWaitMs: options.timeoutMs });
     this.bridgeGone = options.bridgeGone;
     // The attempt has ended (timed out at worst) and been recorded well before its guard returns.
     this.guardMs = Math.round(options.timeoutMs * 1.5) + 1_000;
@@ -510,21 +510,9 @@ export class DeliveryWorker {
   }
 
   private async send(request: DeliveryRequest, span: Span): Promise<AttemptResult> {
-    const result = await this.request({ method: 'POST', ...request });
+    const result = await requestThroughGuard(this.http, { method: 'POST', ...request });
     this.endSpan(span, result);
     return result;
-  }
-
-  /** One request through the outbound guard: the answer, or why there was none. */
-  private async request(request: { method: 'POST' | 'PUT'; url: string; headers: Record<string, string>; body: string }): Promise<AttemptResult> {
-    try {
-      const res = await this.http.request({ method: request.method, url: request.url, headers: request.headers, body: request.body });
-      return { kind: 'response', status: res.status, headers: res.headers, body: res.body, truncated: res.truncated, durationMs: res.durationMs };
-    } catch (err) {
-      return err instanceof OutboundFailure
-        ? { kind: 'failure', failure: err.kind, message: err.message, durationMs: err.durationMs }
-        : { kind: 'failure', failure: 'connection', message: (err as Error)?.message ?? String(err), durationMs: 0 };
-    }
   }
 
   private endSpan(span: Span, result: AttemptResult): void {
