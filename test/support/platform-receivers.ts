@@ -59,14 +59,15 @@ export class PlatformReceivers {
     for (const [path, n] of Object.entries(options.failFirst ?? {})) this.failures.set(path, n);
   }
 
-  async start(): Promise<this> {
+  /** `host`: the address it listens on (the e2e tests' receivers use 127.0.0.2, the one address the system may post to). */
+  async start(host = '127.0.0.1'): Promise<this> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => this.answer(req, Buffer.concat(chunks), res));
     });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => this.server.listen(0, host, resolve));
+    this.baseUrl = `http://${host}:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
 
