@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { AmqpBroker, createLogger, RpcClient, RpcCommandError } from '@app/common';
-import { brokerNames, BridgeKind, CreateBridgeV1, CreateRoomV1, CreateUserV1, GetBridgeV1, SendNotificationV1, TestBridgeV1 } from '@app/contracts';
+import { brokerNames, BridgeKind, CreateBridgeV1, CreateRoomV1, CreateUserV1, GetBridgeV1, SendMessageV1, SendNotificationV1, TestBridgeV1 } from '@app/contracts';
 import { eventually, Stack, startStack } from '../../../test/support/harness';
 import { PlatformReceivers } from '../../../test/support/platform-receivers';
 import { OrderedDeliveries } from '../src/ordered/ordered-deliveries';
@@ -44,7 +44,7 @@ describe('bridges (the dispatcher posts to local stand-ins of the platforms; rea
 
   beforeAll(async () => {
     // Slack's documented limit, one post a second, with a burst of 2: beyond, 429 and Retry-After.
-    platforms = await new PlatformReceivers({ limits: { slack: { perSecond: 1, burst: 2 } }, gone: ['/slack/archived'] }).start();
+    platforms = await new PlatformReceivers({ limits: { slack: { perSecond: 1, burst: 2 }, discord: { perSecond: 2, burst: 2 } }, gone: ['/slack/archived'] }).start();
     stack = await startStack({ rooms: { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' }, dispatcher: DISPATCHER_ENV });
     broker = await AmqpBroker.connect(stack.amqpUrl, brokerNames(stack.namespace), createLogger('test', 'silent'));
     rpc = await broker.createRpcClient(brokerNames(stack.namespace).roomsCommandQueue, 10_000);
@@ -93,6 +93,27 @@ describe('bridges (the dispatcher posts to local stand-ins of the platforms; rea
     // Coalesced: far fewer posts than events, each at most one a second after the first two.
     expect(posts.length).toBeLessThan(sent.length);
     expect(platforms.throttled.slack ?? 0).toBe(0);
+  });
+
+  it('brings a 10,000-character message to Discord whole, as consecutive posts in order, waiting when its headers say the bucket is spent', async () => {
+    const room = await newRoom();
+    await bridge(room.id, 'discord', 'long');
+    const lines = Array.from({ length: 200 }, (_, i) => `line ${String(i).padStart(3, '0')} ${'x'.repeat(40)}`);
+    // A person's message: Discord's `content`, 2,000 characters a post, so five posts or more.
+    await rpc.request(SendMessageV1, { actor: { label: 'Owner', userId: ownerId }, room: { id: room.id }, message: lines.join('\n') });
+    const posts = await eventually(() => {
+      const got = onChannel('discord', 'long');
+      const text = got.map((p) => (p.body.embeds ?? []).map((e: { description?: string }) => e.description ?? '').join('') + (p.body.content ?? '')).join('\n');
+      for (const line of [lines[0], lines[99], lines[199]]) expect(text).toContain(line);
+      return got;
+    }, 20_000);
+    expect(posts.length).toBeGreaterThanOrEqual(5);
+    // Two posts a second (burst 2) at the stand-in: the third waited for the bucket its headers reported spent.
+    expect(posts[2].at - posts[0].at).toBeGreaterThanOrEqual(400);
+    const joined = posts.map((p) => JSON.stringify(p.body)).join('');
+    // Each line once: no part posted twice.
+    for (const line of [lines[0], lines[50], lines[199]]) expect(joined.split(line).length).toBe(2);
+    expect(platforms.throttled.discord ?? 0).toBe(0);
   });
 
   it('puts Matrix events with the bot\'s token and the delivery id as transaction id', async () => {

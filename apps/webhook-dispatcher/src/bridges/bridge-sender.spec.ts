@@ -57,6 +57,14 @@ describe('BridgeSender', () => {
     expect(joined.indexOf('line 199')).toBeGreaterThan(joined.indexOf('line 000'));
   });
 
+  it('holds the next part when the platform says its bucket is spent, even after a first post the lane paced', async () => {
+    const limiter = new BridgeRateLimiter(null, { keyPrefix: 'spec-spent' }, logger);
+    const { sender, sent } = senderAnswering([answer(204, '', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset-after': '2.000' })], limiter);
+    const held = await sender.send({ registration: discord, jobs: [job], paced: true });
+    expect(sent).toHaveLength(1);
+    expect(held).toMatchObject({ platform: { outcome: 'retry' }, partsDone: 1, result: { kind: 'failure', failure: 'busy' } });
+  });
+
   it('stops at a "never again" answer, and keeps the URL\'s token among the secrets to redact', async () => {
     const { sender, sent } = senderAnswering([answer(404, JSON.stringify({ message: 'Unknown Webhook', code: 10015 }))]);
     const gone = await sender.send({ registration: discord, jobs: [job], paced: true });

@@ -62,8 +62,10 @@ export class BridgeSender {
     let done = Math.min(o.jobs[0].partsDone ?? 0, posts.length);
     let durationMs = 0;
     let last: { result: AttemptResult; platform: PlatformAnswer; request: BridgeRequest | null } | null = null;
-    for (let i = done; i < posts.length; i++) {
-      if (i > done || !o.paced) {
+    const first = done;
+    for (let i = first; i < posts.length; i++) {
+      // The lane took the first post's budget; every further part takes its own.
+      if (i > first || !o.paced) {
         const waitMs = await this.budget(registration);
         if (waitMs > 0) {
           const message = `not sent: the bridge's posting limit allows its next post in ${waitMs} ms`;

@@ -42,6 +42,8 @@ export interface JobRow {
    * string); null for an unstamped event and for rows from before it was kept.
    */
   registrations_version: string | null;
+  /** A bridge's delivery: the posts its platform accepted (DeliveryJob.partsDone); null: none, or not a bridge. */
+  parts_done?: number | null;
 }
 
 export interface DetailRow extends JobRow, DeliveryRow {
@@ -97,7 +99,7 @@ const WITH_LAST_ATTEMPT = `
 
 /** What a job is rebuilt from (jobOf): every read of rows to send again takes these, so none lacks one. */
 export const JOB_COLUMNS = 'id, webhook_id, event, event_id, room_id, envelope, created_at, attempts, actor_user_id, reply_depth, traceparent, schedule_offset, '
-  + 'registrations_version';
+  + 'registrations_version, parts_done';
 
 /**
  * The delivery log's SQL over the dispatcher's tables. Pages are read newest first by

@@ -90,6 +90,13 @@ describe('sending a recorded delivery again', () => {
     expect(recoveryJob(row())).not.toHaveProperty('traceparent');
   });
 
+  it('a bridge\'s split message goes on from the first post not accepted; a redeliver sends it whole', () => {
+    expect(jobOf(row({ parts_done: 2 })).partsDone).toBe(2);
+    expect(recoveryJob(row({ parts_done: 2 })).partsDone).toBe(2);
+    expect(jobOf(row({ parts_done: null }))).not.toHaveProperty('partsDone');
+    expect(redeliveryJob(row({ parts_done: 2 }))).not.toHaveProperty('partsDone');
+  });
+
   it('queues a recover oldest first, ties by id, in batches', () => {
     const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
     const claimed = [

@@ -31,6 +31,8 @@ export function jobOf(row: JobRow): DeliveryJob {
     // Where its retry schedule started again, if a recover restarted it: a redelivered attempt
     // still in its retries counts from there, not from the first schedule (past whose end it would be the last).
     ...(row.schedule_offset !== null && row.schedule_offset !== undefined ? { scheduleOffset: row.schedule_offset } : {}),
+    // A bridge's split message goes on from the first post its platform has not accepted.
+    ...(row.parts_done ? { partsDone: row.parts_done } : {}),
   };
 }
 
@@ -40,8 +42,14 @@ export function jobOf(row: JobRow): DeliveryJob {
  */
 const asItIsNow = (row: JobRow): DeliveryJob => ({ ...jobOf(row), registrationsVersion: null });
 
-/** Redeliver: one attempt, not retried (see DeliveryDecisions), to the webhook as it is now. */
-export const redeliveryJob = (row: JobRow): DeliveryJob => ({ ...asItIsNow(row), redelivery: true });
+/**
+ * Redeliver: one attempt, not retried (see DeliveryDecisions), to the webhook as it is now;
+ * a bridge's message whole again (every post: the operator asked to send it again).
+ */
+export function redeliveryJob(row: JobRow): DeliveryJob {
+  const { partsDone: _sentBefore, ...job } = asItIsNow(row);
+  return { ...job, redelivery: true };
+}
 
 /**
  * Why a redeliver of this delivery is refused, or null. An ordered delivery not yet ended is

@@ -279,7 +279,8 @@ export class DeliveryWorker {
       this.log(way.companions[i], registration, d);
       this.measure(way.companions[i], registration, null, d);
     }
-    const records = [decision, ...companions].map((d, i) => this.record(way, { job: i === 0 ? job : way.companions[i - 1], record: d.record, state: d.state }));
+    // The head's record keeps how many of its posts were accepted (a lane rebuilt elsewhere resumes there).
+    const records = [decision, ...companions].map((d, i) => this.record(way, { job: i === 0 ? made : way.companions[i - 1], record: d.record, state: d.state }));
     await way.recording(records.length === 1 ? records[0] : Promise.all(records).then(() => undefined));
     await this.reply(job, registration, decision, trace);
     return way.answer(decision, companions);

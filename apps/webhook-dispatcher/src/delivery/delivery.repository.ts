@@ -124,10 +124,10 @@ export class DeliveryRepository {
       `WITH delivery AS (
          INSERT INTO webhook_deliveries AS d
            (id, webhook_id, event, event_id, room_id, envelope, created_at, status, attempts, last_status, last_error, next_attempt_at,
-            actor_user_id, reply_depth, traceparent, parked_until, registrations_version)
+            actor_user_id, reply_depth, traceparent, parked_until, registrations_version, parts_done)
          SELECT * FROM unnest($1::uuid[], $2::int[], $3::varchar[], $4::varchar[], $5::int[], $6::text[], $7::timestamptz[],
                               $8::varchar[], $9::int[], $10::int[], $11::text[], $12::timestamptz[], $20::int[], $21::int[], $23::varchar[],
-                              $25::timestamptz[], $26::bigint[])
+                              $25::timestamptz[], $26::bigint[], $27::int[])
          ON CONFLICT (id) DO UPDATE SET
            status = CASE WHEN d.status = 'delivered' THEN d.status
                          WHEN EXCLUDED.attempts >= d.attempts OR EXCLUDED.status = 'delivered' THEN EXCLUDED.status
@@ -141,6 +141,8 @@ export class DeliveryRepository {
                                   THEN EXCLUDED.next_attempt_at ELSE d.next_attempt_at END,
            parked_until = CASE WHEN EXCLUDED.attempts >= d.attempts OR (EXCLUDED.status = 'delivered' AND d.status <> 'delivered')
                                THEN EXCLUDED.parked_until ELSE d.parked_until END,
+           -- Posts accepted stay accepted, whichever chain's record comes last.
+           parts_done = CASE WHEN EXCLUDED.parts_done IS NULL THEN d.parts_done ELSE GREATEST(COALESCE(d.parts_done, 0), EXCLUDED.parts_done) END,
            updated_at = now()
          RETURNING id
        )
@@ -163,6 +165,7 @@ export class DeliveryRepository {
         d.map((i) => i.job.traceparent ?? null),
         a.map((r) => (r.repeats ? JSON.stringify(r.repeats) : null)),
         d.map((i) => i.state.parkedUntil), d.map((i) => i.job.registrationsVersion),
+        d.map((i) => i.job.partsDone ?? null),
       ],
     );
     // A redelivery's outcome is the delivery's status even over `delivered` (which the upsert keeps
