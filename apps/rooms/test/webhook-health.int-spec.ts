@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  Actor, CreateRoomV1, CreateWebhookV1, EnableWebhookV1, GetHistoryV2, GetWebhookV1, ListAllWebhooksV1, ListRegistrationsV1,
+  Actor, CreateBridgeV1, CreateRoomV1, CreateWebhookV1, GetBridgeV1, EnableWebhookV1, GetHistoryV2, GetWebhookV1, ListAllWebhooksV1, ListRegistrationsV1,
   ReportWebhookHealthV1, RoomNotificationSentV2, UpdateRoomV1, WebhookHealthReport, WebhookRegistrationsChangedV1,
 } from '@app/contracts';
 import { Client } from 'pg';
@@ -127,6 +127,26 @@ describe('webhook health and automatic disabling (real Postgres, RabbitMQ)', () 
     expect(await report(failures(dead.id, 2, 3_000, 4_000))).toEqual({ disabled: [] });
     expect((await get(room.id, dead.id)).health.consecutiveFailures).toBe(6);
     expect((await history(room.id)).filter((msg) => msg.type === 'notification')).toHaveLength(1);
+  });
+
+  it('disables a bridge at once when its platform said it is gone (disableNow), whatever the thresholds: audited, its room told', async () => {
+    const room = await createRoom();
+    const { bridge } = await rpc.send(CreateBridgeV1, { actor, room: { id: room.id }, kind: 'slack', url: 'https://hooks.slack.com/services/T0/B0/S3cretPath', name: 'Ops channel' });
+    // One failure, well under the thresholds: the platform's word is enough.
+    expect(await report({ ...failures(bridge.id, 1, 0, 0, 'HTTP 404'), disableNow: 'Slack: channel_is_archived' })).toEqual({ disabled: [bridge.id] });
+    expect((await rpc.send(GetBridgeV1, { actor, room: { id: room.id }, id: bridge.id })).bridge)
+      .toMatchObject({ enabled: false, disabledReason: 'Slack: channel_is_archived' });
+    const notice = (await history(room.id)).find((msg) => msg.type === 'notification');
+    expect(notice!.message).toContain('has been disabled: Slack: channel_is_archived');
+    expect(notice!.message).not.toContain('S3cretPath');
+    const db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query('SELECT action, details FROM audit_log WHERE target_id = $1', [bridge.id]);
+      expect(rows).toContainEqual({ action: 'bridge.disabled', details: expect.objectContaining({ cause: 'platform', reason: 'Slack: channel_is_archived' }) });
+    } finally {
+      await db.end();
+    }
   });
 
   it('enables it again: health reset, a registration change; failures from before the reset count no more', async () => {

@@ -113,7 +113,7 @@ describe('webhook deliveries (real RabbitMQ, PostgreSQL and HTTP receiver)', () 
     const { rows } = await db.query('SELECT name FROM dispatcher_migrations');
     expect(rows.map((r) => r.name)).toEqual(['Deliveries1764200000000', 'DeliveryRetention1764300000000', 'DeliveryLog1764500000000', 'OrderedDeliveries1764650000000', 'UnfinishedDeliveries1765000000000',
       'DeliveryTrace1765100000000', 'AttemptRepeats1765200000000', 'ParkedUntil1765300000000', 'ScheduleOffset1765400000000',
-      'RegistrationsVersion1765500000000']);
+      'RegistrationsVersion1765500000000', 'PartsDone1766600000000']);
     const tables = await db.query(`SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'webhook\\_%' ORDER BY 1`);
     expect(tables.rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(['webhook_attempts', 'webhook_deliveries']));
   });
