@@ -52,6 +52,19 @@ export interface DeliveryWorkerOptions {
   bridgeGone?: (bridgeId: number, reason: string) => void;
 }
 
+/** What sending an attempt came to, for the decision. */
+interface Sent {
+  result: AttemptResult;
+  /** What the request carried that no record or log may show. */
+  secrets: readonly string[];
+  /** The attempt's span, for its reply's trace. */
+  trace?: Context;
+  /** A bridge's attempt: what its platform's answer means. */
+  platform?: PlatformAnswer;
+  /** The job as attempted (a bridge's: with the posts accepted so far). */
+  made: DeliveryJob;
+}
+
 /** What one attempt of a delivery came to: the next attempt of the same delivery, or none (it ended). */
 export interface NextAttempt {
   /** The retry to make, `retryInMs` from now; null: the delivery ended (delivered, failed, cancelled). */
@@ -92,8 +105,9 @@ interface AttemptWay<R> {
 }
 
 /**
- * Makes one attempt of a delivery: signs and POSTs the envelope through the outbound guard,
- * then parks the retry if there is one, records the attempt and posts a reply. What each
+ * Makes one attempt of a delivery: signs and POSTs the envelope through the outbound guard
+ * (a bridge: posts its message in its platform's format, postToBridge), then parks the retry
+ * if there is one, records the attempt and posts a reply. What each
  * outcome means is DeliveryDecisions'; this class does the I/O. Two entry points, one path
  * (make): `handle`, a concurrent delivery's job (its retry parked in a delay queue, its
  * message acknowledged only once the broker holds the retry and the attempt is recorded),
@@ -234,33 +248,12 @@ export class DeliveryWorker {
     }
 
     const startedAt = new Date();
-    let secrets: readonly string[] = [];
-    let result = way.withheld();
-    let trace: Context | undefined;
-    let platform: PlatformAnswer | undefined;
-    let made = job;
-    if (!result) {
-      const span = this.attemptSpan(job, registration);
-      if (isBridge(registration)) {
-        // A bridge posts in its platform's format (its posts in order, paced): the one step that differs.
-        const sending = this.bridges.send({ registration: registration as BridgeRegistration, jobs: [job, ...way.companions], paced: way.paced });
-        result = await way.sending(sending.then((sent) => sent.result));
-        const sent = await sending;
-        this.endSpan(span, result);
-        ({ secrets, platform } = sent);
-        made = { ...job, partsDone: sent.partsDone };
-      } else {
-        const request = this.buildRequest(job, registration, startedAt, traceparentOf(span));
-        if ('problem' in request) {
-          endWithError(span, 'unsignable');
-          result = this.unsignable(job, request.problem);
-        } else {
-          secrets = request.secrets;
-          result = await way.sending(this.send(request, span));
-          trace = withSpan(span);
-        }
-      }
-    }
+    const withheld = way.withheld();
+    const { result, secrets, trace, platform, made }: Sent = withheld
+      ? { result: withheld, secrets: [], made: job }
+      : isBridge(registration)
+        ? await this.postToBridge(job, registration as BridgeRegistration, way)
+        : await this.postEnvelope(job, registration, startedAt, way);
 
     const now = new Date();
     const decision = this.decisions.decide({ job: made, result, startedAt, secrets, now, platform });
@@ -274,7 +267,7 @@ export class DeliveryWorker {
       if (instead !== null) return instead;
     }
     // Deliveries coalesced into the same post share its outcome, each recorded as its own attempt.
-    const companions = way.companions.map((c) => this.decisions.decide({ job: c, result: result!, startedAt, secrets, now, platform }));
+    const companions = way.companions.map((c) => this.decisions.decide({ job: c, result, startedAt, secrets, now, platform }));
     for (const [i, d] of companions.entries()) {
       this.log(way.companions[i], registration, d);
       this.measure(way.companions[i], registration, null, d);
@@ -284,6 +277,32 @@ export class DeliveryWorker {
     await way.recording(records.length === 1 ? records[0] : Promise.all(records).then(() => undefined));
     await this.reply(job, registration, decision, trace);
     return way.answer(decision, companions);
+  }
+
+  /** A webhook's attempt: the HipChat envelope, signed, POSTed under the attempt's span. */
+  private async postEnvelope<R>(job: DeliveryJob, registration: WebhookRegistration, startedAt: Date, way: AttemptWay<R>): Promise<Sent> {
+    const span = this.attemptSpan(job, registration);
+    const request = this.buildRequest(job, registration, startedAt, traceparentOf(span));
+    if ('problem' in request) {
+      endWithError(span, 'unsignable');
+      return { result: this.unsignable(job, request.problem), secrets: [], made: job };
+    }
+    const result = await way.sending(this.send(request, span));
+    return { result, secrets: request.secrets, trace: withSpan(span), made: job };
+  }
+
+  /**
+   * A bridge's attempt: its message (and those coalesced with it) in its platform's format,
+   * the posts sent in order from the first not yet accepted, paced by the bridge's budget. What
+   * its platform answered decides (`platform`); `made` carries how many posts were accepted.
+   */
+  private async postToBridge<R>(job: DeliveryJob, registration: BridgeRegistration, way: AttemptWay<R>): Promise<Sent> {
+    const span = this.attemptSpan(job, registration);
+    const sending = this.bridges.send({ registration, jobs: [job, ...way.companions], paced: way.paced });
+    const result = await way.sending(sending.then((sent) => sent.result));
+    const sent = await sending;
+    this.endSpan(span, result);
+    return { result, secrets: sent.secrets, platform: sent.platform, made: { ...job, partsDone: sent.partsDone } };
   }
 
   /**
