@@ -1,6 +1,6 @@
 import { GOOGLE_CHAT_POST_MAX_BYTES, GOOGLE_CHAT_TEXT_MAX, googlechat } from './googlechat';
 import { CASES, goldenCheck, longText } from './__golden__/rich-cases';
-import { jsonBytes } from './split-rich';
+import { jsonBytes } from './split';
 import type { PlatformPost } from './types';
 
 const target = { kind: 'googlechat' as const, matrixRoomId: null };

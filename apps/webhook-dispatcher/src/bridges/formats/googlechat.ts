@@ -1,4 +1,5 @@
-import { formatFileSize, jsonBytes, pack, splitBlock } from './split-rich';
+import { pack } from './pack';
+import { formatFileSize, jsonBytes, splitBlock } from './split';
 import type { Block, BridgeCard, BridgeFile, BridgeMessage, Inline, PlatformFormat, PlatformPost } from './types';
 
 /**

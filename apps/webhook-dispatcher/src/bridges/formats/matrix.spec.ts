@@ -2,7 +2,7 @@ import { COLORS } from './colors';
 import { Parser } from 'htmlparser2';
 import { MATRIX_CONTENT_MAX_BYTES, MATRIX_PERMITTED_HTML, matrix } from './matrix';
 import { CASES, goldenCheck, longText, MATRIX_ROOM } from './__golden__/rich-cases';
-import { jsonBytes } from './split-rich';
+import { jsonBytes } from './split';
 import type { PlatformPost } from './types';
 
 const target = { kind: 'matrix' as const, matrixRoomId: MATRIX_ROOM };

@@ -1,5 +1,6 @@
 import { COLORS } from './colors';
-import { formatFileSize, jsonBytes, pack, splitBlock } from './split-rich';
+import { pack } from './pack';
+import { formatFileSize, jsonBytes, splitBlock } from './split';
 import type { Block, BridgeCard, BridgeFile, BridgeMessage, Inline, PlatformFormat, PlatformPost } from './types';
 
 /**

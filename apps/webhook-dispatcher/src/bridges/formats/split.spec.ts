@@ -1,4 +1,5 @@
-import { partText, splitText, type Part } from './split';
+import type { Block } from './types';
+import { partText, RAW_CODE, RAW_TEXT, splitBlock, splitText, type Part } from './split';
 
 const joined = (parts: Part[]) => parts.map((p) => p.text).join('');
 
@@ -85,5 +86,74 @@ describe('splitText', () => {
     const parts = splitText(url, 100);
     for (const p of parts) expect(partText(p).length).toBeLessThanOrEqual(100);
     expect(joined(parts)).toBe(url);
+  });
+});
+
+describe('splitText with a measure of its own, on raw text', () => {
+  const atMost = (n: number) => (s: string) => s.length <= n;
+  const texts = (parts: Part[]) => parts.map((p) => p.text);
+
+  it('cuts after a line break before a space, and the pieces join back to the text', () => {
+    const text = 'one two three\nfour five six\nseven';
+    expect(texts(splitText(text, atMost(16), RAW_TEXT))).toEqual(['one two three\n', 'four five six\n', 'seven']);
+  });
+
+  it('cuts text without spaces (Chinese, Japanese) after a full stop', () => {
+    const text = '本日のデプロイは正常に完了しました。'.repeat(5);
+    const parts = texts(splitText(text, atMost(40), RAW_TEXT));
+    for (const p of parts.slice(0, -1)) expect(p.endsWith('。')).toBe(true);
+    expect(parts.join('')).toBe(text);
+  });
+
+  it('keeps a URL whole in raw text, and leaves code fences in raw text as they are', () => {
+    const text = 'abc,https://x.example/ab?q=1';
+    expect(texts(splitText(text, atMost(26), RAW_CODE))).toEqual(['abc,https://x.example/ab?q', '=1']);
+    expect(texts(splitText(text, atMost(26), RAW_TEXT))).toEqual(['abc,', 'https://x.example/ab?q=1']);
+    const code = '```\n' + 'x '.repeat(40);
+    expect(splitText(code, atMost(30), RAW_CODE).every((p) => p.prefix === '' && p.suffix === '')).toBe(true);
+  });
+
+  it('measures with the caller\'s function (bytes, say) and keeps each part within it', () => {
+    const bytes = (s: string) => Buffer.byteLength(s, 'utf8') <= 50;
+    const text = 'é'.repeat(30) + ' ' + 'ü'.repeat(30);
+    const parts = splitText(text, bytes, RAW_TEXT);
+    for (const p of parts) expect(bytes(partText(p))).toBe(true);
+    expect(joined(parts)).toBe(text);
+  });
+});
+
+describe('splitBlock', () => {
+  const size = (b: Block) => JSON.stringify(b).length;
+
+  it('splits a table between rows and repeats the header row on every piece', () => {
+    const row = (s: string) => [[{ t: 'text' as const, text: s }]];
+    const table: Block = { t: 'table', header: true, rows: [row('head'), row('a'.repeat(40)), row('b'.repeat(40)), row('c'.repeat(40))] };
+    const pieces = splitBlock(table, (b) => size(b) <= 150);
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.map((p) => (p as Extract<Block, { t: 'table' }>).rows[0])).toEqual(pieces.map(() => row('head')));
+    expect(pieces.flatMap((p) => (p as Extract<Block, { t: 'table' }>).rows.slice(1))).toEqual(table.rows.slice(1));
+  });
+
+  it('keeps bold on every piece of a long bold run, and a link whole', () => {
+    const para: Block = {
+      t: 'paragraph',
+      children: [
+        { t: 'bold', children: [{ t: 'text', text: 'word '.repeat(30) }] },
+        { t: 'link', href: 'https://example.com', children: [{ t: 'text', text: 'link' }] },
+      ],
+    };
+    const pieces = splitBlock(para, (b) => size(b) <= 120);
+    expect(pieces.length).toBeGreaterThan(2);
+    const inlines = pieces.flatMap((p) => (p as Extract<Block, { t: 'paragraph' }>).children);
+    expect(inlines.slice(0, -1).every((i) => i.t === 'bold')).toBe(true);
+    expect(inlines[inlines.length - 1]).toEqual(para.children[1]);
+  });
+
+  it('splits a code block between lines, and its pieces join back to the code', () => {
+    const pre: Block = { t: 'pre', text: Array.from({ length: 20 }, (_, n) => `line ${n}`).join('\n') };
+    const pieces = splitBlock(pre, (b) => size(b) <= 80) as Array<Extract<Block, { t: 'pre' }>>;
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.slice(0, -1).every((p) => p.text.endsWith('\n'))).toBe(true);
+    expect(pieces.map((p) => p.text).join('')).toBe(pre.text);
   });
 });

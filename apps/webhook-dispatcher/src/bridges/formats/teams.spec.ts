@@ -4,7 +4,7 @@
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const AC = require('adaptivecards/dist/adaptivecards.js') as typeof import('adaptivecards');
 import { CASES, goldenCheck, longText } from './__golden__/rich-cases';
-import { jsonBytes } from './split-rich';
+import { jsonBytes } from './split';
 import { escapeMd, TEAMS_POST_BUDGET_BYTES, TEAMS_POST_MAX_BYTES, teams } from './teams';
 import type { PlatformPost } from './types';
 

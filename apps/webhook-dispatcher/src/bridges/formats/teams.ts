@@ -1,5 +1,6 @@
 import type { NotificationColor } from '@app/contracts';
-import { formatFileSize, jsonBytes, pack, splitBlock } from './split-rich';
+import { pack } from './pack';
+import { formatFileSize, jsonBytes, splitBlock } from './split';
 import { COLORS } from './colors';
 import type { Block, BridgeCard, BridgeMessage, Inline, PlatformFormat, PlatformPost } from './types';
 
