@@ -59,6 +59,8 @@ describe('packPosts', () => {
     expect(packPosts([line('a', 'one'), withBox, line('a', 'two')], wide).map((p) => p.username)).toEqual(['a', 'b', 'a']);
     const cut: PackMessage<string> = { username: 'b', label: '*b*: ', pieces: [text('ab '), text('cd', '')] };
     expect(packPosts([line('a', 'one'), cut], wide).map((p) => p.username)).toEqual(['a', 'b']);
+    // A code block or a list starts on a line of its own, where Markdown reads it.
+    expect(packPosts([line('a', 'one'), line('b', '```\ncode\n```'), line('c', '- item')], wide)[0].text).toBe('*a*: one\n*b*:\n```\ncode\n```\n*c*:\n- item');
     // The names count toward the limit: 'x'.repeat(8) twice, named, is 2 * 13 + 1 > 20.
     expect(packPosts([line('a', 'x'.repeat(8)), line('b', 'x'.repeat(8))], limits).length).toBe(2);
   });

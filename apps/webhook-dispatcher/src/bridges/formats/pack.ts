@@ -58,22 +58,22 @@ interface Unit<A> {
   username: string | null;
   piece: Piece<A>;
   label: string;
-  /** The message is this one line of text: it may share a post with other senders' lines. */
-  line: boolean;
+  /** The message is this one piece of text (no attachment, not cut): it may share a post with other senders' messages. */
+  whole: boolean;
 }
 
 /**
  * A post shows its text above its attachments (embeds), so text that comes after an
  * attachment starts a new post. A post has one username override, so a change of sender
- * starts a new post too, except between messages that are each one line of plain text:
- * those share a post under the platform's own name for the webhook, each line opening with
- * its sender's name (`*Ada Lovelace*: text`). A burst of people's short messages is then a
+ * starts a new post too, except between messages that are each one piece of text (no
+ * attachment, not cut): those share a post under the platform's own name for the webhook,
+ * each message opening with its sender's name (`*Ada Lovelace*: text`). A burst of people's short messages is then a
  * few posts, not one per change of speaker, and every line still says who wrote it.
  */
 export function packPosts<A>(messages: ReadonlyArray<PackMessage<A>>, limits: PackLimits): Array<Packed<A>> {
   const units: Array<Unit<A>> = messages.flatMap((m) => {
-    const line = m.pieces.length === 1 && m.pieces[0].kind === 'text';
-    return m.pieces.map((piece) => ({ username: m.username, piece, label: m.label, line }));
+    const whole = m.pieces.length === 1 && m.pieces[0].kind === 'text';
+    return m.pieces.map((piece) => ({ username: m.username, piece, label: m.label, whole }));
   });
   const oneSender = (g: ReadonlyArray<Unit<A>>) => g.every((u) => u.username === g[0].username);
   const groups = pack(
@@ -86,7 +86,7 @@ export function packPosts<A>(messages: ReadonlyArray<PackMessage<A>>, limits: Pa
     },
     (g, next) => (g[0].username === next.username && oneSender(g)
       ? !(next.piece.kind === 'text' && g.some((u) => u.piece.kind === 'attachment'))
-      : next.line && g.every((u) => u.line)),
+      : next.whole && g.every((u) => u.whole)),
   );
   return groups.map(post);
 
@@ -96,11 +96,15 @@ export function packPosts<A>(messages: ReadonlyArray<PackMessage<A>>, limits: Pa
     const attachments: A[] = [];
     for (const u of g) {
       if (u.piece.kind === 'attachment') attachments.push(u.piece.value);
-      else text += (text === '' ? '' : u.piece.sep) + (shared ? u.label : '') + u.piece.text;
+      else text += (text === '' ? '' : u.piece.sep) + (shared ? labelled(u.label, u.piece.text) : u.piece.text);
     }
     return { username: shared ? null : g[0].username, text, attachments };
   }
 }
+
+/** A sender's name before a message's text; before a code block, list or table, on a line of its own, where Markdown still reads the block. */
+const labelled = (label: string, text: string): string =>
+  (label === '' ? text : /^(```|[-*+•] |\d+\. |\|)/.test(text) ? `${label.trimEnd()}\n${text}` : label + text);
 
 /** A message's text as pieces that each fit `limit`: the first joins the message before it on a new line. */
 export function textPieces<A>(parts: readonly string[]): Array<Piece<A>> {

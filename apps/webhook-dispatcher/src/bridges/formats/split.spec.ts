@@ -157,3 +157,42 @@ describe('splitBlock', () => {
     expect(pieces.map((p) => p.text).join('')).toBe(pre.text);
   });
 });
+
+describe('splitText, on many generated texts (a property: a seeded generator, so a failure repeats)', () => {
+  const ATOM_SAMPLES = [
+    '[the log](https://ci.example.com/42)', '<https://ci.example.com/42|the log>', 'https://example.com/a?b=1&c=2',
+    '&amp;', '&lt;', '\\*', '`npm ci`', '<!here>',
+  ];
+  function generate(seed: number): { text: string; atoms: Array<[number, number]> } {
+    let x = seed;
+    const next = (n: number) => { x = (x * 1103515245 + 12345) % 2147483648; return x % n; };
+    let text = '';
+    const atoms: Array<[number, number]> = [];
+    while (text.length < 1500) {
+      const r = next(100);
+      if (r < 40) text += ['deploy', 'canary', 'ok', 'rollback'][next(4)] + (next(5) === 0 ? '\n' : ' ');
+      else if (r < 55) { const a = ATOM_SAMPLES[next(ATOM_SAMPLES.length)]; atoms.push([text.length, text.length + a.length]); text += `${a} `; }
+      else if (r < 62) text += '本日のデプロイは正常に完了しました。';
+      else if (r < 66) text += '😀';
+      else if (r < 70) text += `\n\`\`\`${next(2) ? 'ts' : ''}\n${Array.from({ length: 3 + next(30) }, (_, i) => `line ${i} &amp; x`).join('\n')}\n\`\`\`\n`;
+      else text += 'x'.repeat(next(30)) + ' ';
+    }
+    return { text, atoms };
+  }
+
+  it.each(Array.from({ length: 60 }, (_, i) => i + 1))('seed %i: parts within the limit, joined give back the text, never inside an atom, fences balanced', (seed) => {
+    const { text, atoms } = generate(seed);
+    for (const limit of [60, 97, 250, 1000]) {
+      const parts = splitText(text, limit);
+      expect(joined(parts)).toBe(text);
+      let at = 0;
+      for (const p of parts) {
+        expect(partText(p).length).toBeLessThanOrEqual(limit);
+        expect((partText(p).match(/```/g) ?? []).length % 2).toBe(0);
+        expect(p.text).not.toMatch(/^[\udc00-\udfff]|[\ud800-\udbff]$/);
+        at += p.text.length;
+        if (at < text.length) for (const [from, to] of atoms) expect(at > from && at < to).toBe(false);
+      }
+    }
+  });
+});
