@@ -71,6 +71,37 @@ describe('splitText', () => {
     expect(parts[0].suffix).toMatch(/^\n?```$/);
   });
 
+  it('repeats a Markdown table\'s header and delimiter lines at the start of each part that continues it', () => {
+    const head = '| Service | Status |\n| --- | --- |\n';
+    const rows = Array.from({ length: 30 }, (_, i) => `| api-${i} | up |`).join('\n');
+    const text = `Status:\n\n${head}${rows}\n\nThat is all.`;
+    const parts = splitText(text, 200);
+    expect(parts.length).toBeGreaterThan(2);
+    expect(joined(parts)).toBe(text);
+    for (const p of parts.slice(1)) if (/^\| api-/.test(p.text)) expect(p.prefix).toBe(head);
+    expect(parts.filter((p) => p.prefix === head).length).toBeGreaterThan(0);
+    for (const p of parts) expect(partText(p).length).toBeLessThanOrEqual(200);
+  });
+
+  it('repeats the header of a table aligned in a code block, with the reopened fence', () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `api-${i}    up`).join('\n');
+    const text = `\`\`\`\nService  Status\n-------  ------\n${rows}\n\`\`\``;
+    const parts = splitText(text, 160);
+    expect(parts.length).toBeGreaterThan(2);
+    expect(joined(parts)).toBe(text);
+    for (const p of parts.slice(1)) expect(p.prefix).toBe('```\nService  Status\n-------  ------\n');
+    // No part ends between the header and the first row.
+    expect(parts[0].text).toMatch(/api-\d+ +up\n?$/);
+  });
+
+  it('reopens only the block when a header would take more than a quarter of each part', () => {
+    const head = `| ${'x'.repeat(40)} |\n| --- |\n`;
+    const text = head + Array.from({ length: 20 }, (_, i) => `| r${i} |`).join('\n');
+    const parts = splitText(text, 100);
+    expect(joined(parts)).toBe(text);
+    expect(parts.every((p) => p.prefix === '')).toBe(true);
+  });
+
   it('never separates the halves of a surrogate pair', () => {
     const text = '😀'.repeat(100);
     const parts = splitText(text, 51);

@@ -10,9 +10,12 @@ import type { Block, Inline } from './types';
  *
  * What "joined give back the message" means, exactly: every part is `prefix + text +
  * suffix`, and the `text`s concatenated in order are the input, character for character.
- * `prefix` and `suffix` are empty except where a fenced code block of a rendered text had to
- * be cut: the part before the cut closes it (`suffix` "```" after a newline) and the part
- * after reopens it (`prefix` "```lang\n"), so each post shows code as code. The separator a
+ * `prefix` and `suffix` are empty except where a fenced code block or a table of a rendered
+ * text had to be cut: the part before the cut closes a code block (`suffix` "```" after a
+ * newline) and the part after reopens it (`prefix` "```lang\n"), so each post shows code as
+ * code; a table's header row (a GFM table's header and delimiter lines, or the header and
+ * rule lines of a table aligned in a code block) is repeated at the start of the next part,
+ * so each post's rows read under their column names. The separator a
  * cut is made at (the newline, the space, the full stop) stays at the end of the earlier
  * part; platforms drop trailing white space when they show a post.
  *
@@ -51,7 +54,7 @@ export const MARKUP_ATOMS: readonly RegExp[] = [
 export interface SplitOptions {
   /** Spans a cut must not fall inside; by default those of a rendered text (MARKUP_ATOMS). */
   atoms?: readonly RegExp[];
-  /** Fenced code blocks are closed and reopened where cut: true for a rendered text, false for raw text or code. */
+  /** Fenced code blocks are closed and reopened, and tables' header rows repeated, where cut: true for a rendered text, false for raw text or code. */
   fences?: boolean;
 }
 
@@ -60,7 +63,12 @@ export const RAW_TEXT: SplitOptions = { atoms: [URL_ATOM], fences: false };
 /** Options for the text of a code block: any character boundary will do, the lines first. */
 export const RAW_CODE: SplitOptions = { atoms: [], fences: false };
 
-interface Fence { start: number; contentStart: number; contentEnd: number; end: number; reopen: string }
+/**
+ * A span whose cut needs a prefix on the next part: a fenced code block (`fenced`: the part
+ * before the cut closes it) or a table. No cut falls in (start, headEnd]: not inside the
+ * fence's backticks or language word, nor between a table's header lines and its first row.
+ */
+interface Region { start: number; headEnd: number; contentStart: number; contentEnd: number; end: number; reopen: string; fenced: boolean }
 
 const SENTENCE_ENDS = new Set(['\u3002', '\uff01', '\uff1f']);
 
@@ -70,15 +78,18 @@ export function splitText(text: string, limit: number | ((piece: string) => bool
   const fits = typeof limit === 'number' ? (s: string) => s.length <= limit : limit;
   if (fits(text)) return [{ prefix: '', text, suffix: '' }];
 
-  const fences = withFences ? findFences(text) : [];
-  const fenceAt = (c: number): Fence | null => fences.find((f) => c > f.contentStart && c < f.contentEnd) ?? null;
+  // A header repeated on every part may take a quarter of one at most, else only the block is reopened.
+  const small = (head: string) => fits(head.repeat(4));
+  const fences = withFences ? findFences(text, small) : [];
+  const regions = [...fences, ...(withFences ? findTables(text, fences, small) : [])];
+  const regionAt = (c: number): Region | null => regions.find((r) => c > r.contentStart && c < r.contentEnd) ?? null;
   const noCut = new Uint8Array(text.length + 1);
   const mark = (from: number, to: number) => { for (let i = from + 1; i < to; i++) noCut[i] = 1; };
-  for (const f of fences) {
+  for (const r of regions) {
     // Never inside the backticks or the language word of a fence, nor at the edges of its
-    // content (which would post an empty block).
-    mark(f.start, f.contentStart + 1);
-    mark(f.contentEnd - 1, f.end);
+    // content (which would post an empty block); never between a table's header and its rows.
+    mark(r.start, r.headEnd + 1);
+    if (r.fenced) mark(r.contentEnd - 1, r.end);
   }
   for (const re of o.atoms ?? MARKUP_ATOMS) {
     for (const m of text.matchAll(new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`))) {
@@ -96,7 +107,7 @@ export function splitText(text: string, limit: number | ((piece: string) => bool
   let start = 0;
   let prefix = '';
   while (start < text.length) {
-    const suffixAt = (c: number): string => (fenceAt(c) ? (text[c - 1] === '\n' ? '```' : '\n```') : '');
+    const suffixAt = (c: number): string => (regionAt(c)?.fenced ? (text[c - 1] === '\n' ? '```' : '\n```') : '');
     const fitsAt = (c: number) => fits(prefix + text.slice(start, c) + suffixAt(c));
     if (fits(prefix + text.slice(start))) {
       parts.push({ prefix, text: text.slice(start), suffix: '' });
@@ -116,9 +127,9 @@ export function splitText(text: string, limit: number | ((piece: string) => bool
       ?? pick(() => true, start)
       // Only an atom longer than the limit (a URL of 3,000 characters) leaves no allowed cut.
       ?? hardCut(text, start, max, fitsAt);
-    const fence = fenceAt(cut);
+    const region = regionAt(cut);
     parts.push({ prefix, text: text.slice(start, cut), suffix: suffixAt(cut) });
-    prefix = fence ? fence.reopen : '';
+    prefix = region ? region.reopen : '';
     start = cut;
   }
   return parts;
@@ -144,9 +155,13 @@ function hardCut(text: string, start: number, max: number, fits: (c: number) => 
 
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
-/** Fenced code blocks: ``` (with an optional language word and newline) to the next ```. */
-function findFences(text: string): Fence[] {
-  const out: Fence[] = [];
+/**
+ * Fenced code blocks: ``` (with an optional language word and newline) to the next ```. A
+ * block whose second line is a rule of dashes is a table aligned in code (render.ts,
+ * codeTable): its first two lines are its header.
+ */
+function findFences(text: string, small: (head: string) => boolean): Region[] {
+  const out: Region[] = [];
   const re = /```([A-Za-z0-9_+-]*\n)?/g;
   let open: { start: number; contentStart: number; lang: string } | null = null;
   for (const m of text.matchAll(re)) {
@@ -155,11 +170,44 @@ function findFences(text: string): Fence[] {
       open = { start: at, contentStart: at + m[0].length, lang: m[1] ? m[1].slice(0, -1) : '' };
     } else {
       if (at < open.contentStart) continue;
-      out.push({ start: open.start, contentStart: open.contentStart, contentEnd: at, end: at + 3, reopen: `\`\`\`${open.lang}\n` });
+      const reopen = `\`\`\`${open.lang}\n`;
+      const head = /^[^\n]*\n[-+| ]*---[-+| ]*\n/.exec(text.slice(open.contentStart, at))?.[0] ?? '';
+      const withHead = head !== '' && small(reopen + head);
+      out.push({
+        start: open.start, headEnd: open.contentStart + (withHead ? head.length : 0), contentStart: open.contentStart, contentEnd: at, end: at + 3,
+        reopen: withHead ? reopen + head : reopen, fenced: true,
+      });
       open = null;
       // A closing fence's trailing word is text, not the next fence's language.
       re.lastIndex = at + 3;
     }
+  }
+  return out;
+}
+
+/** GFM tables outside code blocks (https://github.github.com/gfm/#tables-extension-): a header line, a delimiter line, rows. */
+function findTables(text: string, fences: readonly Region[], small: (head: string) => boolean): Region[] {
+  const out: Region[] = [];
+  const row = /^\|.*\|[ \t]*$/;
+  const delimiter = /^\|(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*$/;
+  const lines: Array<{ from: number; to: number }> = [];
+  for (let from = 0; from <= text.length;) {
+    const nl = text.indexOf('\n', from);
+    const to = nl === -1 ? text.length : nl;
+    lines.push({ from, to });
+    from = to + 1;
+  }
+  const line = (i: number) => text.slice(lines[i].from, lines[i].to);
+  const inCode = (at: number) => fences.some((f) => at >= f.start && at < f.end);
+  for (let i = 0; i + 2 < lines.length; i++) {
+    if (inCode(lines[i].from) || !row.test(line(i)) || !delimiter.test(line(i + 1)) || !row.test(line(i + 2))) continue;
+    let last = i + 2;
+    while (last + 1 < lines.length && row.test(line(last + 1)) && !inCode(lines[last + 1].from)) last++;
+    const head = text.slice(lines[i].from, lines[i + 2].from);
+    if (small(head)) {
+      out.push({ start: lines[i].from, headEnd: lines[i + 2].from, contentStart: lines[i + 2].from, contentEnd: lines[last].to, end: lines[last].to, reopen: head, fenced: false });
+    }
+    i = last;
   }
   return out;
 }

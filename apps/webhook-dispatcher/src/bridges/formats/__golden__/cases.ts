@@ -100,6 +100,8 @@ const CASES: Record<string, () => BridgeMessage[]> = {
   'long-10000': () => [userMessage(LONG_TEXT)],
   'long-links': () => [userMessage(LONG_LINKS)],
   'long-cjk': () => [userMessage(LONG_CJK)],
+  // A table longer than a Discord post or a Rocket.Chat message: each part repeats its header row.
+  'long-table': () => [notification(`<table><tr><th>Service</th><th>Region</th><th>Status</th></tr>${Array.from({ length: 240 }, (_, i) => `<tr><td>service-${i}</td><td>eu-${i % 4}</td><td>${i % 9 === 0 ? '<b>down</b>' : 'up'}</td></tr>`).join('')}</table>`, { from: null })],
   // A coloured notification as long: Slack, Mattermost and Rocket.Chat attachments, Discord embeds of 4,096.
   'long-notification': () => [notification(LONG_HTML, { color: 'red' })],
   // A code block longer than a Discord embed: closed and reopened where it is cut.
