@@ -1,4 +1,3 @@
-import type { NotificationColor } from '@app/contracts';
 import { pack } from './pack';
 import { jsonBytes, splitBlock } from './split';
 import { COLORS } from './colors';
