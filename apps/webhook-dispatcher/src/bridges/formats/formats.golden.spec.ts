@@ -5,6 +5,7 @@ import { cardOf, cardProblems } from './__golden__/adaptive-cards';
 import { CASE_NAMES, caseMessages, LONG_TEXT, MATRIX_ROOM, target } from './__golden__/cases';
 import { COLORS } from './colors';
 import { FORMATS } from './index';
+import { toBridgeMessage } from './message';
 import { jsonBytes } from './split';
 import type { PlatformPost } from './types';
 
@@ -195,6 +196,24 @@ describe('a burst of fifty people\'s short messages arrives as few posts, every 
     for (const name of ['Ada Lovelace', 'Grace Hopper', 'Barbara Liskov']) expect(all).toContain(name);
     // A post shared by several senders names none of them as its own.
     if ((MARKDOWN as readonly string[]).includes(platform)) for (const p of posts) expect(p.body.username ?? p.body.alias).toBeUndefined();
+  });
+});
+
+describe('the bridge-burst of issue 35 §6: 500 short messages of five people', () => {
+  // One Slack post a second must carry a whole second's messages and more: 500 in one post
+  // (about 22,000 of Slack's 40,000 characters); the others as few as their sizes allow.
+  const names = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Edsger Dijkstra', 'Barbara Liskov'];
+  const burst = Array.from({ length: 500 }, (_, i) => toBridgeMessage({
+    event: 'room_message', deliveryId: `b-${i}`,
+    item: { room: { name: 'Ops' }, message: { from: { name: names[i % 5] }, message: `message ${i} of the burst, all good` } },
+  }));
+  const MOST_POSTS: Record<Platform, number> = { slack: 1, mattermost: 2, rocketchat: 6, discord: 15, teams: 5, googlechat: 7, matrix: 2 };
+  it.each(PLATFORMS)('%s', (platform) => {
+    const posts = FORMATS[platform](burst, target(platform));
+    expect(posts.length).toBeLessThanOrEqual(MOST_POSTS[platform]);
+    const all = JSON.stringify(posts);
+    expect(all.indexOf('message 499 of')).toBeGreaterThan(all.indexOf('message 0 of'));
+    for (let i = 0; i < 500; i++) expect(all).toContain(`message ${i} of the burst`);
   });
 });
 
