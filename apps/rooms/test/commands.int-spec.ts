@@ -364,6 +364,13 @@ describe('rooms service commands over RabbitMQ (real Postgres, RabbitMQ)', () =>
       expect(htmlEvent.payload.message.message).toContain('<b>build</b> ok @mp');
       expect(htmlEvent.payload.message.message).not.toContain('script');
       expect(htmlEvent.payload.notify).toBe(false);
+      expect(htmlEvent.payload).not.toHaveProperty('card');
+
+      // A v2 card travels with the event, for the bridges (the webhook's item leaves it out).
+      const card = { style: 'link', id: 'c-1', title: 'Build 42 passed', url: 'https://ci.example/42', attributes: [{ label: 'branch', value: { label: 'main' } }] };
+      const carded = await notify({ id: room.id }, 'build passed', { card });
+      const cardEvent = await capture.waitFor(RoomNotificationSentV2.routingKey, (e) => e.payload.message.id === carded.messageId);
+      expect(cardEvent.payload.card).toEqual(card);
 
       // `random` is resolved once: the event and the history carry the colour stored.
       const random = await notify({ id: room.id }, 'any colour', { color: 'random' });

@@ -32,5 +32,13 @@ describe('dispatcher configuration', () => {
     expect(() => parseConfig(dispatcherConfigShape, { ...KEYS, WEBHOOK_CONCURRENCY: '0' })).toThrow(/WEBHOOK_CONCURRENCY: must be greater than 0/);
     expect(() => parseConfig(dispatcherConfigShape, { ...KEYS, DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a URL/);
     expect(() => parseConfig(dispatcherConfigShape, { ...KEYS, WEBHOOK_FAILED_RETENTION_DAYS: 'ninety' })).toThrow(/WEBHOOK_FAILED_RETENTION_DAYS: /);
+    expect(() => parseConfig(dispatcherConfigShape, { ...KEYS, REDIS_URL: 'http://:pw@127.0.0.1:6379' }))
+      .toThrow('REDIS_URL: must be a URL with scheme redis or rediss (got "http://:[REDACTED]@127.0.0.1:6379")');
+  });
+
+  it('takes Redis as optional: unset, the bridges\' posting limits are kept per replica', () => {
+    expect(parseConfig(dispatcherConfigShape, { ...KEYS }).REDIS_URL).toBeUndefined();
+    expect(parseConfig(dispatcherConfigShape, { ...KEYS, REDIS_URL: ' ' }).REDIS_URL).toBeUndefined();
+    expect(parseConfig(dispatcherConfigShape, { ...KEYS, REDIS_URL: 'redis://127.0.0.1:6379/2' }).REDIS_URL).toBe('redis://127.0.0.1:6379/2');
   });
 });

@@ -44,6 +44,12 @@ export const dispatcherConfigShape = {
   /** How much of a receiver's answer is read (a reply longer than this is not posted). */
   WEBHOOK_MAX_RESPONSE_BYTES: env.positiveInt(65_536),
   /**
+   * Redis, where the replicas share each bridge's posting budget (the platforms' rate limits,
+   * and the waits a platform asked for). Optional: unset, each replica keeps the limits
+   * alone, in memory (with a warning at start-up), so N replicas may post N times as fast.
+   */
+  REDIS_URL: env.optionalUrl(['redis', 'rediss']),
+  /**
    * The keys the rooms service seals signing secrets with (the same SECRETS_KEYS): the
    * registrations arrive with their secrets sealed, opened only to sign an attempt.
    */

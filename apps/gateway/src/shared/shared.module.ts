@@ -1,12 +1,11 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import { AmqpBroker, APP_LOGGER, AppLogger, OBSERVABILITY, Observability } from '@app/common';
+import { AmqpBroker, APP_LOGGER, AppLogger, connectRedis, OBSERVABILITY, Observability } from '@app/common';
 import { brokerNames } from '@app/contracts';
 import type Redis from 'ioredis';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { TokenAuthenticator } from './auth/token-authenticator';
 import { AMQP_BROKER, DISPATCHER_RPC, REDIS_CLIENT, ROOMS_RPC } from './di-tokens';
 import { DispatcherClient } from './dispatcher-client';
-import { connectRedis } from './rate-limit/redis-client';
 import { RequestRateLimiter } from './rate-limit/request-rate-limiter';
 import { RoomsClient } from './rooms-client';
 

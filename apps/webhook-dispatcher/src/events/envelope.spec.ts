@@ -33,6 +33,19 @@ describe('buildEnvelope', () => {
     expect(typeof envelope.webhook_id).toBe('number');
   });
 
+  it('leaves a notification\'s card out of the item: HipChat\'s webhook never sent it (only bridges show it)', () => {
+    const card = { style: 'link', id: 'c1', title: 'Build 42', url: 'https://ci.example/42' };
+    const envelope = buildEnvelope({ event: 'room_notification', payload: { ...notification, card }, registration: registration() });
+    expect(JSON.stringify(envelope)).toBe(JSON.stringify(buildEnvelope({ event: 'room_notification', payload: notification, registration: registration() })));
+  });
+
+  it('leaves a bridged message\'s origin out of the item, and passes any other message through as it is', () => {
+    const message = { room, message: { date: 'd', from: 'Grace Hopper (Mattermost)', id: 'm1', message: 'hi', type: 'message' } };
+    const bridged = buildEnvelope({ event: 'room_message', payload: { ...message, origin: { bridgeId: 4 } }, registration: registration({ event: 'room_message' }) });
+    expect(JSON.stringify(bridged.item)).toBe(JSON.stringify(message));
+    expect(buildEnvelope({ event: 'room_message', payload: message, registration: registration({ event: 'room_message' }) }).item).toBe(message);
+  });
+
   it('passes the payload of the other nine events through as the item', () => {
     for (const event of WEBHOOK_EVENT_NAMES.filter((e) => e !== 'room_notification')) {
       const payload = { room, sender: 'someone', topic: 't' };

@@ -1,4 +1,4 @@
-import { compileWebhookPattern, WebhookEventName, WebhookRegistration } from '@app/contracts';
+import { BridgeTarget, compileWebhookPattern, WebhookEventName, WebhookRegistration } from '@app/contracts';
 import { compareForms, inForce, matchingRegistrations, MAX_REPLY_DEPTH, PatternCache, RegistrationIndex, roomIdOf } from './matching';
 
 const registration = (over: Partial<WebhookRegistration> = {}): WebhookRegistration => ({
@@ -14,6 +14,15 @@ const notificationPayload = (causedBy?: { webhookId: number; deliveryId: string;
   notify: false,
   ...(causedBy ? { causedBy } : {}),
 });
+
+/** A bridge: a registration whose `event` is the first of the events it forwards. */
+const bridge = (over: Partial<WebhookRegistration> = {}, target: Partial<BridgeTarget> = {}): WebhookRegistration => {
+  const events = target.events ?? ['room_message', 'room_notification', 'room_topic_change', 'room_file_upload'];
+  return registration({
+    event: events[0], delivery: 'ordered', ...over,
+    bridge: { kind: 'slack', events, matrixRoomId: null, matrixAccessToken: null, ...target },
+  });
+};
 
 const cache = new PatternCache();
 const match = (event: WebhookEventName, payload: unknown, registrations: WebhookRegistration[]) =>
@@ -85,6 +94,48 @@ describe('matchingRegistrations', () => {
   });
 });
 
+describe('matchingRegistrations for bridges', () => {
+  const topic = { room: room(), sender: 'Ada', topic: 'release day' };
+
+  it('matches a bridge for each of its events, and for no other', () => {
+    const regs = [bridge({ id: 1 }), bridge({ id: 2 }, { events: ['room_enter', 'room_exit'] }), registration({ id: 3, event: 'room_enter' })];
+    expect(match('room_message', messagePayload('hi'), regs)).toEqual([1]);
+    expect(match('room_notification', notificationPayload(), regs)).toEqual([1]);
+    expect(match('room_topic_change', topic, regs)).toEqual([1]);
+    expect(match('room_enter', { room: room(), sender: {} }, regs)).toEqual([2, 3]);
+    expect(match('room_exit', { room: room(), sender: {} }, regs)).toEqual([2]);
+    expect(match('room_archived', { room: room() }, regs)).toEqual([]);
+  });
+
+  it('applies a bridge\'s pattern to room_message only: its other events still go out', () => {
+    const regs = [bridge({ id: 1, pattern: '^deploy' })];
+    expect(match('room_message', messagePayload('deploy prod'), regs)).toEqual([1]);
+    expect(match('room_message', messagePayload('lunch?'), regs)).toEqual([]);
+    expect(match('room_notification', notificationPayload(), regs)).toEqual([1]);
+    expect(match('room_topic_change', topic, regs)).toEqual([1]);
+  });
+
+  it('never sends a message back out through the bridge it came in by; the room\'s other bridges and webhooks get it', () => {
+    const regs = [bridge({ id: 1 }), bridge({ id: 2 }, { kind: 'mattermost' }), registration({ id: 3 })];
+    const cameIn = { ...messagePayload('hello from Mattermost'), origin: { bridgeId: 2 } };
+    expect(match('room_message', cameIn, regs)).toEqual([1, 3]);
+    expect(match('room_message', messagePayload('hello from the room'), regs)).toEqual([1, 2, 3]);
+    // An origin that is not a bridge's numeric id keeps no bridge out.
+    expect(match('room_message', { ...messagePayload('x'), origin: { bridgeId: '2' } }, regs)).toEqual([1, 2, 3]);
+  });
+
+  it('sends an add-on\'s reply to a bridged message out through every bridge, the one it came in by too', () => {
+    const regs = [bridge({ id: 1 }), bridge({ id: 2 }), registration({ id: 3, event: 'room_notification' })];
+    expect(match('room_notification', { ...notificationPayload({ webhookId: 3, deliveryId: 'd', depth: 1 }), origin: { bridgeId: 2 } }, regs)).toEqual([1, 2]);
+  });
+
+  it('leaves out a disabled bridge for every one of its events', () => {
+    const regs = [bridge({ id: 1, enabled: false })];
+    expect(match('room_message', messagePayload('hi'), regs)).toEqual([]);
+    expect(match('room_topic_change', topic, regs)).toEqual([]);
+  });
+});
+
 describe('RegistrationIndex', () => {
   const regs = [
     registration({ id: 1, roomId: 7, event: 'room_message' }),
@@ -117,6 +168,43 @@ describe('RegistrationIndex', () => {
 
   it('is empty for no registrations', () => {
     expect(new RegistrationIndex([]).size).toBe(0);
+  });
+});
+
+describe('RegistrationIndex with bridges', () => {
+  it('lists a bridge under each of its events, in order among the webhooks, once per event', () => {
+    const index = new RegistrationIndex([
+      registration({ id: 1, event: 'room_topic_change' }),
+      bridge({ id: 2 }, { events: ['room_message', 'room_topic_change', 'room_message'] }),
+      registration({ id: 3 }),
+    ]);
+    expect(index.forEvent(7, 'room_message').map((r) => r.id)).toEqual([2, 3]);
+    expect(index.forEvent(7, 'room_topic_change').map((r) => r.id)).toEqual([1, 2]);
+    expect(index.forEvent(7, 'room_notification')).toEqual([]);
+    expect(index.size).toBe(3);
+  });
+
+  it('moves a bridge whose events change, keeping its former form for events caused before', () => {
+    const before = bridge({ id: 2, createdVersion: 3 }, { events: ['room_message', 'room_topic_change'] });
+    const index = new RegistrationIndex([before]);
+    const after = bridge({ id: 2, createdVersion: 6 }, { events: ['room_notification'] });
+    index.apply({ registrations: [after], removed: [{ ...before, removedVersion: 6 }] });
+    expect(index.forEvent(7, 'room_message').map((r) => r.id)).toEqual([]);
+    expect(index.forEvent(7, 'room_topic_change').map((r) => r.id)).toEqual([]);
+    expect(index.forEvent(7, 'room_notification').map((r) => r.id)).toEqual([2]);
+    expect(index.forEvent(7, 'room_message', 5).map((r) => r.id)).toEqual([2]);
+    expect(index.forEvent(7, 'room_topic_change', 5)).toEqual([{ ...before, removedVersion: 6 }]);
+    expect(index.forEvent(7, 'room_notification', 5)).toEqual([]);
+
+    // Deleted: gone from every list it was in, still matched for events caused before.
+    index.apply({ registrations: [], removed: [{ ...after, removedVersion: 8 }] });
+    expect(index.forEvent(7, 'room_notification')).toEqual([]);
+    expect(index.forEvent(7, 'room_notification', 7).map((r) => r.id)).toEqual([2]);
+    expect(index.size).toBe(0);
+    const full = new RegistrationIndex([], [{ ...before, removedVersion: 6 }, { ...after, removedVersion: 8 }]);
+    for (const event of ['room_message', 'room_topic_change', 'room_notification'] as const) {
+      for (const v of [undefined, 4, 6, 7, 8]) expect(index.forEvent(7, event, v)).toEqual(full.forEvent(7, event, v));
+    }
   });
 });
 

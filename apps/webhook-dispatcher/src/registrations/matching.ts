@@ -1,4 +1,4 @@
-import { CompiledPattern, compileWebhookPattern, isEnabled, WebhookEventName, WebhookRegistration } from '@app/contracts';
+import { CompiledPattern, compileWebhookPattern, eventsOf, isEnabled, WebhookEventName, WebhookRegistration } from '@app/contracts';
 
 /**
  * How deep a chain of replies goes: a reply to an event is at depth 1, a reply to that reply
@@ -15,12 +15,14 @@ export function roomIdOf(payload: unknown): number | null {
 
 /**
  * Which of the registrations of an event's room get it:
- * - only those registered for this event, and enabled (a webhook disabled for failing gets
- *   nothing until it is enabled again);
+ * - only those registered for this event (a bridge: for each of its events), and enabled (a
+ *   webhook disabled for failing gets nothing until it is enabled again);
  * - room_created reaches only group-wide ones (a room registration needs the room to exist);
  * - room_message: the registration's `pattern`, when it has one, must match the message text
- *   (patterns apply to room_message only, as the specification says);
- * - room_notification: a webhook's reply is never delivered back to the webhook that caused
+ *   (patterns apply to room_message only, as the specification says: a bridge with a pattern
+ *   still forwards its other events);
+ * - room_message that came in through a bridge (`origin.bridgeId`) never goes back out
+ *   through that bridge: the people there wrote it, and two bridged rooms would echo it; * - room_notification: a webhook's reply is never delivered back to the webhook that caused
  *   it, and one at MAX_REPLY_DEPTH is delivered to none.
  */
 export function matchingRegistrations(o: {
@@ -33,11 +35,13 @@ export function matchingRegistrations(o: {
   const causedBy = event === 'room_notification' ? payload?.causedBy : undefined;
   if (causedBy && typeof causedBy.depth === 'number' && causedBy.depth >= MAX_REPLY_DEPTH) return [];
   const text: unknown = event === 'room_message' ? payload?.message?.message : undefined;
+  const cameFrom: unknown = event === 'room_message' ? payload?.origin?.bridgeId : undefined;
 
   return o.registrations.filter((reg) => {
-    if (reg.event !== event || !isEnabled(reg)) return false;
+    if (!eventsOf(reg).includes(event) || !isEnabled(reg)) return false;
     if (event === 'room_created' && reg.roomId !== null) return false;
     if (causedBy && causedBy.webhookId === reg.id) return false;
+    if (cameFrom !== undefined && cameFrom === reg.id) return false;
     if (event === 'room_message' && reg.pattern) {
       if (typeof text !== 'string') return false;
       try {
@@ -153,18 +157,20 @@ export class RegistrationIndex {
     return this.current.size;
   }
 
-  /** Its room's list for its event, or the group-wide list of its event. */
-  private listOf(reg: WebhookRegistration): [Map<string, WebhookRegistration[]>, string] {
-    return reg.roomId === null ? [this.groupWide, reg.event] : [this.byRoom, key(reg.roomId, reg.event)];
+  /** Its room's list for each of its events (a bridge has several), or the group-wide lists of those events. */
+  private listsOf(reg: WebhookRegistration): Array<[Map<string, WebhookRegistration[]>, string]> {
+    // A set: a bridge that names an event twice is in its list once.
+    return [...new Set(eventsOf(reg))].map((event) => (reg.roomId === null ? [this.groupWide, event] : [this.byRoom, key(reg.roomId, event)]));
   }
 
-  /** `inOrder`: put in its place in its list (else appended, the caller sorts). */
+  /** `inOrder`: put in its place in each of its lists (else appended, the caller sorts). */
   private insert(reg: WebhookRegistration, inOrder: boolean): void {
-    const [lists, k] = this.listOf(reg);
-    const list = lists.get(k);
-    // After the forms that compare equal, as a (stable) sort of a full load puts it.
-    if (list) list.splice(inOrder ? bound(list, reg, true) : list.length, 0, reg);
-    else lists.set(k, [reg]);
+    for (const [lists, k] of this.listsOf(reg)) {
+      const list = lists.get(k);
+      // After the forms that compare equal, as a (stable) sort of a full load puts it.
+      if (list) list.splice(inOrder ? bound(list, reg, true) : list.length, 0, reg);
+      else lists.set(k, [reg]);
+    }
     const forms = this.forms.get(reg.id);
     if (forms) forms.push(reg);
     else this.forms.set(reg.id, [reg]);
@@ -173,10 +179,11 @@ export class RegistrationIndex {
   }
 
   private delete(reg: WebhookRegistration): void {
-    const [lists, k] = this.listOf(reg);
-    const list = lists.get(k)!;
-    list.splice(list.indexOf(reg, bound(list, reg, false)), 1);
-    if (list.length === 0) lists.delete(k);
+    for (const [lists, k] of this.listsOf(reg)) {
+      const list = lists.get(k)!;
+      list.splice(list.indexOf(reg, bound(list, reg, false)), 1);
+      if (list.length === 0) lists.delete(k);
+    }
     const forms = this.forms.get(reg.id)!;
     forms.splice(forms.indexOf(reg), 1);
     if (forms.length === 0) this.forms.delete(reg.id);

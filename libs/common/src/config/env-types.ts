@@ -35,6 +35,9 @@ export const env = {
     }),
   url: (protocols: string[], fallback: string) =>
     z.string().default(fallback).refine((value) => hasScheme(value, protocols), `must be a URL with scheme ${protocols.join(' or ')}`),
+  /** A URL as `url` checks it, or undefined when unset (a dependency the service can do without). */
+  optionalUrl: (protocols: string[]) =>
+    z.string().optional().refine((value) => value === undefined || hasScheme(value, protocols), `must be a URL with scheme ${protocols.join(' or ')}`),
   /**
    * The service's public address as others reach it: an http(s) URL, normalised here once
    * (trailing slashes dropped), so every link is built as `${base}/path`.

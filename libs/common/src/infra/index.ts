@@ -2,3 +2,4 @@ export * from './preflight';
 export * from './database';
 export * from './prepared';
 export * from './explained-error';
+export * from './redis-client';

@@ -79,6 +79,8 @@ export class SendNotification {
     this.post.announce(tx, message, RoomNotificationSentV2, {
       room: toRoomObject(room, this.ctx), message: item, notify: cmd.notify, ...(cmd.causedBy ? { causedBy: cmd.causedBy } : {}),
       ...(cmd.actor?.userId ? { actorUserId: cmd.actor.userId } : {}),
+      // The bridges show it as their platform's card (the webhook's item leaves it out).
+      ...(cmd.card ? { card: cmd.card } : {}),
     });
     return { messageId: message.id, date: item.date };
   }
