@@ -1,2 +1,3 @@
 export * from './bridge-fields';
 export * from './bridges';
+export * from './receive-inbound';
