@@ -61,9 +61,12 @@ describe('generated bad input, v2', () => {
       deliveryId = JSON.parse((await v2('GET', `/room/Bad%20Input%20Target/webhook/${webhookId}/delivery`)).text).items?.[0]?.id;
     }
     expect(deliveryId).toEqual(expect.any(String));
+    const bridged = await v2('POST', '/room/Bad%20Input%20Target/bridge', { kind: 'mattermost', url: 'http://127.0.0.1:9/hook', events: ['room_topic_change'], inbound: { enabled: true } });
+    expect(bridged.status).toBe(201);
+    const inboundKey = /\/v2\/bridge\/inbound\/([A-Za-z0-9_-]+)$/.exec(JSON.parse(bridged.text).inbound.url)![1];
     ctx = {
       adminToken, notifyToken, personalToken, roomToken, roomId: room.json.room.room_id, roomName: 'Bad Input Target',
-      userId: user.json.user.user_id, userEmail: 'target@example.com', webhookId, webhookKey: 'target-hook', deliveryId,
+      userId: user.json.user.user_id, userEmail: 'target@example.com', webhookId, webhookKey: 'target-hook', deliveryId, inboundKey,
     };
   }, 60_000);
 
