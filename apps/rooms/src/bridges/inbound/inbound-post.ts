@@ -85,7 +85,13 @@ export function teamsText(html: string): string {
   return slackUnescape(text).replace(/\u00A0/g, ' ').replace(/[ \t]+\n/g, '\n').trim();
 }
 
-/** A Slack-style outgoing webhook's post (Slack, Mattermost, Rocket.Chat). */
+/**
+ * A Slack-style outgoing webhook's post (Slack, Mattermost, Rocket.Chat). Mattermost's
+ * payload carries no mark of a post an incoming webhook made (its `from_webhook` prop is
+ * not sent; `user_name` is the webhook owner's, whatever name the post shows): nothing here
+ * can tell our own bridge's posts from a person's, and the room's echo guard
+ * (BridgeRepository.sentOutRecently) is what stops them coming back.
+ */
 function slackStylePost(kind: BridgeKind, f: InboundFields): InboundPost {
   if (f.text === undefined) throw invalid('text', 'is required (the message the platform\'s outgoing webhook sends)');
   if (typeof f.text !== 'string') throw invalid('text', 'must be text');
