@@ -95,6 +95,10 @@ describe('from', () => {
     ['', 'someone'],
     [undefined, 'someone'],
     ['é'.repeat(70), 'é'.repeat(64)],
+    ['a\uD800b', 'a\uFFFDb'],
+    ['\uDC00\uD800', '\uFFFD\uFFFD'],
+    ['😀 kept whole', '😀 kept whole'],
+    ['nul\u0000byte', 'nul byte'],
   ])('person %j', (raw, expected) => {
     expect(personName(raw)).toBe(expected);
   });

@@ -57,10 +57,17 @@ const truthy = (v: unknown): boolean => v === true || (typeof v === 'string' && 
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
-/** A name fit for `from`: one line, no control characters, trimmed, at most INBOUND_PERSON_MAX characters. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A name fit for `from`: one line, no control characters, storable (an unpaired surrogate,
+ * which JSON can escape but PostgreSQL cannot keep, becomes U+FFFD), trimmed, at most
+ * INBOUND_PERSON_MAX characters. Whatever a platform sends as a name is shown, never refused.
+ */
 export function personName(raw: string | undefined): string {
   // eslint-disable-next-line no-control-regex
-  const name = [...(raw ?? '').replace(/[\u0000-\u001F\u007F]+/g, ' ').trim()].slice(0, INBOUND_PERSON_MAX).join('').trim();
+  const clean = (raw ?? '').replace(LONE_SURROGATE, '\uFFFD').replace(/[\u0000-\u001F\u007F]+/g, ' ').trim();
+  const name = [...clean].slice(0, INBOUND_PERSON_MAX).join('').trim();
   return name || 'someone';
 }
 
