@@ -97,7 +97,8 @@ describe('generated bad input, v2', () => {
     await new Promise((r) => setTimeout(r, 1000));
     const log = [...stack.launched.lines, ...stack.launched.stderr.split('\n')];
     const leaks: string[] = [];
-    for (const [label, token] of [['personal token', ctx.personalToken!], ['room token', ctx.roomToken!], ['admin token', ctx.adminToken]] as const) {
+    // The inbound key: a credential in the path of every request to the bridge's inbound URL (the access log redacts it).
+    for (const [label, token] of [['personal token', ctx.personalToken!], ['room token', ctx.roomToken!], ['admin token', ctx.adminToken], ['bridge inbound key', ctx.inboundKey!]] as const) {
       for (const { form, text } of secretForms(token)) {
         const hits = log.filter((line) => line.includes(text));
         if (hits.length) leaks.push(`${label} (${form}) in ${hits.length} log lines`);
