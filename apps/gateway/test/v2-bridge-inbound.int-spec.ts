@@ -7,6 +7,7 @@ const BASE = 'https://chat.example.test';
 const MESSAGE_SENT = 'room.message-sent.v2';
 const INBOUND_URL = new RegExp(`^${BASE.replace(/\./g, '\\.')}/v2/bridge/inbound/([A-Za-z0-9_-]{43})$`);
 // Teams shows its security token in base64; the HMAC key is its decoded bytes.
+const FLOOD_MAX = 5;
 const TEAMS_SECRET = Buffer.from('a Teams security token of 32 b.', 'utf8').toString('base64');
 
 const errorOf = (res: V1Response) => ({ status: res.status, body: res.json });
@@ -44,7 +45,8 @@ describe('v2 bridges: what a bridged channel\'s people write comes into the room
   const teamsSignature = (body: string, secret = TEAMS_SECRET) => `HMAC ${createHmac('sha256', Buffer.from(secret, 'base64')).update(Buffer.from(body, 'utf8')).digest('base64')}`;
 
   beforeAll(async () => {
-    stack = await startStack({ gateway: { V2_RATE_LIMIT_MAX: '100000', PUBLIC_BASE_URL: BASE }, rooms: { PUBLIC_BASE_URL: BASE } });
+    // A small flood budget, so that a bridge reaches it (each bridge has its own).
+    stack = await startStack({ gateway: { V2_RATE_LIMIT_MAX: '100000', PUBLIC_BASE_URL: BASE, FLOOD_CONTROL_MAX: String(FLOOD_MAX) }, rooms: { PUBLIC_BASE_URL: BASE } });
     capture = await EventCapture.start(stack.amqpUrl, stack.namespace);
     db = stack.rooms!.get(DataSource);
     s = await v2Session(stack);
@@ -126,7 +128,30 @@ describe('v2 bridges: what a bridged channel\'s people write comes into the room
     expect(errorOf(await post(made.key))).toEqual(notFound);
     expect(errorOf(await post('A'.repeat(43)))).toEqual(notFound);
     expect(errorOf(await post('short'))).toEqual(notFound);
-    expect(await rowsOf(room)).toBe(0);
+
+    // A bridge disabled (as the dispatcher disables one the platform gave up on) answers the same.
+    const live = await bridge(room, { kind: 'mattermost', url: 'https://mm.example.com/hooks/xyz', inbound: { enabled: true } });
+    expect((await post(live.key)).status).toBe(200);
+    await db.query('UPDATE webhooks SET enabled = false WHERE id = $1', [live.id]);
+    expect(errorOf(await post(live.key))).toEqual(notFound);
+    expect(await rowsOf(room)).toBe(1);
+  });
+
+  it('counts each bridge\'s posts with the flood control\'s budget: refused ones are given back, then 429 past it', async () => {
+    const room = await createRoom();
+    const { key } = await bridge(room, { kind: 'mattermost', url: 'https://mm.example.com/hooks/xyz', inbound: { enabled: true, token: 'mm-flood' } });
+    const post = (token: string, i: number) => inbound(key, 'application/x-www-form-urlencoded', form({ token, user_name: 'grace', text: `message ${i}` }));
+    for (let i = 0; i < FLOOD_MAX + 2; i++) expect((await post('wrong', i)).status).toBe(401);
+    for (let i = 0; i < FLOOD_MAX; i++) {
+      const res = await post('mm-flood', i);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-floodcontrol-remaining')).toBe(String(FLOOD_MAX - i - 1));
+    }
+    expect(errorOf(await post('mm-flood', FLOOD_MAX))).toEqual(errorBody(429, 'Too Many Requests', /^Flood control: this bridge may post 5 messages per/));
+    expect(await rowsOf(room)).toBe(FLOOD_MAX);
+    // Another bridge of the same room has its own budget.
+    const other = await bridge(room, { kind: 'rocketchat', url: 'https://rc.example.com/hooks/abc', inbound: { enabled: true } });
+    expect((await inbound(other.key, 'application/json', JSON.stringify({ user_name: 'ada', text: 'still here' }))).status).toBe(200);
   });
 
   it('applies the message rules: 10,001 characters is 400 naming text; a body neither form nor JSON is 415', async () => {
