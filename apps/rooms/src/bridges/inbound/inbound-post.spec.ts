@@ -68,6 +68,15 @@ describe('inboundPost', () => {
 });
 
 describe('teamsText', () => {
+  const botMention = [{ type: 'mention', text: '<at>HipChat</at>', mentioned: { id: '28:bot-id', name: 'HipChat' } },
+    { type: 'mention', text: '<at>Ada Lovelace</at>', mentioned: { id: '29:ada-id', name: 'Ada Lovelace' } }];
+  it.each([
+    ['the bot\'s mention anywhere, people\'s names kept', 'ask <at>Ada Lovelace</at> or <at>HipChat</at> now', botMention, 'ask Ada Lovelace or now'],
+    ['no entities: the first mention is the webhook\'s', '<at>Bot</at> ask <at>Ada</at>', undefined, 'ask Ada'],
+  ])('%s', (_case, html, entities, expected) => {
+    expect(teamsText(html, entities)).toBe(expected);
+  });
+
   it.each([
     ['<at>Bot</at> hi', 'hi'],
     ['<p><at>Bot</at> line one</p><p>line two</p>', 'line one\nline two'],

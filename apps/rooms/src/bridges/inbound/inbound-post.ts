@@ -80,16 +80,37 @@ export const inboundFrom = (post: Pick<InboundPost, 'person' | 'platform'>): str
  */
 const slackUnescape = (s: string): string => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
- * Teams' HTML as plain text: the `<at>` mention of the webhook itself removed (it is how
- * Teams is told to send the message, not part of it), line breaks kept, every other tag
- * dropped and entities decoded once. sanitize-html parses it (the project's HTML parser);
- * what it escapes on output (`&`, `<`, `>`) is given back.
+ * The `<at>` mentions that call the outgoing webhook itself (how Teams is told to send the
+ * message, not part of it): those of the activity's mention entities that name a bot
+ * (Bot Framework ids of bots begin `28:`, of people `29:`); without entities, the first
+ * mention. People mentioned keep their names in the text.
  */
-export function teamsText(html: string): string {
-  const lines = html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/(p|div|li)>/gi, '\n');
-  const text = sanitizeHtml(lines, { allowedTags: [], allowedAttributes: {}, nonTextTags: ['at', 'script', 'style'] });
-  return slackUnescape(text).replace(/\u00A0/g, ' ').replace(/[ \t]+\n/g, '\n').trim();
+function webhookMentions(html: string, entities: unknown): string[] {
+  const bots = Array.isArray(entities)
+    ? entities.flatMap((e) => {
+      const m = e as { type?: unknown; text?: unknown; mentioned?: { id?: unknown } };
+      return m?.type === 'mention' && typeof m.text === 'string' && typeof m.mentioned?.id === 'string' && m.mentioned.id.startsWith('28:') ? [m.text] : [];
+    })
+    : [];
+  if (bots.length > 0) return bots;
+  const first = /<at>.*?<\/at>/i.exec(html);
+  return first ? [first[0]] : [];
+}
+
+/**
+ * Teams' HTML as plain text: the webhook's own mention removed, line breaks kept, every
+ * other tag dropped (their text kept) and entities decoded once. sanitize-html parses it
+ * (the project's HTML parser); what it escapes on output (`&`, `<`, `>`) is given back.
+ */
+export function teamsText(html: string, entities?: unknown): string {
+  let rest = html;
+  for (const mention of webhookMentions(html, entities)) rest = rest.replace(new RegExp(escapeRegExp(mention)), '');
+  const lines = rest.replace(/<br\s*\/?>/gi, '\n').replace(/<\/(p|div|li)>/gi, '\n');
+  const text = sanitizeHtml(lines, { allowedTags: [], allowedAttributes: {}, nonTextTags: ['script', 'style'] });
+  return slackUnescape(text).replace(/\u00A0/g, ' ').replace(/[ \t]+\n/g, '\n').replace(/[ \t]{2,}/g, ' ').trim();
 }
 
 /**
@@ -121,7 +142,7 @@ function teamsPost(f: InboundFields): InboundPost {
   if (f.type !== 'message') return { platform: 'teams', person, text: '', ignored: `an activity of type ${String(f.type).slice(0, 40)}, not a message` };
   if (f.text === undefined) throw invalid('text', 'is required (the activity\'s message)');
   if (typeof f.text !== 'string') throw invalid('text', 'must be text');
-  const text = teamsText(f.text);
+  const text = teamsText(f.text, f.entities);
   return { platform: 'teams', person, text, ignored: text === '' ? 'no text besides the mention' : null };
 }
 
