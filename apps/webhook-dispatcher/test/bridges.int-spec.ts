@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { AmqpBroker, createLogger, RpcClient, RpcCommandError } from '@app/common';
-import { brokerNames, BridgeKind, CreateBridgeV1, CreateRoomV1, CreateUserV1, GetBridgeV1, SendMessageV1, SendNotificationV1, TestBridgeV1 } from '@app/contracts';
+import { brokerNames, BridgeKind, CreateBridgeV1, CreateRoomV1, CreateUserV1, GetBridgeV1, GetDeliveryV1, RedeliverV1, SendMessageV1, SendNotificationV1, TestBridgeV1 } from '@app/contracts';
 import { eventually, Stack, startStack } from '../../../test/support/harness';
 import { PlatformReceivers } from '../../../test/support/platform-receivers';
 import { OrderedDeliveries } from '../src/ordered/ordered-deliveries';
@@ -165,5 +165,26 @@ describe('bridges (the dispatcher posts to local stand-ins of the platforms; rea
     const missing = await dispatcher.request(TestBridgeV1, { bridgeId: 2_000_000_000, roomName: room.name }).catch((err) => err);
     expect(missing).toBeInstanceOf(RpcCommandError);
     expect((missing as RpcCommandError).error).toMatchObject({ code: 'not_found', field: 'bridge' });
+  });
+
+  it('shows a bridge\'s delivery in its log as posted (its URL masked), and a redeliver posts it again', async () => {
+    const room = await newRoom();
+    const hook = await bridge(room.id, 'mattermost', 'logged-K3yPart');
+    await notify(room.id, 'logged once', { from: 'CI' });
+    await platforms.waitFor('mattermost', () => onChannel('mattermost', 'logged-K3yPart').length === 1);
+    const id = await eventually(async () => {
+      const { rows } = await db.query(`SELECT id FROM webhook_deliveries WHERE webhook_id = $1 AND status = 'delivered'`, [hook.id]);
+      expect(rows).toHaveLength(1);
+      return rows[0].id as string;
+    }, 5_000);
+    const log = await broker.createRpcClient(brokerNames(stack.namespace).dispatcherCommandQueue, 10_000);
+    const { delivery } = await log.request(GetDeliveryV1, { delivery: id, webhookId: hook.id });
+    expect(delivery.request.url).toBe(`${platforms.baseUrl}/mattermost/***`);
+    expect(JSON.parse(delivery.request.body)).toMatchObject({ username: 'CI', attachments: [{ text: 'logged once' }] });
+    expect(JSON.stringify(delivery)).not.toContain('K3yPart');
+
+    expect(await log.request(RedeliverV1, { delivery: id, webhookId: hook.id })).toEqual({ deliveryId: id, attempt: 2 });
+    await platforms.waitFor('mattermost', () => onChannel('mattermost', 'logged-K3yPart').length === 2);
+    expect(onChannel('mattermost', 'logged-K3yPart')[1].body).toEqual(onChannel('mattermost', 'logged-K3yPart')[0].body);
   });
 });
