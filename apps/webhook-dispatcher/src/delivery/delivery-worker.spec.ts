@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { AppLogger, createLogger, GuardedHttpClient, SecretBox, secretPurpose } from '@app/common';
 import { WebhookRegistration } from '@app/contracts';
+import { bridgeMessageBody } from '../bridges/bridge-delivery';
 import { Registrations } from '../registrations/registrations';
 import { ReplyPoster } from '../replies/reply-poster';
 import { BatchWriter } from './batch-writer';
@@ -144,6 +145,25 @@ describe('DeliveryWorker', () => {
     const failed = lines().find((l) => l.msg === 'webhook delivery failed; retrying');
     expect(failed).toMatchObject({ url: 'https://x.example.com/h', status: 500, webhookId: 7 });
     expect(JSON.stringify(lines())).not.toContain('SECRETQ');
+  });
+
+  it('posts a bridge\'s message in its platform\'s format, logging and recording it without its URL\'s token', async () => {
+    const { logger, lines } = capturedLogger();
+    const slack: WebhookRegistration = {
+      ...registration, url: 'https://hooks.slack.com/services/T0AB/B0CD/S3cretPathToken', delivery: 'ordered',
+      bridge: { kind: 'slack', events: ['room_notification'], matrixRoomId: null, matrixAccessToken: null },
+    };
+    const bridged = { ...job, envelopeBody: bridgeMessageBody({ event: 'room_notification', deliveryId: job.deliveryId, payload: { room: { id: 3, name: 'Ops' }, message: { from: 'CI', message: 'hi', message_format: 'text' } } }) };
+    const { worker, urls, recorded } = workerWith(jest.fn(), { registration: slack, logger });
+    const step = await worker.attemptInLane(bridged);
+    expect(urls).toEqual(['https://hooks.slack.com/services/T0AB/B0CD/S3cretPathToken']);
+    // A 500 is retried on the schedule; the record and the log say the platform's words.
+    expect(step.next).toMatchObject({ attempt: 3, partsDone: 0 });
+    await step.recorded;
+    expect(recorded[0].record).toMatchObject({ status: 500, error: 'Slack: HTTP 500' });
+    const failed = lines().find((l) => l.msg === 'webhook delivery failed; retrying');
+    expect(failed).toMatchObject({ url: 'https://hooks.slack.com/services/***', kind: 'slack' });
+    expect(JSON.stringify(lines())).not.toContain('S3cretPathToken');
   });
 
   it('parks the retry of a failed attempt, records the attempt and settles the job', async () => {
