@@ -105,7 +105,7 @@ module.exports = {
         },
       });
       const deadline = Date.now() + GRACE_MS;
-      while (Date.now() < deadline && state.arrived.size < http.stats.ok2xx) await sleep(100);
+      while (Date.now() < deadline && state.arrived.size < http.ok2xx) await sleep(100);
       const arrivals = [...state.arrived.values()];
       const lastArrival = arrivals.length ? Math.max(...arrivals) : null;
       let outOfOrder = 0;
@@ -114,9 +114,9 @@ module.exports = {
         http,
         webhooks: { delivered: state.arrived.size },
         bridge: {
-          sent: http.stats.ok2xx,
+          sent: http.ok2xx,
           arrived: state.arrived.size,
-          missing: http.stats.ok2xx - state.arrived.size,
+          missing: http.ok2xx - state.arrived.size,
           outOfOrder,
           posts: receiver.stats.posts,
           throttled: receiver.stats.throttled,
