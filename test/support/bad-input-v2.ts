@@ -96,6 +96,15 @@ export const V2_OPERATIONS: readonly OperationDescriptor[] = [
   v2('room/{room}/bridge/{id}', 'GET', (c, rng) => bridgeOf(c, rng), () => ({}), []),
   v2('room/{room}/bridge/{id}', 'PUT', (c, rng) => bridgeOf(c, rng), (_c, rng) => ({ kind: rng.pick(BRIDGE_KINDS), url: hookUrl(rng), name: 'Bridge' }), ['name', 'url']),
   v2('room/{room}/bridge/{id}', 'DELETE', (c, rng) => bridgeOf(c, rng), () => ({}), []),
+  v2('room/{room}/bridge/{id}/enable', 'POST', (c, rng) => `${bridgeOf(c, rng)}/enable`, () => ({}), []),
+  v2('room/{room}/bridge/{id}/test', 'POST', (c, rng) => `${bridgeOf(c, rng)}/test`, () => ({}), [], PERSONAL, 0.5),
+  v2('room/{room}/bridge/{id}/delivery', 'GET', (c, rng) => `${bridgeOf(c, rng)}/delivery`, (_c, rng) => ({
+    ...page(rng), ...(rng.chance(0.5) ? { status: rng.pick(['failed', 'delivered', 'retrying']) } : {}),
+    ...(rng.chance(0.5) ? { event: rng.pick(EVENTS) } : {}), ...(rng.chance(0.5) ? { since: rng.pick(['2024-02-29T10:00:00Z', '2024-02-29T10:00:00+02:00']) } : {}),
+  }), ['status', 'event', 'since']),
+  v2('room/{room}/bridge/{id}/delivery/{delivery}', 'GET', (c, rng) => `${bridgeOf(c, rng)}/delivery/${delivery(c, rng)}`, () => ({}), []),
+  v2('room/{room}/bridge/{id}/delivery/{delivery}/redeliver', 'POST', (c, rng) => `${bridgeOf(c, rng)}/delivery/${delivery(c, rng)}/redeliver`, () => ({}), [], PERSONAL, 0.5),
+  v2('room/{room}/bridge/{id}/recover', 'POST', (c, rng) => `${bridgeOf(c, rng)}/recover`, (_c, rng) => ({ since: rng.pick(['2024-02-29T10:00:00Z', '2030-01-01T00:00:00Z']) }), ['since'], PERSONAL, 0.5),
   // The live stream: a well-formed request is answered with the stream (its status is the outcome), a bad one with JSON.
   v2('room/{room}/events', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/events`,
     (_c, rng): Record<string, string> => (rng.chance(0.5) ? { last_event_id: rng.pick(['1', '0', '99999999', 'nope', '-1']) } : {}), ['last_event_id']),
