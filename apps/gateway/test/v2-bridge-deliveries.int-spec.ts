@@ -192,6 +192,9 @@ describe('v2 bridge deliveries, enable and test (real services)', () => {
       expect([path, op?.description]).toEqual([path, expect.stringMatching(/Who may/)]);
       expect(op['x-access']).toMatchObject({ may: { group_admin: 'yes', room_owner: 'yes', creator: 'own' } });
     }
+    const answer = (doc.paths[`${base}/test`].post as unknown as { responses: Record<string, { content?: Record<string, { schema: { properties?: object } }> }> })
+      .responses['200'].content?.['application/json'].schema;
+    expect(Object.keys(answer?.properties ?? {}).sort()).toEqual(['body', 'duration_ms', 'outcome', 'status']);
   });
 });
 

@@ -8,7 +8,7 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { ApiError } from '../../shared/api-error';
 import { DispatcherClient } from '../../shared/dispatcher-client';
 import { RoomsClient } from '../../shared/rooms-client';
-import { RequireScopes, Summary } from '../http/route-options';
+import { RequireScopes, ResponseSchema, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
 import { CurrentActor, pathParam, RoomRefParam } from '../http/v2-request';
 import { V2Resource } from '../http/v2-resource';
@@ -18,6 +18,7 @@ import { afterAccess, deliveryIdOf } from '../webhooks/webhook-deliveries.contro
 import { toV2DeliveryItem } from '../webhooks/webhook-deliveries.presenter';
 import { cursorOf, DeliveryListQuery, deliveryListQuery, filtersOf, RecoverBody, recoverBody } from '../webhooks/webhook-deliveries.schemas';
 import { toV2BridgeDelivery, toV2BridgeTest } from './bridge-deliveries.presenter';
+import { bridgeTestSchema } from './bridge-deliveries.schemas';
 import { BridgeIdParam } from './bridges.controller';
 import { bridgeUrl } from './bridges.presenter';
 
@@ -104,6 +105,7 @@ export class BridgeDeliveriesController extends V2Resource {
   @Summary('Post "Bridge test from {room}" through the bridge now and answer what the platform said (recorded in no delivery log)')
   @HttpCode(200)
   @RequireScopes('admin_room')
+  @ResponseSchema(bridgeTestSchema)
   async test(@RoomRefParam() room: RoomRef, @BridgeIdParam() id: number, @CurrentActor() actor: Actor) {
     const { bridge, roomName } = await this.visibleBridge(actor, room, id);
     return toV2BridgeTest(await this.dispatcher.send(TestBridgeV1, { bridgeId: bridge.id, roomName }, traceOfActor(actor)));
