@@ -1,4 +1,7 @@
 import { DataSource } from 'typeorm';
+import { BridgeCommands } from '../../rooms/src/cli/bridge-commands';
+import { DispatcherClient } from '../src/shared/dispatcher-client';
+import { RoomsClient } from '../src/shared/rooms-client';
 import { EventCapture, eventually, Stack, startStack, V1Response } from '../../../test/support/harness';
 import { PlatformReceivers } from '../../../test/support/platform-receivers';
 import { v2, V2CallOptions, v2Session, V2Session } from './v2-helpers';
@@ -180,6 +183,26 @@ describe('v2 bridge deliveries, enable and test (real services)', () => {
     const refused = await v2(stack.baseUrl, 'POST', `room/${room}/bridge/${id}/test`, { token: narrow });
     expect(refused.status).toBe(403);
     expect(refused.json.error.message).toMatch(/admin_room/);
+  });
+
+  it('is enabled and its log read by the operator\'s CLI through the services (the dispatchers\' log, once the rooms service found the bridge)', async () => {
+    const room = await createRoom();
+    const id = await bridgeOf(room);
+    await send(room, 'for the CLI');
+    const [item] = (await ended(room, id)).json.items;
+    const rooms = stack.gateway!.get(RoomsClient);
+    const dispatcher = stack.gateway!.get(DispatcherClient);
+    const cli = new BridgeCommands({ served: async () => true, request: (c, p) => rooms.send(c, p) }, 'rooms', BASE,
+      { queue: { served: async () => true, request: (c, p) => dispatcher.send(c, p) }, name: 'dispatcher' });
+    expect((await cli.deliveries(String(room), id)).map((d) => d.id)).toEqual([item.id]);
+    expect(await cli.deliveries(String(room), id, { status: 'cancelled' })).toEqual([]);
+    await expect(cli.deliveries(String(room), id + 1000)).rejects.toThrow(`no bridge ${id + 1000} in room ${room}`);
+
+    await db.query(`UPDATE webhooks SET enabled = false, disabled_reason = 'channel_is_archived', disabled_at = now() WHERE id = $1`, [id]);
+    expect(await cli.enable(String(room), id)).toMatchObject({ id, enabled: true, disabledReason: null });
+    const audit = await call('GET', 'audit', { query: { 'max-results': 1000 } });
+    const line = (audit.json.items as Array<{ action: string; target: { id: number }; actor: { type: string } }>).find((l) => l.action === 'bridge.enabled' && l.target.id === id);
+    expect(line?.actor.type).toBe('cli');
   });
 
   it('is in the OpenAPI document with who may call each route', async () => {
