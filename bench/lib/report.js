@@ -76,6 +76,12 @@ function render(report) {
       withWebhooks.map((r) => [r.name, num(r.webhooks.perSec, 0), r.ratio === undefined || r.ratio === null ? '-' : `${num(r.ratio * 100, 0)}%`,
         r.webhooks.delivered, r.webhooks.expected, num(r.webhooks.withinMs), num(r.webhooks.p99)])));
   }
+  const withBridges = report.scenarios.filter((r) => r.bridge);
+  if (withBridges.length) {
+    out.push('', table(['bridges', 'sent', 'arrived', 'missing', 'out of order', 'posts', '429s met', 'last after last send ms'],
+      withBridges.map((r) => [r.name, r.bridge.sent, r.bridge.arrived, r.bridge.missing, r.bridge.outOfOrder, r.bridge.posts, r.bridge.throttled,
+        r.bridge.lastAfterLastSendMs === null ? '-' : r.bridge.lastAfterLastSendMs])));
+  }
   const withFaults = report.scenarios.filter((r) => r.faults);
   if (withFaults.length) {
     out.push('', table(['delivery faults', 'notifications', 'expected', 'delivered', 'failed', 'lost', 'misrecorded', 'again after 2xx', 'drain s'],

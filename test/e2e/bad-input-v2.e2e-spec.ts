@@ -61,9 +61,12 @@ describe('generated bad input, v2', () => {
       deliveryId = JSON.parse((await v2('GET', `/room/Bad%20Input%20Target/webhook/${webhookId}/delivery`)).text).items?.[0]?.id;
     }
     expect(deliveryId).toEqual(expect.any(String));
+    const bridged = await v2('POST', '/room/Bad%20Input%20Target/bridge', { kind: 'mattermost', url: 'http://127.0.0.1:9/hook', events: ['room_topic_change'], inbound: { enabled: true } });
+    expect(bridged.status).toBe(201);
+    const inboundKey = /\/v2\/bridge\/inbound\/([A-Za-z0-9_-]+)$/.exec(JSON.parse(bridged.text).inbound.url)![1];
     ctx = {
       adminToken, notifyToken, personalToken, roomToken, roomId: room.json.room.room_id, roomName: 'Bad Input Target',
-      userId: user.json.user.user_id, userEmail: 'target@example.com', webhookId, webhookKey: 'target-hook', deliveryId,
+      userId: user.json.user.user_id, userEmail: 'target@example.com', webhookId, webhookKey: 'target-hook', deliveryId, inboundKey,
     };
   }, 60_000);
 
@@ -94,7 +97,8 @@ describe('generated bad input, v2', () => {
     await new Promise((r) => setTimeout(r, 1000));
     const log = [...stack.launched.lines, ...stack.launched.stderr.split('\n')];
     const leaks: string[] = [];
-    for (const [label, token] of [['personal token', ctx.personalToken!], ['room token', ctx.roomToken!], ['admin token', ctx.adminToken]] as const) {
+    // The inbound key: a credential in the path of every request to the bridge's inbound URL (the access log redacts it).
+    for (const [label, token] of [['personal token', ctx.personalToken!], ['room token', ctx.roomToken!], ['admin token', ctx.adminToken], ['bridge inbound key', ctx.inboundKey!]] as const) {
       for (const { form, text } of secretForms(token)) {
         const hits = log.filter((line) => line.includes(text));
         if (hits.length) leaks.push(`${label} (${form}) in ${hits.length} log lines`);

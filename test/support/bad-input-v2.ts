@@ -105,6 +105,9 @@ export const V2_OPERATIONS: readonly OperationDescriptor[] = [
   v2('room/{room}/bridge/{id}/delivery/{delivery}', 'GET', (c, rng) => `${bridgeOf(c, rng)}/delivery/${delivery(c, rng)}`, () => ({}), []),
   v2('room/{room}/bridge/{id}/delivery/{delivery}/redeliver', 'POST', (c, rng) => `${bridgeOf(c, rng)}/delivery/${delivery(c, rng)}/redeliver`, () => ({}), [], PERSONAL, 0.5),
   v2('room/{room}/bridge/{id}/recover', 'POST', (c, rng) => `${bridgeOf(c, rng)}/recover`, (_c, rng) => ({ since: rng.pick(['2024-02-29T10:00:00Z', '2030-01-01T00:00:00Z']) }), ['since'], PERSONAL, 0.5),
+  // A bridged channel's posts: the context's bridge's key mostly (posts that pass reach the room), else keys of none.
+  v2('bridge/inbound/{key}', 'POST', (c, rng) => `/v2/bridge/inbound/${rng.chance(0.8) && c.inboundKey ? c.inboundKey : rng.pick(['nope', 'A'.repeat(43)])}`,
+    (_c, rng) => ({ text: rng.pick(['hello from Mattermost', 'ping @nobody']), user_name: 'grace', channel_name: 'town-square', trigger_word: '' }), ['text', 'user_name'], PERSONAL, 0.5),
   // The live stream: a well-formed request is answered with the stream (its status is the outcome), a bad one with JSON.
   v2('room/{room}/events', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/events`,
     (_c, rng): Record<string, string> => (rng.chance(0.5) ? { last_event_id: rng.pick(['1', '0', '99999999', 'nope', '-1']) } : {}), ['last_event_id']),

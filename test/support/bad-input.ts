@@ -170,6 +170,8 @@ export interface BadInputContext {
   webhookId?: number;
   webhookKey?: string;
   deliveryId?: string;
+  /** v2: the key of the inbound URL of a Mattermost bridge of the context's room (no token: the key is the credential). */
+  inboundKey?: string;
 }
 
 export type TokenKind = 'admin' | 'notification' | 'personal' | 'room';

@@ -36,9 +36,8 @@ describe('dispatcher configuration', () => {
       .toThrow('REDIS_URL: must be a URL with scheme redis or rediss (got "http://:[REDACTED]@127.0.0.1:6379")');
   });
 
-  it('takes Redis as optional: unset, the bridges\' posting limits are kept per replica', () => {
-    expect(parseConfig(dispatcherConfigShape, { ...KEYS }).REDIS_URL).toBeUndefined();
-    expect(parseConfig(dispatcherConfigShape, { ...KEYS, REDIS_URL: ' ' }).REDIS_URL).toBeUndefined();
+  it('shares the bridges\' posting limits in the gateway\'s Redis unless told another', () => {
+    expect(parseConfig(dispatcherConfigShape, { ...KEYS }).REDIS_URL).toBe('redis://127.0.0.1:6379');
     expect(parseConfig(dispatcherConfigShape, { ...KEYS, REDIS_URL: 'redis://127.0.0.1:6379/2' }).REDIS_URL).toBe('redis://127.0.0.1:6379/2');
   });
 });

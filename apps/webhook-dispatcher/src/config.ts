@@ -45,10 +45,11 @@ export const dispatcherConfigShape = {
   WEBHOOK_MAX_RESPONSE_BYTES: env.positiveInt(65_536),
   /**
    * Redis, where the replicas share each bridge's posting budget (the platforms' rate limits,
-   * and the waits a platform asked for). Optional: unset, each replica keeps the limits
-   * alone, in memory (with a warning at start-up), so N replicas may post N times as fast.
+   * and the waits a platform asked for). The gateway's default, the same Redis its replicas
+   * share rate limits in. While it cannot be reached each replica keeps the limits alone, in
+   * memory (with a warning), so N replicas may post N times as fast: no delivery waits on it.
    */
-  REDIS_URL: env.optionalUrl(['redis', 'rediss']),
+  REDIS_URL: env.url(['redis', 'rediss'], 'redis://127.0.0.1:6379'),
   /**
    * The keys the rooms service seals signing secrets with (the same SECRETS_KEYS): the
    * registrations arrive with their secrets sealed, opened only to sign an attempt.

@@ -8,6 +8,7 @@ import { WebhooksController } from '../v2/webhooks/webhooks.controller';
 import { WebhookDeliveriesController } from '../v2/webhooks/webhook-deliveries.controller';
 import { SessionController } from '../v2/session/session.controller';
 import { TokensController } from '../v2/tokens/tokens.controller';
+import { BridgeInboundController } from '../v2/bridges/inbound.controller';
 import { V2Body, V2Query } from '../v2/http/validation';
 import { buildV2OpenApi, routeInfo } from './v2-openapi';
 
@@ -118,6 +119,19 @@ describe('v2 OpenAPI document: room statistics', () => {
     expect(schema.properties.last_active.type).toEqual(['string', 'null']);
     expect(op.security).toEqual(expect.arrayContaining([{ bearer: ['view_group', 'view_room'] }]));
     expect(op.parameters.map((p: any) => p.name)).toEqual(['room']);
+  });
+});
+
+describe('v2 OpenAPI document: a bridge\'s inbound URL', () => {
+  const doc = buildV2OpenApi([routeInfo(Object.create(BridgeInboundController.prototype) as object, 'receive')!], 'http://h') as any;
+  const op = doc.paths['/v2/bridge/inbound/{key}'].post;
+
+  it('documents a public POST, 200, its form and JSON bodies (the platforms\' shapes), 401 for a missing token or HMAC, 404 for a key of none', () => {
+    expect(op.security).toEqual([]);
+    expect(Object.keys(op.requestBody.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+    expect(Object.keys(op.requestBody.content['application/x-www-form-urlencoded'].schema.properties)).toEqual(expect.arrayContaining(['token', 'text', 'user_name']));
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '404', '415', '429']));
+    expect(op.parameters.map((p: any) => p.name)).toEqual(['key']);
   });
 });
 

@@ -5,7 +5,7 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { z, ZodTypeAny } from 'zod';
 import { accessRuleOf, AccessRule, whoMay } from '@app/contracts';
 import {
-  EVENT_STREAM, EventStreamDoc, FLOOD_CONTROLLED, NOTES, OTHER_ANSWERS, PUBLIC_ROUTE, RAW_BODY, REQUIRED_SCOPES, RESPONSE_SCHEMA, SESSION_ENOUGH, SUMMARY,
+  EVENT_STREAM, EventStreamDoc, FLOOD_CONTROLLED, NOTES, OTHER_ANSWERS, PUBLIC_ROUTE, RAW_BODY, REQUIRED_SCOPES, RESPONSE_SCHEMA, SESSION_ENOUGH, SIGNED_BODY, SUMMARY,
 } from '../v2/http/route-options';
 import { SESSION_COOKIE } from '../v2/session/session-cookie';
 import type { V1Method } from '../v1/methods';
@@ -28,6 +28,8 @@ export interface V2RouteInfo {
   otherAnswers: Record<number, string>;
   floodControlled: boolean;
   rawBody: boolean;
+  /** A body kept as bytes (@SignedBody): its shape per media type. */
+  signedBody?: Record<string, ZodTypeAny>;
   status: number;
   params: string[];
   body?: ZodTypeAny;
@@ -75,6 +77,7 @@ export function routeInfo(controller: object, methodName: string): V2RouteInfo |
     otherAnswers: meta<Record<number, string>>(OTHER_ANSWERS) ?? {},
     floodControlled: meta<boolean>(FLOOD_CONTROLLED) ?? false,
     rawBody: meta<boolean>(RAW_BODY) ?? false,
+    signedBody: meta<Record<string, ZodTypeAny>>(SIGNED_BODY),
     status: Reflect.getMetadata(HTTP_CODE_METADATA, handler) ?? (method === 'post' ? HttpStatus.CREATED : HttpStatus.OK),
     params: [...nestPath.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]),
     body,
@@ -182,6 +185,7 @@ export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string, v1Methods
         ...(r.stream?.query instanceof z.ZodObject ? { query: r.stream.query } : {}),
         ...(r.stream?.headers instanceof z.ZodObject ? { headers: r.stream.headers } : {}),
         ...(r.body ? { body: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),
+        ...(r.signedBody ? { body: { required: true, content: Object.fromEntries(Object.entries(r.signedBody).map(([type, schema]) => [type, { schema }])) } } : {}),
         ...(r.rawBody ? { body: { required: true, content: { 'multipart/form-data': { schema: z.object({}).passthrough() }, 'multipart/related': { schema: z.object({}).passthrough() } } } } : {}),
       },
       responses: {

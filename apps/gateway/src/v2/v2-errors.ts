@@ -30,6 +30,10 @@ const V2_WORDING: ApiWording = {
         return new ApiError(404, `Webhook ${d.ref ?? ''} not found`);
       case 'bridge_not_found':
         return new ApiError(404, `Bridge ${d.ref ?? ''} not found`);
+      case 'inbound_not_found':
+        return new ApiError(404, 'Not found');
+      case 'inbound_unverified':
+        return new ApiError(401, `This bridge's inbound URL ${d.problem ?? 'refused the request'}; nothing was posted.`);
       case 'delivery_not_found':
         return new ApiError(404, `Delivery ${d.ref ?? ''} not found`);
       case 'room_not_private':

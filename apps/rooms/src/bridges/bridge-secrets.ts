@@ -19,6 +19,11 @@ export class BridgeSecrets {
     return this.box.seal(clear, secretPurpose.bridgeInbound(id, what));
   }
 
+  /** An inbound secret as stored (sealed), opened: only the inbound endpoint checks requests with it. */
+  openInbound(id: number, what: 'token' | 'hmac_secret', sealed: string | null): string | null {
+    return sealed === null ? null : this.box.reveal(sealed, secretPurpose.bridgeInbound(id, what));
+  }
+
   signing(id: number, clear: string): string {
     return this.box.seal(clear, secretPurpose.webhook(id));
   }

@@ -150,6 +150,24 @@ export class BridgeRepository {
     return rows[0] ? toStored(rows[0]) : null;
   }
 
+  /**
+   * Whether the room posted this text within the last `seconds` in a message that went out
+   * through one of its bridges (enabled, forwarding that kind of message), other than one
+   * from `from` itself (a person saying the same twice is not an echo): an inbound post that
+   * is such an echo came round a ring of bridges. Read from history (messages_room_time_idx:
+   * a minute of one room) rather than a table of fingerprints that every delivery would write.
+   */
+  async sentOutRecently(m: EntityManager, roomId: number, text: string, from: string, seconds: number): Promise<boolean> {
+    const rows: unknown[] = await m.query(
+      `SELECT 1 FROM messages msg
+        WHERE msg.room_id = $1 AND msg.created_at > now() - make_interval(secs => $4) AND btrim(msg.body) = btrim($2)
+          AND msg.from_label IS DISTINCT FROM $3
+          AND EXISTS (SELECT 1 FROM webhooks w WHERE w.room_id = $1 AND ${BRIDGE('w')} AND w.enabled
+                        AND (CASE msg.type WHEN 'notification' THEN 'room_notification' ELSE 'room_message' END) = ANY (w.bridge_events))
+        LIMIT 1`, [roomId, text, from, seconds]);
+    return rows.length > 0;
+  }
+
   /** A page of the room's bridges that the viewer may see (the webhook rule, as for webhooks), by id. */
   async listOfRoom(m: EntityManager, roomId: number, viewer: WebhookViewer, offset: number, limit: number): Promise<StoredBridge[]> {
     const rows: BridgeRow[] = await m.query(

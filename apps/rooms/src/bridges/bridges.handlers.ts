@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandContext } from '@app/common';
-import { CreateBridgeV1, DeleteBridgeV1, EnableBridgeV1, GetBridgeV1, ListBridgesV1, PutBridgeV1, RequestOf } from '@app/contracts';
+import { CreateBridgeV1, DeleteBridgeV1, EnableBridgeV1, GetBridgeV1, ListBridgesV1, PutBridgeV1, ReceiveBridgeInboundV1, RequestOf } from '@app/contracts';
 import { CommandPipe } from '../shared/command-pipe';
 import { CreateBridge } from './create-bridge/create-bridge.usecase';
 import { DeleteBridge } from './delete-bridge/delete-bridge.usecase';
@@ -9,6 +9,7 @@ import { EnableBridge } from './enable-bridge/enable-bridge.usecase';
 import { GetBridge } from './get-bridge/get-bridge.usecase';
 import { ListBridges } from './list-bridges/list-bridges.usecase';
 import { PutBridge } from './put-bridge/put-bridge.usecase';
+import { ReceiveBridgeInbound } from './receive-inbound/receive-inbound.usecase';
 
 /** Transport edge of bridges: each command, parsed with its contract's schema, goes to its use case. */
 @Controller()
@@ -20,6 +21,7 @@ export class BridgesHandlers {
     private readonly getBridge: GetBridge,
     private readonly deleteBridge: DeleteBridge,
     private readonly enableBridge: EnableBridge,
+    private readonly receiveInbound: ReceiveBridgeInbound,
   ) {}
 
   @MessagePattern(CreateBridgeV1.pattern)
@@ -39,4 +41,7 @@ export class BridgesHandlers {
 
   @MessagePattern(EnableBridgeV1.pattern)
   enable(@Payload(new CommandPipe(EnableBridgeV1)) c: RequestOf<typeof EnableBridgeV1>, @Ctx() ctx: CommandContext) { return this.enableBridge.execute(c, ctx.meta); }
+
+  @MessagePattern(ReceiveBridgeInboundV1.pattern)
+  inbound(@Payload(new CommandPipe(ReceiveBridgeInboundV1)) c: RequestOf<typeof ReceiveBridgeInboundV1>, @Ctx() ctx: CommandContext) { return this.receiveInbound.execute(c, ctx.meta); }
 }

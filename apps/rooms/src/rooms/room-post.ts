@@ -6,7 +6,7 @@ import { Tx } from '../outbox/unit-of-work';
 import { Actors } from '../users/actors';
 import { UserRepository } from '../users/user.repository';
 import { MessageExtras, MessageRepository, StoredMessage } from './message.repository';
-import { RoomRepository } from './room.repository';
+import { RoomRepository, roomRefKey } from './room.repository';
 
 /** What a post stores beside what every post has (id, room, mentions, time). */
 export type PostFields = Pick<MessageEntity, 'type' | 'fromLabel' | 'userId' | 'body' | 'messageFormat' | 'color' | 'notify'> & MessageExtras;
@@ -37,6 +37,18 @@ export class RoomPost {
     const opened = await this.rooms.findForUse(tx.manager, ref, actor, () => this.actingUser(tx, actor), { lock: 'share', memo: tx.memo });
     if (opened.room.isArchived) throw commandFailure('invalid', 'room_archived', 'room', { name: opened.room.name });
     return opened;
+  }
+
+  /**
+   * The room a bridge's inbound post goes to: no actor (the bridge was allowed when it was
+   * made, and its key or token is the credential), read FOR SHARE once per batch as open
+   * reads it; refused when archived.
+   */
+  async openForBridge(tx: Tx, roomId: number): Promise<RoomEntity> {
+    const ref = { id: roomId };
+    const room = await tx.memo(roomRefKey(ref), () => this.rooms.findByRef(tx.manager, ref, 'share'));
+    if (room.isArchived) throw commandFailure('invalid', 'room_archived', 'room', { name: room.name });
+    return room;
   }
 
   /** Stages the message (its @mentions resolved to live users) with the commit; answers it and who it mentions. */

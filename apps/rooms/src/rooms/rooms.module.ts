@@ -48,6 +48,6 @@ import { UpdateRoom } from './update-room/update-room.usecase';
     EnterRoom, ExitRoom, ListParticipants,
     GetFileAccess, ListRemovedFiles, ForgetRemovedFiles,
   ],
-  exports: [SendNotification],
+  exports: [SendNotification, RoomPost],
 })
 export class RoomsModule {}

@@ -27,23 +27,25 @@ export interface PostCapacity {
 }
 
 /**
- * Each platform's capacity, from its documented limits (the formats keep the exact ones;
- * these are the estimates the lane picks with, a fifth below for markup):
- * - Slack: 20 attachments recommended (100 refused), 40,000 characters of text.
- * - Discord: 10 embeds, 6,000 characters across them.
- * - Teams: 28 KB per card; containers have no count limit of their own (20, to stay readable).
- * - Mattermost 16,383 characters, Rocket.Chat 5,000 (its default), Google Chat 4,096 of text:
- *   attachments or sections without a documented count (20, as Slack).
- * - Matrix: one event per send, 65,536 bytes; a coalesced event is one formatted body.
+ * How much the lane offers a platform's format for one post, at most: the format itself
+ * says what fits (fitsOnePost): plain messages share one post's text as lines, while
+ * attachments, embeds and containers count against the platform's own caps (Slack 20
+ * attachments recommended, Discord 10 embeds, Teams 28 KB a card). `messages` only bounds
+ * the search (rendering costs grow with the batch); `size` is a first cut in characters
+ * (or bytes), a fifth below the platform's limit for markup:
+ * - Slack 40,000 characters of text; Discord 6,000 across embeds (2,000 of content);
+ *   Mattermost 16,383; Rocket.Chat 5,000 (its default); Google Chat 4,096 of text;
+ *   Teams 28 KB a card; Matrix 65,536 bytes an event.
  */
+const OFFERED = 200;
 export const POST_CAPACITY: Readonly<Record<BridgeKind, PostCapacity>> = {
-  slack: { messages: 20, size: 32_000 },
-  discord: { messages: 10, size: 4_800 },
-  teams: { messages: 20, size: 22_400 },
-  mattermost: { messages: 20, size: 13_000 },
-  rocketchat: { messages: 20, size: 4_000 },
-  googlechat: { messages: 20, size: 3_200 },
-  matrix: { messages: 20, size: 48_000 },
+  slack: { messages: OFFERED, size: 32_000 },
+  discord: { messages: OFFERED, size: 4_800 },
+  teams: { messages: OFFERED, size: 22_400 },
+  mattermost: { messages: OFFERED, size: 13_000 },
+  rocketchat: { messages: OFFERED, size: 4_000 },
+  googlechat: { messages: OFFERED, size: 3_200 },
+  matrix: { messages: OFFERED, size: 48_000 },
 };
 
 /**
@@ -52,8 +54,7 @@ export const POST_CAPACITY: Readonly<Record<BridgeKind, PostCapacity>> = {
  * (a message larger than a post goes alone: its format splits it into consecutive posts).
  *
  * `fitsOnePost(count)`, when given, is the format's own answer (`format(first count).length
- * <= 1`: it also starts a new post where the sender changes, or text follows an
- * attachment): the count is lowered until it holds (it holds for fewer whenever it holds
+ * <= 1`: it starts a new post where an attachment, a card or a split message needs one): the count is lowered until it holds (it holds for fewer whenever it holds
  * for more, so a binary search), never below one.
  */
 export function coalesceCount(

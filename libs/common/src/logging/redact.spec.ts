@@ -13,6 +13,12 @@ describe('redactUrl', () => {
     expect(redactUrl('/v1/users/create?password=s3cret#x')).toBe('/v1/users/create?password=[REDACTED]#x');
   });
 
+  it('hides a bridge\'s inbound key, a credential in the path', () => {
+    expect(redactUrl('/v2/bridge/inbound/k3yK3yK3yK3yK3yK3yK3yK3y?x=1')).toBe('/v2/bridge/inbound/[REDACTED]?x=1');
+    expect(redactUrl('/V2/Bridge/Inbound/abc/def')).toBe('/V2/Bridge/Inbound/[REDACTED]/def');
+    expect(redactUrl('/v2/room/bridge/1')).toBe('/v2/room/bridge/1');
+  });
+
   it('leaves other parameters alone', () => {
     expect(redactUrl('/v1/rooms/show?room_id=my_auth_token=1')).toBe('/v1/rooms/show?room_id=my_auth_token=1');
   });

@@ -136,6 +136,9 @@ function redactPath(path: string): string {
 
 const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*:)([^/?#@]*)@/i;
 
+/** Path segments that are credentials themselves: a bridge's inbound key (`/v2/bridge/inbound/{key}`). */
+const SECRET_SEGMENT = /(\/bridge\/inbound\/)[^/;]+/gi;
+
 function redactUrlUnsafe(url: string): string {
   let rest = url;
   let fragment: string | undefined;
@@ -150,7 +153,7 @@ function redactUrlUnsafe(url: string): string {
     query = rest.slice(q + 1);
     rest = rest.slice(0, q);
   }
-  rest = redactPath(rest.replace(USERINFO, `$1${REDACTED}@`));
+  rest = redactPath(rest.replace(USERINFO, `$1${REDACTED}@`).replace(SECRET_SEGMENT, `$1${REDACTED}`));
   return rest +
     (query === undefined ? '' : `?${redactParams(query)}`) +
     (fragment === undefined ? '' : `#${redactParams(fragment)}`);

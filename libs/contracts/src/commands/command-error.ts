@@ -23,6 +23,10 @@ export type CommandErrorReason =
   | 'webhook_not_found'
   /** No bridge of the room with this id (`detail.ref`). */
   | 'bridge_not_found'
+  /** No bridge takes inbound posts at this key (unknown, or its bridge or inbound disabled: one answer, so keys cannot be probed). */
+  | 'inbound_not_found'
+  /** An inbound post without the bridge's token or HMAC, or with a wrong one (`detail.problem`): nothing was stored. */
+  | 'inbound_unverified'
   /** Members are managed for private rooms only. */
   | 'room_not_private'
   /** Nobody enters an archived room (exiting it is allowed). */

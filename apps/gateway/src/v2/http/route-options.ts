@@ -6,6 +6,7 @@ export const PUBLIC_ROUTE = 'v2:public';
 export const REQUIRED_SCOPES = 'v2:scopes';
 export const FLOOD_CONTROLLED = 'v2:flood';
 export const RAW_BODY = 'v2:raw-body';
+export const SIGNED_BODY = 'v2:signed-body';
 export const JSON_BODY_ONLY = 'v2:json-only';
 export const SESSION_ENOUGH = 'v2:session-enough';
 export const SUMMARY = 'v2:summary';
@@ -42,6 +43,13 @@ export const FloodControlled = () => SetMetadata(FLOOD_CONTROLLED, true);
 
 /** The body is kept as bytes (uploads), up to the file size limit rather than the JSON limit. */
 export const RawBody = () => SetMetadata(RAW_BODY, true);
+
+/**
+ * The body is kept as the bytes that came, up to the JSON limit, for a signature computed
+ * over them (Teams signs a bridge's inbound post): read as JSON it could not be checked.
+ * `documented`: the body's shape per media type, for the OpenAPI document.
+ */
+export const SignedBody = (documented: Record<string, ZodTypeAny>) => SetMetadata(SIGNED_BODY, documented);
 
 /** The operation's one-line summary in the OpenAPI document (default: from the method's name). */
 export const Summary = (text: string) => SetMetadata(SUMMARY, text);

@@ -5,7 +5,7 @@ import bodyParser from 'body-parser';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../shared/api-error';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
-import { JSON_BODY_ONLY, RAW_BODY } from './route-options';
+import { JSON_BODY_ONLY, RAW_BODY, SIGNED_BODY } from './route-options';
 import { V2HttpRequest } from './v2-request';
 
 type RawParser = (req: IncomingMessage, res: unknown, next: (err?: unknown) => void) => void;
@@ -24,6 +24,7 @@ export class V2BodyGuard implements CanActivate {
   private readonly json: RawParser;
   private readonly form: RawParser;
   private readonly raw: RawParser;
+  private readonly bytes: RawParser;
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig, private readonly reflector: Reflector) {
     // A body without a content type is read as JSON: what v2 clients send when they forget it.
@@ -32,6 +33,7 @@ export class V2BodyGuard implements CanActivate {
     // Room for the multipart framing around a file of the largest size: the upload's parser
     // holds the file itself to FILE_MAX_BYTES exactly.
     this.raw = bodyParser.raw({ limit: config.FILE_MAX_BYTES + 64 * 1024, type: () => true }) as RawParser;
+    this.bytes = bodyParser.raw({ limit: config.BODY_LIMIT_BYTES, type: () => true }) as RawParser;
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -42,6 +44,8 @@ export class V2BodyGuard implements CanActivate {
     if (req.method === 'GET' || req.method === 'HEAD') return true;
     if (this.reflector.get<boolean>(RAW_BODY, context.getHandler())) {
       await run(this.raw, req.raw, res);
+    } else if (this.reflector.get<unknown>(SIGNED_BODY, context.getHandler())) {
+      await run(this.bytes, req.raw, res);
     } else {
       await run(this.json, req.raw, res);
       if (!this.reflector.get<boolean>(JSON_BODY_ONLY, context.getHandler())) await run(this.form, req.raw, res);

@@ -1,6 +1,6 @@
 import { COLORS } from './colors';
-import { clip, pack, textPieces, type Piece } from './pack';
-import { discordDialect, renderDoc } from './render';
+import { clip, packPosts, textPieces, type Piece } from './pack';
+import { discordDialect, lineLabel, renderDoc } from './render';
 import { partText, splitText } from './split';
 import type { BridgeCard, BridgeMessage, PlatformFormat, PlatformPost } from './types';
 
@@ -23,7 +23,7 @@ export const DISCORD_LIMITS = {
 type Embed = Record<string, unknown>;
 
 export const discord: PlatformFormat = (messages) =>
-  pack(messages.map((m) => ({ username: discordUsername(m.sender), pieces: discordPieces(m) })),
+  packPosts(messages.map((m) => ({ username: discordUsername(m.sender), pieces: discordPieces(m), label: lineLabel(m.sender, discordDialect) })),
     { text: DISCORD_LIMITS.content, attachments: DISCORD_LIMITS.embeds, total: DISCORD_LIMITS.total, textInTotal: false })
     .map((p): PlatformPost => ({
       method: 'POST',

@@ -1,4 +1,5 @@
-import { formatFileSize, jsonBytes, pack, splitBlock } from './split-rich';
+import { pack } from './pack';
+import { jsonBytes, splitBlock } from './split';
 import type { Block, BridgeCard, BridgeFile, BridgeMessage, Inline, PlatformFormat, PlatformPost } from './types';
 
 /**
@@ -59,9 +60,9 @@ function messageUnits(m: BridgeMessage): Unit[] {
   return units;
 }
 
-/** A file: its link and size in the text; an image is shown in a card, the only place Chat shows one. */
+/** A file's link and size are in the body (toBridgeMessage); its image is shown in a card, the only place Chat shows one. */
 function fileUnits(file: BridgeFile, deliveryId: string): Unit[] {
-  const units: Unit[] = [{ kind: 'text', text: `${link(file.url, file.name)} (${formatFileSize(file.size)})` }];
+  const units: Unit[] = [];
   if (file.imageUrl && webUrl(file.imageUrl)) {
     units.push({
       kind: 'card',

@@ -1,5 +1,6 @@
 import { COLORS } from './colors';
-import { formatFileSize, jsonBytes, pack, splitBlock } from './split-rich';
+import { pack } from './pack';
+import { jsonBytes, splitBlock } from './split';
 import type { Block, BridgeCard, BridgeFile, BridgeMessage, Inline, PlatformFormat, PlatformPost } from './types';
 
 /**
@@ -97,7 +98,8 @@ const UNIT_MAX_BYTES = MATRIX_CONTENT_MAX_BYTES - 2_000;
 function messageUnits(m: BridgeMessage, index: number): Unit[] {
   // A card replaces the message it came with: HipChat's `message` is the card's fallback.
   const blocks: Block[] = m.card ? cardBlocks(m.card) : [...m.body];
-  if (m.file) blocks.push(fileBlock(m.file));
+  // The file's link and size are in the body (toBridgeMessage): a preview is what Matrix adds.
+  if (m.file?.imageUrl && m.file.imageUrl !== m.file.url) blocks.push(previewBlock(m.file));
   const fits = (b: Block) => {
     const u = blockUnit(b, index);
     return jsonBytes([u.html, u.text]) <= UNIT_MAX_BYTES;
@@ -144,10 +146,9 @@ function cardBlocks(card: BridgeCard): Block[] {
   return blocks;
 }
 
-function fileBlock(file: BridgeFile): Block {
-  const children: Inline[] = [{ t: 'link', href: file.url, children: [{ t: 'text', text: file.name }] }, { t: 'text', text: ` (${formatFileSize(file.size)})` }];
-  if (file.imageUrl && file.imageUrl !== file.url) children.push({ t: 'text', text: ' ' }, { t: 'image', src: file.imageUrl, alt: 'preview' });
-  return { t: 'paragraph', children };
+/** An http image cannot be shown inline in Matrix (mxc:// only): the preview is a link. */
+function previewBlock(file: BridgeFile): Block {
+  return { t: 'paragraph', children: [{ t: 'image', src: file.imageUrl!, alt: 'preview' }] };
 }
 
 // ---- HTML and plain text ------------------------------------------------------------

@@ -37,6 +37,11 @@ describe('toBridgeMessage', () => {
       thumbnail: 'https://a.example/t.png', icon: 'https://a.example/i.png', activity: 'CI did it',
       attributes: [{ label: 'L', value: 'V', url: 'https://a.example/v' }, { label: '', value: 'W', url: null }],
     });
+    // The formats that show a card leave the message out: it is the card's fallback text, kept in body for those that show one (Slack's fallback).
+    expect(m.body).toEqual([{ t: 'paragraph', children: [{ t: 'text', text: 'T' }] }]);
+    const html = of('room_notification', { message: { from: 'CI', message: '<b>Build</b> passed', message_format: 'html' } }, card);
+    expect(html.body).toEqual([{ t: 'paragraph', children: [{ t: 'bold', children: [{ t: 'text', text: 'Build' }] }, { t: 'text', text: ' passed' }] }]);
+    expect(html.card?.title).toBe('T');
     expect(of('room_notification', { message: { message: 'x' } }, { ...card, description: 'plain <i>' }).card?.description)
       .toEqual([{ t: 'paragraph', children: [{ t: 'text', text: 'plain <i>' }] }]);
   });

@@ -1,22 +1,36 @@
-import { clip, pack, summary, textPieces, type Piece } from './pack';
+import { clip, pack, packPosts, summary, textPieces, type PackMessage, type Piece } from './pack';
 
 const text = (t: string, sep = '\n'): Piece<string> => ({ kind: 'text', text: t, sep });
 const box = (v: string, size = v.length): Piece<string> => ({ kind: 'attachment', value: v, size });
 const limits = { text: 20, attachments: 2, total: 30, textInTotal: true };
 
 describe('pack', () => {
+  it('fills each group while it fits and keeps the order', () => {
+    expect(pack([1, 2, 3, 4, 5], (g) => g.reduce((a, b) => a + b, 0) <= 6)).toEqual([[1, 2, 3], [4], [5]]);
+  });
+
+  it('opens a new group where the next unit may not join', () => {
+    expect(pack(['t', 'c', 't'], () => true, (g, next) => !(g.includes('c') && next === 't'))).toEqual([['t', 'c'], ['t']]);
+  });
+
+  it('gives a unit too large for any group a group of its own rather than lose it', () => {
+    expect(pack([1, 9, 1], (g) => g.reduce((a, b) => a + b, 0) <= 6)).toEqual([[1], [9], [1]]);
+  });
+});
+
+describe('packPosts', () => {
   it('joins consecutive texts of one sender into one post, on new lines', () => {
-    expect(pack([{ username: 'a', pieces: [text('one')] }, { username: 'a', pieces: [text('two')] }], limits))
+    expect(packPosts([{ username: 'a', label: '*a*: ', pieces: [text('one')] }, { username: 'a', label: '*a*: ', pieces: [text('two')] }], limits))
       .toEqual([{ username: 'a', text: 'one\ntwo', attachments: [] }]);
   });
 
   it('starts a new post for another sender, for text after an attachment, and at each limit', () => {
-    const posts = pack([
-      { username: 'a', pieces: [text('one')] },
-      { username: 'b', pieces: [text('two'), box('x')] },
-      { username: 'b', pieces: [text('three')] }, // shown above x if it joined: a new post
-      { username: 'b', pieces: [text('a'.repeat(15))] }, // 5 + 1 + 15 > 20
-      { username: 'b', pieces: [box('p'), box('q'), box('r')] }, // at most 2 attachments
+    const posts = packPosts([
+      { username: 'a', label: '*a*: ', pieces: [text('one')] },
+      { username: 'b', label: '*b*: ', pieces: [text('two'), box('x')] },
+      { username: 'b', label: '*b*: ', pieces: [text('three')] }, // shown above x if it joined: a new post
+      { username: 'b', label: '*b*: ', pieces: [text('a'.repeat(15))] }, // 5 + 1 + 15 > 20
+      { username: 'b', label: '*b*: ', pieces: [box('p'), box('q'), box('r')] }, // at most 2 attachments
     ], limits);
     expect(posts).toEqual([
       { username: 'a', text: 'one', attachments: [] },
@@ -28,9 +42,27 @@ describe('pack', () => {
   });
 
   it('keeps attachments within the total, and text too where it counts', () => {
-    expect(pack([{ username: null, pieces: [box('a', 20), box('b', 20)] }], { ...limits, attachments: 10 }).map((p) => p.attachments)).toEqual([['a'], ['b']]);
-    expect(pack([{ username: null, pieces: [text('x'.repeat(15)), box('b', 20)] }], { ...limits, attachments: 10 }).length).toBe(2);
-    expect(pack([{ username: null, pieces: [text('x'.repeat(15)), box('b', 20)] }], { ...limits, attachments: 10, textInTotal: false }).length).toBe(1);
+    expect(packPosts([{ username: null, label: '', pieces: [box('a', 20), box('b', 20)] }], { ...limits, attachments: 10 }).map((p) => p.attachments)).toEqual([['a'], ['b']]);
+    expect(packPosts([{ username: null, label: '', pieces: [text('x'.repeat(15)), box('b', 20)] }], { ...limits, attachments: 10 }).length).toBe(2);
+    expect(packPosts([{ username: null, label: '', pieces: [text('x'.repeat(15)), box('b', 20)] }], { ...limits, attachments: 10, textInTotal: false }).length).toBe(1);
+  });
+
+  it('puts one-line messages of several senders in one post under the webhook\'s own name, each line naming its sender', () => {
+    const line = (who: string, t: string): PackMessage<string> => ({ username: who, label: `*${who}*: `, pieces: [text(t)] });
+    const wide = { text: 1000, attachments: 20, total: 1000, textInTotal: true };
+    expect(packPosts([line('a', 'one'), line('b', 'two'), line('a', 'three')], wide))
+      .toEqual([{ username: null, text: '*a*: one\n*b*: two\n*a*: three', attachments: [] }]);
+    // One sender alone keeps the username override and no names on the lines.
+    expect(packPosts([line('a', 'one'), line('a', 'two')], wide)).toEqual([{ username: 'a', text: 'one\ntwo', attachments: [] }]);
+    // A message with an attachment, or cut into parts, keeps a post of its sender's own.
+    const withBox: PackMessage<string> = { username: 'b', label: '*b*: ', pieces: [text('see'), box('x')] };
+    expect(packPosts([line('a', 'one'), withBox, line('a', 'two')], wide).map((p) => p.username)).toEqual(['a', 'b', 'a']);
+    const cut: PackMessage<string> = { username: 'b', label: '*b*: ', pieces: [text('ab '), text('cd', '')] };
+    expect(packPosts([line('a', 'one'), cut], wide).map((p) => p.username)).toEqual(['a', 'b']);
+    // A code block or a list starts on a line of its own, where Markdown reads it.
+    expect(packPosts([line('a', 'one'), line('b', '```\ncode\n```'), line('c', '- item')], wide)[0].text).toBe('*a*: one\n*b*:\n```\ncode\n```\n*c*:\n- item');
+    // The names count toward the limit: 'x'.repeat(8) twice, named, is 2 * 13 + 1 > 20.
+    expect(packPosts([line('a', 'x'.repeat(8)), line('b', 'x'.repeat(8))], limits).length).toBe(2);
   });
 
   it('joins the pieces of one split message without a separator', () => {

@@ -1,9 +1,31 @@
 /**
  * Coalescing: consecutive messages into as few posts as a platform's limits allow, in
- * order (issue 35: a burst arrives as few posts, nothing dropped). A post shows its text
- * above its attachments (embeds), so text that comes after an attachment starts a new post;
- * a post has one sender (the username override), so a change of sender does too.
+ * order (issue 35: a burst arrives as few posts, nothing dropped). One packer for every
+ * format: `pack` fills groups of units in order; `packPosts` is its use by the platforms
+ * whose post is a text above a list of attachments (Slack, Mattermost, Rocket.Chat, Discord).
  */
+
+/**
+ * Packs consecutive units into as few groups as fit, in order: a unit joins the current
+ * group while `mayJoin` allows it and the group still fits, else opens the next. A unit that
+ * fits nowhere alone is the caller's bug (it splits units beforehand), so it gets a group of
+ * its own rather than being lost.
+ */
+export function pack<T>(units: readonly T[], fits: (group: readonly T[]) => boolean, mayJoin: (group: readonly T[], next: T) => boolean = () => true): T[][] {
+  const groups: T[][] = [];
+  let current: T[] = [];
+  for (const unit of units) {
+    if (current.length > 0 && mayJoin(current, unit) && fits([...current, unit])) {
+      current.push(unit);
+      continue;
+    }
+    if (current.length > 0) groups.push(current);
+    current = [unit];
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
 export type Piece<A> =
   | { kind: 'text'; text: string; /** What joins it to the text before it in the same post. */ sep: string }
   | { kind: 'attachment'; value: A; /** Characters it counts toward the post's total. */ size: number };
@@ -24,36 +46,65 @@ export interface Packed<A> {
   attachments: A[];
 }
 
-export function pack<A>(messages: ReadonlyArray<{ username: string | null; pieces: ReadonlyArray<Piece<A>> }>, limits: PackLimits): Array<Packed<A>> {
-  const posts: Array<Packed<A>> = [];
-  let post: (Packed<A> & { size: number }) | null = null;
-  const close = () => {
-    if (post && (post.text !== '' || post.attachments.length > 0)) posts.push({ username: post.username, text: post.text, attachments: post.attachments });
-    post = null;
-  };
-  for (const m of messages) {
-    if (post && post.username !== m.username) close();
-    for (const piece of m.pieces) {
-      if (piece.kind === 'text') {
-        const fits = (p: Packed<A> & { size: number }) => p.attachments.length === 0
-          && p.text.length + piece.sep.length + piece.text.length <= limits.text
-          && (!limits.textInTotal || p.size + piece.sep.length + piece.text.length <= limits.total);
-        if (post && !fits(post)) close();
-        if (!post) post = { username: m.username, text: '', attachments: [], size: 0 };
-        const added = (post.text === '' ? '' : piece.sep) + piece.text;
-        post.text += added;
-        if (limits.textInTotal) post.size += added.length;
-      } else {
-        if (post && (post.attachments.length >= limits.attachments || post.size + piece.size > limits.total)) close();
-        if (!post) post = { username: m.username, text: '', attachments: [], size: 0 };
-        post.attachments.push(piece.value);
-        post.size += piece.size;
-      }
-    }
-  }
-  close();
-  return posts;
+/** A message as `packPosts` takes it: the username override it posts under, its pieces, and its sender's name as a line's label. */
+export interface PackMessage<A> {
+  username: string | null;
+  pieces: ReadonlyArray<Piece<A>>;
+  /** `*Ada*: ` in the platform's markup: what opens its line in a post shared with other senders. */
+  label: string;
 }
+
+interface Unit<A> {
+  username: string | null;
+  piece: Piece<A>;
+  label: string;
+  /** The message is this one piece of text (no attachment, not cut): it may share a post with other senders' messages. */
+  whole: boolean;
+}
+
+/**
+ * A post shows its text above its attachments (embeds), so text that comes after an
+ * attachment starts a new post. A post has one username override, so a change of sender
+ * starts a new post too, except between messages that are each one piece of text (no
+ * attachment, not cut): those share a post under the platform's own name for the webhook,
+ * each message opening with its sender's name (`*Ada Lovelace*: text`). A burst of people's short messages is then a
+ * few posts, not one per change of speaker, and every line still says who wrote it.
+ */
+export function packPosts<A>(messages: ReadonlyArray<PackMessage<A>>, limits: PackLimits): Array<Packed<A>> {
+  const units: Array<Unit<A>> = messages.flatMap((m) => {
+    const whole = m.pieces.length === 1 && m.pieces[0].kind === 'text';
+    return m.pieces.map((piece) => ({ username: m.username, piece, label: m.label, whole }));
+  });
+  const oneSender = (g: ReadonlyArray<Unit<A>>) => g.every((u) => u.username === g[0].username);
+  const groups = pack(
+    units,
+    (g) => {
+      const p = post(g);
+      const attachmentsSize = g.reduce((n, u) => n + (u.piece.kind === 'attachment' ? u.piece.size : 0), 0);
+      return p.text.length <= limits.text && p.attachments.length <= limits.attachments
+        && (limits.textInTotal ? p.text.length : 0) + attachmentsSize <= limits.total;
+    },
+    (g, next) => (g[0].username === next.username && oneSender(g)
+      ? !(next.piece.kind === 'text' && g.some((u) => u.piece.kind === 'attachment'))
+      : next.whole && g.every((u) => u.whole)),
+  );
+  return groups.map(post);
+
+  function post(g: ReadonlyArray<Unit<A>>): Packed<A> {
+    const shared = !oneSender(g);
+    let text = '';
+    const attachments: A[] = [];
+    for (const u of g) {
+      if (u.piece.kind === 'attachment') attachments.push(u.piece.value);
+      else text += (text === '' ? '' : u.piece.sep) + (shared ? labelled(u.label, u.piece.text) : u.piece.text);
+    }
+    return { username: shared ? null : g[0].username, text, attachments };
+  }
+}
+
+/** A sender's name before a message's text; before a code block, list or table, on a line of its own, where Markdown still reads the block. */
+const labelled = (label: string, text: string): string =>
+  (label === '' ? text : /^(```|[-*+•] |\d+\. |\|)/.test(text) ? `${label.trimEnd()}\n${text}` : label + text);
 
 /** A message's text as pieces that each fit `limit`: the first joins the message before it on a new line. */
 export function textPieces<A>(parts: readonly string[]): Array<Piece<A>> {

@@ -78,6 +78,9 @@ function codeTable(rows: Inline[][][], header: boolean, d: Dialect): string {
   return d.pre(lines.join('\n'));
 }
 
+/** A sender's name opening a line of a post that several senders share: `*Ada Lovelace*: `. */
+export const lineLabel = (sender: string | null, d: Dialect): string => (sender ? `${d.bold(d.escape(sender))}: ` : '');
+
 // ---- the dialects ----
 
 /** Characters a URL may not carry inside a link's syntax, percent-encoded (still the same URL). */

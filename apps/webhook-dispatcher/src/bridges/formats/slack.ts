@@ -1,7 +1,7 @@
 import { COLORS } from './colors';
 import { plainText } from './html';
-import { clip, pack, summary, textPieces, type Piece } from './pack';
-import { renderDoc, slackDialect } from './render';
+import { clip, packPosts, summary, textPieces, type Piece } from './pack';
+import { lineLabel, renderDoc, slackDialect } from './render';
 import { partText, splitText } from './split';
 import type { BridgeCard, BridgeMessage, PlatformFormat, PlatformPost } from './types';
 
@@ -22,7 +22,7 @@ export const SLACK_LIMITS = { text: 40_000, attachments: 20, total: 40_000, text
 type Attachment = Record<string, unknown>;
 
 export const slack: PlatformFormat = (messages) =>
-  pack(messages.map((m) => ({ username: m.sender, pieces: slackPieces(m) })), SLACK_LIMITS).map((p): PlatformPost => ({
+  packPosts(messages.map((m) => ({ username: m.sender, pieces: slackPieces(m), label: lineLabel(m.sender, slackDialect) })), SLACK_LIMITS).map((p): PlatformPost => ({
     method: 'POST',
     path: '',
     body: {

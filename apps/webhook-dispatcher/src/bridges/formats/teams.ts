@@ -1,5 +1,5 @@
-import type { NotificationColor } from '@app/contracts';
-import { formatFileSize, jsonBytes, pack, splitBlock } from './split-rich';
+import { pack } from './pack';
+import { jsonBytes, splitBlock } from './split';
 import { COLORS } from './colors';
 import type { Block, BridgeCard, BridgeMessage, Inline, PlatformFormat, PlatformPost } from './types';
 
@@ -91,10 +91,8 @@ function messageElements(m: BridgeMessage): Element[] {
   const blocks: Block[] = m.card ? [] : withSender(m.sender, m.body.flatMap((b) => splitBlock(b, fits)));
   const elements = blocks.flatMap(blockElements);
   if (m.card) elements.push(...cardElements(m.card, m.sender, fits));
-  if (m.file) {
-    elements.push({ type: 'TextBlock', text: `${link(m.file.url, escapeMd(m.file.name))} (${formatFileSize(m.file.size)})`, wrap: true });
-    if (m.file.imageUrl && webUrl(m.file.imageUrl)) elements.push({ type: 'Image', url: m.file.imageUrl, altText: m.file.name, size: 'Large' });
-  }
+  // The file's link and size are in the body (toBridgeMessage): the image is what Teams adds.
+  if (m.file?.imageUrl && webUrl(m.file.imageUrl)) elements.push({ type: 'Image', url: m.file.imageUrl, altText: m.file.name, size: 'Large' });
   return elements;
 }
 

@@ -60,6 +60,12 @@ export interface BridgeMessage {
   sender: string | null;
   /** An integration's notification (Matrix `m.notice`) rather than a person's message (`m.text`). */
   notice: boolean;
+  /**
+   * What it says. With a card, the notification's message: the card's fallback, which the
+   * formats that show the card leave out (Slack keeps it as the attachment's `fallback`).
+   * With a file, the file's link and size already: the formats add only what they show of
+   * its image.
+   */
   body: Doc;
   /** The notification's colour; `random` was picked once, when it was sent. */
   color: NotificationColor | null;

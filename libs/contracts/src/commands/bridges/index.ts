@@ -1,3 +1,4 @@
 export * from './bridge-fields';
 export * from './bridges';
+export * from './receive-inbound';
 export * from './test-bridge';
