@@ -96,6 +96,15 @@ export const V2_OPERATIONS: readonly OperationDescriptor[] = [
   v2('room/{room}/bridge/{id}', 'GET', (c, rng) => bridgeOf(c, rng), () => ({}), []),
   v2('room/{room}/bridge/{id}', 'PUT', (c, rng) => bridgeOf(c, rng), (_c, rng) => ({ kind: rng.pick(BRIDGE_KINDS), url: hookUrl(rng), name: 'Bridge' }), ['name', 'url']),
   v2('room/{room}/bridge/{id}', 'DELETE', (c, rng) => bridgeOf(c, rng), () => ({}), []),
+  v2('room/{room}/bridge/{id}/enable', 'POST', (c, rng) => `${bridgeOf(c, rng)}/enable`, () => ({}), []),
+  v2('room/{room}/bridge/{id}/test', 'POST', (c, rng) => `${bridgeOf(c, rng)}/test`, () => ({}), [], PERSONAL, 0.5),
+  v2('room/{room}/bridge/{id}/delivery', 'GET', (c, rng) => `${bridgeOf(c, rng)}/delivery`, (_c, rng) => ({
+    ...page(rng), ...(rng.chance(0.5) ? { status: rng.pick(['failed', 'delivered', 'retrying']) } : {}),
+    ...(rng.chance(0.5) ? { event: rng.pick(EVENTS) } : {}), ...(rng.chance(0.5) ? { since: rng.pick(['2024-02-29T10:00:00Z', '2024-02-29T10:00:00+02:00']) } : {}),
+  }), ['status', 'event', 'since']),
+  v2('room/{room}/bridge/{id}/delivery/{delivery}', 'GET', (c, rng) => `${bridgeOf(c, rng)}/delivery/${delivery(c, rng)}`, () => ({}), []),
+  v2('room/{room}/bridge/{id}/delivery/{delivery}/redeliver', 'POST', (c, rng) => `${bridgeOf(c, rng)}/delivery/${delivery(c, rng)}/redeliver`, () => ({}), [], PERSONAL, 0.5),
+  v2('room/{room}/bridge/{id}/recover', 'POST', (c, rng) => `${bridgeOf(c, rng)}/recover`, (_c, rng) => ({ since: rng.pick(['2024-02-29T10:00:00Z', '2030-01-01T00:00:00Z']) }), ['since'], PERSONAL, 0.5),
   // A bridged channel's posts: the context's bridge's key mostly (posts that pass reach the room), else keys of none.
   v2('bridge/inbound/{key}', 'POST', (c, rng) => `/v2/bridge/inbound/${rng.chance(0.8) && c.inboundKey ? c.inboundKey : rng.pick(['nope', 'A'.repeat(43)])}`,
     (_c, rng) => ({ text: rng.pick(['hello from Mattermost', 'ping @nobody']), user_name: 'grace', channel_name: 'town-square', trigger_word: '' }), ['text', 'user_name'], PERSONAL, 0.5),

@@ -65,7 +65,8 @@ function page(route: Route, session: Session) {
     case 'rooms': return <RoomsPage />;
     case 'room': return <RoomPage key={route.roomId} roomId={route.roomId} session={session} />;
     case 'integrations': return <IntegrationsPage key={route.roomId} roomId={route.roomId} />;
-    case 'deliveries': return <DeliveriesPage key={`${route.roomId}/${route.webhookId}`} roomId={route.roomId} webhookId={route.webhookId} />;
+    case 'deliveries': return <DeliveriesPage key={`${route.roomId}/${route.webhookId}`} roomId={route.roomId} owner={{ kind: 'webhook', id: route.webhookId }} />;
+    case 'bridge-deliveries': return <DeliveriesPage key={`${route.roomId}/b${route.bridgeId}`} roomId={route.roomId} owner={{ kind: 'bridge', id: route.bridgeId }} />;
     case 'tokens': return <TokensPage session={session} />;
     case 'audit': return <AuditPage />;
     case 'not-found': return <><h1 tabIndex={-1}>Not found</h1><p>There is no page at {route.path}. <a href="#/rooms">Rooms</a></p></>;

@@ -9,6 +9,7 @@ describe('console routes', () => {
     ['#/rooms/12', { page: 'room', roomId: 12 }],
     ['#/rooms/12/integrations', { page: 'integrations', roomId: 12 }],
     ['#/rooms/12/integrations/webhooks/7', { page: 'deliveries', roomId: 12, webhookId: 7 }],
+    ['#/rooms/12/integrations/bridges/8', { page: 'bridge-deliveries', roomId: 12, bridgeId: 8 }],
     ['#/tokens', { page: 'tokens' }],
     ['#/audit', { page: 'audit' }],
   ])('%s is %j, and links back to itself', (hash, route) => {
@@ -16,7 +17,7 @@ describe('console routes', () => {
     expect(parseRoute(hrefOf(route))).toEqual(route);
   });
 
-  it.each(['#/rooms/0', '#/rooms/abc', '#/rooms/12/nothing', '#/rooms/1/integrations/webhooks/x', '#/elsewhere', '#/rooms/-1'])(
+  it.each(['#/rooms/0', '#/rooms/abc', '#/rooms/12/nothing', '#/rooms/1/integrations/webhooks/x', '#/rooms/1/integrations/bridges/0', '#/elsewhere', '#/rooms/-1'])(
     '%s is not a page', (hash) => {
       expect(parseRoute(hash).page).toBe('not-found');
     });

@@ -7,6 +7,7 @@ export type Route =
   | { page: 'room'; roomId: number }
   | { page: 'integrations'; roomId: number }
   | { page: 'deliveries'; roomId: number; webhookId: number }
+  | { page: 'bridge-deliveries'; roomId: number; bridgeId: number }
   | { page: 'tokens' }
   | { page: 'audit' }
   | { page: 'not-found'; path: string };
@@ -27,6 +28,8 @@ export function parseRoute(hash: string): Route {
       if (parts.length === 3 && parts[2] === 'integrations') return { page: 'integrations', roomId };
       const webhookId = parts.length === 5 && parts[2] === 'integrations' && parts[3] === 'webhooks' ? positive(parts[4]) : null;
       if (webhookId !== null) return { page: 'deliveries', roomId, webhookId };
+      const bridgeId = parts.length === 5 && parts[2] === 'integrations' && parts[3] === 'bridges' ? positive(parts[4]) : null;
+      if (bridgeId !== null) return { page: 'bridge-deliveries', roomId, bridgeId };
     }
   }
   return { page: 'not-found', path };
@@ -39,6 +42,7 @@ export function hrefOf(route: Route): string {
     case 'room': return `#/rooms/${route.roomId}`;
     case 'integrations': return `#/rooms/${route.roomId}/integrations`;
     case 'deliveries': return `#/rooms/${route.roomId}/integrations/webhooks/${route.webhookId}`;
+    case 'bridge-deliveries': return `#/rooms/${route.roomId}/integrations/bridges/${route.bridgeId}`;
     case 'tokens': return '#/tokens';
     case 'audit': return '#/audit';
     case 'not-found': return `#${route.path}`;

@@ -27,8 +27,9 @@ interface Room {
   /** The creator's webhook (keyed), one delivery of it, a message and a file of the room. */
   webhookId: number;
   webhookKey: string;
-  /** The creator's bridge. */
+  /** The creator's bridge, and one delivery of it (ended: an ordered lane's may be redelivered then only). */
   bridgeId: number;
+  bridgeDeliveryId: string;
   deliveryId: string;
   messageId: string;
   fileUrl: string;
@@ -111,10 +112,16 @@ describe('the access matrix: every operation, every kind of actor, against the r
     const sent = await call(users.room_owner.token, { method: 'POST', path: `room/${id}/message`, body: { message: 'for the matrix' } });
     if (sent.status !== 201) throw new Error(`message answered ${sent.status}: ${sent.text}`);
     let deliveryId = '';
+    let bridgeDeliveryId = '';
     if (withDelivery) {
       deliveryId = await eventually(async () => {
         const log = await admin('GET', `room/${id}/webhook/${webhookId}/delivery`);
         expect(log.json.items?.[0]?.id).toEqual(expect.any(String));
+        return log.json.items[0].id as string;
+      }, 30_000);
+      bridgeDeliveryId = await eventually(async () => {
+        const log = await admin('GET', `room/${id}/bridge/${bridgeId}/delivery`);
+        expect(log.json.items?.[0]?.status).toMatch(/^(delivered|failed)$/);
         return log.json.items[0].id as string;
       }, 30_000);
     }
@@ -128,7 +135,7 @@ describe('the access matrix: every operation, every kind of actor, against the r
     const messageId = history.json.items[0].id as string;
     // The link without a signature: what is asked is whether the actor's own credentials open it.
     const fileUrl = new URL(withFile.file.url);
-    return { id, name, privacy, webhookId, webhookKey, bridgeId, deliveryId, messageId, fileUrl: `${fileUrl.pathname}` };
+    return { id, name, privacy, webhookId, webhookKey, bridgeId, bridgeDeliveryId, deliveryId, messageId, fileUrl: `${fileUrl.pathname}` };
   };
 
   const tokenOf = async (who: Who, room: Room): Promise<string> => {
@@ -211,6 +218,12 @@ describe('the access matrix: every operation, every kind of actor, against the r
     { op: 'GET /v2/room/{room}/bridge/{id}', success: 200, request: (r) => ({ method: 'GET', path: `room/${r.id}/bridge/${r.bridgeId}` }) },
     { op: 'PUT /v2/room/{room}/bridge/{id}', success: 200, request: (r) => ({ method: 'PUT', path: `room/${r.id}/bridge/${r.bridgeId}`, body: { kind: 'mattermost', url: `${receiverUrl}${RECEIVER_PATH}`, name: `put ${n++}` } }) },
     { op: 'DELETE /v2/room/{room}/bridge/{id}', success: 204, fresh: true, request: (r) => ({ method: 'DELETE', path: `room/${r.id}/bridge/${r.bridgeId}` }) },
+    { op: 'POST /v2/room/{room}/bridge/{id}/enable', success: 204, request: (r) => ({ method: 'POST', path: `room/${r.id}/bridge/${r.bridgeId}/enable` }) },
+    { op: 'POST /v2/room/{room}/bridge/{id}/test', success: 200, request: (r) => ({ method: 'POST', path: `room/${r.id}/bridge/${r.bridgeId}/test` }) },
+    { op: 'GET /v2/room/{room}/bridge/{id}/delivery', success: 200, request: (r) => ({ method: 'GET', path: `room/${r.id}/bridge/${r.bridgeId}/delivery` }) },
+    { op: 'GET /v2/room/{room}/bridge/{id}/delivery/{delivery}', success: 200, request: (r) => ({ method: 'GET', path: `room/${r.id}/bridge/${r.bridgeId}/delivery/${r.bridgeDeliveryId}` }) },
+    { op: 'POST /v2/room/{room}/bridge/{id}/delivery/{delivery}/redeliver', success: 202, request: (r) => ({ method: 'POST', path: `room/${r.id}/bridge/${r.bridgeId}/delivery/${r.bridgeDeliveryId}/redeliver` }) },
+    { op: 'POST /v2/room/{room}/bridge/{id}/recover', success: 202, request: (r) => ({ method: 'POST', path: `room/${r.id}/bridge/${r.bridgeId}/recover`, body: { since: new Date(Date.now() - 3_600_000).toISOString() } }) },
     { op: 'GET /v2/room/{room}/extension/webhook/{key}', success: 200, request: (r) => ({ method: 'GET', path: `room/${r.id}/extension/webhook/${r.webhookKey}` }) },
     { op: 'DELETE /v2/room/{room}/extension/webhook/{key}', success: 204, fresh: true, request: (r) => ({ method: 'DELETE', path: `room/${r.id}/extension/webhook/${r.webhookKey}` }) },
     { op: 'GET /v2/user', success: 200, request: () => ({ method: 'GET', path: 'user' }) },

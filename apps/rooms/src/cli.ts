@@ -6,11 +6,13 @@ import { roomsConfigShape } from './config';
 import { createDataSource, openDatabase } from './database/database';
 import { createUnitOfWork } from './shared/infrastructure.module';
 import { AddonCommands, addonCliConfigShape } from './cli/addon-commands';
-import { BridgeCommands, bridgeCliConfigShape, bridgeTable } from './cli/bridge-commands';
+import { BridgeCommands, bridgeCliConfigShape, bridgeTable, bridgeTestText } from './cli/bridge-commands';
 import { AUDIT_NOTE, AUDIT_USAGE, AuditCommands, auditCliConfigShape, auditPage, auditTable } from './cli/audit-commands';
 import { parseCommandLine, UsageError } from './cli/options';
 import { FileCommands, fileCliConfigShape } from './cli/file-commands';
-import { DELIVERY_ACTIONS, DELIVERY_NOTE, DELIVERY_USAGE, DeliveryAction, DeliveryUsageError, runDeliveryCommand } from './cli/delivery-commands';
+import {
+  deliveriesTable, DELIVERY_ACTIONS, DELIVERY_NOTE, DELIVERY_USAGE, DeliveryAction, DeliveryUsageError, limitOf, runDeliveryCommand,
+} from './cli/delivery-commands';
 import { TokenCommands } from './cli/token-commands';
 import { WebhookCommands, webhookTable } from './cli/webhook-commands';
 import { describeReseal, resealSecrets, sum } from './secrets/reseal-secrets';
@@ -37,6 +39,10 @@ ${DELIVERY_USAGE}
   cli bridge list --room ID|NAME [--json]                     the room's bridges with their health
   cli bridge show ID --room ID|NAME [--json]                  one bridge
   cli bridge remove ID --room ID|NAME                         removes a bridge
+  cli bridge enable ID --room ID|NAME                         enables a bridge disabled for failing, and resets its health
+  cli bridge test ID --room ID|NAME [--json]                  posts "Bridge test from ROOM" now; prints what the platform answered
+  cli bridge deliveries ID --room ID|NAME [--status S] [--limit N] [--json]
+                                                              the bridge's deliveries, newest first (default 50, at most 1000)
 ${AUDIT_USAGE}
   cli file restore-names                                      gives files shared before names were kept the name they were
                                                               shared under (once, after upgrading; safe to run again)
@@ -49,7 +55,8 @@ it; while the broker (AMQP_URL, BROKER_NAMESPACE) is reachable, revoke waits up 
 addon sends its command to the running rooms service through AMQP_URL and BROKER_NAMESPACE
 (waiting COMMAND_TIMEOUT_MS, default 10000, for its answer); the service makes the outbound
 requests to the add-on with its own settings (WEBHOOK_ALLOWED_NETWORKS, ADDON_HTTP_TIMEOUT_MS).
-webhook list and enable go to the running rooms service the same way, and so do the bridge commands;
+webhook list and enable go to the running rooms service the same way, and so do the bridge commands
+(bridge test and deliveries then go to the running webhook dispatcher);
 bridge add reads its secrets from the environment, never the command line: BRIDGE_MATRIX_TOKEN (the
 Matrix bot's access token), BRIDGE_INBOUND_TOKEN (the platform's verification token),
 BRIDGE_INBOUND_HMAC_SECRET (Teams' security token); the inbound URL starts with PUBLIC_BASE_URL.
@@ -283,14 +290,21 @@ run(process.argv.slice(2)).then(
   },
 );
 
-/** `bridge add|list|show|remove`: the commands of /v2/room/{room}/bridge, sent to the running rooms service as the operator. */
+/**
+ * `bridge add|list|show|remove|enable|test|deliveries`: the commands of /v2/room/{room}/bridge,
+ * sent to the running rooms service as the operator (test and deliveries then to the dispatchers).
+ */
 async function runBridge(
   action: string | undefined, arg: string | undefined,
-  values: { room?: string; kind?: string; url?: string; name?: string; events?: string; pattern?: string; 'matrix-room'?: string; inbound: boolean; json: boolean },
+  values: {
+    room?: string; kind?: string; url?: string; name?: string; events?: string; pattern?: string; 'matrix-room'?: string; inbound: boolean; json: boolean;
+    status?: string; limit?: string;
+  },
 ): Promise<number> {
-  if (!['add', 'list', 'show', 'remove'].includes(action ?? '')) throw new UsageError(`unknown bridge action "${action ?? ''}"`);
+  if (!['add', 'list', 'show', 'remove', 'enable', 'test', 'deliveries'].includes(action ?? '')) throw new UsageError(`unknown bridge action "${action ?? ''}"`);
   if (!values.room) throw new UsageError(`bridge ${action} needs --room <id or name>`);
-  if ((action === 'show' || action === 'remove') && !/^\d{1,9}$/.test(arg ?? '')) throw new UsageError(`bridge ${action} needs the numeric bridge id`);
+  if (!['add', 'list'].includes(action!) && !/^\d{1,9}$/.test(arg ?? '')) throw new UsageError(`bridge ${action} needs the numeric bridge id`);
+  const limit = limitOf(values.limit);
   if (action === 'add' && (!values.kind || !values.url)) throw new UsageError('bridge add needs --kind and --url');
 
   const config = loadConfigOrExit('cli', bridgeCliConfigShape);
@@ -300,7 +314,25 @@ async function runBridge(
     throw new Error(`cannot reach RabbitMQ (AMQP_URL): ${err.message}; the rooms service takes bridge commands through it`);
   });
   try {
-    const bridges = new BridgeCommands(await broker.createRpcClient(names.roomsCommandQueue, config.COMMAND_TIMEOUT_MS), names.roomsCommandQueue, config.PUBLIC_BASE_URL);
+    const dispatcher = action === 'test' || action === 'deliveries'
+      ? { queue: await broker.createRpcClient(names.dispatcherCommandQueue, config.COMMAND_TIMEOUT_MS), name: names.dispatcherCommandQueue } : undefined;
+    const bridges = new BridgeCommands(
+      await broker.createRpcClient(names.roomsCommandQueue, config.COMMAND_TIMEOUT_MS), names.roomsCommandQueue, config.PUBLIC_BASE_URL, dispatcher);
+    if (action === 'enable') {
+      const line = await bridges.enable(values.room, Number(arg));
+      process.stderr.write(`bridge ${line.id} is enabled; its health is reset\n`);
+      return 0;
+    }
+    if (action === 'test') {
+      const { kind, reply } = await bridges.test(values.room, Number(arg));
+      process.stdout.write(`${values.json ? JSON.stringify(reply, null, 2) : bridgeTestText(kind, reply)}\n`);
+      return reply.outcome === 'delivered' ? 0 : 1;
+    }
+    if (action === 'deliveries') {
+      const rows = await bridges.deliveries(values.room, Number(arg), { status: values.status, limit });
+      process.stdout.write(`${values.json ? JSON.stringify(rows, null, 2) : deliveriesTable(rows)}\n`);
+      return 0;
+    }
     if (action === 'add') {
       const line = await bridges.add({
         room: values.room, kind: values.kind!, url: values.url!, name: values.name, events: values.events, pattern: values.pattern,

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { hrefOf } from '../routes';
 import { attempt, Problem, Status, when } from '../ui';
+import { BridgeItem, bridgeTitle, healthOf } from './bridges';
 import { Health, WebhookItem } from './integrations';
 
 interface Attempt {
@@ -22,7 +23,7 @@ interface DeliveryItem {
 }
 
 interface DeliveryDetail extends Omit<DeliveryItem, 'attempts'> {
-  request: { url: string; headers: Record<string, string>; body: string };
+  request: { url: string | null; headers: Record<string, string> | null; body: string };
   attempts: Array<Attempt & { attempt: number; response_headers: Record<string, string> | null; response_body: string | null }>;
   reply: { message_id: string | null; error: string | null } | null;
 }
@@ -44,10 +45,26 @@ function rowOf(d: DeliveryDetail): DeliveryItem {
   };
 }
 
-/** One webhook's delivery log: filter, look into a delivery, redeliver, recover, enable. */
-export function DeliveriesPage({ roomId, webhookId }: { roomId: number; webhookId: number }) {
-  const self = `/v2/room/${roomId}/webhook/${webhookId}`;
-  const [hook, setHook] = useState<WebhookItem | null>(null);
+/** Whose log it is: a webhook's, or a bridge's (the same log under the bridge's own URL). */
+export interface DeliveriesOwner { kind: 'webhook' | 'bridge'; id: number }
+
+/** What the page shows of the owner: its title, its URL (masked as the API answers it), what it is sent, its health. */
+interface OwnerSummary { title: string; line: string; health: WebhookItem }
+
+const summaryOf = (owner: DeliveriesOwner, read: unknown): OwnerSummary => {
+  if (owner.kind === 'bridge') {
+    const b = read as BridgeItem;
+    return { title: bridgeTitle(b), line: `${b.url} (${b.events.join(', ')})`, health: healthOf(b) };
+  }
+  const w = read as WebhookItem;
+  return { title: w.name || `webhook ${w.id}`, line: `${w.url} (${w.event})`, health: w };
+};
+
+/** One webhook's or bridge's delivery log: filter, look into a delivery, redeliver, recover, enable. */
+export function DeliveriesPage({ roomId, owner }: { roomId: number; owner: DeliveriesOwner }) {
+  const self = `/v2/room/${roomId}/${owner.kind}/${owner.id}`;
+  const webhookId = owner.id;
+  const [hook, setHook] = useState<OwnerSummary | null>(null);
   const [items, setItems] = useState<DeliveryItem[] | null>(null);
   const [filter, setFilter] = useState('');
   const [open, setOpen] = useState<DeliveryDetail | null>(null);
@@ -61,7 +78,7 @@ export function DeliveriesPage({ roomId, webhookId }: { roomId: number; webhookI
   const shown = useRef(true);
   useEffect(() => () => { shown.current = false; }, []);
 
-  const loadHook = () => api<WebhookItem>('GET', self).then(setHook, (err: Error) => setProblem(err.message));
+  const loadHook = () => api<unknown>('GET', self).then((read) => setHook(summaryOf(owner, read)), (err: Error) => setProblem(err.message));
   const load = () => api<{ items: DeliveryItem[] }>('GET', `${self}/delivery?max-results=100${filter ? `&status=${filter}` : ''}`)
     .then((r) => setItems(r.items), (err: Error) => setProblem(err.message));
   useEffect(() => void loadHook(), [webhookId]);
@@ -116,11 +133,13 @@ export function DeliveriesPage({ roomId, webhookId }: { roomId: number; webhookI
 
   return (
     <>
-      <h1 tabIndex={-1}>Deliveries of {hook ? hook.name || `webhook ${hook.id}` : `webhook ${webhookId}`}</h1>
+      <h1 tabIndex={-1}>Deliveries of {hook ? hook.title : `${owner.kind} ${webhookId}`}</h1>
       <p><a href={hrefOf({ page: 'integrations', roomId })}>Back to the integrations</a></p>
       {hook && (
-        <p>{hook.url} ({hook.event}): <Health w={hook} />{' '}
-          {!hook.enabled && <button type="button" onClick={() => act(() => api('POST', `${self}/enable`), 'Webhook enabled.')}>Enable</button>}
+        <p>{hook.line}: <Health w={hook.health} />{' '}
+          {!hook.health.enabled && (
+            <button type="button" onClick={() => act(() => api('POST', `${self}/enable`), `${owner.kind === 'bridge' ? 'Bridge' : 'Webhook'} enabled.`)}>Enable</button>
+          )}
         </p>
       )}
       <form class="inline" onSubmit={recover}>
@@ -163,7 +182,7 @@ function Detail({ d, onClose }: { d: DeliveryDetail; onClose: () => void }) {
       <button type="button" onClick={onClose}>Close</button>
       <h3>Request</h3>
       <p>POST {d.request.url}</p>
-      <pre>{Object.entries(d.request.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>
+      <pre>{Object.entries(d.request.headers ?? {}).map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>
       <pre>{d.request.body}</pre>
       <h3>Attempts</h3>
       <ol>

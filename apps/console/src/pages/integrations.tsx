@@ -4,6 +4,7 @@ import { WEBHOOK_AUTHENTICATIONS } from '@app/contracts/models/webhook-registrat
 import { allItems, api, ApiError } from '../api';
 import { hrefOf } from '../routes';
 import { attempt, Problem, ShownOnce, Status, useInFlight, when } from '../ui';
+import { BridgesSection } from './bridges';
 
 export interface WebhookItem {
   id: number;
@@ -26,7 +27,7 @@ interface AddonItem {
   room_id: number | null;
 }
 
-/** A room's webhooks with their health, and its add-ons. */
+/** A room's webhooks with their health, its bridges to chat platforms, and its add-ons. */
 export function IntegrationsPage({ roomId }: { roomId: number }) {
   const base = `/v2/room/${roomId}`;
   const [hooks, setHooks] = useState<WebhookItem[] | null>(null);
@@ -114,6 +115,7 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
           </tbody>
         </table>
       )}
+      <BridgesSection roomId={roomId} />
       <Addons roomId={roomId} />
     </>
   );

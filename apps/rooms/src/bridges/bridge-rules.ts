@@ -1,18 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
-  BRIDGE_PLATFORM_NAMES, BridgeKind, BridgeSpec, commandFailure, DEFAULT_BRIDGE_EVENTS, WebhookEventName,
+  BRIDGE_INBOUND_KINDS, BRIDGE_PLATFORM_NAMES, BridgeKind, BridgeSpec, commandFailure, DEFAULT_BRIDGE_EVENTS, WebhookEventName,
 } from '@app/contracts';
 
 /** How many bridges a room may have: each is a lane of ordered deliveries and a platform's rate limit. */
 export const BRIDGES_PER_ROOM_MAX = 10;
 
-/**
- * The platforms whose channels can send what people write to a URL of ours in the shapes
- * the inbound endpoint reads: Slack-style outgoing webhooks (Slack's legacy ones,
- * Mattermost, Rocket.Chat) and Teams' outgoing webhooks. Discord, Google Chat and Matrix
- * have no such webhook (a bot would be needed), so inbound is refused for them.
- */
-export const INBOUND_KINDS: readonly BridgeKind[] = ['slack', 'mattermost', 'rocketchat', 'teams'];
+/** The platforms inbound is for (contracts' BRIDGE_INBOUND_KINDS: the console offers it for them too). */
+export const INBOUND_KINDS: readonly BridgeKind[] = BRIDGE_INBOUND_KINDS;
 
 /** What a bridge describes, as stored (inbound secrets are handled apart: they are kept when a PUT leaves them out). */
 export interface BridgeFields {

@@ -1,10 +1,11 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandContext } from '@app/common';
-import { CreateBridgeV1, DeleteBridgeV1, GetBridgeV1, ListBridgesV1, PutBridgeV1, ReceiveBridgeInboundV1, RequestOf } from '@app/contracts';
+import { CreateBridgeV1, DeleteBridgeV1, EnableBridgeV1, GetBridgeV1, ListBridgesV1, PutBridgeV1, ReceiveBridgeInboundV1, RequestOf } from '@app/contracts';
 import { CommandPipe } from '../shared/command-pipe';
 import { CreateBridge } from './create-bridge/create-bridge.usecase';
 import { DeleteBridge } from './delete-bridge/delete-bridge.usecase';
+import { EnableBridge } from './enable-bridge/enable-bridge.usecase';
 import { GetBridge } from './get-bridge/get-bridge.usecase';
 import { ListBridges } from './list-bridges/list-bridges.usecase';
 import { PutBridge } from './put-bridge/put-bridge.usecase';
@@ -19,6 +20,7 @@ export class BridgesHandlers {
     private readonly listBridges: ListBridges,
     private readonly getBridge: GetBridge,
     private readonly deleteBridge: DeleteBridge,
+    private readonly enableBridge: EnableBridge,
     private readonly receiveInbound: ReceiveBridgeInbound,
   ) {}
 
@@ -36,6 +38,9 @@ export class BridgesHandlers {
 
   @MessagePattern(DeleteBridgeV1.pattern)
   delete(@Payload(new CommandPipe(DeleteBridgeV1)) c: RequestOf<typeof DeleteBridgeV1>, @Ctx() ctx: CommandContext) { return this.deleteBridge.execute(c, ctx.meta); }
+
+  @MessagePattern(EnableBridgeV1.pattern)
+  enable(@Payload(new CommandPipe(EnableBridgeV1)) c: RequestOf<typeof EnableBridgeV1>, @Ctx() ctx: CommandContext) { return this.enableBridge.execute(c, ctx.meta); }
 
   @MessagePattern(ReceiveBridgeInboundV1.pattern)
   inbound(@Payload(new CommandPipe(ReceiveBridgeInboundV1)) c: RequestOf<typeof ReceiveBridgeInboundV1>, @Ctx() ctx: CommandContext) { return this.receiveInbound.execute(c, ctx.meta); }

@@ -1,10 +1,12 @@
 import { commonShape, env, maskedUrl, RpcCommandError, RpcFailure } from '@app/common';
 import {
-  Actor, BridgeSpec, BridgeView, CommandDefinition, CommandError, CreateBridgeV1, DeleteBridgeV1, GetBridgeV1, ListBridgesV1, parseRoomRef, RoomRef,
+  Actor, BridgeSpec, BridgeTestReply, BridgeView, CommandDefinition, CommandError, CreateBridgeV1, DeleteBridgeV1, DeliveryView, EnableBridgeV1,
+  GetBridgeV1, ListBridgesV1, parseRoomRef, RoomRef, TestBridgeV1,
 } from '@app/contracts';
 import { z } from 'zod';
 import { roomsConfigShape } from '../config';
 import { describeNotRunning, describeOutage, RoomsCommandQueue } from './addon-commands';
+import { DeliveryCommands, describeDeliveryFailure, DispatcherCommandQueue } from './delivery-commands';
 
 /**
  * What `cli bridge` reads: the way to the running rooms service, the public base URL the
@@ -93,12 +95,29 @@ export function bridgeTable(lines: BridgeLine[]): string {
   return rows.map((r) => `${r.join('\t')}\n`).join('');
 }
 
+/** `cli bridge test`: what the platform answered, for a person to read (its body as it came, after the line). */
+export function bridgeTestText(kind: string, r: BridgeTestReply): string {
+  const answer = r.status === null ? 'no answer' : `HTTP ${r.status}`;
+  return `${kind} answered ${answer} in ${r.durationMs} ms (${r.outcome})${r.body ? `\n${r.body}` : ''}`;
+}
+
+/** The webhook dispatchers' command queue and its name (for what the CLI says when nobody answers). */
+export interface DispatcherQueue {
+  queue: DispatcherCommandQueue;
+  name: string;
+}
+
 /**
- * `cli bridge add|list|show|remove`: the commands of /v2/room/{room}/bridge, sent to the
- * running rooms service as the operator. Any failure is thrown as an Error worded for the terminal.
+ * `cli bridge add|list|show|remove|enable|test|deliveries`: the commands of
+ * /v2/room/{room}/bridge, sent to the running rooms service as the operator; `test` and
+ * `deliveries` then to the webhook dispatchers (`dispatcher`), once the rooms service has
+ * found the bridge in the room. Any failure is thrown as an Error worded for the terminal.
  */
 export class BridgeCommands {
-  constructor(private readonly rooms: RoomsCommandQueue, private readonly queue: string, private readonly publicBaseUrl: string) {}
+  constructor(
+    private readonly rooms: RoomsCommandQueue, private readonly queue: string, private readonly publicBaseUrl: string,
+    private readonly dispatcher?: DispatcherQueue,
+  ) {}
 
   async add(input: BridgeAddInput): Promise<BridgeLine> {
     const room = parseRoomRef(input.room);
@@ -119,6 +138,40 @@ export class BridgeCommands {
   async remove(roomText: string, id: number): Promise<void> {
     const room: RoomRef = parseRoomRef(roomText);
     await this.send(DeleteBridgeV1, { actor: CLI_ACTOR, room, id }, { room: roomText, id }, 'the bridge may have been removed');
+  }
+
+  async enable(roomText: string, id: number): Promise<BridgeLine> {
+    const { bridge } = await this.send(EnableBridgeV1, { actor: CLI_ACTOR, room: parseRoomRef(roomText), id }, { room: roomText, id }, 'the bridge may have been enabled');
+    return bridgeLineOf(bridge);
+  }
+
+  /** Posts the test through the bridge now (a dispatcher makes the post) and answers what the platform said. */
+  async test(roomText: string, id: number): Promise<{ kind: string; reply: BridgeTestReply }> {
+    const { bridge, roomName } = await this.send(GetBridgeV1, { actor: CLI_ACTOR, room: parseRoomRef(roomText), id }, { room: roomText, id });
+    const dispatcher = this.dispatcherQueue();
+    if (!(await dispatcher.queue.served())) throw new Error(`the webhook dispatcher is not running (no answer on ${dispatcher.name}); start it with npm start`);
+    try {
+      return { kind: bridge.kind, reply: await dispatcher.queue.request(TestBridgeV1, { bridgeId: bridge.id, roomName }) };
+    } catch (err) {
+      if (err instanceof RpcCommandError) throw new Error(describeDeliveryFailure(err.error, id));
+      if (err instanceof RpcFailure) {
+        if (err.kind === 'not_sent') throw new Error(`the webhook dispatcher was not reached (${err.message}); nothing was posted`);
+        throw new Error(`no answer from the webhook dispatcher on ${dispatcher.name} (${err.message}): the test may have been posted`);
+      }
+      throw err;
+    }
+  }
+
+  /** The bridge's deliveries, newest first: the webhook log's command, once the bridge is found in the room. */
+  async deliveries(roomText: string, id: number, o: { status?: string; limit?: number } = {}): Promise<DeliveryView[]> {
+    await this.send(GetBridgeV1, { actor: CLI_ACTOR, room: parseRoomRef(roomText), id }, { room: roomText, id });
+    const dispatcher = this.dispatcherQueue();
+    return new DeliveryCommands(dispatcher.queue, dispatcher.name).list(id, o);
+  }
+
+  private dispatcherQueue(): DispatcherQueue {
+    if (!this.dispatcher) throw new Error('this command needs the webhook dispatchers\' queue');
+    return this.dispatcher;
   }
 
   private async send<Req, Rep>(command: CommandDefinition<Req, Rep>, payload: Req, subject: { id?: number; room?: string }, mayHaveRun?: string): Promise<Rep> {

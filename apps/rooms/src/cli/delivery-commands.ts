@@ -87,6 +87,13 @@ export type WebhookLookup = (webhookId: number) => Promise<boolean | undefined>;
  */
 export type WebhookStateLookup = (webhookId: number) => Promise<ResendTarget | null | undefined>;
 
+/** `--limit` of a list of deliveries (`webhook deliveries`, `bridge deliveries`): 1 to 1000, or the default when absent. */
+export function limitOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d{1,4}$/.test(text) || Number(text) < 1 || Number(text) > LIST_MAX) throw new DeliveryUsageError(`--limit: must be a whole number from 1 to ${LIST_MAX}`);
+  return Number(text);
+}
+
 export class DeliveryCommands {
   constructor(
     private readonly dispatcher: DispatcherCommandQueue,
@@ -236,11 +243,7 @@ export interface DeliveryOptions {
 export async function runDeliveryCommand(
   action: DeliveryAction, arg: string | undefined, o: DeliveryOptions, out: (text: string) => void, now = new Date(),
 ): Promise<number> {
-  let limit: number | undefined;
-  if (o.limit !== undefined) {
-    if (!/^\d{1,4}$/.test(o.limit) || Number(o.limit) < 1 || Number(o.limit) > LIST_MAX) throw new DeliveryUsageError(`--limit: must be a whole number from 1 to ${LIST_MAX}`);
-    limit = Number(o.limit);
-  }
+  const limit = limitOf(o.limit);
   const target = action === 'deliveries' || action === 'recover' ? webhookIdOf(arg, action) : deliveryIdOf(arg, action);
   if (action === 'recover' && o.since === undefined) throw new DeliveryUsageError('webhook recover needs --since (an ISO 8601 time, or 30m, 2h, 3d ago)');
   const since = o.since !== undefined ? sinceOf(o.since, now) : undefined;

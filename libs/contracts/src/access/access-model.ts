@@ -140,6 +140,12 @@ export const ACCESS_MODEL: readonly AccessRule[] = [
   { operation: 'GET /v2/room/{room}/bridge/{id}', may: { ...WEBHOOK_KEEPERS } },
   { operation: 'PUT /v2/room/{room}/bridge/{id}', may: { ...WEBHOOK_KEEPERS } },
   { operation: 'DELETE /v2/room/{room}/bridge/{id}', may: { ...WEBHOOK_KEEPERS } },
+  { operation: 'POST /v2/room/{room}/bridge/{id}/enable', may: { ...WEBHOOK_KEEPERS }, note: 'As a webhook: one disabled because its creator lost access is enabled again only once its creator may read the room again (400 before).' },
+  { operation: 'POST /v2/room/{room}/bridge/{id}/test', may: { ...WEBHOOK_KEEPERS } },
+  { operation: 'GET /v2/room/{room}/bridge/{id}/delivery', may: { ...WEBHOOK_KEEPERS } },
+  { operation: 'GET /v2/room/{room}/bridge/{id}/delivery/{delivery}', may: { ...WEBHOOK_KEEPERS }, note: 'The request\'s URL is masked to everyone, its creator included (the path of a platform\'s URL is its credential).' },
+  { operation: 'POST /v2/room/{room}/bridge/{id}/delivery/{delivery}/redeliver', may: { ...WEBHOOK_KEEPERS } },
+  { operation: 'POST /v2/room/{room}/bridge/{id}/recover', may: { ...WEBHOOK_KEEPERS } },
   { operation: 'POST /v2/bridge/inbound/{key}', audience: 'public', may: {}, note: 'A bridged channel\'s posts (the platform\'s outgoing webhook): the key of the bridge\'s inbound URL, shown once, is the credential, with the bridge\'s token or Teams\' HMAC when it has one. An unknown key, a disabled bridge and a disabled inbound answer the same 404.' },
 
   // Users and private chat.

@@ -21,6 +21,14 @@ export const BRIDGE_PLATFORM_NAMES: Readonly<Record<BridgeKind, string>> = {
   matrix: 'Matrix',
 };
 
+/**
+ * The platforms whose channels can send what people write to a URL of ours (inbound):
+ * Slack-style outgoing webhooks (Slack's legacy ones, Mattermost, Rocket.Chat) and Teams'
+ * outgoing webhooks. Discord, Google Chat and Matrix have no such webhook (a bot would be
+ * needed). The rooms service refuses inbound for the others; the console offers it for these.
+ */
+export const BRIDGE_INBOUND_KINDS: readonly BridgeKind[] = ['slack', 'mattermost', 'rocketchat', 'teams'];
+
 /** The events a bridge forwards when it names none. */
 export const DEFAULT_BRIDGE_EVENTS: readonly WebhookEventName[] = ['room_message', 'room_notification', 'room_topic_change', 'room_file_upload'];
 

@@ -16,9 +16,9 @@ export interface ResendTarget {
   disabledReason: string | null;
 }
 
-/** Why `action` is refused for this webhook, naming it and what to do; undefined when it may go. */
-export function resendRefusal(webhook: ResendTarget, action: ResendAction, howToEnable: string): string | undefined {
+/** Why `action` is refused for this webhook (or bridge: `noun`), naming it and what to do; undefined when it may go. */
+export function resendRefusal(webhook: ResendTarget, action: ResendAction, howToEnable: string, noun: 'Webhook' | 'Bridge' = 'Webhook'): string | undefined {
   if (webhook.enabled) return undefined;
   const why = webhook.disabledReason ? ` (${webhook.disabledReason})` : '';
-  return `Webhook ${webhook.id} is disabled${why}: enable it first (${howToEnable}), then ${action}.`;
+  return `${noun} ${webhook.id} is disabled${why}: enable it first (${howToEnable}), then ${action}.`;
 }

@@ -9,8 +9,8 @@ import { V2Body, V2Query } from '../http/validation';
 import { toV2Bridge } from './bridges.presenter';
 import { BridgeBody, bridgeBody, BridgeListQuery, bridgeListQuery, bridgePageSchema, bridgeSchema, bridgeSpecOf } from './bridges.schemas';
 
-/** `{id}` of the path as a bridge id; anything else names no bridge (404). */
-const BridgeIdParam = createParamDecorator((_: unknown, ctx: ExecutionContext): number => {
+/** `{id}` of the path as a bridge id; anything else names no bridge (404). Its deliveries' routes take it too. */
+export const BridgeIdParam = createParamDecorator((_: unknown, ctx: ExecutionContext): number => {
   const raw = pathParam(ctx, 'id');
   const id = pathId(raw);
   if (id === null) throw new ApiError(404, `Bridge ${raw.slice(0, 100)} not found`);

@@ -16,6 +16,6 @@ export class GetBridge {
     const { room, ...viewer } = await this.rooms.findWithStanding(m, cmd.room, cmd.actor, 'none', () => bridgeNotFound(cmd.id));
     const bridge = await this.bridges.findById(m, room.id, cmd.id);
     if (!bridge || !mayManageWebhook(viewer, bridge)) throw bridgeNotFound(cmd.id);
-    return { bridge: toBridgeView(bridge) };
+    return { bridge: toBridgeView(bridge), roomName: room.name };
   }
 }

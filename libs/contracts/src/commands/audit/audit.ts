@@ -14,7 +14,7 @@ export const AUDIT_ACTIONS = [
   'user.promoted', 'user.demoted', 'user.deleted',
   'token.created', 'token.revoked',
   'webhook.created', 'webhook.deleted', 'webhook.enabled', 'webhook.disabled',
-  'bridge.created', 'bridge.changed', 'bridge.deleted', 'bridge.inbound_rotated', 'bridge.disabled',
+  'bridge.created', 'bridge.changed', 'bridge.deleted', 'bridge.inbound_rotated', 'bridge.disabled', 'bridge.enabled',
   'addon.installed', 'addon.uninstalled',
   'session.sign_in_throttled',
 ] as const;

@@ -39,13 +39,24 @@ export const ListBridgesV1 = defineCommand<{ bridges: BridgeView[] }>('bridges.l
   limit: z.number().int().min(1).max(1001),
 }), { query: true });
 
-export const GetBridgeV1 = defineCommand<{ bridge: BridgeView }>('bridges.get-bridge.v1', z.object({
+/** `roomName`: the room's name, for what names it (a test post says "Bridge test from {room}"). */
+export const GetBridgeV1 = defineCommand<{ bridge: BridgeView; roomName: string }>('bridges.get-bridge.v1', z.object({
   actor: actorSchema,
   room: roomRefSchema,
   id: bridgeId,
 }), { query: true });
 
 export const DeleteBridgeV1 = defineCommand<Record<string, never>>('bridges.delete-bridge.v1', z.object({
+  actor: actorSchema,
+  room: roomRefSchema,
+  id: bridgeId,
+}));
+
+/**
+ * Enables a bridge again and resets its health (`POST /v2/room/{room}/bridge/{id}/enable`,
+ * `cli bridge enable`): as a webhook is enabled, what it missed while disabled is not sent.
+ */
+export const EnableBridgeV1 = defineCommand<{ bridge: BridgeView }>('bridges.enable-bridge.v1', z.object({
   actor: actorSchema,
   room: roomRefSchema,
   id: bridgeId,
