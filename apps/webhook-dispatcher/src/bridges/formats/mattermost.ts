@@ -1,5 +1,5 @@
 import { attachmentPieces, type Attachment } from './attachments';
-import { packPosts } from './pack';
+import { mergeTextAttachments, packPosts } from './pack';
 import { lineLabel, mattermostDialect } from './render';
 import type { PlatformFormat, PlatformPost } from './types';
 
@@ -13,7 +13,7 @@ import type { PlatformFormat, PlatformPost } from './types';
 export const MATTERMOST_LIMITS = { text: 16_383, attachments: 20, total: 16_383, textInTotal: true };
 
 export const mattermost: PlatformFormat = (messages) =>
-  packPosts(messages.map((m) => ({ username: m.sender, label: lineLabel(m.sender, mattermostDialect), pieces: attachmentPieces(m, { dialect: mattermostDialect, limit: MATTERMOST_LIMITS.text, footer: true }) })), MATTERMOST_LIMITS)
+  packPosts(messages.map((m) => ({ username: m.sender, label: lineLabel(m.sender, mattermostDialect), pieces: attachmentPieces(m, { dialect: mattermostDialect, limit: MATTERMOST_LIMITS.text, footer: true }) })), MATTERMOST_LIMITS, mergeTextAttachments(4_000))
     .map((p): PlatformPost => ({
       method: 'POST',
       path: '',

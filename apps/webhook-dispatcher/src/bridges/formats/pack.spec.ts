@@ -1,4 +1,4 @@
-import { clip, pack, packPosts, summary, textPieces, type PackMessage, type Piece } from './pack';
+import { clip, mergeTextAttachments, pack, packPosts, summary, textPieces, type PackMessage, type Piece } from './pack';
 
 const text = (t: string, sep = '\n'): Piece<string> => ({ kind: 'text', text: t, sep });
 const box = (v: string, size = v.length): Piece<string> => ({ kind: 'attachment', value: v, size });
@@ -76,5 +76,31 @@ describe('summary and clip', () => {
     expect(summary('x'.repeat(200), 10)).toBe(`${'x'.repeat(9)}…`);
     expect(clip('ab😀cd', 4)).toBe('ab…');
     expect(clip('abc', 3)).toBe('abc');
+  });
+});
+
+describe('mergeTextAttachments', () => {
+  const note = (color: string, t: string): Piece<Record<string, unknown>> => ({ kind: 'attachment', value: { color, fallback: t, text: t }, size: t.length * 2 });
+  const wide = { text: 40_000, attachments: 20, total: 40_000, textInTotal: true };
+
+  it('makes one sender\'s run of same-coloured notifications one attachment, in order, other colours and cards apart', () => {
+    const burst = Array.from({ length: 50 }, (_, i) => ({ username: 'CI', label: '*CI*: ', pieces: [note('warning', `build ${i}`)] }));
+    const posts = packPosts(burst, wide, mergeTextAttachments(4_000));
+    expect(posts).toHaveLength(1);
+    expect(posts[0].attachments).toEqual([{ color: 'warning', fallback: 'build 0', text: Array.from({ length: 50 }, (_, i) => `build ${i}`).join('\n') }]);
+
+    const mixed = packPosts([
+      { username: 'CI', label: '', pieces: [note('warning', 'a')] },
+      { username: 'CI', label: '', pieces: [note('danger', 'b')] },
+      { username: 'CI', label: '', pieces: [{ kind: 'attachment', value: { color: 'danger', title: 'Card' }, size: 4 }] },
+      { username: 'Other', label: '', pieces: [note('danger', 'c')] },
+    ], wide, mergeTextAttachments(4_000));
+    expect(mixed.flatMap((p) => p.attachments).map((a) => a.text ?? a.title)).toEqual(['a', 'b', 'Card', 'c']);
+  });
+
+  it('stops a merged attachment at its text limit', () => {
+    const merge = mergeTextAttachments(5);
+    expect(merge({ color: 'good', text: 'ab' }, { color: 'good', text: 'cd' })).toEqual({ color: 'good', text: 'ab\ncd' });
+    expect(merge({ color: 'good', text: 'abc' }, { color: 'good', text: 'cd' })).toBeNull();
   });
 });

@@ -70,11 +70,12 @@ interface Unit<A> {
  * each message opening with its sender's name (`*Ada Lovelace*: text`). A burst of people's short messages is then a
  * few posts, not one per change of speaker, and every line still says who wrote it.
  */
-export function packPosts<A>(messages: ReadonlyArray<PackMessage<A>>, limits: PackLimits): Array<Packed<A>> {
-  const units: Array<Unit<A>> = messages.flatMap((m) => {
+export function packPosts<A>(messages: ReadonlyArray<PackMessage<A>>, limits: PackLimits, merge?: (a: A, b: A) => A | null): Array<Packed<A>> {
+  const split: Array<Unit<A>> = messages.flatMap((m) => {
     const whole = m.pieces.length === 1 && m.pieces[0].kind === 'text';
     return m.pieces.map((piece) => ({ username: m.username, piece, label: m.label, whole }));
   });
+  const units = merge ? mergeRuns(split, merge) : split;
   const oneSender = (g: ReadonlyArray<Unit<A>>) => g.every((u) => u.username === g[0].username);
   const groups = pack(
     units,
@@ -100,6 +101,44 @@ export function packPosts<A>(messages: ReadonlyArray<PackMessage<A>>, limits: Pa
     }
     return { username: shared ? null : g[0].username, text, attachments };
   }
+}
+
+/**
+ * Consecutive attachments of one sender that `merge` can make one (the same colour, plain
+ * text: a burst of an integration's coloured notifications) become one: a platform caps the
+ * attachments of a post (Slack recommends 20), and a burst of 50 a second would otherwise
+ * cost a post per 20 of them against a budget of one post a second.
+ */
+function mergeRuns<A>(units: ReadonlyArray<Unit<A>>, merge: (a: A, b: A) => A | null): Array<Unit<A>> {
+  const out: Array<Unit<A>> = [];
+  for (const u of units) {
+    const last = out[out.length - 1];
+    if (last && last.username === u.username && last.piece.kind === 'attachment' && u.piece.kind === 'attachment') {
+      const merged = merge(last.piece.value, u.piece.value);
+      if (merged !== null) {
+        out[out.length - 1] = { ...last, whole: false, piece: { kind: 'attachment', value: merged, size: last.piece.size + u.piece.size } };
+        continue;
+      }
+    }
+    out.push(u);
+  }
+  return out;
+}
+
+/**
+ * `merge` for attachments that are a colour and a text (Slack's, Mattermost's and
+ * Rocket.Chat's coloured notifications): one attachment, the texts as lines, while the
+ * text stays within `maxText` characters; anything else (a card, an image, other colours)
+ * stays apart.
+ */
+export function mergeTextAttachments(maxText: number) {
+  const PLAIN = new Set(['color', 'fallback', 'text', 'mrkdwn_in']);
+  const plain = (a: Record<string, unknown>) => Object.keys(a).every((k) => PLAIN.has(k)) && typeof a.text === 'string';
+  return <A extends Record<string, unknown>>(a: A, b: A): A | null => {
+    if (!plain(a) || !plain(b) || a.color !== b.color) return null;
+    const text = `${a.text as string}\n${b.text as string}`;
+    return text.length <= maxText ? { ...a, text } : null;
+  };
 }
 
 /** A sender's name before a message's text; before a code block, list or table, on a line of its own, where Markdown still reads the block. */

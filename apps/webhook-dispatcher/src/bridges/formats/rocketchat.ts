@@ -1,5 +1,5 @@
 import { attachmentPieces, type Attachment } from './attachments';
-import { packPosts } from './pack';
+import { mergeTextAttachments, packPosts } from './pack';
 import { lineLabel, rocketchatDialect } from './render';
 import type { PlatformFormat, PlatformPost } from './types';
 
@@ -14,7 +14,7 @@ import type { PlatformFormat, PlatformPost } from './types';
 export const ROCKETCHAT_LIMITS = { text: 5_000, attachments: 20, total: 5_000, textInTotal: true };
 
 export const rocketchat: PlatformFormat = (messages) =>
-  packPosts(messages.map((m) => ({ username: m.sender, label: lineLabel(m.sender, rocketchatDialect), pieces: attachmentPieces(m, { dialect: rocketchatDialect, limit: ROCKETCHAT_LIMITS.text, footer: false }) })), ROCKETCHAT_LIMITS)
+  packPosts(messages.map((m) => ({ username: m.sender, label: lineLabel(m.sender, rocketchatDialect), pieces: attachmentPieces(m, { dialect: rocketchatDialect, limit: ROCKETCHAT_LIMITS.text, footer: false }) })), ROCKETCHAT_LIMITS, mergeTextAttachments(4_000))
     .map((p): PlatformPost => ({
       method: 'POST',
       path: '',

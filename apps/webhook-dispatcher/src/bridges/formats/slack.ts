@@ -1,6 +1,6 @@
 import { COLORS } from './colors';
 import { plainText } from './html';
-import { clip, packPosts, summary, textPieces, type Piece } from './pack';
+import { clip, mergeTextAttachments, packPosts, summary, textPieces, type Piece } from './pack';
 import { lineLabel, renderDoc, slackDialect } from './render';
 import { partText, splitText } from './split';
 import type { BridgeCard, BridgeMessage, PlatformFormat, PlatformPost } from './types';
@@ -21,8 +21,14 @@ export const SLACK_LIMITS = { text: 40_000, attachments: 20, total: 40_000, text
 
 type Attachment = Record<string, unknown>;
 
+/**
+ * How long a run of one sender's same-coloured notifications may grow as one attachment:
+ * Slack folds a long attachment behind "Show more", so a burst stays readable.
+ */
+const SLACK_ATTACHMENT_TEXT = 4_000;
+
 export const slack: PlatformFormat = (messages) =>
-  packPosts(messages.map((m) => ({ username: m.sender, pieces: slackPieces(m), label: lineLabel(m.sender, slackDialect) })), SLACK_LIMITS).map((p): PlatformPost => ({
+  packPosts(messages.map((m) => ({ username: m.sender, pieces: slackPieces(m), label: lineLabel(m.sender, slackDialect) })), SLACK_LIMITS, mergeTextAttachments(SLACK_ATTACHMENT_TEXT)).map((p): PlatformPost => ({
     method: 'POST',
     path: '',
     body: {
