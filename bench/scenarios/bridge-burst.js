@@ -53,6 +53,18 @@ async function startSlackLike(onPost) {
   };
 }
 
+/** The burst's message numbers in the room's order (its v2 history: a page lists oldest first). */
+async function historyOrder(baseUrl, token, roomId, marker) {
+  const res = await fetch(`${baseUrl}/v2/room/${roomId}/history?max-results=1000`, {
+    headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(30_000),
+  });
+  if (res.status !== 200) throw new Error(`GET /v2/room/${roomId}/history answered ${res.status}`);
+  const items = (await res.json()).items;
+  const order = [];
+  for (const item of items) for (const m of String(item.message).matchAll(marker)) order.push(Number(m[1]));
+  return order;
+}
+
 /** Every text a Slack post shows: its text and its attachments' texts. */
 const textsOf = (post) => [post && post.text, ...((post && post.attachments) || []).flatMap((a) => [a.text, a.fallback, a.pretext])]
   .filter((t) => typeof t === 'string').join('\n');
@@ -87,10 +99,10 @@ module.exports = {
     });
     if (res.status !== 201) throw new Error(`POST /v2/room/${room.room_id}/bridge answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
     await sleep(1500); // every dispatcher replica has the registration within a second
-    return { token: await ctx.fixtures.adminToken(), room, receiver, state };
+    return { token: await ctx.fixtures.adminToken(), personal: token, room, receiver, state, marker };
   },
 
-  async run(ctx, { token, room, receiver, state }) {
+  async run(ctx, { token, personal, room, receiver, state, marker }) {
     let lastSent = null;
     try {
       const http = await ctx.paced({
@@ -108,8 +120,12 @@ module.exports = {
       while (Date.now() < deadline && state.arrived.size < http.ok2xx) await sleep(100);
       const arrivals = [...state.arrived.values()];
       const lastArrival = arrivals.length ? Math.max(...arrivals) : null;
+      // In order means in the room's order (its history), not the order the requests left in:
+      // 50 connections may have them accepted in another order.
+      const roomOrder = await historyOrder(ctx.baseUrl, personal, room.room_id, marker);
+      const rank = new Map(roomOrder.map((i, k) => [i, k]));
       let outOfOrder = 0;
-      for (let k = 1; k < state.order.length; k++) if (state.order[k] < state.order[k - 1]) outOfOrder++;
+      for (let k = 1; k < state.order.length; k++) if ((rank.get(state.order[k]) ?? -1) < (rank.get(state.order[k - 1]) ?? -1)) outOfOrder++;
       return {
         http,
         webhooks: { delivered: state.arrived.size },
