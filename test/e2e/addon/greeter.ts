@@ -6,7 +6,8 @@
  * can assert on the framework's side of each exchange.
  *
  * Two room_message webhooks, both declared with `authentication: jwt`:
- * - `/hello ...` answers the delivery with 200 and a JSON notification (HipChat's reply form);
+ * - `/hello ...` (or `helloPattern`) answers the delivery with 200 and a JSON notification
+ *   (HipChat's reply form);
  * - `/wave ...` answers 204 and posts a notification through the framework's REST client,
  *   with the OAuth token it requests from our token URL.
  *
@@ -168,7 +169,22 @@ function parsedBody(body: unknown): unknown {
   }
 }
 
-export async function startGreeter(options: { key: string; name?: string }): Promise<GreeterAddon> {
+/**
+ * Who sent a room_message, as ac-node-hipchat's extractor hands it over (`sender` is the
+ * item's `message.from`): a user object for a person in the room, a string for a message
+ * that came in from elsewhere (a bridged channel's "Grace Hopper (Mattermost)").
+ */
+const senderNameOf = (sender: unknown): string | undefined =>
+  typeof sender === 'string' ? sender : (sender as { name?: string } | undefined)?.name;
+
+export interface GreeterOptions {
+  key: string;
+  name?: string;
+  /** What the `hello` webhook answers (its descriptor pattern); `/^\/hello\b/` unless given. */
+  helloPattern?: RegExp;
+}
+
+export async function startGreeter(options: GreeterOptions): Promise<GreeterAddon> {
   const server: Server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -294,7 +310,7 @@ export async function startGreeter(options: { key: string; name?: string }): Pro
     webhook,
     content: ctx.content,
     senderId: ctx.sender?.id,
-    senderName: ctx.sender?.name,
+    senderName: senderNameOf(ctx.sender),
     roomId: ctx.room?.id,
     webhookId: ctx.webhookId,
     tenantId: ctx.tenant?.id,
@@ -302,11 +318,11 @@ export async function startGreeter(options: { key: string; name?: string }): Pro
     at: Date.now(),
   });
 
-  addon.webhook({ event: 'room_message', pattern: /^\/hello\b/, authentication: 'jwt' }, function* (this: any): any {
+  addon.webhook({ event: 'room_message', pattern: options.helloPattern ?? /^\/hello\b/, authentication: 'jwt' }, function* (this: any): any {
     runs.push(runOf(this, 'hello'));
     // Set before the first yield: the framework answers the delivery once the handler yields or ends.
     this.status = 200;
-    this.body = { message: `Hello, ${this.sender?.name ?? 'you'}!`, color: 'green', message_format: 'text', notify: false };
+    this.body = { message: `Hello, ${senderNameOf(this.sender) ?? 'you'}!`, color: 'green', message_format: 'text', notify: false };
   });
 
   addon.webhook({ event: 'room_message', pattern: /^\/wave\b/, authentication: 'jwt' }, function* (this: any): any {
