@@ -10,9 +10,10 @@ import { Registrations } from '../src/registrations/registrations';
 const DISPATCHER_ENV = { WEBHOOK_RETRY_SCHEDULE: '300ms,300ms,300ms', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' };
 
 /** The texts a Slack channel shows, post by post (a post's own text, then its attachments'). */
+/** The messages a Slack post shows: its text, and its attachments' (a run of one sender's same-coloured notifications is one attachment, a line each). */
 const slackTexts = (body: any): string[] => [
   ...(body.text ? [body.text as string] : []),
-  ...((body.attachments ?? []) as Array<{ text?: string; fallback?: string }>).map((a) => a.text ?? a.fallback ?? ''),
+  ...((body.attachments ?? []) as Array<{ text?: string; fallback?: string }>).flatMap((a) => (a.text ?? a.fallback ?? '').split('\n')),
 ];
 
 describe('bridges (the dispatcher posts to local stand-ins of the platforms; real RabbitMQ, PostgreSQL, Redis)', () => {
