@@ -77,6 +77,22 @@ function cpuOfRun(result, before, after) {
   return { ...cpu.usage(start, end, units), per: result.webhooks || result.faults ? 'delivery' : 'request', fromRunStart: !window };
 }
 
+/**
+ * A scenario's figure relative to another scenario's in the same run (`relativeTo`: the
+ * machine's mood cancels out): webhook-deliveries' deliveries/s over message-one-room's req/s.
+ */
+function relate(results, scenarios) {
+  const get = (obj, dotted) => dotted.split('.').reduce((o, k) => (o == null ? undefined : o[k]), obj);
+  for (const scenario of scenarios.filter((s) => s.relativeTo)) {
+    const { scenario: other, metric, base, as } = scenario.relativeTo;
+    const mine = results.find((r) => r.name === scenario.name);
+    const theirs = results.find((r) => r.name === other);
+    const value = mine && get(mine, metric);
+    const of = theirs && get(theirs, base);
+    if (mine && typeof value === 'number' && typeof of === 'number' && of > 0) mine[as] = value / of;
+  }
+}
+
 async function main() {
   const settings = { duration: int('BENCH_DURATION', 10), connections: int('BENCH_CONNECTIONS', 50), warmup: int('BENCH_WARMUP', 2) };
   const scenarios = loadScenarios();
@@ -130,6 +146,7 @@ async function main() {
       await sleep(1000);
       report.scenarios.push(await runScenario(scenario, ctx, report.baseline));
     }
+    relate(report.scenarios, scenarios);
     report.memory = system.memory();
     report.unexpectedExits = system.unexpectedExits;
   } finally {
