@@ -15,7 +15,7 @@ module.exports = {
   relativeTo: { scenario: 'message-one-room', metric: 'webhooks.perSec', base: 'http.reqPerSec', as: 'vsMessageOneRoom' },
   targets: [
     { metric: 'vsMessageOneRoom', min: 0.60, label: 'deliveries/s >= 60% of message-one-room req/s' },
-    { metric: 'cpu.perUnitMs.dispatcher', max: 0.45, label: 'dispatcher CPU <= 0.45 ms per delivery' },
+    { metric: 'cpu.perUnitMs.webhook-dispatcher', max: 0.45, label: 'dispatcher CPU <= 0.45 ms per delivery' },
   ],
 
   async setup(ctx) {
