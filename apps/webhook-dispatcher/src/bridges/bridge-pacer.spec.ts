@@ -19,8 +19,11 @@ describe('coalescedCount', () => {
     const n = coalescedCount({ bridge: slack }, waiting);
     expect(n).toBeGreaterThan(1);
     expect(FORMATS.slack(bodies(waiting.slice(0, n)), { kind: 'slack', matrixRoomId: null })).toHaveLength(1);
-    // Discord: at most 10 embeds a post.
-    expect(coalescedCount({ bridge: discord }, waiting)).toBeLessThanOrEqual(10);
+    // Discord: one sender's same-coloured run is one embed, so all 30 make one post, within its 10 embeds.
+    const d = coalescedCount({ bridge: discord }, waiting);
+    const posts = FORMATS.discord(bodies(waiting.slice(0, d)), { kind: 'discord', matrixRoomId: null });
+    expect(posts).toHaveLength(1);
+    expect((posts[0].body.embeds as unknown[]).length).toBeLessThanOrEqual(10);
   });
 
   it('is 1 for a lone delivery, a webhook, or a head already partly posted; stops before one partly posted', () => {

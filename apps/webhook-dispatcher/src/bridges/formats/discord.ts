@@ -1,5 +1,5 @@
 import { COLORS } from './colors';
-import { clip, packPosts, textPieces, type Piece } from './pack';
+import { clip, mergeTextAttachments, packPosts, textPieces, type Piece } from './pack';
 import { discordDialect, lineLabel, renderDoc } from './render';
 import { partText, splitText } from './split';
 import type { BridgeCard, BridgeMessage, PlatformFormat, PlatformPost } from './types';
@@ -24,7 +24,9 @@ type Embed = Record<string, unknown>;
 
 export const discord: PlatformFormat = (messages) =>
   packPosts(messages.map((m) => ({ username: discordUsername(m.sender), pieces: discordPieces(m), label: lineLabel(m.sender, discordDialect) })),
-    { text: DISCORD_LIMITS.content, attachments: DISCORD_LIMITS.embeds, total: DISCORD_LIMITS.total, textInTotal: false })
+    { text: DISCORD_LIMITS.content, attachments: DISCORD_LIMITS.embeds, total: DISCORD_LIMITS.total, textInTotal: false },
+    // One sender's run of same-coloured notifications is one embed (its description's lines).
+    mergeTextAttachments(DISCORD_LIMITS.description, 'description'))
     .map((p): PlatformPost => ({
       method: 'POST',
       path: '',

@@ -103,4 +103,11 @@ describe('mergeTextAttachments', () => {
     expect(merge({ color: 'good', text: 'ab' }, { color: 'good', text: 'cd' })).toEqual({ color: 'good', text: 'ab\ncd' });
     expect(merge({ color: 'good', text: 'abc' }, { color: 'good', text: 'cd' })).toBeNull();
   });
+
+  it('merges Discord embeds by their description', () => {
+    const merge = mergeTextAttachments(4_096, 'description');
+    expect(merge({ color: 1, description: 'a' }, { color: 1, description: 'b' })).toEqual({ color: 1, description: 'a\nb' });
+    expect(merge({ color: 1, description: 'a' }, { color: 2, description: 'b' })).toBeNull();
+    expect(merge({ color: 1, description: 'a', title: 'T' }, { color: 1, description: 'b' })).toBeNull();
+  });
 });

@@ -127,17 +127,17 @@ function mergeRuns<A>(units: ReadonlyArray<Unit<A>>, merge: (a: A, b: A) => A | 
 
 /**
  * `merge` for attachments that are a colour and a text (Slack's, Mattermost's and
- * Rocket.Chat's coloured notifications): one attachment, the texts as lines, while the
- * text stays within `maxText` characters; anything else (a card, an image, other colours)
- * stays apart.
+ * Rocket.Chat's coloured notifications, `text`; Discord's embeds, `description`): one
+ * attachment, the texts as lines, while the text stays within `maxText` characters;
+ * anything else (a card, an image, other colours) stays apart.
  */
-export function mergeTextAttachments(maxText: number) {
-  const PLAIN = new Set(['color', 'fallback', 'text', 'mrkdwn_in']);
-  const plain = (a: Record<string, unknown>) => Object.keys(a).every((k) => PLAIN.has(k)) && typeof a.text === 'string';
+export function mergeTextAttachments(maxText: number, field: 'text' | 'description' = 'text') {
+  const PLAIN = new Set(['color', 'fallback', 'mrkdwn_in', field]);
+  const plain = (a: Record<string, unknown>) => Object.keys(a).every((k) => PLAIN.has(k)) && typeof a[field] === 'string';
   return <A extends Record<string, unknown>>(a: A, b: A): A | null => {
     if (!plain(a) || !plain(b) || a.color !== b.color) return null;
-    const text = `${a.text as string}\n${b.text as string}`;
-    return text.length <= maxText ? { ...a, text } : null;
+    const text = `${a[field] as string}\n${b[field] as string}`;
+    return text.length <= maxText ? { ...a, [field]: text } : null;
   };
 }
 
