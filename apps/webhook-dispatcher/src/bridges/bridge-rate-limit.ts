@@ -1,4 +1,4 @@
-import { AppLogger, createRedisClient } from '@app/common';
+import { AppLogger, createRedisClient, RedisOutageNotice } from '@app/common';
 import type { BridgeKind } from '@app/contracts';
 import type Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -66,7 +66,6 @@ export interface BridgeRateLimitOptions {
 }
 
 /** While Redis is unreachable, repeat the warning at most this often. */
-const WARN_EVERY_MS = 60_000;
 
 type Store = 'shared' | 'local';
 
@@ -87,11 +86,14 @@ export class BridgeRateLimiter {
   private readonly limiters = new Map<string, { shared: RateLimiterRedis | null; local: RateLimiterMemory }>();
   private readonly penalties: { shared: RateLimiterRedis | null; local: RateLimiterMemory };
   private readonly now: () => number;
-  private degradedSince: number | null = null;
-  private lastWarning = 0;
+  private readonly outage: RedisOutageNotice;
 
   constructor(private readonly redis: Redis | null, private readonly options: BridgeRateLimitOptions, private readonly logger: AppLogger) {
     this.now = options.now ?? Date.now;
+    this.outage = new RedisOutageNotice(logger, {
+      down: 'Redis unreachable: bridges\' posting limits are kept by each dispatcher replica alone until it answers again',
+      back: 'Redis answers again: bridges\' posting limits are shared again',
+    }, this.now);
     // A penalty is a key blocked until the platform's time (points 1: blocked is 2).
     this.penalties = this.limitersOf('penalty', { posts: 1, seconds: 1 });
     if (!redis) {
@@ -104,10 +106,10 @@ export class BridgeRateLimiter {
     const windows = postingLimits(kind, url);
     try {
       const waitMs = await this.reserveIn('shared', bridgeId, windows);
-      this.recovered();
+      this.outage.recovered();
       return { waitMs };
     } catch (err) {
-      this.degraded(err);
+      this.outage.degraded(err);
       return { waitMs: await this.reserveIn('local', bridgeId, windows) };
     }
   }
@@ -121,9 +123,9 @@ export class BridgeRateLimiter {
     if (!(ms > 0)) return;
     try {
       await this.penalizeIn('shared', bridgeId, ms);
-      this.recovered();
+      this.outage.recovered();
     } catch (err) {
-      this.degraded(err);
+      this.outage.degraded(err);
       await this.penalizeIn('local', bridgeId, ms);
     }
   }
@@ -174,21 +176,6 @@ export class BridgeRateLimiter {
     return store === 'shared' && l.shared ? l.shared : l.local;
   }
 
-  private degraded(err: unknown): void {
-    const now = this.now();
-    if (this.degradedSince === null) this.degradedSince = now;
-    if (now - this.lastWarning < WARN_EVERY_MS) return;
-    this.lastWarning = now;
-    this.logger.warn({ err: (err as Error)?.message ?? String(err) },
-      'Redis unreachable: bridges\' posting limits are kept by each dispatcher replica alone until it answers again');
-  }
-
-  private recovered(): void {
-    if (this.degradedSince === null) return;
-    this.logger.warn({ afterMs: this.now() - this.degradedSince }, 'Redis answers again: bridges\' posting limits are shared again');
-    this.degradedSince = null;
-    this.lastWarning = 0;
-  }
 }
 
 /**

@@ -3,3 +3,4 @@ export * from './database';
 export * from './prepared';
 export * from './explained-error';
 export * from './redis-client';
+export * from './redis-outage-notice';

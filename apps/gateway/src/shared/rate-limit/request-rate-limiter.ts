@@ -1,4 +1,4 @@
-import type { AppLogger } from '@app/common';
+import { type AppLogger, RedisOutageNotice } from '@app/common';
 import type Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { currentWindowEnd, RateLimitState, rateLimitState } from './rate-limit';
@@ -13,7 +13,6 @@ export interface RateLimitOptions {
 }
 
 /** While Redis is unreachable, repeat the warning at most this often. */
-const WARN_EVERY_MS = 60_000;
 
 /**
  * Counts each token's requests in fixed windows aligned on multiples of the window length,
@@ -27,11 +26,14 @@ export class RequestRateLimiter {
   private readonly shared: RateLimiterRedis;
   private readonly insurance: RateLimiterMemory;
   private readonly now: () => number;
-  private degradedSince: number | null = null;
-  private lastWarning = 0;
+  private readonly outage: RedisOutageNotice;
 
   constructor(redis: Redis, private readonly options: RateLimitOptions, private readonly logger: AppLogger) {
     this.now = options.now ?? Date.now;
+    this.outage = new RedisOutageNotice(logger, {
+      down: 'Redis unreachable: rate limits are counted by each gateway replica alone until it answers again',
+      back: 'Redis answers again: rate limits are shared again',
+    }, this.now);
     const common = { points: options.limit, duration: options.windowSeconds, keyPrefix: options.keyPrefix };
     // Not the library's `insuranceLimiter` option: we want to know (and say) when it answers.
     this.shared = new RateLimiterRedis({ ...common, storeClient: redis, rejectIfRedisNotReady: true });
@@ -56,9 +58,9 @@ export class RequestRateLimiter {
     let counted: RateLimiterRes;
     try {
       counted = await this.countIn(this.shared, key, options);
-      this.recovered();
+      this.outage.recovered();
     } catch (err) {
-      this.degraded(err);
+      this.outage.degraded(err);
       counted = await this.countIn(this.insurance, key, options);
     }
     return rateLimitState(this.options.limit, counted.consumedPoints, reset);
@@ -76,9 +78,9 @@ export class RequestRateLimiter {
     let left: RateLimiterRes;
     try {
       left = await this.shared.reward(key, 1, options);
-      this.recovered();
+      this.outage.recovered();
     } catch (err) {
-      this.degraded(err);
+      this.outage.degraded(err);
       left = await this.insurance.reward(key, 1, options);
     }
     return rateLimitState(this.options.limit, Math.max(0, left.consumedPoints), counted.reset);
@@ -92,9 +94,9 @@ export class RequestRateLimiter {
     const key = this.keyOf(subject, currentWindowEnd(this.options.windowSeconds, this.now()));
     try {
       await this.shared.delete(key);
-      this.recovered();
+      this.outage.recovered();
     } catch (err) {
-      this.degraded(err);
+      this.outage.degraded(err);
       await this.insurance.delete(key);
     }
   }
@@ -125,19 +127,4 @@ export class RequestRateLimiter {
     }
   }
 
-  private degraded(err: unknown): void {
-    const now = this.now();
-    if (this.degradedSince === null) this.degradedSince = now;
-    if (now - this.lastWarning < WARN_EVERY_MS) return;
-    this.lastWarning = now;
-    this.logger.warn({ err: (err as Error)?.message ?? String(err) },
-      'Redis unreachable: rate limits are counted by each gateway replica alone until it answers again');
-  }
-
-  private recovered(): void {
-    if (this.degradedSince === null) return;
-    this.logger.warn({ afterMs: this.now() - this.degradedSince }, 'Redis answers again: rate limits are shared again');
-    this.degradedSince = null;
-    this.lastWarning = 0;
-  }
 }
