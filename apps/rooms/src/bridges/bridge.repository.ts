@@ -5,6 +5,7 @@ import { EntityManager } from 'typeorm';
 import type { WebhookViewer } from '../rooms/room-access';
 import { mayManageWebhookSql, webhookViewerParams } from '../rooms/room-access.sql';
 import { BridgeFields, inboundKeyHash } from './bridge-rules';
+import { HEALTH_COLUMNS, HEALTH_JOIN, healthOf, type HealthRow } from '../webhooks/webhook.repository';
 
 /**
  * A bridge as stored: a row of `webhooks` with `bridge_kind` set (see the migration
@@ -58,20 +59,18 @@ export interface NewBridge extends BridgeFields, BridgeSecrets {
   tokenId: number | null;
 }
 
-interface BridgeRow {
+interface BridgeRow extends HealthRow {
   id: number; room_id: number; bridge_kind: BridgeKind; url: string; bridge_events: WebhookEventName[]; pattern: string | null; name: string;
   created_at: Date; enabled: boolean; disabled_reason: string | null; disabled_at: Date | null;
   created_by_user_id: number | null; oauth_client_id: string | null;
   matrix_room_id: string | null; matrix_access_token: string | null;
   inbound_enabled: boolean; has_inbound_key: boolean; inbound_token: string | null; inbound_hmac_secret: string | null;
-  last_success_at: Date | null; failing_since: Date | null; consecutive_failures: number; last_failure_at: Date | null; last_error: string | null;
 }
 
 const WITH_HEALTH = `SELECT w.id, w.room_id, w.bridge_kind, w.url, w.bridge_events, w.pattern, w.name, w.created_at, w.enabled, w.disabled_reason,
     w.disabled_at, w.created_by_user_id, w.oauth_client_id, w.matrix_room_id, w.matrix_access_token, w.inbound_enabled,
     w.inbound_key_hash IS NOT NULL AS has_inbound_key, w.inbound_token, w.inbound_hmac_secret,
-    h.last_success_at, h.failing_since, coalesce(h.consecutive_failures, 0) AS consecutive_failures, h.last_failure_at, h.last_error
-  FROM webhooks w LEFT JOIN webhook_health h ON h.webhook_id = w.id`;
+    ${HEALTH_COLUMNS} ${HEALTH_JOIN}`;
 
 /** A bridge, not a HipChat webhook (the webhook API sees the others: webhook.repository.ts, HIPCHAT_WEBHOOK). */
 const BRIDGE = (w: string) => `${w}.bridge_kind IS NOT NULL`;
@@ -88,13 +87,7 @@ const toStored = (r: BridgeRow): StoredBridge => ({
   enabled: r.enabled,
   disabledReason: r.disabled_reason,
   disabledAt: r.disabled_at?.toISOString() ?? null,
-  health: {
-    lastSuccessAt: r.last_success_at?.toISOString() ?? null,
-    failingSince: r.failing_since?.toISOString() ?? null,
-    consecutiveFailures: r.consecutive_failures,
-    lastFailureAt: r.last_failure_at?.toISOString() ?? null,
-    lastError: r.last_error ?? null,
-  },
+  health: healthOf(r),
   userId: r.created_by_user_id,
   oauthClientId: r.oauth_client_id,
   matrixRoomId: r.matrix_room_id,

@@ -31,10 +31,27 @@ const COLUMNS = `id, room_id, event, url, pattern, name, authentication, deliver
   created_by_user_id, created_at, enabled, disabled_reason, disabled_at, bridge_kind, bridge_events, matrix_room_id, matrix_access_token`;
 const W_COLUMNS = COLUMNS.split(',').map((c) => `w.${c.trim()}`).join(', ');
 
-/** A webhook with its health (none yet: no row). */
-const WITH_HEALTH = `SELECT ${W_COLUMNS}, h.last_success_at, h.failing_since, coalesce(h.consecutive_failures, 0) AS consecutive_failures,
-    h.last_failure_at, h.last_error
-  FROM webhooks w LEFT JOIN webhook_health h ON h.webhook_id = w.id`;
+/** The health columns of a webhook `w` joined to its `webhook_health` row `h` (none yet: no row), as HealthRow. */
+export const HEALTH_COLUMNS = `h.last_success_at, h.failing_since, coalesce(h.consecutive_failures, 0) AS consecutive_failures,
+    h.last_failure_at, h.last_error`;
+export const HEALTH_JOIN = 'FROM webhooks w LEFT JOIN webhook_health h ON h.webhook_id = w.id';
+
+/** HEALTH_COLUMNS as read. */
+export interface HealthRow {
+  last_success_at: Date | null; failing_since: Date | null; consecutive_failures: number; last_failure_at: Date | null; last_error: string | null;
+}
+
+/** A webhook's (or bridge's) health, from HEALTH_COLUMNS. */
+export const healthOf = (r: HealthRow): WebhookHealthView => ({
+  lastSuccessAt: r.last_success_at?.toISOString() ?? null,
+  failingSince: r.failing_since?.toISOString() ?? null,
+  consecutiveFailures: r.consecutive_failures,
+  lastFailureAt: r.last_failure_at?.toISOString() ?? null,
+  lastError: r.last_error ?? null,
+});
+
+/** A webhook with its health. */
+const WITH_HEALTH = `SELECT ${W_COLUMNS}, ${HEALTH_COLUMNS} ${HEALTH_JOIN}`;
 
 interface WebhookRow {
   id: number; room_id: number | null; event: WebhookEventName; url: string; pattern: string | null; name: string;
@@ -70,15 +87,7 @@ const toStored = (r: WebhookRow): StoredWebhook => ({
   enabled: r.enabled,
   disabledReason: r.disabled_reason,
   disabledAt: r.disabled_at?.toISOString() ?? null,
-  ...(r.consecutive_failures !== undefined ? {
-    health: {
-      lastSuccessAt: r.last_success_at?.toISOString() ?? null,
-      failingSince: r.failing_since?.toISOString() ?? null,
-      consecutiveFailures: r.consecutive_failures,
-      lastFailureAt: r.last_failure_at?.toISOString() ?? null,
-      lastError: r.last_error ?? null,
-    },
-  } : {}),
+  ...(r.consecutive_failures !== undefined ? { health: healthOf(r as HealthRow) } : {}),
   ...(r.bridge_kind !== null && r.bridge_kind !== undefined ? {
     bridge: { kind: r.bridge_kind, events: r.bridge_events ?? [r.event], matrixRoomId: r.matrix_room_id, matrixAccessToken: r.matrix_access_token },
   } : {}),
