@@ -59,12 +59,21 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
 }
 
 /**
- * A screenshot of the page as <name>.png: in dist/screenshots on every run (what the suite
- * saw, for looking into a failure), in docs/console (the README shows them) when
- * CONSOLE_SCREENSHOTS=docs (`npm run screenshots`), so that a test run leaves the tree as it was.
+ * Screenshots of the page as <name>.png (light) and <name>-dark.png (the dark theme, by
+ * prefers-color-scheme): in dist/screenshots on every run (what the suite saw, for looking into
+ * a failure), in docs/console (the README shows them) when CONSOLE_SCREENSHOTS=docs
+ * (`npm run screenshots`), so that a test run leaves the tree as it was. `light: true` takes
+ * the light one only (a narrow screen's, say).
  */
-export async function screenshot(page: Page, name: string): Promise<void> {
+export async function screenshot(page: Page, name: string, options: { light?: boolean } = {}): Promise<void> {
   const dir = process.env.CONSOLE_SCREENSHOTS === 'docs' ? path.join(ROOT, 'docs', 'console') : path.join(ROOT, 'dist', 'screenshots');
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  if (options.light) return;
+  await page.emulateMedia({ colorScheme: 'dark' });
+  try {
+    await page.screenshot({ path: path.join(dir, `${name}-dark.png`), fullPage: true });
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
 }

@@ -69,6 +69,9 @@ function page(route: Route, session: Session) {
     case 'bridge-deliveries': return <DeliveriesPage key={`${route.roomId}/b${route.bridgeId}`} roomId={route.roomId} owner={{ kind: 'bridge', id: route.bridgeId }} />;
     case 'tokens': return <TokensPage session={session} />;
     case 'audit': return <AuditPage />;
+    // Pages of routes that are being built: said so, never an empty screen.
+    case 'delivery': case 'bridge-delivery': case 'room-settings': case 'chat': case 'people': case 'invitation':
+      return <><h1 tabIndex={-1}>Not available yet</h1><p>This page is not in this build. <a href="#/rooms">Rooms</a></p></>;
     case 'not-found': return <><h1 tabIndex={-1}>Not found</h1><p>There is no page at {route.path}. <a href="#/rooms">Rooms</a></p></>;
   }
 }

@@ -1,5 +1,12 @@
 /** Small pieces every page uses. */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { JSX } from 'preact';
+import { setPageName } from './title';
+
+/** Names the tab after the page ("Ops – Chat"); every page calls it with its own name. */
+export function usePageTitle(name: string): void {
+  useEffect(() => setPageName(name), [name]);
+}
 
 export function Problem({ text }: { text: string | null }) {
   return text ? <p class="problem" role="alert">{text}</p> : null;
@@ -83,4 +90,55 @@ export function ShownOnce({ id, heading, note, label, value, what, setStatus }: 
       <button type="button" onClick={copy}>Copy {what}</button>
     </section>
   );
+}
+
+/** What a confirmation asks: its question names what will happen ("Recover 214 failed deliveries since 10:00?"). */
+export interface Confirmation {
+  question: string;
+  /** More of what will happen, under the question (a list of effects, say). */
+  details?: string[];
+}
+
+/**
+ * Asks before a destructive action: `ask` opens a modal dialog named by its question, with
+ * Confirm and Cancel, and answers whether the person confirmed. The browser's modal dialog
+ * keeps focus inside it (the page behind is inert) and Escape cancels; focus returns to what had
+ * it (the button that asked) when it closes. Render `dialog` once in the page.
+ */
+export function useConfirm(): [JSX.Element | null, (c: Confirmation) => Promise<boolean>] {
+  const [open, setOpen] = useState<Confirmation | null>(null);
+  const answer = useRef<((yes: boolean) => void) | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (open && dialog && !dialog.open) dialog.showModal();
+  }, [open]);
+  const close = (yes: boolean) => {
+    ref.current?.close();
+    setOpen(null);
+    const resolve = answer.current;
+    answer.current = null;
+    resolve?.(yes);
+    opener.current?.focus();
+  };
+  const ask = (c: Confirmation) => new Promise<boolean>((resolve) => {
+    // A second question while one is open (a double click) is answered no: one at a time.
+    if (answer.current) return resolve(false);
+    opener.current = document.activeElement as HTMLElement | null;
+    answer.current = resolve;
+    setOpen(c);
+  });
+  const dialog = open ? (
+    <dialog ref={ref} class="confirm" aria-labelledby="confirm-question" aria-describedby={open.details?.length ? 'confirm-details' : undefined}
+      onCancel={(e) => { e.preventDefault(); close(false); }}>
+      <h2 id="confirm-question">{open.question}</h2>
+      {open.details && open.details.length > 0 && <ul id="confirm-details">{open.details.map((d) => <li key={d}>{d}</li>)}</ul>}
+      <div class="confirm-actions">
+        <button type="button" class="secondary" onClick={() => close(false)}>Cancel</button>
+        <button type="button" class="danger" onClick={() => close(true)}>Confirm</button>
+      </div>
+    </dialog>
+  ) : null;
+  return [dialog, ask];
 }
