@@ -23,6 +23,7 @@ import { RecordPruner } from './delivery/record-pruner';
 import { StalledRetries } from './delivery-log/stalled-retries';
 import { DeliveryLogHandlers } from './delivery-log/delivery-log.handlers';
 import { DeliveryLogRepository } from './delivery-log/delivery-log.repository';
+import { DeliveryStats } from './delivery-log/delivery-stats.usecase';
 import { GetDelivery } from './delivery-log/get-delivery.usecase';
 import { ListDeliveries } from './delivery-log/list-deliveries.usecase';
 import { RecoverDeliveries } from './delivery-log/recover-deliveries.usecase';
@@ -154,6 +155,7 @@ export class DispatcherModule {
         },
         { provide: DeliveryLogRepository, useFactory: () => new DeliveryLogRepository(db) },
         { provide: ListDeliveries, useFactory: (log: DeliveryLogRepository) => new ListDeliveries(log), inject: [DeliveryLogRepository] },
+        { provide: DeliveryStats, useFactory: (log: DeliveryLogRepository) => new DeliveryStats(log), inject: [DeliveryLogRepository] },
         {
           provide: GetDelivery,
           useFactory: (log: DeliveryLogRepository, registrations: Registrations) => new GetDelivery(log, registrations, config.SECRETS_KEYS),

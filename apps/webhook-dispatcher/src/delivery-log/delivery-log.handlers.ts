@@ -1,7 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandContext, CommandPipe } from '@app/common';
-import { GetDeliveryV1, ListDeliveriesV1, RecoverDeliveriesV1, RedeliverV1, RequestOf } from '@app/contracts';
+import { DeliveryStatsV1, GetDeliveryV1, ListDeliveriesV1, RecoverDeliveriesV1, RedeliverV1, RequestOf } from '@app/contracts';
+import { DeliveryStats } from './delivery-stats.usecase';
 import { GetDelivery } from './get-delivery.usecase';
 import { ListDeliveries } from './list-deliveries.usecase';
 import { RecoverDeliveries } from './recover-deliveries.usecase';
@@ -15,6 +16,7 @@ export class DeliveryLogHandlers {
     private readonly getDelivery: GetDelivery,
     private readonly redeliverOne: Redeliver,
     private readonly recoverDeliveries: RecoverDeliveries,
+    private readonly deliveryStats: DeliveryStats,
   ) {}
 
   @MessagePattern(ListDeliveriesV1.pattern)
@@ -22,6 +24,9 @@ export class DeliveryLogHandlers {
 
   @MessagePattern(GetDeliveryV1.pattern)
   get(@Payload(new CommandPipe(GetDeliveryV1)) c: RequestOf<typeof GetDeliveryV1>) { return this.getDelivery.execute(c); }
+
+  @MessagePattern(DeliveryStatsV1.pattern)
+  stats(@Payload(new CommandPipe(DeliveryStatsV1)) c: RequestOf<typeof DeliveryStatsV1>) { return this.deliveryStats.execute(c); }
 
   @MessagePattern(RedeliverV1.pattern)
   redeliver(@Payload(new CommandPipe(RedeliverV1)) c: RequestOf<typeof RedeliverV1>, @Ctx() ctx: CommandContext) { return this.redeliverOne.execute(c, ctx.meta); }

@@ -10,7 +10,7 @@ describe('defineCommand', () => {
       'addons.get-addon.v1', 'addons.list-addons.v1',
       'audit.list-audit.v1',
       'bridges.get-bridge.v1', 'bridges.list-bridges.v1',
-      'deliveries.get-delivery.v1', 'deliveries.list-deliveries.v1',
+      'deliveries.delivery-stats.v1', 'deliveries.get-delivery.v1', 'deliveries.list-deliveries.v1',
       'rooms.get-file-access.v1', 'rooms.get-history.v2', 'rooms.get-message.v1', 'rooms.get-room-statistics.v1', 'rooms.get-room.v1', 'rooms.list-members.v1', 'rooms.list-participants.v1', 'rooms.list-removed-files.v1', 'rooms.list-rooms.v1', 'rooms.room-events.v1',
       'tokens.list-user-tokens.v1', 'tokens.resolve-token.v1',
       'users.get-private-history.v1', 'users.get-user.v1', 'users.list-users.v1',

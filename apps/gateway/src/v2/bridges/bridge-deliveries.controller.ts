@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import {
-  Actor, BridgeView, EnableBridgeV1, GetBridgeV1, GetDeliveryV1, ListDeliveriesV1, RecoverDeliveriesV1, RedeliverV1, ResendAction,
+  Actor, BridgeView, DeliveryStatsV1, EnableBridgeV1, GetBridgeV1, GetDeliveryV1, ListDeliveriesV1, RecoverDeliveriesV1, RedeliverV1, ResendAction,
   resendRefusal, RoomRef, TestBridgeV1, v2Links,
 } from '@app/contracts';
 import { traceOfActor } from '@app/common';
@@ -8,15 +8,18 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { ApiError } from '../../shared/api-error';
 import { DispatcherClient } from '../../shared/dispatcher-client';
 import { RoomsClient } from '../../shared/rooms-client';
-import { RequireScopes, ResponseSchema, Summary } from '../http/route-options';
+import { Notes, RequireScopes, ResponseSchema, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
 import { CurrentActor, pathParam, RoomRefParam } from '../http/v2-request';
 import { V2Resource } from '../http/v2-resource';
 import { V2Body, V2Query } from '../http/validation';
 import { encodeCursor } from '../webhooks/delivery-cursor';
-import { afterAccess, deliveryIdOf } from '../webhooks/webhook-deliveries.controller';
-import { toV2DeliveryItem } from '../webhooks/webhook-deliveries.presenter';
-import { cursorOf, DeliveryListQuery, deliveryListQuery, filtersOf, RecoverBody, recoverBody } from '../webhooks/webhook-deliveries.schemas';
+import { afterAccess, DELIVERY_STATS_NOTES, deliveryIdOf, deliveryStatsLink } from '../webhooks/webhook-deliveries.controller';
+import { toV2DeliveryItem, toV2DeliveryStats } from '../webhooks/webhook-deliveries.presenter';
+import {
+  cursorOf, DeliveryListQuery, deliveryListQuery, DeliveryStatsQuery, deliveryStatsQuery, deliveryStatsResponse, filtersOf, RecoverBody, recoverBody,
+  statsCommandOf,
+} from '../webhooks/webhook-deliveries.schemas';
 import { toV2BridgeDelivery, toV2BridgeTest } from './bridge-deliveries.presenter';
 import { bridgeTestSchema } from './bridge-deliveries.schemas';
 import { BridgeIdParam } from './bridges.controller';
@@ -61,6 +64,17 @@ export class BridgeDeliveriesController extends V2Resource {
       },
       (d) => toV2DeliveryItem(d, self),
       { param: 'after', after: (d) => (d.position ? encodeCursor(d.position) : undefined) });
+  }
+
+  @Get(':room/bridge/:id/delivery-stats')
+  @Summary('Count the deliveries of a bridge per hour or day since a time (delivered, retried, failed, pending), with their latency (p50, p99)')
+  @RequireScopes('admin_room')
+  @ResponseSchema(deliveryStatsResponse)
+  @Notes(DELIVERY_STATS_NOTES)
+  async stats(@RoomRefParam() room: RoomRef, @BridgeIdParam() id: number, @V2Query(deliveryStatsQuery) q: DeliveryStatsQuery, @CurrentActor() actor: Actor) {
+    const [{ bridge }, { stats }] = await afterAccess(this.visibleBridge(actor, room, id),
+      this.dispatcher.send(DeliveryStatsV1, statsCommandOf(id, q), traceOfActor(actor)));
+    return toV2DeliveryStats(stats, deliveryStatsLink(bridgeUrl(bridge, this.base), stats.since, stats.bucket));
   }
 
   @Get(':room/bridge/:id/delivery/:delivery')

@@ -14,11 +14,10 @@ export function toV2BridgeDelivery(d: DeliveryDetailView, bridgeSelf: string) {
     ...d,
     request: {
       ...request,
-      url: request.url === null ? null : maskedBridgeUrl(request.url),
       headers: request.headers === null ? null
         : Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, isSecretName(k) ? MASKED_VALUE : v])),
     },
-  }, bridgeSelf);
+  }, bridgeSelf, maskedBridgeUrl);
 }
 
 /** POST .../bridge/{id}/test: what the platform answered. */

@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
 import {
-  Actor, deliveryField, GetDeliveryV1, GetWebhookV1, ListDeliveriesV1, RecoverDeliveriesV1, RedeliverV1, ResendAction,
+  Actor, deliveryField, DeliveryStatsV1, GetDeliveryV1, GetWebhookV1, ListDeliveriesV1, RecoverDeliveriesV1, RedeliverV1, ResendAction,
   resendRefusal, RoomRef, v2Links, WebhookRef, WebhookView,
 } from '@app/contracts';
 import { traceOfActor } from '@app/common';
@@ -8,14 +8,17 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { ApiError } from '../../shared/api-error';
 import { DispatcherClient } from '../../shared/dispatcher-client';
 import { RoomsClient } from '../../shared/rooms-client';
-import { RequireScopes, Summary } from '../http/route-options';
+import { Notes, RequireScopes, ResponseSchema, Summary } from '../http/route-options';
 import { V2Controller } from '../http/v2-controller';
 import { CurrentActor, pathParam, RoomRefParam } from '../http/v2-request';
 import { V2Resource } from '../http/v2-resource';
 import { V2Body, V2Query } from '../http/validation';
-import { cursorOf, DeliveryListQuery, deliveryListQuery, filtersOf, RecoverBody, recoverBody } from './webhook-deliveries.schemas';
+import {
+  cursorOf, DeliveryListQuery, deliveryListQuery, DeliveryStatsQuery, deliveryStatsQuery, deliveryStatsResponse, filtersOf, RecoverBody, recoverBody,
+  statsCommandOf,
+} from './webhook-deliveries.schemas';
 import { encodeCursor } from './delivery-cursor';
-import { toV2Delivery, toV2DeliveryItem } from './webhook-deliveries.presenter';
+import { toV2Delivery, toV2DeliveryItem, toV2DeliveryStats } from './webhook-deliveries.presenter';
 import { WebhookIdParam } from './webhooks.controller';
 import { webhookUrl } from './webhooks.presenter';
 
@@ -46,6 +49,19 @@ export function refuseIfDisabled(webhook: WebhookView, action: ResendAction): vo
   const refusal = resendRefusal(webhook, action, `POST ${v2Links('').webhookEnable(webhook.roomId as number, webhook.id)}`);
   if (refusal) throw new ApiError(400, refusal);
 }
+
+/** What GET .../delivery-stats answers, for a webhook and a bridge alike (OpenAPI notes). */
+export const DELIVERY_STATS_NOTES = 'Our extension, for the console\'s charts. Deliveries are counted by when they were created: '
+  + '`delivered` at their first attempt; `retried` delivered after more than one attempt, or retrying now; `failed` given up on; '
+  + '`pending` not yet attempted; cancelled ones (their webhook was gone when an attempt was due) are not counted. Latency is the p50 and p99 '
+  + '(percentile_cont) of the durations of those deliveries\' attempts, null when there was none. Every bucket from since (floored to its UTC '
+  + 'hour or day) to now is present, zero-filled, oldest first. Read from the delivery log by its (webhook, created) index: it costs the '
+  + 'window\'s deliveries of this webhook only, however large the log. 400 naming since when it is older than 7 days or in the future, '
+  + 'naming bucket when it is not hour or day.';
+
+/** `links.self` of delivery statistics: under the owner's own URL, with the window as answered (the link gives the same buckets). */
+export const deliveryStatsLink = (ownerSelf: string, since: string, bucket: string) =>
+  `${ownerSelf}/delivery-stats?since=${encodeURIComponent(since)}&bucket=${bucket}`;
 
 const DeliveryIdParam = createParamDecorator((_: unknown, ctx: ExecutionContext): string => deliveryIdOf(pathParam(ctx, 'delivery')));
 
@@ -84,6 +100,18 @@ export class WebhookDeliveriesController extends V2Resource {
       { param: 'after', after: (d) => (d.position ? encodeCursor(d.position) : undefined) });
   }
 
+  @Get(':room/webhook/:id/delivery-stats')
+  @Summary('Count the deliveries of a webhook per hour or day since a time (delivered, retried, failed, pending), with their latency (p50, p99)')
+  @RequireScopes('admin_room')
+  @ResponseSchema(deliveryStatsResponse)
+  @Notes(DELIVERY_STATS_NOTES)
+  async stats(@RoomRefParam() room: RoomRef, @WebhookIdParam() ref: WebhookRef, @V2Query(deliveryStatsQuery) q: DeliveryStatsQuery, @CurrentActor() actor: Actor) {
+    const access = this.visibleWebhook(actor, room, ref);
+    const webhookId = 'id' in ref ? ref.id : (await access).id;
+    const [webhook, { stats }] = await afterAccess(access, this.dispatcher.send(DeliveryStatsV1, statsCommandOf(webhookId, q), traceOfActor(actor)));
+    return toV2DeliveryStats(stats, deliveryStatsLink(webhookUrl(webhook, this.base), stats.since, stats.bucket));
+  }
+
   @Get(':room/webhook/:id/delivery/:delivery')
   @Summary('Get a delivery of a webhook: the request as sent, every attempt, the reply')
   @RequireScopes('admin_room')
@@ -91,7 +119,7 @@ export class WebhookDeliveriesController extends V2Resource {
     const access = this.visibleWebhook(actor, room, ref);
     const webhookId = 'id' in ref ? ref.id : (await access).id;
     const [webhook, { delivery }] = await afterAccess(access, this.dispatcher.send(GetDeliveryV1, { delivery: id, webhookId }, traceOfActor(actor)));
-    return toV2Delivery(delivery, webhookUrl(webhook, this.base), webhook.urlMasked === true);
+    return toV2Delivery(delivery, webhookUrl(webhook, this.base));
   }
 
   @Post(':room/webhook/:id/delivery/:delivery/redeliver')

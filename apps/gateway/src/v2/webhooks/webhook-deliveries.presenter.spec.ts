@@ -1,5 +1,5 @@
-import type { DeliveryDetailView, DeliveryView } from '@app/contracts';
-import { toV2Delivery, toV2DeliveryItem } from './webhook-deliveries.presenter';
+import type { DeliveryDetailView, DeliveryStatsView, DeliveryView } from '@app/contracts';
+import { toV2Delivery, toV2DeliveryItem, toV2DeliveryStats } from './webhook-deliveries.presenter';
 
 const SELF = 'https://chat.example.com/v2/room/3/webhook/7';
 const ID = '6f1c2a4e-3b5d-5e7f-8a9b-0c1d2e3f4a5b';
@@ -41,15 +41,33 @@ describe('v2 delivery log presenter', () => {
     expect(toV2Delivery({ ...detail, reply: { messageId: null, error: null } }, SELF).reply).toBeNull();
   });
 
-  it("masks the request's URL for whoever is not the webhook's creator, as the webhook's own URL is", () => {
+  it("masks the request's URL query to everyone, the webhook's creator included, and keeps the headers as the dispatcher cut them", () => {
+    const headers = { 'webhook-id': ID, 'webhook-signature': 'v1,AbCdEfGh…', Authorization: 'JWT eyJhbGci…' };
     const detail: DeliveryDetailView = {
       ...item,
-      request: { url: 'https://r.example/h?token=s3cr3t&x=1', headers: { 'webhook-id': ID }, body: '{}' },
+      request: { url: 'https://r.example/h?token=s3cr3t&signed_request=eyJhbGciOiJIUzI1NiJ9.e30.x', headers, body: '{}' },
       attemptLog: [],
       reply: { messageId: null, error: null },
     };
-    expect(toV2Delivery(detail, SELF, true).request).toEqual({ ...detail.request, url: 'https://r.example/h?token=***&x=***' });
-    expect(toV2Delivery(detail, SELF).request).toEqual(detail.request);
-    expect(toV2Delivery({ ...detail, request: { url: null, headers: null, body: '{}' } }, SELF, true).request.url).toBeNull();
+    expect(toV2Delivery(detail, SELF).request).toEqual({ url: 'https://r.example/h?token=***&signed_request=***', headers, body: '{}' });
+    expect(toV2Delivery({ ...detail, request: { ...detail.request, url: 'https://r.example/h' } }, SELF).request.url).toBe('https://r.example/h');
+    expect(toV2Delivery({ ...detail, request: { url: null, headers: null, body: '{}' } }, SELF).request.url).toBeNull();
+  });
+});
+
+describe('v2 delivery statistics presenter', () => {
+  it('shows the statistics in v2 names, latency in ms, with the link given', () => {
+    const bucket = { start: '2026-03-01T10:00:00.000Z', delivered: 3, retried: 1, failed: 0, pending: 2, p50Ms: 12.5, p99Ms: null };
+    const stats: DeliveryStatsView = {
+      since: '2026-03-01T10:00:00.000Z', until: '2026-03-01T10:30:00.000Z', bucket: 'hour',
+      totals: { delivered: 3, retried: 1, failed: 0, pending: 2 }, latency: { p50Ms: 12.5, p99Ms: 40 }, buckets: [bucket],
+    };
+    expect(toV2DeliveryStats(stats, `${SELF}/delivery-stats?since=x&bucket=hour`)).toEqual({
+      since: '2026-03-01T10:00:00.000Z', until: '2026-03-01T10:30:00.000Z', bucket: 'hour',
+      totals: { delivered: 3, retried: 1, failed: 0, pending: 2 },
+      latency_ms: { p50: 12.5, p99: 40 },
+      buckets: [{ start: '2026-03-01T10:00:00.000Z', delivered: 3, retried: 1, failed: 0, pending: 2, p50_ms: 12.5, p99_ms: null }],
+      links: { self: `${SELF}/delivery-stats?since=x&bucket=hour` },
+    });
   });
 });

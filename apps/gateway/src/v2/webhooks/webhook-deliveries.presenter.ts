@@ -1,5 +1,5 @@
 import { maskedUrl } from '@app/common';
-import { type DeliveryAttemptView, type DeliveryDetailView, deliveryLink, type DeliveryView, v2Links } from '@app/contracts';
+import { type DeliveryAttemptView, type DeliveryDetailView, deliveryLink, type DeliveryStatsView, type DeliveryView } from '@app/contracts';
 
 /**
  * v2 shapes of the dispatcher's delivery views. `webhookSelf` is the webhook's own URL (its
@@ -32,13 +32,16 @@ export function toV2DeliveryItem(d: DeliveryView, webhookSelf: string) {
 
 /**
  * GET .../delivery/{id}: the item, the request as sent, every attempt (replacing the count),
- * the reply. `urlMasked`: the viewer is not the webhook's creator (WebhookView.urlMasked), and
- * sees the request's URL masked as the webhook's own.
+ * the reply. The request's URL is shown with its query masked to everyone, the webhook's
+ * creator included (`maskUrl`: a bridge masks its path too): the query carries the
+ * attempt's JWT (`signed_request`) and whatever token an add-on framework put there, and a
+ * delivery's page is for reading what was sent, not for copying credentials from. Its
+ * headers come with the JWT and the signature already cut short by the dispatcher.
  */
-export function toV2Delivery(d: DeliveryDetailView, webhookSelf: string, urlMasked = false) {
+export function toV2Delivery(d: DeliveryDetailView, webhookSelf: string, maskUrl: (url: string) => string = maskedUrl) {
   return {
     ...toV2DeliveryItem(d, webhookSelf),
-    request: urlMasked && d.request.url ? { ...d.request, url: maskedUrl(d.request.url) } : d.request,
+    request: { ...d.request, url: d.request.url === null ? null : maskUrl(d.request.url) },
     attempts: d.attemptLog.map((a) => ({
       attempt: a.attempt,
       at: a.at,
@@ -51,5 +54,20 @@ export function toV2Delivery(d: DeliveryDetailView, webhookSelf: string, urlMask
     reply: d.reply.messageId !== null || d.reply.error !== null
       ? { message_id: d.reply.messageId, error: d.reply.error }
       : null,
+  };
+}
+
+/** GET .../delivery-stats (a webhook's or a bridge's): `self` is the statistics' own URL, with the query as asked. */
+export function toV2DeliveryStats(s: DeliveryStatsView, self: string) {
+  return {
+    since: s.since,
+    until: s.until,
+    bucket: s.bucket,
+    totals: s.totals,
+    latency_ms: { p50: s.latency.p50Ms, p99: s.latency.p99Ms },
+    buckets: s.buckets.map((b) => ({
+      start: b.start, delivered: b.delivered, retried: b.retried, failed: b.failed, pending: b.pending, p50_ms: b.p50Ms, p99_ms: b.p99Ms,
+    })),
+    links: { self },
   };
 }

@@ -1,9 +1,9 @@
 import { describeIssue } from '@app/contracts';
 import { deliveryIdOf } from './webhook-deliveries.controller';
-import { deliveryListQuery, filtersOf, recoverBody } from './webhook-deliveries.schemas';
+import { deliveryListQuery, deliveryStatsQuery, filtersOf, recoverBody, statsCommandOf } from './webhook-deliveries.schemas';
 
 /** The 400's message of a query or body, as the v2 API words it (ZodQueryPipe / ZodBodyPipe). */
-const problemOf = (schema: typeof deliveryListQuery | typeof recoverBody, value: unknown) => {
+const problemOf = (schema: typeof deliveryListQuery | typeof recoverBody | typeof deliveryStatsQuery, value: unknown) => {
   const r = schema.safeParse(value);
   return r.success ? null : describeIssue(r.error.issues[0]);
 };
@@ -57,5 +57,27 @@ describe('the delivery log\'s query and bodies', () => {
   it('reads a delivery id of the path as a UUID; anything else names no delivery (404)', () => {
     expect(deliveryIdOf('6F1C2A4E-3B5D-5E7F-8A9B-0C1D2E3F4A5B')).toBe('6f1c2a4e-3b5d-5e7f-8a9b-0c1d2e3f4a5b');
     expect(() => deliveryIdOf('42')).toThrow(expect.objectContaining({ status: 404, message: 'Delivery 42 not found' }));
+  });
+});
+
+describe('the delivery statistics\' query', () => {
+  const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();
+
+  it('starts 24 hours ago, per hour, when nothing is given (empty means absent)', () => {
+    const now = Date.parse('2026-03-08T09:15:00Z');
+    expect(statsCommandOf(7, deliveryStatsQuery.parse({}), now)).toEqual({ webhookId: 7, since: '2026-03-07T09:15:00.000Z', bucket: 'hour' });
+    expect(statsCommandOf(7, deliveryStatsQuery.parse({ since: '', bucket: '' }), now)).toEqual({ webhookId: 7, since: '2026-03-07T09:15:00.000Z', bucket: 'hour' });
+  });
+
+  it('takes a since of the last 7 days and a bucket of hour or day', () => {
+    const since = hoursAgo(6 * 24);
+    expect(statsCommandOf(7, deliveryStatsQuery.parse({ since, bucket: 'day' }))).toEqual({ webhookId: 7, since, bucket: 'day' });
+  });
+
+  it('answers a bad value with the parameter and its rule', () => {
+    expect(problemOf(deliveryStatsQuery, { since: hoursAgo(7 * 24 + 1) })).toBe('since: must be at most 7 days ago');
+    expect(problemOf(deliveryStatsQuery, { since: hoursAgo(-1) })).toBe('since: must not be in the future');
+    expect(problemOf(deliveryStatsQuery, { since: 'yesterday' })).toMatch(/^since: must be an ISO 8601 date and time/);
+    expect(problemOf(deliveryStatsQuery, { bucket: 'week' })).toBe('bucket: must be one of hour, day');
   });
 });
