@@ -12,6 +12,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import { api } from './api';
+import { trendName } from './deliveries-text';
 
 export interface StatsCounts { delivered: number; retried: number; failed: number; pending: number }
 export interface StatsBucket extends StatsCounts { start: string; p50_ms: number | null; p99_ms: number | null }
@@ -35,14 +36,6 @@ export function readStats(self: string, hours: number, now = Date.now()): Promis
   // A minute short of the period: the API refuses a since older than 7 days, and the request takes time.
   const since = new Date(now - hours * 3_600_000 + 60_000).toISOString();
   return api<DeliveryStats>('GET', `${self}/delivery-stats?since=${encodeURIComponent(since)}&bucket=hour`);
-}
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-/** What a trend says to a screen reader ("Deliveries in the last 24 hours: 120 delivered, 3 failed"). */
-export function trendName(totals: StatsCounts): string {
-  const retried = totals.retried > 0 ? `, ${totals.retried} retried` : '';
-  return `Deliveries in the last 24 hours: ${totals.delivered} delivered${retried}, ${totals.failed} failed`;
 }
 
 /**
@@ -126,18 +119,22 @@ const axes = (unit: string): uPlot.Axis[] => {
   ];
 };
 
+/** The x range: every hour of the period, half an hour either side, so the first and last hours' bars and points show whole. */
+const hoursOf = (data: uPlot.AlignedData) => (): uPlot.Range.MinMax => {
+  const xs = data[0] as number[];
+  return xs.length === 0 ? [0, 3600] : [xs[0] - 1800, xs[xs.length - 1] + 1800];
+};
+
 /** Deliveries per hour, stacked: each series is the sum of those below it, drawn tallest first. */
 function DeliveriesChart({ stats, tableId }: { stats: DeliveryStats; tableId: string }) {
   const data = useMemoData(stats, (b) => [b.delivered + b.retried + b.failed, b.delivered + b.retried, b.delivered]);
-  const hour = 3600;
   const options = (width: number): uPlot.Options => {
     const bars = uPlot.paths.bars!({ size: [0.8, 40], align: 0 });
     const series = (label: string, fill: string): uPlot.Series => ({ label, fill, stroke: fill, width: 0, paths: bars, points: { show: false } });
-    const xs = data[0] as number[];
     return {
       width, height: 220, legend: { show: false }, cursor: { show: false }, select: { show: false, left: 0, top: 0, width: 0, height: 0 },
       scales: {
-        x: { time: true, range: () => [xs[0] - hour / 2, xs[xs.length - 1] + hour / 2] },
+        x: { time: true, range: hoursOf(data) },
         y: { range: (_u, _min, max) => [0, Math.max(4, max)] },
       },
       axes: axes('deliveries'),
@@ -158,7 +155,7 @@ function LatencyChart({ stats, tableId }: { stats: DeliveryStats; tableId: strin
     const line = (label: string, stroke: string, dash?: number[]): uPlot.Series => ({ label, stroke, width: 2, dash, spanGaps: false, points: { show: true, size: 5, fill: stroke } });
     return {
       width, height: 180, legend: { show: false }, cursor: { show: false }, select: { show: false, left: 0, top: 0, width: 0, height: 0 },
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(10, max ?? 0)] } },
+      scales: { x: { time: true, range: hoursOf(data) }, y: { range: (_u, _min, max) => [0, Math.max(10, max ?? 0)] } },
       axes: axes('ms'),
       series: [{}, line('p50', colour('--chart-p50', '#1f5fbf')), line('p99', colour('--chart-p99', '#7b3fb3'), [6, 4])],
     };

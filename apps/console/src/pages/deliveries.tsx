@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { allItems, api } from '../api';
 import { DeliveryCharts } from '../charts';
+import { shortTime } from '../deliveries-text';
 import { hrefOf } from '../routes';
 import { attempt, Problem, Status, useConfirm, useInFlight, usePageTitle, when } from '../ui';
 import { BridgeItem, bridgeTitle, healthOf } from './bridges';
@@ -48,12 +49,6 @@ export async function followRedelivery(self: string, before: { id: string; attem
     seen(now);
     if (now.attempts.length !== before.attempts && !UNSETTLED.has(now.status)) break;
   }
-}
-
-/** "10:00" today, "28 Nov, 10:00" another day: how a confirmation names a time. */
-export function shortTime(date: Date, now = new Date()): string {
-  const time = date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-  return date.toDateString() === now.toDateString() ? time : `${date.toLocaleDateString([], { day: 'numeric', month: 'short' })}, ${time}`;
 }
 
 /** The most failed deliveries counted before asking to recover them (pages of the list are read to count). */

@@ -2,39 +2,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../api';
 import { hrefOf } from '../routes';
 import { attempt, Problem, Status, useInFlight, usePageTitle, when } from '../ui';
+import { maskedQuery, prettyBody, shownHeader } from '../deliveries-text';
 import { DeliveriesOwner, DeliveryDetail, followRedelivery, OwnerSummary, summaryOf } from './deliveries';
-
-/**
- * The URL as a reader should see it: each query value masked (the query may carry the
- * attempt's JWT, `signed_request`, or an add-on framework's token). The API masks it already;
- * this keeps the page safe to show whatever it is given.
- */
-export function maskedQuery(url: string): string {
-  const at = url.indexOf('?');
-  if (at < 0) return url;
-  const query = url.slice(at + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    return eq < 0 ? pair : `${pair.slice(0, eq)}=***`;
-  });
-  return `${url.slice(0, at)}?${query.join('&')}`;
-}
-
-/** Headers whose values are credentials or signatures: shown by their first characters only. */
-const SHORTENED = /signature|authorization|jwt|token/i;
-const KEEP = 12;
-
-export function shownHeader(name: string, value: string): string {
-  return SHORTENED.test(name) && value.length > KEEP + 1 ? `${value.slice(0, KEEP)}…` : value;
-}
-
-/** A body as sent: JSON indented, anything else as it is. */
-export function prettyBody(body: string): string {
-  try {
-    return JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    return body;
-  }
-}
 
 const statusText = (code: number | null | undefined) => (code === null || code === undefined ? 'no answer' : `HTTP ${code}`);
 
@@ -42,7 +11,7 @@ function Headers({ headers, label, shorten }: { headers: Record<string, string> 
   const entries = Object.entries(headers ?? {});
   if (entries.length === 0) return <p class="muted">No headers recorded.</p>;
   return (
-    <table class="list compact">
+    <table class="list compact headers">
       <caption class="visually-hidden">{label}</caption>
       <thead><tr><th scope="col">Header</th><th scope="col">Value</th></tr></thead>
       <tbody>
@@ -127,7 +96,7 @@ export function DeliveryPage({ roomId, owner, deliveryId }: { roomId: number; ow
                 {a.response_body ? (
                   <figure class="sent">
                     <figcaption>Response body of attempt {a.attempt} (excerpt)</figcaption>
-                    <pre tabIndex={0}>{a.response_body}</pre>
+                    <pre tabIndex={0}>{prettyBody(a.response_body)}</pre>
                   </figure>
                 ) : <p class="muted">No response body.</p>}
               </section>

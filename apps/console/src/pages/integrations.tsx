@@ -69,8 +69,7 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
     }));
   };
   const remove = (w: WebhookItem) => whileDeleting(async () => {
-    const title = w.name || `Webhook ${w.id}`;
-    if (!await confirm({ question: `Delete webhook ${title}?`, details: [`Nothing more is sent to ${w.url}.`] })) return;
+    if (!await confirm({ question: `Delete webhook ${w.name || w.id}?`, details: [`Nothing more is sent to ${w.url}.`] })) return;
     await attempt(setProblem, async () => {
       await api('DELETE', `${base}/webhook/${w.id}`);
       setStatus(`Webhook ${w.name ?? w.id} deleted.`);
