@@ -196,6 +196,8 @@ describe('web console: deliveries at a glance', () => {
     await question.getByRole('button', { name: 'Cancel' }).click();
     await question.waitFor({ state: 'detached' });
     await eventually(async () => expect(await recover.isEnabled()).toBe(true));
+    // Focus is back on the button that asked.
+    expect(await recover.evaluate((b) => b === document.activeElement)).toBe(true);
     expect(recovers).toHaveLength(0);
     expect(await failedIds()).toHaveLength(2);
 

@@ -200,8 +200,8 @@ export function BridgesSection({ roomId, confirm }: { roomId: number; confirm: C
                 <td><Trend self={`${base}/${b.id}`} /></td>
                 <td class="actions">
                   <button type="button" aria-describedby={`bridge-${b.id}`} disabled={testing === b.id} onClick={() => test(b)}>Test</button>{' '}
-                  {!b.enabled && <><button type="button" aria-describedby={`bridge-${b.id}`} disabled={changing} onClick={() => enable(b)}>Enable</button>{' '}</>}
-                  <button type="button" class="secondary" aria-describedby={`bridge-${b.id}`} disabled={changing} onClick={() => remove(b)}>Remove</button>
+                  {!b.enabled && <><button type="button" aria-describedby={`bridge-${b.id}`} aria-disabled={changing} onClick={() => enable(b)}>Enable</button>{' '}</>}
+                  <button type="button" class="secondary" aria-describedby={`bridge-${b.id}`} aria-disabled={changing} onClick={() => remove(b)}>Remove</button>
                 </td>
               </tr>
             ))}

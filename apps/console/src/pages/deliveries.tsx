@@ -165,7 +165,7 @@ export function DeliveriesPage({ roomId, owner }: { roomId: number; owner: Deliv
       <p><a href={hrefOf({ page: 'integrations', roomId })}>Back to the integrations</a></p>
       {hook && (
         <p>{hook.line}: <Health w={hook.health} />{' '}
-          {!hook.health.enabled && <button type="button" disabled={enabling} onClick={enable}>Enable</button>}
+          {!hook.health.enabled && <button type="button" aria-disabled={enabling} onClick={enable}>Enable</button>}
         </p>
       )}
       <DeliveryCharts self={self} refresh={changes} />
@@ -173,7 +173,7 @@ export function DeliveriesPage({ roomId, owner }: { roomId: number; owner: Deliv
       <form class="inline" onSubmit={recover}>
         <label for="recover-since">Failed since</label>
         <input id="recover-since" type="datetime-local" required value={since} onInput={(e) => setSince(e.currentTarget.value)} />
-        <button type="submit" disabled={recovering}>Recover failed since</button>
+        <button type="submit" aria-disabled={recovering}>Recover failed since</button>
       </form>
       <Problem text={problem} />
       <Status text={status} />

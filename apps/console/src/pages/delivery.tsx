@@ -68,7 +68,7 @@ export function DeliveryPage({ roomId, owner, deliveryId }: { roomId: number; ow
             <dt>Attempts</dt><dd>{d.attempts.length}</dd>
             {d.next_attempt_at && <><dt>Next attempt</dt><dd>{when(d.next_attempt_at)}</dd></>}
           </dl>
-          <p><button type="button" disabled={redelivering} onClick={redeliver}>Redeliver</button></p>
+          <p><button type="button" aria-disabled={redelivering} onClick={redeliver}>Redeliver</button></p>
           <Status text={status} />
 
           <section aria-labelledby="request-heading">

@@ -120,7 +120,7 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
                 <td>{w.event}{w.pattern ? <div class="muted">pattern {w.pattern}</div> : null}</td>
                 <td><Health w={w} /></td>
                 <td><Trend self={`${base}/webhook/${w.id}`} /></td>
-                <td><button type="button" aria-describedby={`webhook-${w.id}`} disabled={deleting} onClick={() => remove(w)}>Delete</button></td>
+                <td><button type="button" aria-describedby={`webhook-${w.id}`} aria-disabled={deleting} onClick={() => remove(w)}>Delete</button></td>
               </tr>
             ))}
           </tbody>
@@ -188,7 +188,7 @@ function Addons({ roomId, confirm }: { roomId: number; confirm: Confirm }) {
       <Problem text={problem} />
       {addons === null ? null : addons.length === 0 ? <p>No add-ons installed in this room.</p> : (
         <ul>{addons.map((a) => (
-          <li key={a.id} id={`addon-${a.id}`}>{a.name || a.key} <button type="button" aria-describedby={`addon-${a.id}`} disabled={uninstalling} onClick={() => uninstall(a)}>Uninstall</button></li>
+          <li key={a.id} id={`addon-${a.id}`}>{a.name || a.key} <button type="button" aria-describedby={`addon-${a.id}`} aria-disabled={uninstalling} onClick={() => uninstall(a)}>Uninstall</button></li>
         ))}</ul>
       )}
     </>

@@ -102,7 +102,7 @@ export function TokensPage({ session }: { session: Session }) {
                 <td>{t.kind}</td>
                 <td>{t.scopes.join(', ')}</td>
                 <td>{when(t.created)}</td>
-                <td><button type="button" aria-describedby={`token-${t.id}`} disabled={revoking} onClick={() => revoke(t)}>Revoke</button></td>
+                <td><button type="button" aria-describedby={`token-${t.id}`} aria-disabled={revoking} onClick={() => revoke(t)}>Revoke</button></td>
               </tr>
             ))}
           </tbody>
