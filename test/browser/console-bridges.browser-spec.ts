@@ -121,6 +121,20 @@ describe('web console: bridges', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'bridge-deliveries');
 
+    // The delivery's own page: what Slack was sent (to the URL masked) and what it answered.
+    await page.getByRole('link', { name: /^[0-9a-f-]{36}$/ }).click();
+    await page.getByRole('heading', { name: /^Delivery [0-9a-f-]{36}$/ }).waitFor();
+    await eventually(async () => {
+      await page.reload();
+      await page.getByRole('heading', { name: 'Attempt 1: HTTP 200' }).waitFor({ timeout: 2_000 });
+    }, 30_000);
+    expect(await page.getByRole('figure', { name: 'Request body' }).textContent()).toContain('Release 1.2 is out');
+    await page.getByText(`POST ${receivers.baseUrl}/slack/***`).waitFor();
+    expect(await page.content()).not.toContain('release-secret');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Back to the deliveries of Release channel' }).click();
+    await page.getByRole('heading', { name: 'Deliveries of Release channel' }).waitFor();
+
     // Removed only once confirmed.
     await page.getByRole('link', { name: 'Back to the integrations' }).click();
     const listed = page.getByRole('region', { name: 'Bridges' }).getByRole('row', { name: /Release channel/ });

@@ -78,14 +78,18 @@ export function Trend({ self }: { self: string }) {
   return stats ? <Sparkline stats={stats} /> : null;
 }
 
-/** A theme colour (a CSS custom property of the page) for the canvas. */
-const colour = (name: string, fallback: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+/** A theme colour for the canvas: a CSS custom property as the chart's box inherits it. */
+type Colour = (name: string, fallback: string) => string;
+const coloursOf = (el: Element): Colour => {
+  const style = getComputedStyle(el);
+  return (name, fallback) => style.getPropertyValue(name).trim() || fallback;
+};
 
 const hourLabel = (iso: string) => new Date(iso).toLocaleString([], { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 
 /** uPlot on a div: made when shown, sized to its box, made again when the data or the theme changes. */
 function UPlot({ name, describedBy, options, data }: {
-  name: string; describedBy: string; options: (width: number) => uPlot.Options; data: uPlot.AlignedData;
+  name: string; describedBy: string; options: (width: number, colour: Colour) => uPlot.Options; data: uPlot.AlignedData;
 }) {
   const box = useRef<HTMLDivElement>(null);
   const [theme, setTheme] = useState(0);
@@ -99,7 +103,7 @@ function UPlot({ name, describedBy, options, data }: {
     const el = box.current;
     if (!el) return undefined;
     const width = () => Math.max(200, el.clientWidth);
-    const plot = new uPlot(options(width()), data, el);
+    const plot = new uPlot(options(width(), coloursOf(el)), data, el);
     const resized = new ResizeObserver(() => plot.setSize({ width: width(), height: plot.height }));
     resized.observe(el);
     return () => {
@@ -110,7 +114,7 @@ function UPlot({ name, describedBy, options, data }: {
   return <div ref={box} class="chart" role="img" aria-label={name} aria-describedby={describedBy} />;
 }
 
-const axes = (unit: string): uPlot.Axis[] => {
+const axes = (unit: string, colour: Colour): uPlot.Axis[] => {
   const fg = colour('--muted', '#5b6472');
   const grid = { stroke: colour('--line', '#d8dde5'), width: 1 };
   return [
@@ -128,7 +132,7 @@ const hoursOf = (data: uPlot.AlignedData) => (): uPlot.Range.MinMax => {
 /** Deliveries per hour, stacked: each series is the sum of those below it, drawn tallest first. */
 function DeliveriesChart({ stats, tableId }: { stats: DeliveryStats; tableId: string }) {
   const data = useMemoData(stats, (b) => [b.delivered + b.retried + b.failed, b.delivered + b.retried, b.delivered]);
-  const options = (width: number): uPlot.Options => {
+  const options = (width: number, colour: Colour): uPlot.Options => {
     const bars = uPlot.paths.bars!({ size: [0.8, 40], align: 0 });
     const series = (label: string, fill: string): uPlot.Series => ({ label, fill, stroke: fill, width: 0, paths: bars, points: { show: false } });
     return {
@@ -137,7 +141,7 @@ function DeliveriesChart({ stats, tableId }: { stats: DeliveryStats; tableId: st
         x: { time: true, range: hoursOf(data) },
         y: { range: (_u, _min, max) => [0, Math.max(4, max)] },
       },
-      axes: axes('deliveries'),
+      axes: axes('deliveries', colour),
       series: [
         {},
         series('Failed', colour('--chart-failed', '#c62828')),
@@ -151,12 +155,12 @@ function DeliveriesChart({ stats, tableId }: { stats: DeliveryStats; tableId: st
 
 function LatencyChart({ stats, tableId }: { stats: DeliveryStats; tableId: string }) {
   const data = useMemoData(stats, (b) => [b.p50_ms, b.p99_ms]);
-  const options = (width: number): uPlot.Options => {
+  const options = (width: number, colour: Colour): uPlot.Options => {
     const line = (label: string, stroke: string, dash?: number[]): uPlot.Series => ({ label, stroke, width: 2, dash, spanGaps: false, points: { show: true, size: 5, fill: stroke } });
     return {
       width, height: 180, legend: { show: false }, cursor: { show: false }, select: { show: false, left: 0, top: 0, width: 0, height: 0 },
       scales: { x: { time: true, range: hoursOf(data) }, y: { range: (_u, _min, max) => [0, Math.max(10, max ?? 0)] } },
-      axes: axes('ms'),
+      axes: axes('ms', colour),
       series: [{}, line('p50', colour('--chart-p50', '#1f5fbf')), line('p99', colour('--chart-p99', '#7b3fb3'), [6, 4])],
     };
   };
@@ -214,42 +218,44 @@ export function DeliveryCharts({ self, refresh = 0 }: { self: string; refresh?: 
             In the {period}: {stats.totals.delivered} delivered at once, {stats.totals.retried} after retries, {stats.totals.failed} failed,
             {' '}{stats.totals.pending} pending{stats.latency_ms.p50 !== null ? `; latency p50 ${ms(stats.latency_ms.p50)}, p99 ${ms(stats.latency_ms.p99)}` : ''}.
           </p>
-          <div class="chart-pair">
-            <div>
-              <DeliveriesChart stats={stats} tableId="deliveries-data" />
-              <ul class="chart-key" aria-hidden="true">
-                <li class="key-delivered">Delivered</li><li class="key-retried">Retried</li><li class="key-failed">Failed</li>
-              </ul>
+          <div class="chart-grid">
+            <div class="chart-pair">
+              <div>
+                <DeliveriesChart stats={stats} tableId="deliveries-data" />
+                <ul class="chart-key" aria-hidden="true">
+                  <li class="key-delivered">Delivered</li><li class="key-retried">Retried</li><li class="key-failed">Failed</li>
+                </ul>
+              </div>
+              <div class="chart-data" tabIndex={0} role="region" aria-label="Deliveries per hour, data">
+                <table id="deliveries-data" class="list compact">
+                  <caption>Deliveries per hour, {period}</caption>
+                  <thead><tr><th scope="col">Hour</th><th scope="col">Delivered</th><th scope="col">Retried</th><th scope="col">Failed</th><th scope="col">Pending</th></tr></thead>
+                  <tbody>
+                    {busy.length === 0 ? <tr><td colSpan={5}>No deliveries in the {period}.</td></tr> : busy.map((b) => (
+                      <tr key={b.start}><th scope="row"><time dateTime={b.start}>{hourLabel(b.start)}</time></th><td>{b.delivered}</td><td>{b.retried}</td><td>{b.failed}</td><td>{b.pending}</td></tr>
+                    ))}
+                  </tbody>
+                  <tfoot><tr><th scope="row">Total</th><td>{stats.totals.delivered}</td><td>{stats.totals.retried}</td><td>{stats.totals.failed}</td><td>{stats.totals.pending}</td></tr></tfoot>
+                </table>
+              </div>
             </div>
-            <div class="chart-data" tabIndex={0} role="region" aria-label="Deliveries per hour, data">
-              <table id="deliveries-data" class="list compact">
-                <caption>Deliveries per hour, {period}</caption>
-                <thead><tr><th scope="col">Hour</th><th scope="col">Delivered</th><th scope="col">Retried</th><th scope="col">Failed</th><th scope="col">Pending</th></tr></thead>
-                <tbody>
-                  {busy.length === 0 ? <tr><td colSpan={5}>No deliveries in the {period}.</td></tr> : busy.map((b) => (
-                    <tr key={b.start}><th scope="row"><time dateTime={b.start}>{hourLabel(b.start)}</time></th><td>{b.delivered}</td><td>{b.retried}</td><td>{b.failed}</td><td>{b.pending}</td></tr>
-                  ))}
-                </tbody>
-                <tfoot><tr><th scope="row">Total</th><td>{stats.totals.delivered}</td><td>{stats.totals.retried}</td><td>{stats.totals.failed}</td><td>{stats.totals.pending}</td></tr></tfoot>
-              </table>
-            </div>
-          </div>
-          <div class="chart-pair">
-            <div>
-              <LatencyChart stats={stats} tableId="latency-data" />
-              <ul class="chart-key" aria-hidden="true"><li class="key-p50">p50</li><li class="key-p99">p99</li></ul>
-            </div>
-            <div class="chart-data" tabIndex={0} role="region" aria-label="Latency, data">
-              <table id="latency-data" class="list compact">
-                <caption>Latency per hour, {period}</caption>
-                <thead><tr><th scope="col">Hour</th><th scope="col">p50</th><th scope="col">p99</th></tr></thead>
-                <tbody>
-                  {timed.length === 0 ? <tr><td colSpan={3}>No attempts in the {period}.</td></tr> : timed.map((b) => (
-                    <tr key={b.start}><th scope="row"><time dateTime={b.start}>{hourLabel(b.start)}</time></th><td>{ms(b.p50_ms)}</td><td>{ms(b.p99_ms)}</td></tr>
-                  ))}
-                </tbody>
-                <tfoot><tr><th scope="row">All</th><td>{ms(stats.latency_ms.p50)}</td><td>{ms(stats.latency_ms.p99)}</td></tr></tfoot>
-              </table>
+            <div class="chart-pair">
+              <div>
+                <LatencyChart stats={stats} tableId="latency-data" />
+                <ul class="chart-key" aria-hidden="true"><li class="key-p50">p50</li><li class="key-p99">p99</li></ul>
+              </div>
+              <div class="chart-data" tabIndex={0} role="region" aria-label="Latency, data">
+                <table id="latency-data" class="list compact">
+                  <caption>Latency per hour, {period}</caption>
+                  <thead><tr><th scope="col">Hour</th><th scope="col">p50</th><th scope="col">p99</th></tr></thead>
+                  <tbody>
+                    {timed.length === 0 ? <tr><td colSpan={3}>No attempts in the {period}.</td></tr> : timed.map((b) => (
+                      <tr key={b.start}><th scope="row"><time dateTime={b.start}>{hourLabel(b.start)}</time></th><td>{ms(b.p50_ms)}</td><td>{ms(b.p99_ms)}</td></tr>
+                    ))}
+                  </tbody>
+                  <tfoot><tr><th scope="row">All</th><td>{ms(stats.latency_ms.p50)}</td><td>{ms(stats.latency_ms.p99)}</td></tr></tfoot>
+                </table>
+              </div>
             </div>
           </div>
         </>

@@ -30,5 +30,7 @@ describe('deliveries text', () => {
   it('indents a JSON body and leaves anything else as it is', () => {
     expect(prettyBody('{"event":"room_message","item":{"n":1}}')).toBe('{\n  "event": "room_message",\n  "item": {\n    "n": 1\n  }\n}');
     expect(prettyBody('payload=not json')).toBe('payload=not json');
+    expect(prettyBody('{"text":"one"}\n{"text":"two"}')).toBe('{\n  "text": "one"\n}\n\n{\n  "text": "two"\n}');
+    expect(prettyBody('{"text":"one"}\nnot json')).toBe('{"text":"one"}\nnot json');
   });
 });

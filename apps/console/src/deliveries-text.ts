@@ -38,12 +38,23 @@ export function shownHeader(name: string, value: string): string {
   return SHORTENED.test(name) && !value.endsWith('…') && value.length > KEEP ? `${value.slice(0, KEEP)}…` : value;
 }
 
-/** A body as sent: JSON indented, anything else as it is. */
-export function prettyBody(body: string): string {
+const indented = (text: string): string | null => {
   try {
-    return JSON.stringify(JSON.parse(body), null, 2);
+    return JSON.stringify(JSON.parse(text), null, 2);
   } catch {
-    return body;
+    return null;
   }
+};
+
+/**
+ * A body as sent: JSON indented; a bridge's posts (one JSON body a line) each indented, a blank
+ * line between; anything else as it is.
+ */
+export function prettyBody(body: string): string {
+  const whole = indented(body);
+  if (whole !== null) return whole;
+  const lines = body.split('\n').filter((l) => l.trim() !== '');
+  const each = lines.map(indented);
+  return lines.length > 1 && each.every((l) => l !== null) ? each.join('\n\n') : body;
 }
 

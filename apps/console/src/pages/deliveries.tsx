@@ -104,8 +104,13 @@ export function DeliveriesPage({ roomId, owner }: { roomId: number; owner: Deliv
   usePageTitle(`Deliveries of ${hook ? hook.title : `${what} ${webhookId}`}`);
 
   const loadHook = () => api<unknown>('GET', self).then((read) => setHook(summaryOf(owner, read)), (err: Error) => setProblem(err.message));
-  const load = () => api<{ items: DeliveryItem[] }>('GET', `${self}/delivery?max-results=100${filter ? `&status=${filter}` : ''}`)
-    .then((r) => setItems(r.items), (err: Error) => setProblem(err.message));
+  // Only the latest reading is shown: one for a filter chosen before may answer after it.
+  const reading = useRef(0);
+  const load = () => {
+    const mine = ++reading.current;
+    return api<{ items: DeliveryItem[] }>('GET', `${self}/delivery?max-results=100${filter ? `&status=${filter}` : ''}`)
+      .then((r) => { if (mine === reading.current) setItems(r.items); }, (err: Error) => setProblem(err.message));
+  };
   useEffect(() => void loadHook(), [webhookId]);
   useEffect(() => void load(), [webhookId, filter]);
 
