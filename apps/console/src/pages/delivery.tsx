@@ -103,12 +103,12 @@ export function DeliveryPage({ roomId, owner, deliveryId }: { roomId: number; ow
             ))}
           </section>
 
-          <section aria-labelledby="reply-heading">
+          {(owner.kind === 'webhook' || d.reply !== null) && <section aria-labelledby="reply-heading">
             <h2 id="reply-heading">Reply</h2>
             {d.reply === null ? <p>No reply: the answer posted nothing to the room.</p>
               : d.reply.message_id ? <p>Posted to the room: <a href={hrefOf({ page: 'room', roomId })}>message {d.reply.message_id}</a></p>
                 : <p class="bad">Not posted: {d.reply.error}</p>}
-          </section>
+          </section>}
         </>
       )}
     </>
