@@ -87,6 +87,17 @@ describe('web console: deliveries at a glance', () => {
     return seen;
   }
 
+  /** Whether the page's content fits a 375 px wide screen (nothing scrolls sideways but a wide table, inside its own box). */
+  async function fitsNarrow(): Promise<void> {
+    await page.setViewportSize({ width: 375, height: 800 });
+    // The charts are drawn again at their new width when their box has been resized.
+    await eventually(async () => {
+      const [scrolled, shown] = await page.locator('main').evaluate((m) => [m.scrollWidth, m.clientWidth]);
+      expect(scrolled).toBeLessThanOrEqual(shown);
+    });
+    await page.setViewportSize({ width: 1200, height: 900 });
+  }
+
   /** The cells of a table's row named by its header (`Total`), as text. */
   const cellsOf = async (table: ReturnType<Page['getByRole']>, header: string | RegExp) =>
     table.getByRole('row', { name: header }).getByRole('cell').allTextContents();
@@ -123,6 +134,7 @@ describe('web console: deliveries at a glance', () => {
       expect(await trend.getAttribute('aria-label')).toBe('Deliveries in the last 24 hours: 3 delivered, 3 failed');
     }, 30_000);
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await fitsNarrow();
 
     // The webhook's charts, each with its data table.
     await page.getByRole('link', { name: 'Ops receiver' }).click();
@@ -149,6 +161,7 @@ describe('web console: deliveries at a glance', () => {
     await table.waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'webhook-chart');
+    await fitsNarrow();
 
     // A failed delivery's own page: what was sent (its query masked, its signature cut short) and what came back.
     await page.getByLabel('Status').selectOption('failed');
@@ -173,6 +186,7 @@ describe('web console: deliveries at a glance', () => {
     }
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'delivery');
+    await fitsNarrow();
 
     // Redeliver, the receiver back: one more attempt however often it is clicked, its outcome shown.
     refusing = false;

@@ -183,30 +183,32 @@ export function BridgesSection({ roomId, confirm }: { roomId: number; confirm: C
       <Problem text={problem} />
       <Status text={status} />
       {bridges === null ? <p aria-busy="true">Loading bridges…</p> : bridges.length === 0 ? <p>No bridges in this room.</p> : (
-        <table class="list">
-          <caption class="visually-hidden">Bridges of this room</caption>
-          <thead><tr><th scope="col" class="wide">Bridge</th><th scope="col">Events</th><th scope="col">Inbound</th><th scope="col">Health</th><th scope="col">Last 24 hours</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-          <tbody>
-            {bridges.map((b) => (
-              <tr key={b.id}>
-                <td id={`bridge-${b.id}`}>
-                  <a href={hrefOf({ page: 'bridge-deliveries', roomId, bridgeId: b.id })}>{bridgeTitle(b)}</a>
-                  <div class="muted">{platformOf(b)} · <span class="url">{b.url}</span></div>
-                  {b.matrix && <div class="muted">room {b.matrix.room_id}</div>}
-                </td>
-                <td>{b.events.join(', ')}</td>
-                <td>{b.inbound.enabled ? `On${b.inbound.verified_by ? ` (${b.inbound.verified_by === 'hmac' ? 'HMAC' : 'token'})` : ''}` : 'Off'}</td>
-                <td><Health w={healthOf(b)} /></td>
-                <td><Trend self={`${base}/${b.id}`} /></td>
-                <td class="actions">
-                  <button type="button" aria-describedby={`bridge-${b.id}`} disabled={testing === b.id} onClick={() => test(b)}>Test</button>{' '}
-                  {!b.enabled && <><button type="button" aria-describedby={`bridge-${b.id}`} aria-disabled={changing} onClick={() => enable(b)}>Enable</button>{' '}</>}
-                  <button type="button" class="secondary" aria-describedby={`bridge-${b.id}`} aria-disabled={changing} onClick={() => remove(b)}>Remove</button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div class="wide-table">
+          <table class="list">
+            <caption class="visually-hidden">Bridges of this room</caption>
+            <thead><tr><th scope="col" class="wide">Bridge</th><th scope="col">Events</th><th scope="col">Inbound</th><th scope="col">Health</th><th scope="col">Last 24 hours</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+              {bridges.map((b) => (
+                <tr key={b.id}>
+                  <td id={`bridge-${b.id}`}>
+                    <a href={hrefOf({ page: 'bridge-deliveries', roomId, bridgeId: b.id })}>{bridgeTitle(b)}</a>
+                    <div class="muted">{platformOf(b)} · <span class="url">{b.url}</span></div>
+                    {b.matrix && <div class="muted">room {b.matrix.room_id}</div>}
+                  </td>
+                  <td>{b.events.join(', ')}</td>
+                  <td>{b.inbound.enabled ? `On${b.inbound.verified_by ? ` (${b.inbound.verified_by === 'hmac' ? 'HMAC' : 'token'})` : ''}` : 'Off'}</td>
+                  <td><Health w={healthOf(b)} /></td>
+                  <td><Trend self={`${base}/${b.id}`} /></td>
+                  <td class="actions">
+                    <button type="button" aria-describedby={`bridge-${b.id}`} disabled={testing === b.id} onClick={() => test(b)}>Test</button>{' '}
+                    {!b.enabled && <><button type="button" aria-describedby={`bridge-${b.id}`} aria-disabled={changing} onClick={() => enable(b)}>Enable</button>{' '}</>}
+                    <button type="button" class="secondary" aria-describedby={`bridge-${b.id}`} aria-disabled={changing} onClick={() => remove(b)}>Remove</button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {tested && <TestAnswer bridge={tested.bridge} result={tested.result} onClose={() => setTested(null)} />}
     </section>

@@ -169,7 +169,7 @@ export function DeliveriesPage({ roomId, owner }: { roomId: number; owner: Deliv
       <h1 tabIndex={-1}>Deliveries of {hook ? hook.title : `${what} ${webhookId}`}</h1>
       <p><a href={hrefOf({ page: 'integrations', roomId })}>Back to the integrations</a></p>
       {hook && (
-        <p>{hook.line}: <Health w={hook.health} />{' '}
+        <p><span class="url">{hook.line}</span>: <Health w={hook.health} />{' '}
           {!hook.health.enabled && <button type="button" aria-disabled={enabling} onClick={enable}>Enable</button>}
         </p>
       )}
@@ -187,26 +187,28 @@ export function DeliveriesPage({ roomId, owner }: { roomId: number; owner: Deliv
         {STATUSES.map((s) => <option key={s} value={s}>{s || 'any'}</option>)}
       </select>
       {items === null ? <p aria-busy="true">Loading deliveries…</p> : items.length === 0 ? <p>No deliveries{filter ? ` ${filter}` : ''}.</p> : (
-        <table class="list">
-          <thead><tr><th scope="col">Delivery</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last attempt</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-          <tbody>
-            {items.map((d) => (
-              <tr key={d.id}>
-                <td id={`delivery-${d.id}`}>
-                  <a class="delivery-id" href={hrefOf(owner.kind === 'bridge'
-                    ? { page: 'bridge-delivery', roomId, bridgeId: owner.id, deliveryId: d.id }
-                    : { page: 'delivery', roomId, webhookId: owner.id, deliveryId: d.id })}>{d.id}</a>
-                  <div class="muted">{when(d.created)}</div>
-                </td>
-                <td>{d.event}</td>
-                <td class={`delivery-${d.status}`}>{d.status}{d.next_attempt_at ? <div class="muted">next {when(d.next_attempt_at)}</div> : null}</td>
-                <td>{d.attempts}</td>
-                <td>{d.last_attempt ? `${d.last_attempt.status_code ?? d.last_attempt.error ?? ''} in ${d.last_attempt.duration_ms} ms` : ''}</td>
-                <td><button type="button" aria-describedby={`delivery-${d.id}`} disabled={following.has(d.id)} onClick={() => redeliver(d)}>Redeliver</button></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div class="wide-table">
+          <table class="list">
+            <thead><tr><th scope="col">Delivery</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last attempt</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+              {items.map((d) => (
+                <tr key={d.id}>
+                  <td id={`delivery-${d.id}`}>
+                    <a class="delivery-id" href={hrefOf(owner.kind === 'bridge'
+                      ? { page: 'bridge-delivery', roomId, bridgeId: owner.id, deliveryId: d.id }
+                      : { page: 'delivery', roomId, webhookId: owner.id, deliveryId: d.id })}>{d.id}</a>
+                    <div class="muted">{when(d.created)}</div>
+                  </td>
+                  <td>{d.event}</td>
+                  <td class={`delivery-${d.status}`}>{d.status}{d.next_attempt_at ? <div class="muted">next {when(d.next_attempt_at)}</div> : null}</td>
+                  <td>{d.attempts}</td>
+                  <td>{d.last_attempt ? `${d.last_attempt.status_code ?? d.last_attempt.error ?? ''} in ${d.last_attempt.duration_ms} ms` : ''}</td>
+                  <td><button type="button" aria-describedby={`delivery-${d.id}`} disabled={following.has(d.id)} onClick={() => redeliver(d)}>Redeliver</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {dialog}
     </>

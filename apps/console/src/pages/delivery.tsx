@@ -56,7 +56,7 @@ export function DeliveryPage({ roomId, owner, deliveryId }: { roomId: number; ow
 
   return (
     <>
-      <h1 tabIndex={-1}>Delivery {deliveryId}</h1>
+      <h1 tabIndex={-1} class="delivery-title">Delivery {deliveryId}</h1>
       <p><a href={back}>Back to the deliveries of {hook ? hook.title : `${owner.kind} ${owner.id}`}</a></p>
       <Problem text={problem} />
       {d === null ? (!problem && <p aria-busy="true">Loading the delivery…</p>) : (

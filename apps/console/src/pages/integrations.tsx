@@ -108,23 +108,25 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
       <Problem text={problem} />
       <Status text={status} />
       {hooks === null ? <p aria-busy="true">Loading webhooks…</p> : hooks.length === 0 ? <p>No webhooks in this room.</p> : (
-        <table class="list">
-          <thead><tr><th scope="col">Webhook</th><th scope="col">Event</th><th scope="col">Health</th><th scope="col">Last 24 hours</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-          <tbody>
-            {hooks.map((w) => (
-              <tr key={w.id}>
-                <td id={`webhook-${w.id}`}>
-                  <a href={hrefOf({ page: 'deliveries', roomId, webhookId: w.id })}>{w.name || `Webhook ${w.id}`}</a>
-                  <div class="muted">{w.url}</div>
-                </td>
-                <td>{w.event}{w.pattern ? <div class="muted">pattern {w.pattern}</div> : null}</td>
-                <td><Health w={w} /></td>
-                <td><Trend self={`${base}/webhook/${w.id}`} /></td>
-                <td><button type="button" aria-describedby={`webhook-${w.id}`} aria-disabled={deleting} onClick={() => remove(w)}>Delete</button></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div class="wide-table">
+          <table class="list">
+            <thead><tr><th scope="col">Webhook</th><th scope="col">Event</th><th scope="col">Health</th><th scope="col">Last 24 hours</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+              {hooks.map((w) => (
+                <tr key={w.id}>
+                  <td id={`webhook-${w.id}`}>
+                    <a href={hrefOf({ page: 'deliveries', roomId, webhookId: w.id })}>{w.name || `Webhook ${w.id}`}</a>
+                    <div class="muted url">{w.url}</div>
+                  </td>
+                  <td>{w.event}{w.pattern ? <div class="muted">pattern {w.pattern}</div> : null}</td>
+                  <td><Health w={w} /></td>
+                  <td><Trend self={`${base}/webhook/${w.id}`} /></td>
+                  <td><button type="button" aria-describedby={`webhook-${w.id}`} aria-disabled={deleting} onClick={() => remove(w)}>Delete</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <BridgesSection roomId={roomId} confirm={confirm} />
       <Addons roomId={roomId} confirm={confirm} />

@@ -93,20 +93,22 @@ export function TokensPage({ session }: { session: Session }) {
       <Status text={status} />
       <h2>Your tokens</h2>
       {tokens === null ? <p aria-busy="true">Loading tokens…</p> : tokens.length === 0 ? <p>No tokens yet.</p> : (
-        <table class="list">
-          <thead><tr><th scope="col">Label</th><th scope="col">Kind</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-          <tbody>
-            {tokens.map((t) => (
-              <tr key={t.id}>
-                <td id={`token-${t.id}`}>{t.label}</td>
-                <td>{t.kind}</td>
-                <td>{t.scopes.join(', ')}</td>
-                <td>{when(t.created)}</td>
-                <td><button type="button" aria-describedby={`token-${t.id}`} aria-disabled={revoking} onClick={() => revoke(t)}>Revoke</button></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div class="wide-table">
+          <table class="list">
+            <thead><tr><th scope="col">Label</th><th scope="col">Kind</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+              {tokens.map((t) => (
+                <tr key={t.id}>
+                  <td id={`token-${t.id}`}>{t.label}</td>
+                  <td>{t.kind}</td>
+                  <td>{t.scopes.join(', ')}</td>
+                  <td>{when(t.created)}</td>
+                  <td><button type="button" aria-describedby={`token-${t.id}`} aria-disabled={revoking} onClick={() => revoke(t)}>Revoke</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {dialog}
     </>
