@@ -91,6 +91,14 @@ function render(report) {
           f.lost, f.misrecorded, `${f.duplicates} (${num(f.duplicatePct, 2)}%)`, f.drainMs === null ? 'not drained' : num(f.drainMs / 1000)];
       })));
   }
+  const withStats = report.scenarios.filter((r) => r.stats && r.stats.rows);
+  if (withStats.length) {
+    const ms = (v) => (typeof v === 'number' ? num(v) : '-');
+    const [small, large] = withStats[0].stats.sizes || [];
+    out.push('', table(['scale row (p50 / p99 ms, one request at a time)', `log of ${small ?? '?'}`, `log of ${large ?? '?'}`, 'p99 x', 'verdict'],
+      withStats.flatMap((r) => r.stats.rows.map((row) => [`${r.name}: ${row.name}`, `${ms(row.small.p50)} / ${ms(row.small.p99)}`,
+        `${ms(row.large.p50)} / ${ms(row.large.p99)}`, row.ratio === null ? '-' : `${num(row.ratio, 2)}x`, row.flat === null ? '-' : row.flat ? 'flat' : 'NOT flat']))));
+  }
   const withCpu = [{ name: 'baseline', cpu: report.baseline && report.baseline.cpu }, ...report.scenarios].filter((r) => r.cpu);
   if (withCpu.length) {
     const COLUMNS = ['baseline', 'gateway', 'rooms', 'webhook-dispatcher', 'postgres', 'rabbitmq', 'redis', 'bench', 'other'];

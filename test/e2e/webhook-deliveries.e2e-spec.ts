@@ -140,7 +140,8 @@ describe('the webhook delivery log across the built system', () => {
     expect(got.body).toMatchObject({
       id, event: 'room_message', status: 'failed', links: { self: `${webhook.self}/delivery/${id}` },
       request: {
-        url: expect.stringMatching(new RegExp(`^${receiver.base}/log/hook\\?signed_request=[\\w-]{8}…$`)),
+        // The query masked to everyone, the creator included: it carries the attempt's JWT.
+        url: `${receiver.base}/log/hook?signed_request=***`,
         headers: {
           'Content-Type': 'application/json',
           'Content-Length': last.headers['content-length'],
@@ -168,8 +169,8 @@ describe('the webhook delivery log across the built system', () => {
     expect([shown.status, shown.body.url]).toEqual([200, `${receiver.base}/log/hook`]);
     const got = await v2(otherAdmin, 'GET', `/room/${roomId}/webhook/${webhook.id}/delivery/${id}`);
     expect([got.status, got.body.request.url]).toEqual([200, `${receiver.base}/log/hook?signed_request=***`]);
-    // Its creator sees the request as the dispatcher recorded it (the JWT cut short).
-    expect((await log(`/${id}`)).body.request.url).toMatch(new RegExp(`^${receiver.base}/log/hook\\?signed_request=[\\w-]{8}…$`));
+    // Its creator too: a delivery's page shows what was sent, not credentials to copy.
+    expect((await log(`/${id}`)).body.request.url).toBe(`${receiver.base}/log/hook?signed_request=***`);
   });
 
   it('answers 404 for a delivery it does not know, or of another webhook, and for a webhook of another room', async () => {

@@ -32,6 +32,11 @@ const BRIDGE_KINDS = ['slack', 'mattermost', 'discord', 'teams', 'googlechat', '
 const bridgeOf = (ctx: BadInputContext, rng: Rng) => `/v2/room/${room(ctx, rng)}/bridge/${rng.pick([String(ctx.webhookId), '999999', 'nope', '-1'])}`;
 /** One of its deliveries, or an id of none. */
 const delivery = (ctx: BadInputContext, rng: Rng) => (rng.chance(0.7) ? ctx.deliveryId! : rng.pick(['00000000-0000-4000-8000-000000000000', 'nope']));
+/** A window of delivery statistics: since within the last 7 days (an offset too), per hour or day, each sometimes left out. */
+const statsWindow = (rng: Rng) => ({
+  ...(rng.chance(0.7) ? { since: new Date(Date.now() - rng.int(7 * 24) * 3_600_000 - 60_000).toISOString().replace('Z', rng.pick(['Z', '+00:00'])) } : {}),
+  ...(rng.chance(0.7) ? { bucket: rng.pick(['hour', 'day']) } : {}),
+});
 /** A receiver URL the service allows (loopback, WEBHOOK_ALLOWED_NETWORKS), or one it refuses. */
 const hookUrl = (rng: Rng) => rng.pick(['http://127.0.0.1:9/hook', 'https://10.1.2.3/internal', 'ftp://example.com/x', 'http://127.0.0.1:9/hook?room=1']);
 
@@ -85,6 +90,7 @@ export const V2_OPERATIONS: readonly OperationDescriptor[] = [
     ...(rng.chance(0.5) ? { event: rng.pick(EVENTS) } : {}), ...(rng.chance(0.5) ? { since: rng.pick(['2024-02-29T10:00:00Z', '2024-02-29T10:00:00+02:00']) } : {}),
   }), ['status', 'event', 'since']),
   v2('room/{room}/webhook/{id}/delivery/{delivery}', 'GET', (c, rng) => `${hook(c, rng)}/delivery/${delivery(c, rng)}`, () => ({}), []),
+  v2('room/{room}/webhook/{id}/delivery-stats', 'GET', (c, rng) => `${hook(c, rng)}/delivery-stats`, (_c, rng) => statsWindow(rng), ['since', 'bucket']),
   v2('room/{room}/webhook/{id}/delivery/{delivery}/redeliver', 'POST', (c, rng) => `${hook(c, rng)}/delivery/${delivery(c, rng)}/redeliver`, () => ({}), [], PERSONAL, 0.5),
   v2('room/{room}/webhook/{id}/recover', 'POST', (c, rng) => `${hook(c, rng)}/recover`, (_c, rng) => ({ since: rng.pick(['2024-02-29T10:00:00Z', '2030-01-01T00:00:00Z']) }), ['since'], PERSONAL, 0.5),
   v2('room/{room}/extension/webhook/{key}', 'DELETE', (c, rng) => `/v2/room/${room(c, rng)}/extension/webhook/gen-${rng.id(6)}`, () => ({}), []),
@@ -103,6 +109,7 @@ export const V2_OPERATIONS: readonly OperationDescriptor[] = [
     ...(rng.chance(0.5) ? { event: rng.pick(EVENTS) } : {}), ...(rng.chance(0.5) ? { since: rng.pick(['2024-02-29T10:00:00Z', '2024-02-29T10:00:00+02:00']) } : {}),
   }), ['status', 'event', 'since']),
   v2('room/{room}/bridge/{id}/delivery/{delivery}', 'GET', (c, rng) => `${bridgeOf(c, rng)}/delivery/${delivery(c, rng)}`, () => ({}), []),
+  v2('room/{room}/bridge/{id}/delivery-stats', 'GET', (c, rng) => `${bridgeOf(c, rng)}/delivery-stats`, (_c, rng) => statsWindow(rng), ['since', 'bucket']),
   v2('room/{room}/bridge/{id}/delivery/{delivery}/redeliver', 'POST', (c, rng) => `${bridgeOf(c, rng)}/delivery/${delivery(c, rng)}/redeliver`, () => ({}), [], PERSONAL, 0.5),
   v2('room/{room}/bridge/{id}/recover', 'POST', (c, rng) => `${bridgeOf(c, rng)}/recover`, (_c, rng) => ({ since: rng.pick(['2024-02-29T10:00:00Z', '2030-01-01T00:00:00Z']) }), ['since'], PERSONAL, 0.5),
   // A bridged channel's posts: the context's bridge's key mostly (posts that pass reach the room), else keys of none.

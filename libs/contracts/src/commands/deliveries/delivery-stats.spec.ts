@@ -22,6 +22,10 @@ describe('statsSinceProblem', () => {
 });
 
 describe('DeliveryStatsV1', () => {
+  it('is a query sent alone (a week of a busy webhook takes a while; no batch waits for it)', () => {
+    expect([DeliveryStatsV1.query, DeliveryStatsV1.alone]).toEqual([true, true]);
+  });
+
   it('parses a webhook, a since and an hour or day bucket, and nothing else', () => {
     const since = new Date(Date.now() - 3_600_000).toISOString();
     expect(DeliveryStatsV1.schema.safeParse({ webhookId: 3, since, bucket: 'hour' }).success).toBe(true);

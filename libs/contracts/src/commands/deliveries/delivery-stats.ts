@@ -68,10 +68,12 @@ const CLOCK_GRACE_MS = 5 * 60_000;
  * A webhook's (or bridge's) deliveries created from `since` (floored to the bucket) to now,
  * counted per bucket by what became of them, with the p50 and p99 of their attempts'
  * durations: read from the delivery log by its (webhook_id, created_at) index, so that it
- * costs the window's deliveries of that webhook, however large the log.
+ * costs the window's deliveries of that webhook, however large the log. Sent alone: a week
+ * of a busy webhook is a read of every one of its deliveries that week (a second or more at
+ * a million), which answers in a batch would wait for.
  */
 export const DeliveryStatsV1 = defineCommand<{ stats: DeliveryStatsView }>('deliveries.delivery-stats.v1', z.object({
   webhookId: deliveryField.webhookId,
   since: text((v) => statsSinceProblem(v, Date.now(), CLOCK_GRACE_MS)),
   bucket: z.enum(DELIVERY_STATS_BUCKETS),
-}), { query: true });
+}), { query: true, alone: true });
