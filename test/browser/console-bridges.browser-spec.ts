@@ -89,7 +89,7 @@ describe('web console: bridges', () => {
     await page.getByText('it is not shown again').waitFor();
     await page.getByRole('button', { name: 'Copy inbound URL' }).waitFor();
 
-    // Listed: its name, platform, masked URL (the path past its first segment is the credential), events, inbound, health.
+    // Listed: its name, platform, masked URL (the path past its first segment is the credential), events, inbound, health, trend.
     const row = bridges.getByRole('row', { name: /Release channel/ });
     await row.waitFor();
     const text = await row.textContent();
@@ -99,6 +99,7 @@ describe('web console: bridges', () => {
     expect(text).toContain('room_topic_change, room_enter, room_file_upload, room_message, room_notification');
     expect(text).toContain('On (token)');
     expect(text).toContain('Enabled');
+    await row.getByRole('img', { name: 'Deliveries in the last 24 hours: 0 delivered, 0 failed' }).waitFor();
     expect(await page.content()).not.toContain('slack-verification-token');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'bridges');
@@ -114,16 +115,37 @@ describe('web console: bridges', () => {
       await page.getByLabel('Status').selectOption('');
       expect(await page.locator('td[class^="delivery-"]').count()).toBe(1);
     }, 20_000);
+    // Its charts, read from the bridge's own statistics.
+    await page.getByRole('img', { name: 'Deliveries per hour' }).waitFor();
+    await page.getByRole('img', { name: 'Latency' }).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'bridge-deliveries');
+
+    // The delivery's own page: what Slack was sent (to the URL masked) and what it answered.
+    await page.getByRole('link', { name: /^[0-9a-f-]{36}$/ }).click();
+    await page.getByRole('heading', { name: /^Delivery [0-9a-f-]{36}$/ }).waitFor();
+    await eventually(async () => {
+      await page.reload();
+      await page.getByRole('heading', { name: 'Attempt 1: HTTP 200' }).waitFor({ timeout: 2_000 });
+    }, 30_000);
+    expect(await page.getByRole('figure', { name: 'Request body' }).textContent()).toContain('Release 1.2 is out');
+    await page.getByText(`POST ${receivers.baseUrl}/slack/***`).waitFor();
+    expect(await page.content()).not.toContain('release-secret');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Back to the deliveries of Release channel' }).click();
+    await page.getByRole('heading', { name: 'Deliveries of Release channel' }).waitFor();
 
     // Removed only once confirmed.
     await page.getByRole('link', { name: 'Back to the integrations' }).click();
     const listed = page.getByRole('region', { name: 'Bridges' }).getByRole('row', { name: /Release channel/ });
+    const question = page.getByRole('dialog', { name: 'Remove bridge Release channel?' });
     await listed.getByRole('button', { name: 'Remove' }).click();
-    await listed.getByRole('button', { name: 'Cancel' }).click();
+    await question.getByText('its inbound URL stops working').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    await question.waitFor({ state: 'detached' });
     await listed.getByRole('button', { name: 'Remove' }).click();
-    await listed.getByRole('button', { name: 'Yes, remove' }).click();
+    await question.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('No bridges in this room.').waitFor();
     await page.getByRole('status').filter({ hasText: 'Release channel removed.' }).waitFor();
     expect(problems).toEqual([]);

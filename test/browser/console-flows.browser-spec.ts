@@ -167,8 +167,18 @@ describe('web console, signed in', () => {
     await page.reload();
     await page.getByRole('cell', { name: 'deploy bot' }).waitFor();
     expect(await page.content()).not.toContain(token);
-    // A group admin's list also has the v1 tokens: revoke this one, by its row.
-    await page.getByRole('row', { name: /deploy bot/ }).getByRole('button', { name: 'Revoke' }).click();
+    // A group admin's list also has the v1 tokens: revoke this one, by its row, once confirmed.
+    const revoke = page.getByRole('row', { name: /deploy bot/ }).getByRole('button', { name: 'Revoke' });
+    await revoke.click();
+    const question = page.getByRole('dialog', { name: 'Revoke token "deploy bot"?' });
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    await question.waitFor({ state: 'detached' });
+    // Cancelled: the token still works, and focus is back on the button that asked.
+    expect((await fetch(`${stack.baseUrl}/v2/room`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(await revoke.evaluate((b) => b === document.activeElement)).toBe(true);
+    await revoke.click();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await question.getByRole('button', { name: 'Confirm' }).click();
     await page.getByRole('status').filter({ hasText: 'Token "deploy bot" revoked.' }).waitFor();
     expect((await fetch(`${stack.baseUrl}/v2/room`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(401);
     expect(problems).toEqual([]);

@@ -3,8 +3,9 @@ import { BRIDGE_INBOUND_KINDS, BRIDGE_KINDS, BRIDGE_PLATFORM_NAMES, BridgeKind, 
 import { WEBHOOK_EVENT_NAMES } from '@app/contracts/models/webhook-event-names';
 import { allItems, api } from '../api';
 import { hrefOf } from '../routes';
+import { Trend } from '../charts';
 import { attempt, Problem, ShownOnce, Status, useInFlight } from '../ui';
-import { Health, WebhookItem } from './integrations';
+import { Confirm, Health, WebhookItem } from './integrations';
 
 /** A bridge as the API shows it (GET /v2/room/{room}/bridge). */
 export interface BridgeItem {
@@ -39,7 +40,7 @@ const DEFAULTS = new Set<string>(DEFAULT_BRIDGE_EVENTS);
  * once), tested (the platform's answer shown), enabled again, removed, and each one's
  * deliveries a link away.
  */
-export function BridgesSection({ roomId }: { roomId: number }) {
+export function BridgesSection({ roomId, confirm }: { roomId: number; confirm: Confirm }) {
   const base = `/v2/room/${roomId}/bridge`;
   const [bridges, setBridges] = useState<BridgeItem[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -56,8 +57,9 @@ export function BridgesSection({ roomId }: { roomId: number }) {
   const [inboundUrl, setInboundUrl] = useState<{ url: string; platform: string } | null>(null);
   const [tested, setTested] = useState<{ bridge: BridgeItem; result: TestResult } | null>(null);
   const [testing, setTesting] = useState<number | null>(null);
-  const [removing, setRemoving] = useState<number | null>(null);
   const [adding, whileAdding] = useInFlight();
+  // One change at a time from the list: a second click (or a second row's button) waits for the first.
+  const [changing, whileChanging] = useInFlight();
 
   const load = () => allItems<BridgeItem>(base).then(setBridges, (err: Error) => setProblem(err.message));
   useEffect(() => void load(), [roomId]);
@@ -100,17 +102,22 @@ export function BridgesSection({ roomId }: { roomId: number }) {
       await load();
     }).finally(() => setTesting(null));
   };
-  const enable = (b: BridgeItem) => attempt(setProblem, async () => {
-    await api('POST', `${base}/${b.id}/enable`);
-    setStatus(`${bridgeTitle(b)} enabled.`);
-    await load();
+  const enable = (b: BridgeItem) => whileChanging(async () => {
+    if (!await confirm({ question: `Enable ${bridgeTitle(b)} again?`, details: [`What happens in this room is posted to ${platformOf(b)} again from now on.`] })) return;
+    await attempt(setProblem, async () => {
+      await api('POST', `${base}/${b.id}/enable`);
+      setStatus(`${bridgeTitle(b)} enabled.`);
+      await load();
+    });
   });
-  const remove = (b: BridgeItem) => attempt(setProblem, async () => {
-    await api('DELETE', `${base}/${b.id}`);
-    setRemoving(null);
-    if (tested?.bridge.id === b.id) setTested(null);
-    setStatus(`${bridgeTitle(b)} removed.`);
-    await load();
+  const remove = (b: BridgeItem) => whileChanging(async () => {
+    if (!await confirm({ question: `Remove bridge ${bridgeTitle(b)}?`, details: [`Nothing more is posted to ${platformOf(b)}${b.inbound.enabled ? ', and its inbound URL stops working' : ''}.`] })) return;
+    await attempt(setProblem, async () => {
+      await api('DELETE', `${base}/${b.id}`);
+      if (tested?.bridge.id === b.id) setTested(null);
+      setStatus(`${bridgeTitle(b)} removed.`);
+      await load();
+    });
   });
 
   return (
@@ -176,39 +183,32 @@ export function BridgesSection({ roomId }: { roomId: number }) {
       <Problem text={problem} />
       <Status text={status} />
       {bridges === null ? <p aria-busy="true">Loading bridges…</p> : bridges.length === 0 ? <p>No bridges in this room.</p> : (
-        <table class="list">
-          <caption class="visually-hidden">Bridges of this room</caption>
-          <thead><tr><th scope="col" class="wide">Bridge</th><th scope="col">Events</th><th scope="col">Inbound</th><th scope="col">Health</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-          <tbody>
-            {bridges.map((b) => (
-              <tr key={b.id}>
-                <td id={`bridge-${b.id}`}>
-                  <a href={hrefOf({ page: 'bridge-deliveries', roomId, bridgeId: b.id })}>{bridgeTitle(b)}</a>
-                  <div class="muted">{platformOf(b)} · <span class="url">{b.url}</span></div>
-                  {b.matrix && <div class="muted">room {b.matrix.room_id}</div>}
-                </td>
-                <td>{b.events.join(', ')}</td>
-                <td>{b.inbound.enabled ? `On${b.inbound.verified_by ? ` (${b.inbound.verified_by === 'hmac' ? 'HMAC' : 'token'})` : ''}` : 'Off'}</td>
-                <td><Health w={healthOf(b)} /></td>
-                <td class="actions">
-                  {removing === b.id ? (
-                    <span role="group" aria-label={`Remove ${bridgeTitle(b)}?`}>
-                      Remove it?{' '}
-                      <button type="button" class="danger" aria-describedby={`bridge-${b.id}`} onClick={() => remove(b)}>Yes, remove</button>{' '}
-                      <button type="button" class="secondary" onClick={() => setRemoving(null)}>Cancel</button>
-                    </span>
-                  ) : (
-                    <>
-                      <button type="button" aria-describedby={`bridge-${b.id}`} disabled={testing === b.id} onClick={() => test(b)}>Test</button>{' '}
-                      {!b.enabled && <><button type="button" aria-describedby={`bridge-${b.id}`} onClick={() => enable(b)}>Enable</button>{' '}</>}
-                      <button type="button" class="secondary" aria-describedby={`bridge-${b.id}`} onClick={() => setRemoving(b.id)}>Remove</button>
-                    </>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div class="wide-table">
+          <table class="list">
+            <caption class="visually-hidden">Bridges of this room</caption>
+            <thead><tr><th scope="col" class="wide">Bridge</th><th scope="col">Events</th><th scope="col">Inbound</th><th scope="col">Health</th><th scope="col">Last 24 hours</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+              {bridges.map((b) => (
+                <tr key={b.id}>
+                  <td id={`bridge-${b.id}`}>
+                    <a href={hrefOf({ page: 'bridge-deliveries', roomId, bridgeId: b.id })}>{bridgeTitle(b)}</a>
+                    <div class="muted">{platformOf(b)} · <span class="url">{b.url}</span></div>
+                    {b.matrix && <div class="muted">room {b.matrix.room_id}</div>}
+                  </td>
+                  <td>{b.events.join(', ')}</td>
+                  <td>{b.inbound.enabled ? `On${b.inbound.verified_by ? ` (${b.inbound.verified_by === 'hmac' ? 'HMAC' : 'token'})` : ''}` : 'Off'}</td>
+                  <td><Health w={healthOf(b)} /></td>
+                  <td><Trend self={`${base}/${b.id}`} /></td>
+                  <td class="actions">
+                    <button type="button" aria-describedby={`bridge-${b.id}`} disabled={testing === b.id} onClick={() => test(b)}>Test</button>{' '}
+                    {!b.enabled && <><button type="button" aria-describedby={`bridge-${b.id}`} aria-disabled={changing} onClick={() => enable(b)}>Enable</button>{' '}</>}
+                    <button type="button" class="secondary" aria-describedby={`bridge-${b.id}`} aria-disabled={changing} onClick={() => remove(b)}>Remove</button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {tested && <TestAnswer bridge={tested.bridge} result={tested.result} onClose={() => setTested(null)} />}
     </section>

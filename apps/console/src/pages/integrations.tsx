@@ -3,7 +3,8 @@ import { WEBHOOK_EVENT_NAMES } from '@app/contracts/models/webhook-event-names';
 import { WEBHOOK_AUTHENTICATIONS } from '@app/contracts/models/webhook-registration';
 import { allItems, api, ApiError } from '../api';
 import { hrefOf } from '../routes';
-import { attempt, Problem, ShownOnce, Status, useInFlight, when } from '../ui';
+import { Trend } from '../charts';
+import { attempt, Problem, ShownOnce, Status, useConfirm, useInFlight, usePageTitle, when } from '../ui';
 import { BridgesSection } from './bridges';
 
 export interface WebhookItem {
@@ -19,6 +20,9 @@ export interface WebhookItem {
   consecutive_failures: number;
   disabled_reason: string | null;
 }
+
+/** Asks before a destructive action (useConfirm's `ask`): one dialog for the whole page. */
+export type Confirm = ReturnType<typeof useConfirm>[1];
 
 interface AddonItem {
   id: number;
@@ -41,6 +45,9 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
   // The 201's signing secret: the API never answers it again, so this is the one chance to copy it.
   const [secret, setSecret] = useState<string | null>(null);
   const [adding, whileAdding] = useInFlight();
+  const [deleting, whileDeleting] = useInFlight();
+  const [dialog, confirm] = useConfirm();
+  usePageTitle('Integrations');
 
   const load = () => allItems<WebhookItem>(`${base}/webhook`).then(setHooks, (err: Error) => setProblem(err.message));
   useEffect(() => void load(), [roomId]);
@@ -61,10 +68,13 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
       await load();
     }));
   };
-  const remove = (w: WebhookItem) => attempt(setProblem, async () => {
-    await api('DELETE', `${base}/webhook/${w.id}`);
-    setStatus(`Webhook ${w.name ?? w.id} deleted.`);
-    await load();
+  const remove = (w: WebhookItem) => whileDeleting(async () => {
+    if (!await confirm({ question: `Delete webhook ${w.name || w.id}?`, details: [`Nothing more is sent to ${w.url}.`] })) return;
+    await attempt(setProblem, async () => {
+      await api('DELETE', `${base}/webhook/${w.id}`);
+      setStatus(`Webhook ${w.name ?? w.id} deleted.`);
+      await load();
+    });
   });
 
   return (
@@ -98,25 +108,29 @@ export function IntegrationsPage({ roomId }: { roomId: number }) {
       <Problem text={problem} />
       <Status text={status} />
       {hooks === null ? <p aria-busy="true">Loading webhooks…</p> : hooks.length === 0 ? <p>No webhooks in this room.</p> : (
-        <table class="list">
-          <thead><tr><th scope="col">Webhook</th><th scope="col">Event</th><th scope="col">Health</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-          <tbody>
-            {hooks.map((w) => (
-              <tr key={w.id}>
-                <td id={`webhook-${w.id}`}>
-                  <a href={hrefOf({ page: 'deliveries', roomId, webhookId: w.id })}>{w.name || `Webhook ${w.id}`}</a>
-                  <div class="muted">{w.url}</div>
-                </td>
-                <td>{w.event}{w.pattern ? <div class="muted">pattern {w.pattern}</div> : null}</td>
-                <td><Health w={w} /></td>
-                <td><button type="button" aria-describedby={`webhook-${w.id}`} onClick={() => remove(w)}>Delete</button></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div class="wide-table">
+          <table class="list">
+            <thead><tr><th scope="col">Webhook</th><th scope="col">Event</th><th scope="col">Health</th><th scope="col">Last 24 hours</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+              {hooks.map((w) => (
+                <tr key={w.id}>
+                  <td id={`webhook-${w.id}`}>
+                    <a href={hrefOf({ page: 'deliveries', roomId, webhookId: w.id })}>{w.name || `Webhook ${w.id}`}</a>
+                    <div class="muted url">{w.url}</div>
+                  </td>
+                  <td>{w.event}{w.pattern ? <div class="muted">pattern {w.pattern}</div> : null}</td>
+                  <td><Health w={w} /></td>
+                  <td><Trend self={`${base}/webhook/${w.id}`} /></td>
+                  <td><button type="button" aria-describedby={`webhook-${w.id}`} aria-disabled={deleting} onClick={() => remove(w)}>Delete</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
-      <BridgesSection roomId={roomId} />
-      <Addons roomId={roomId} />
+      <BridgesSection roomId={roomId} confirm={confirm} />
+      <Addons roomId={roomId} confirm={confirm} />
+      {dialog}
     </>
   );
 }
@@ -138,11 +152,12 @@ export function Health({ w }: { w: WebhookItem }) {
   return <span class="good">Enabled{w.last_success_at ? `, last delivered ${when(w.last_success_at)}` : ''}</span>;
 }
 
-function Addons({ roomId }: { roomId: number }) {
+function Addons({ roomId, confirm }: { roomId: number; confirm: Confirm }) {
   const [addons, setAddons] = useState<AddonItem[] | null>(null);
   const [descriptor, setDescriptor] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [installing, whileInstalling] = useInFlight();
+  const [uninstalling, whileUninstalling] = useInFlight();
   // Add-ons are a group admin's: anyone else is told so rather than shown an error.
   const load = () => allItems<AddonItem>('/v2/addons').then((all) => setAddons(all.filter((a) => a.room_id === roomId)), (err: Error) => {
     setProblem(err instanceof ApiError && err.status === 403 ? 'Only group admins install and uninstall add-ons.' : err.message);
@@ -157,9 +172,12 @@ function Addons({ roomId }: { roomId: number }) {
       await load();
     }));
   };
-  const uninstall = (a: AddonItem) => attempt(setProblem, async () => {
-    await api('DELETE', `/v2/addons/${a.id}`);
-    await load();
+  const uninstall = (a: AddonItem) => whileUninstalling(async () => {
+    if (!await confirm({ question: `Uninstall add-on ${a.name || a.key}?`, details: ['Its webhooks and tokens are removed, and the add-on is told.'] })) return;
+    await attempt(setProblem, async () => {
+      await api('DELETE', `/v2/addons/${a.id}`);
+      await load();
+    });
   });
   return (
     <>
@@ -172,7 +190,7 @@ function Addons({ roomId }: { roomId: number }) {
       <Problem text={problem} />
       {addons === null ? null : addons.length === 0 ? <p>No add-ons installed in this room.</p> : (
         <ul>{addons.map((a) => (
-          <li key={a.id} id={`addon-${a.id}`}>{a.name || a.key} <button type="button" aria-describedby={`addon-${a.id}`} onClick={() => uninstall(a)}>Uninstall</button></li>
+          <li key={a.id} id={`addon-${a.id}`}>{a.name || a.key} <button type="button" aria-describedby={`addon-${a.id}`} aria-disabled={uninstalling} onClick={() => uninstall(a)}>Uninstall</button></li>
         ))}</ul>
       )}
     </>

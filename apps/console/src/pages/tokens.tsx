@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { V2_SCOPES } from '@app/contracts/models/scopes';
 import { api, Session } from '../api';
-import { attempt, Problem, ShownOnce, Status, useInFlight, when } from '../ui';
+import { attempt, Problem, ShownOnce, Status, useConfirm, useInFlight, usePageTitle, when } from '../ui';
 
 interface TokenItem {
   id: number;
@@ -27,6 +27,9 @@ export function TokensPage({ session }: { session: Session }) {
   const [scopes, setScopes] = useState<Set<string>>(new Set(['send_message', 'view_messages', 'view_room']));
   const [created, setCreated] = useState<{ label: string; token: string } | null>(null);
   const [creating, whileCreating] = useInFlight();
+  const [revoking, whileRevoking] = useInFlight();
+  const [dialog, confirm] = useConfirm();
+  usePageTitle('API tokens');
 
   const load = () => api<{ items: TokenItem[] }>('GET', '/v2/token?max-results=1000').then((r) => setTokens(r.items), (err: Error) => setProblem(err.message));
   useEffect(() => void load(), []);
@@ -42,10 +45,13 @@ export function TokensPage({ session }: { session: Session }) {
       await load();
     }));
   };
-  const revoke = (t: TokenItem) => attempt(setProblem, async () => {
-    await api('DELETE', `/v2/token/${t.id}`);
-    setStatus(`Token "${t.label}" revoked.`);
-    await load();
+  const revoke = (t: TokenItem) => whileRevoking(async () => {
+    if (!await confirm({ question: `Revoke token "${t.label}"?`, details: ['Whatever uses it is refused from now on; this cannot be undone.'] })) return;
+    await attempt(setProblem, async () => {
+      await api('DELETE', `/v2/token/${t.id}`);
+      setStatus(`Token "${t.label}" revoked.`);
+      await load();
+    });
   });
   const toggle = (scope: string) => setScopes((s) => {
     const next = new Set(s);
@@ -87,21 +93,24 @@ export function TokensPage({ session }: { session: Session }) {
       <Status text={status} />
       <h2>Your tokens</h2>
       {tokens === null ? <p aria-busy="true">Loading tokens…</p> : tokens.length === 0 ? <p>No tokens yet.</p> : (
-        <table class="list">
-          <thead><tr><th scope="col">Label</th><th scope="col">Kind</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-          <tbody>
-            {tokens.map((t) => (
-              <tr key={t.id}>
-                <td id={`token-${t.id}`}>{t.label}</td>
-                <td>{t.kind}</td>
-                <td>{t.scopes.join(', ')}</td>
-                <td>{when(t.created)}</td>
-                <td><button type="button" aria-describedby={`token-${t.id}`} onClick={() => revoke(t)}>Revoke</button></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div class="wide-table">
+          <table class="list">
+            <thead><tr><th scope="col">Label</th><th scope="col">Kind</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+              {tokens.map((t) => (
+                <tr key={t.id}>
+                  <td id={`token-${t.id}`}>{t.label}</td>
+                  <td>{t.kind}</td>
+                  <td>{t.scopes.join(', ')}</td>
+                  <td>{when(t.created)}</td>
+                  <td><button type="button" aria-describedby={`token-${t.id}`} aria-disabled={revoking} onClick={() => revoke(t)}>Revoke</button></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
+      {dialog}
     </>
   );
 }
