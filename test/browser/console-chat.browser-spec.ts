@@ -95,6 +95,10 @@ describe('web console: chat', () => {
       expect((await v2(ada, 'POST', `/v2/room/${roomId}/message`, { message })).status).toBe(201);
     }
     expect((await v2(ada, 'POST', `/v2/room/${roomId}/notification`, { message: 'Build 41 passed', color: 'green', from: 'CI' })).status).toBe(204);
+    // An HTML notification's image, written without alt text.
+    expect((await v2(ada, 'POST', `/v2/room/${roomId}/notification`, {
+      message: `<img src="${stack.baseUrl}/emoticons/success.svg"> Tests green`, message_format: 'html', color: 'green', from: 'CI',
+    })).status).toBe(204);
 
     const { page, problems } = await signedIn(ada);
     const read = page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith(`/v2/room/${roomId}/read`));
@@ -122,6 +126,9 @@ describe('web console: chat', () => {
     const party = history.getByRole('img', { name: '(party)' });
     await party.waitFor();
     await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLImageElement>('img.emoticon')).every((i) => i.complete && i.naturalWidth > 0));
+
+    // The HTML message's image has a text alternative (its file name).
+    await history.getByRole('img', { name: 'Image: success.svg' }).waitFor();
 
     // Opening the room marked it read up to its newest message.
     expect(JSON.parse((await read).postData() ?? '{}')).toEqual({ message_id: items[items.length - 1].id });
@@ -200,6 +207,19 @@ describe('web console: chat', () => {
     await expect(pending.getByRole('img').count()).resolves.toBe(0);
     await pending.getByRole('button', { name: 'Remove file' }).click();
     await expect(pending.count()).resolves.toBe(0);
+
+    // Dropped on the history: the same preview, then shared by Send.
+    const dropped = await page.evaluateHandle((bytes) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(bytes)], 'dropped.png', { type: 'image/png' }));
+      return transfer;
+    }, [...png]);
+    const region = page.getByRole('region', { name: 'History' });
+    await region.dispatchEvent('dragenter', { dataTransfer: dropped });
+    await region.dispatchEvent('drop', { dataTransfer: dropped });
+    await pending.getByRole('img', { name: 'Preview of dropped.png' }).waitFor();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await history.getByRole('img', { name: 'Thumbnail of dropped.png' }).waitFor();
     expect(problems).toEqual([]);
   });
 
