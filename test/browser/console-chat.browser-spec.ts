@@ -12,6 +12,7 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { launchBrowser, screenshot, seriousA11yViolations, watchProblems } from '../support/browser';
+import { eventually } from '../support/common';
 import { cli, ROOT, startTestSystem, TestSystem } from '../support/processes';
 
 jest.setTimeout(240_000);
@@ -101,7 +102,10 @@ describe('web console: chat', () => {
     })).status).toBe(204);
 
     const { page, problems } = await signedIn(ada);
-    const read = page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith(`/v2/room/${roomId}/read`));
+    const reads: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT' && r.url().endsWith(`/v2/room/${roomId}/read`)) reads.push(JSON.parse(r.postData() ?? '{}').message_id);
+    });
     await page.goto(`${stack.baseUrl}/#/rooms/${roomId}`);
     await page.getByRole('heading', { name: 'Chat Ops', level: 1 }).waitFor();
     await page.getByText('Live: new messages appear').waitFor();
@@ -131,7 +135,7 @@ describe('web console: chat', () => {
     await history.getByRole('img', { name: 'Image: success.svg' }).waitFor();
 
     // Opening the room marked it read up to its newest message.
-    expect(JSON.parse((await read).postData() ?? '{}')).toEqual({ message_id: items[items.length - 1].id });
+    await eventually(() => expect(reads[0]).toBe(items[items.length - 1].id));
 
     // @mention: typed, the people of the room are offered; arrows choose, Enter picks.
     const field = page.getByRole('combobox', { name: 'Message' });
@@ -171,6 +175,14 @@ describe('web console: chat', () => {
     await live.getByRole('link', { name: 'Release 42 is out' }).waitFor();
     await live.getByRole('img', { name: 'Thumbnail: Release 42 is out' }).waitFor();
     await expect(live.getByText('eu-west').isVisible()).resolves.toBe(true);
+    // Read again as it arrived: the reader is at the bottom of a visible page.
+    const newest = (await v2(ada, 'GET', `/v2/room/${roomId}/history/latest`)).body.items.at(-1).id as string;
+    await eventually(() => expect(reads).toContain(newest));
+    // Kept on the server, per person: read for Ada, who had it open; not for Grace, who did not.
+    const unreadOf = async (who: Person) => ((await v2(who, 'GET', `/v2/user/${who.id}/chats`)).body.items as Array<{ type: string; id: number; unread: number }>)
+      .find((c) => c.type === 'room' && c.id === roomId)?.unread;
+    await eventually(async () => expect(await unreadOf(ada)).toBe(0));
+    expect(await unreadOf(grace)).toBeGreaterThan(0);
 
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'room');
