@@ -186,6 +186,14 @@ describe('web console: chat', () => {
 
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'room');
+
+    // At 375 px the history, its card and the composer fit the screen: nothing scrolls sideways.
+    await page.setViewportSize({ width: 375, height: 700 });
+    const region = page.getByRole('region', { name: 'History' });
+    await eventually(async () => expect(await region.evaluate((el) => {
+      const wide = Array.from(el.querySelectorAll('*')).filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1);
+      return { overflow: el.scrollWidth - el.clientWidth, wide: wide.map((e) => e.className || e.tagName) };
+    })).toEqual({ overflow: 0, wide: [] }));
     expect(problems).toEqual([]);
   });
 
@@ -212,8 +220,10 @@ describe('web console: chat', () => {
     await expect(pending.count()).resolves.toBe(0);
 
     // The button is a button: the keyboard opens the same chooser.
-    await page.getByRole('button', { name: 'Share file' }).focus();
-    const [again] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+    const shareButton = page.getByRole('button', { name: 'Share file' });
+    await shareButton.focus();
+    await eventually(async () => expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Share file'));
+    const [again] = await Promise.all([page.waitForEvent('filechooser', { timeout: 10_000 }), shareButton.press('Enter')]);
     await again.setFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
     await pending.getByText('notes.txt').waitFor();
     await expect(pending.getByRole('img').count()).resolves.toBe(0);
