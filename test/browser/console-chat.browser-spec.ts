@@ -249,7 +249,12 @@ describe('web console: chat', () => {
     const a = await signedIn(ada);
     const g = await signedIn(grace);
     const aReads = a.page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith(`/v2/user/${grace.id}/read`));
-    await a.page.goto(`${stack.baseUrl}/#/chats/${grace.id}`);
+    // Ada starts it from a room they share: its people are links to a private chat with them.
+    const room = await v2(ada, 'POST', '/v2/room', { name: 'Pair', privacy: 'private' });
+    expect(room.status).toBe(201);
+    expect((await v2(ada, 'PUT', `/v2/room/${room.body.id}/member/${grace.id}`)).status).toBe(204);
+    await a.page.goto(`${stack.baseUrl}/#/rooms/${room.body.id}`);
+    await a.page.getByRole('complementary').getByRole('link', { name: 'Grace Hopper' }).click();
     await g.page.goto(`${stack.baseUrl}/#/chats/${ada.id}`);
     await a.page.getByRole('heading', { name: 'Grace Hopper', level: 1 }).waitFor();
     await g.page.getByRole('heading', { name: 'Ada Lovelace', level: 1 }).waitFor();

@@ -104,11 +104,31 @@ export function RoomPage({ roomId, session }: { roomId: number; session: Session
         <aside aria-labelledby="participants-heading">
           <h2 id="participants-heading">Participants</h2>
           {room && (room.participants.length === 0 ? <p>Nobody is in the room.</p> : (
-            <ul>{room.participants.map((p) => <li key={p.id}>{p.name} <span class="muted">@{p.mention_name}</span></li>)}</ul>
+            <PeopleList people={room.participants} me={session.user.id} />
           ))}
+          {members.length > 0 && (
+            <>
+              <h2 id="members-heading">Members</h2>
+              <PeopleList people={members} me={session.user.id} />
+            </>
+          )}
         </aside>
       </div>
     </>
+  );
+}
+
+/** People, each (but oneself) a link to a private chat with them. */
+function PeopleList({ people, me }: { people: readonly Person[]; me: number }) {
+  return (
+    <ul class="people">
+      {people.map((p) => (
+        <li key={p.id}>
+          {p.id === me ? p.name : <a href={hrefOf({ page: 'chat', userId: p.id })} title={`Private chat with ${p.name}`}>{p.name}</a>}
+          {' '}<span class="muted">@{p.mention_name}</span>
+        </li>
+      ))}
+    </ul>
   );
 }
 
