@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { currentSession, Session, signOut, whenSignedOut } from './api';
 import { AuditPage } from './pages/audit';
+import { ChatPage } from './pages/chat';
 import { DeliveriesPage } from './pages/deliveries';
 import { DeliveryPage } from './pages/delivery';
 import { IntegrationsPage } from './pages/integrations';
@@ -70,10 +71,11 @@ function page(route: Route, session: Session) {
     case 'bridge-deliveries': return <DeliveriesPage key={`${route.roomId}/b${route.bridgeId}`} roomId={route.roomId} owner={{ kind: 'bridge', id: route.bridgeId }} />;
     case 'delivery': return <DeliveryPage key={`${route.roomId}/${route.webhookId}/${route.deliveryId}`} roomId={route.roomId} owner={{ kind: 'webhook', id: route.webhookId }} deliveryId={route.deliveryId} />;
     case 'bridge-delivery': return <DeliveryPage key={`${route.roomId}/b${route.bridgeId}/${route.deliveryId}`} roomId={route.roomId} owner={{ kind: 'bridge', id: route.bridgeId }} deliveryId={route.deliveryId} />;
+    case 'chat': return <ChatPage key={route.userId} userId={route.userId} session={session} />;
     case 'tokens': return <TokensPage session={session} />;
     case 'audit': return <AuditPage />;
     // Pages of routes that are being built: said so, never an empty screen.
-    case 'room-settings': case 'chat': case 'people': case 'invitation':
+    case 'room-settings': case 'people': case 'invitation':
       return <><h1 tabIndex={-1}>Not available yet</h1><p>This page is not in this build. <a href="#/rooms">Rooms</a></p></>;
     case 'not-found': return <><h1 tabIndex={-1}>Not found</h1><p>There is no page at {route.path}. <a href="#/rooms">Rooms</a></p></>;
   }

@@ -31,6 +31,16 @@ describe('toLiveEvent: a published room event as its live connections see it', (
     expect(data).toEqual({ room: { id: 4 }, message: { message: 'x' } });
   });
 
+  it('gives a notification\'s card in its message as the history does (JSON text), so a live reader shows it without a reload', () => {
+    const card = { style: 'link', id: 'c1', title: 'Build 42', url: 'https://ci.example.com/42' };
+    const payload = { room: { id: 4 }, message: { id: 'm1', message: 'x', type: 'notification' }, notify: false, card };
+    const live = toLiveEvent(RoomNotificationSentV2.routingKey, envelope(payload, 2))!;
+    const data = JSON.parse(live.frame.split('\n').find((l) => l.startsWith('data: '))!.slice(6));
+    expect(data).toEqual({ room: { id: 4 }, message: { id: 'm1', message: 'x', type: 'notification', card: JSON.stringify(card) } });
+    // The webhook's item stays as HipChat sent it.
+    expect(WEBHOOK_EVENT_SOURCES.room_notification.item(payload)).toEqual({ room: { id: 4 }, message: { id: 'm1', message: 'x', type: 'notification' } });
+  });
+
   it('ignores what is not a sequenced room event', () => {
     expect(toLiveEvent('user.changed.v1', envelope({ room: { id: 1 } }, 1))).toBeNull();
     expect(toLiveEvent(RoomMessageSentV2.routingKey, envelope({ room: { id: 1 } }))).toBeNull();

@@ -1,5 +1,6 @@
 import {
-  EventEnvelope, PrivateMessageSentV1, RoomAccessNarrowedV1, RoomMemberAddedV1, TokenRevokedV1, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_SOURCES, WebhookEventName,
+  EventEnvelope, PrivateMessageSentV1, RoomAccessNarrowedV1, RoomMemberAddedV1, RoomNotificationSentV2Payload, TokenRevokedV1, WEBHOOK_EVENT_NAMES,
+  WEBHOOK_EVENT_SOURCES, WebhookEventName,
 } from '@app/contracts';
 import { sseEvent } from './sse';
 
@@ -37,7 +38,9 @@ const NAME_OF_ROUTING_KEY: ReadonlyMap<string, WebhookEventName> = new Map(
 
 /**
  * A published room event as its live connections see it: the item a webhook receives
- * (WEBHOOK_EVENT_SOURCES, as the dispatcher builds it), under the webhook event's name.
+ * (WEBHOOK_EVENT_SOURCES, as the dispatcher builds it), under the webhook event's name; a
+ * notification's card besides, in its message as the history has it (JSON text), since a live
+ * reader shows the card as a reload would (the webhook's item never carried it).
  * Null for what is not a room event with a sequence (nothing a live connection shows).
  */
 export function toLiveEvent(routingKey: string, envelope: EventEnvelope): LiveEvent | null {
@@ -45,7 +48,10 @@ export function toLiveEvent(routingKey: string, envelope: EventEnvelope): LiveEv
   const roomId = (envelope.payload as { room?: { id?: unknown } } | null)?.room?.id;
   const seq = envelope.sequence;
   if (!name || typeof roomId !== 'number' || typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) return null;
-  const data = JSON.stringify(WEBHOOK_EVENT_SOURCES[name].item(envelope.payload));
+  let item = WEBHOOK_EVENT_SOURCES[name].item(envelope.payload);
+  const card = name === 'room_notification' ? (envelope.payload as RoomNotificationSentV2Payload).card : undefined;
+  if (card && item.message && typeof item.message === 'object') item = { ...item, message: { ...item.message, card: JSON.stringify(card) } };
+  const data = JSON.stringify(item);
   return {
     roomId, seq, name, frame: sseEvent({ id: seq, event: name, data }),
     ...(USER_STREAM_EVENTS.has(name) ? { userFrame: sseEvent({ event: name, data }) } : {}),

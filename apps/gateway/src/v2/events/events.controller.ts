@@ -26,7 +26,7 @@ export class RoomEventsController {
   @EventStream({
     description: 'A room\'s events as they happen, as Server-Sent Events: `id:` the room\'s sequence number (consecutive), ' +
       '`event:` the webhook event name (room_message, room_notification, room_topic_change, room_enter, room_exit, ...), ' +
-      '`data:` the `item` a webhook for that event receives (JSON). A comment line (`:`) every LIVE_HEARTBEAT_SECONDS (15) keeps ' +
+      '`data:` the `item` a webhook for that event receives (JSON), and a room_notification\'s card besides, in `message.card` as the history gives it (JSON text). A comment line (`:`) every LIVE_HEARTBEAT_SECONDS (15) keeps ' +
       'an idle connection open through proxies. With Last-Event-ID (header, or the last_event_id query parameter) the stream first ' +
       'sends the events after it, none missed and none repeated, within the last 24 hours; without it, events from now on. ' +
       'The stream ends with an `error` event, `{"error": {"code", "message"}}` and no id, when it cannot go on without a gap: ' +
