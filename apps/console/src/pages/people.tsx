@@ -60,7 +60,11 @@ export function PeoplePage({ session }: { session: Session }) {
   };
   useEffect(() => void load().catch((err: Error) => setProblem(err.message)), []);
 
-  /** One action at a time on the page: its row's buttons say so, and none acts twice. */
+  /**
+   * One action at a time on the page: its row's buttons say so, and none acts twice. Said by
+   * aria-disabled (the guard is useInFlight's), not `disabled`: a disabled button cannot take
+   * back the focus a confirmation returns to it.
+   */
   const act = (p: Person, work: () => Promise<unknown>) => whileActing(async () => {
     setActing(p.id);
     try {
@@ -156,10 +160,10 @@ export function PeoplePage({ session }: { session: Session }) {
                       {!me && !p.is_guest && (
                         <div class="row-actions">
                           {p.is_group_admin
-                            ? <button type="button" class="secondary" aria-describedby={`person-${p.id}`} disabled={busy} onClick={() => setAdmin(p, false)}>Demote</button>
-                            : <button type="button" class="secondary" aria-describedby={`person-${p.id}`} disabled={busy} onClick={() => setAdmin(p, true)}>Promote</button>}
-                          <button type="button" class="secondary" aria-describedby={`person-${p.id}`} disabled={busy} onClick={() => invite(p)}>New invitation link</button>
-                          <button type="button" class="danger" aria-describedby={`person-${p.id}`} disabled={busy} onClick={() => remove(p)}>Delete</button>
+                            ? <button type="button" class="secondary" aria-describedby={`person-${p.id}`} aria-disabled={busy ? 'true' : undefined} onClick={() => setAdmin(p, false)}>Demote</button>
+                            : <button type="button" class="secondary" aria-describedby={`person-${p.id}`} aria-disabled={busy ? 'true' : undefined} onClick={() => setAdmin(p, true)}>Promote</button>}
+                          <button type="button" class="secondary" aria-describedby={`person-${p.id}`} aria-disabled={busy ? 'true' : undefined} onClick={() => invite(p)}>New invitation link</button>
+                          <button type="button" class="danger" aria-describedby={`person-${p.id}`} aria-disabled={busy ? 'true' : undefined} onClick={() => remove(p)}>Delete</button>
                         </div>
                       )}
                     </td>

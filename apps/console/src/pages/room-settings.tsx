@@ -78,6 +78,9 @@ export function RoomSettingsPage({ roomId, session }: { roomId: number; session:
   const choices = room.owner && !people.some((p) => p.id === room.owner!.id) ? [room.owner, ...people] : people;
   const ownerName = (id: string) => choices.find((p) => String(p.id) === id)?.name ?? `user ${id}`;
 
+  // Buttons say they are busy by aria-disabled (useInFlight is the guard), so that a confirmation
+  // closing can give the focus back to the one that asked.
+
   /** PUT takes the whole room: every field as it is, with the changes. */
   const put = (changes: Partial<Pick<Room, 'name' | 'privacy' | 'is_archived'>> & { ownerId?: number }) => api('PUT', `/v2/room/${room.id}`, {
     name: changes.name ?? room.name,
@@ -150,7 +153,7 @@ export function RoomSettingsPage({ roomId, session }: { roomId: number; session:
             {choices.map((p) => <option key={p.id} value={String(p.id)}>{p.name} (@{p.mention_name})</option>)}
           </select>
         </fieldset>
-        {mayChange && <button type="submit" disabled={busy}>Save settings</button>}
+        {mayChange && <button type="submit" aria-disabled={busy ? 'true' : undefined}>Save settings</button>}
       </form>
       {mayChange && (
         <section class="danger-zone" aria-labelledby="room-lifecycle-heading">
@@ -158,9 +161,9 @@ export function RoomSettingsPage({ roomId, session }: { roomId: number; session:
           <p>{room.is_archived ? 'The room is archived: nobody can post to it.' : 'An archived room keeps its history but takes no new messages.'}</p>
           <p class="form-actions">
             {room.is_archived
-              ? <button type="button" class="secondary" disabled={busy} onClick={() => archive(false)}>Unarchive room</button>
-              : <button type="button" class="secondary" disabled={busy} onClick={() => archive(true)}>Archive room</button>}
-            <button type="button" class="danger" disabled={busy} onClick={remove}>Delete room</button>
+              ? <button type="button" class="secondary" aria-disabled={busy ? 'true' : undefined} onClick={() => archive(false)}>Unarchive room</button>
+              : <button type="button" class="secondary" aria-disabled={busy ? 'true' : undefined} onClick={() => archive(true)}>Archive room</button>}
+            <button type="button" class="danger" aria-disabled={busy ? 'true' : undefined} onClick={remove}>Delete room</button>
           </p>
         </section>
       )}
