@@ -4,7 +4,7 @@ import {
   SignInV1, TokenRevokedV1,
 } from '@app/contracts';
 import { auditPageSql } from '../src/audit/audit.repository';
-import { EventCapture, RoomsRpc, RoomsStack, sql, startStack, tokensOf } from './support';
+import { cliOf, EventCapture, RoomsRpc, RoomsStack, sql, startStack, tokensOf } from './support';
 
 const hex = (n: number) => hashApiToken(`secret ${n} ${Math.random()}`);
 
@@ -87,6 +87,22 @@ describe('administration: invitations, the audit log\'s filters, a user\'s holdi
       expect(replies.filter((r) => r.session !== null)).toHaveLength(1);
       const sessions = await sql(stack.databaseUrl, "SELECT id FROM api_tokens WHERE user_id = $1 AND kind = 'session' AND revoked_at IS NULL", [edsger.id]);
       expect(sessions).toHaveLength(1);
+    });
+
+    it('is made by the CLI too (cli user invite), the link printed alone on stdout, the CLI named in the audit log', async () => {
+      const ken = await person('Ken');
+      const cli = cliOf(stack, { PUBLIC_BASE_URL: 'https://chat.example.com' });
+      const run = await cli('user', 'invite', `@${ken.mentionName}`);
+      expect(run.status).toBe(0);
+      expect(run.stdout).toMatch(/^https:\/\/chat\.example\.com\/#\/invitation\/[A-Za-z0-9]{40}\n$/);
+      expect(run.stderr).toContain(`invited user ${ken.id} (${ken.name}, ${ken.email})`);
+      const secret = run.stdout.trim().split('/').pop()!;
+      expect((await accept(hashApiToken(secret))).session?.user.id).toBe(ken.id);
+      const [line] = (await rpc.send(ListAuditV1, { actor: admin, startIndex: 0, limit: 1, filter: { action: 'user.invited' } })).items;
+      expect(line).toMatchObject({ actor: { type: 'cli' }, target: { id: ken.id } });
+      const missing = await cli('user', 'invite', 'nobody@example.com');
+      expect(missing).toMatchObject({ status: 1, stdout: '' });
+      expect(missing.stderr).toContain('no live user nobody@example.com');
     });
 
     it('refuses a password that breaks the rule of a new user\'s, and a hash that is not one', async () => {

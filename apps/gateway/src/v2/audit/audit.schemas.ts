@@ -47,8 +47,8 @@ export const auditListQuery = z.object({
       return z.NEVER;
     }
     return parseUserRef(v, { mentions: true });
-  }),
-  action: z.enum(AUDIT_ACTIONS).optional(),
+  }).describe('Lines of this user\'s doing: a user id, e-mail address or @mention name'),
+  action: z.enum(AUDIT_ACTIONS).optional().describe('Lines of this action'),
   room: z.string().optional().transform((v, ctx) => {
     if (v === undefined || v === '') return undefined;
     if (!/^\d{1,10}$/.test(v) || Number(v) < 1 || Number(v) > MAX_ID) {
@@ -56,9 +56,9 @@ export const auditListQuery = z.object({
       return z.NEVER;
     }
     return Number(v);
-  }),
-  since: auditBound('since'),
-  until: auditBound('until'),
+  }).describe('Lines about this room (an id) or about its webhooks, bridges and add-ons'),
+  since: auditBound('since').describe('From this instant (ISO 8601), or the start of this date (UTC), inclusive'),
+  until: auditBound('until').describe('Before this instant (ISO 8601), or through this date (UTC)'),
 }).superRefine((q, ctx) => {
   if (q.since !== undefined && q.until !== undefined && q.since >= q.until) {
     ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['until'], message: 'must be after since' });

@@ -1,12 +1,9 @@
 import { Injectable, Inject } from '@nestjs/common';
 import type { Context } from '@opentelemetry/api';
 import { generateApiToken, hashApiToken } from '@app/common';
-import { Actor, CreateInvitationV1, UserRef } from '@app/contracts';
+import { Actor, CreateInvitationV1, invitationUrl, UserRef } from '@app/contracts';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { RoomsClient } from '../../shared/rooms-client';
-
-/** The console's page that takes an invitation: in the fragment, which no browser sends to any server (nor to a log). */
-export const invitationUrl = (base: string, secret: string) => `${base}/#/invitation/${secret}`;
 
 /**
  * POST /v2/user/{user}/invitation. The link's secret (40 letters and digits, about 238 bits)

@@ -8,6 +8,12 @@ import type { SessionView } from './sign-in';
 /** How long an invitation link opens the door: 7 days. */
 export const INVITATION_TTL_SECONDS = 7 * 24 * 3600;
 
+/**
+ * The web console's page that takes an invitation (`base`: the public base URL). The secret
+ * is in the fragment, which no browser sends to any server, nor so to any log.
+ */
+export const invitationUrl = (base: string, secret: string) => `${base}/#/invitation/${secret}`;
+
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hash in hex');
 
 /**
