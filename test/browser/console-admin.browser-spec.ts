@@ -52,9 +52,9 @@ describe('web console: administration', () => {
     await context?.close();
   });
 
-  async function signIn(): Promise<void> {
+  async function signIn(email = 'ada@example.com'): Promise<void> {
     await page.goto(`${stack.baseUrl}/`);
-    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Rooms' }).waitFor();
@@ -267,6 +267,40 @@ describe('web console: administration', () => {
     await page.getByRole('heading', { name: 'Rooms' }).waitFor();
     expect((await v1('rooms/show', { room_id: String(roomId) }, 'GET')).status).toBe(404);
     await expect(page.getByRole('link', { name: 'Ops team' }).count()).resolves.toBe(0);
+    expect(problems).toEqual([]);
+  });
+
+  it("gives a member who owns a room its settings, asks before they give it away, and offers them neither People nor another's settings", async () => {
+    const bobId = (await v1('users/show', { user_id: 'bob@example.com' }, 'GET')).body.user.user_id as number;
+    const mine = (await v1('rooms/create', { name: "Bob's room", owner_user_id: String(bobId) })).body.room.room_id as number;
+    const theirs = (await v1('rooms/create', { name: 'Front desk', owner_user_id: String(adaId) })).body.room.room_id as number;
+    await signIn('bob@example.com');
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'People' }).count()).resolves.toBe(0);
+    await page.goto(`${stack.baseUrl}/#/people`);
+    await page.getByRole('heading', { name: 'People' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Only group admins manage people.' }).waitFor();
+    await expect(page.getByRole('button', { name: 'Add person' }).count()).resolves.toBe(0);
+
+    // Another's room: its settings are shown, not offered.
+    await page.goto(`${stack.baseUrl}/#/rooms/${theirs}/settings`);
+    await page.getByRole('heading', { name: 'Settings of Front desk' }).waitFor();
+    await page.getByText("Only the room's owner (Ada Lovelace) and group admins can change these settings.").waitFor();
+    await expect(page.getByLabel('Name', { exact: true }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: 'Save settings' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Delete room' }).count()).resolves.toBe(0);
+
+    // Their own: giving it away is confirmed, saying they lose it; Cancel keeps it theirs.
+    await page.goto(`${stack.baseUrl}/#/rooms/${mine}/settings`);
+    await page.getByRole('heading', { name: "Settings of Bob's room" }).waitFor();
+    await page.getByLabel('Owner', { exact: true }).selectOption({ label: 'Ada Lovelace (@ada)' });
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    const ask = page.getByRole('dialog', { name: "Make Ada Lovelace the owner of Bob's room?" });
+    await ask.waitFor();
+    await expect(ask.getByRole('listitem').textContent()).resolves.toBe('You will no longer own it, nor change its settings: Ada Lovelace will.');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    expect((await v1('rooms/show', { room_id: String(mine) }, 'GET')).body.room.owner_user_id).toBe(bobId);
     expect(problems).toEqual([]);
   });
 });

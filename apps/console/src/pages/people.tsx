@@ -54,6 +54,7 @@ export function PeoplePage({ session }: { session: Session }) {
   const addButton = useRef<HTMLButtonElement>(null);
 
   const load = async () => {
+    if (!session.user.is_group_admin) return;
     const listed = await allItems<Person>('/v2/user?expand=items&max-results=1000');
     const full = listed.length > 0 && listed[0].email === undefined ? await recordsOf(listed) : listed;
     setPeople(full.sort((a, b) => a.name.localeCompare(b.name)));
@@ -110,6 +111,10 @@ export function PeoplePage({ session }: { session: Session }) {
   });
 
   const shown = people?.filter((p) => matches(p, query)) ?? [];
+  // The list is everyone's to read (GET /v2/user), the changes group admins' only: said, rather than offered to fail.
+  if (!session.user.is_group_admin) {
+    return <><h1 tabIndex={-1}>People</h1><p role="alert">Only group admins manage people. Ask one of them to add, promote or remove someone.</p></>;
+  }
   return (
     <>
       <h1 tabIndex={-1}>People</h1>
