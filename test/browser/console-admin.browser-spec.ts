@@ -166,10 +166,25 @@ describe('web console: administration', () => {
   });
 
   it('promotes, then demotes and deletes a person, each loss listed in a confirmation first, and Cancel does nothing', async () => {
-    expect((await v1('users/create', { email: 'cy@example.com', name: 'Cy Twombly', mention_name: 'cy', password: PASSWORD })).status).toBe(200);
     await signIn();
     await openPeople();
+    // Added with a password the admin chooses (no link then).
+    await page.getByRole('button', { name: 'Add person' }).click();
+    const form = page.getByRole('form', { name: 'Add person' });
+    await form.getByLabel('Name', { exact: true }).fill('Cy Twombly');
+    await form.getByLabel('Mention name').fill('@cy');
+    await form.getByLabel('E-mail').fill('cy@example.com');
+    await form.getByRole('radio', { name: 'Set a password' }).check();
+    await form.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await form.getByRole('button', { name: 'Add with this password' }).click();
+    await page.getByRole('status').filter({ hasText: 'Cy Twombly was added with the password you chose.' }).waitFor();
+    await expect(page.getByRole('region', { name: /Invitation link/ }).count()).resolves.toBe(0);
     const cy = row('Cy Twombly');
+    await expect(cy.getByRole('cell').first().textContent()).resolves.toBe('@cy');
+    const signsIn = await fetch(`${stack.baseUrl}/v2/session`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'cy@example.com', password: PASSWORD }),
+    });
+    expect(signsIn.status).toBe(201);
 
     await cy.getByRole('button', { name: 'Promote' }).click();
     await page.getByRole('status').filter({ hasText: 'Cy Twombly is now a group admin.' }).waitFor();
@@ -207,6 +222,9 @@ describe('web console: administration', () => {
     await page.getByRole('status').filter({ hasText: 'Cy Twombly was deleted.' }).waitFor();
     await cy.waitFor({ state: 'detached' });
     expect((await v1('users/show', { user_id: 'cy@example.com' }, 'GET')).status).toBe(404);
+    // Nothing of the page scrolls sideways on a phone: the table scrolls within its own box.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expect(page.locator('main').evaluate((main) => main.scrollWidth <= main.clientWidth && main.getBoundingClientRect().right <= 375)).resolves.toBe(true);
     expect(problems).toEqual([]);
   });
 
