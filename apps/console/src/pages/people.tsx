@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { LIMITS } from '@app/contracts/models/limits';
-import { allItems, api, Session } from '../api';
+import { allItems, api, ApiError, Session } from '../api';
 import { attempt, Confirmation, Problem, ShownOnce, Status, useConfirm, useInFlight, usePageTitle, when } from '../ui';
 
 /** A person as the list shows them (GET /v2/user?expand=items; the full record has the same names). */
@@ -34,7 +34,10 @@ export function matches(p: Person, query: string): boolean {
 async function recordsOf(people: Person[]): Promise<Person[]> {
   const out: Person[] = [];
   for (let i = 0; i < people.length; i += 8) {
-    out.push(...await Promise.all(people.slice(i, i + 8).map((p) => api<Person>('GET', `/v2/user/${p.id}`))));
+    // One deleted meanwhile (404) is left out rather than failing the list.
+    const batch = await Promise.all(people.slice(i, i + 8).map((p) => api<Person>('GET', `/v2/user/${p.id}`)
+      .catch((err) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err)))));
+    out.push(...batch.filter((p): p is Person => p !== null));
   }
   return out;
 }
