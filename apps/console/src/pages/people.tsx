@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { LIMITS } from '@app/contracts/models/limits';
 import { allItems, api, ApiError, Session } from '../api';
+import { matches } from '../people-search';
 import { attempt, Confirmation, Problem, ShownOnce, Status, useConfirm, useInFlight, usePageTitle, when } from '../ui';
 
 /** A person as the list shows them (GET /v2/user?expand=items; the full record has the same names). */
@@ -22,13 +23,6 @@ interface Invitation { url: string; expires: string; name: string }
 
 /** How a person was added: with a password, with an invitation link, or (the link refused) with none yet. */
 type Added = { kind: 'password' } | { kind: 'invitation'; url: string; expires: string } | { kind: 'no-invitation'; problem: string };
-
-/** Whether the person matches what was typed: name, @mention name or e-mail address, any case. */
-export function matches(p: Person, query: string): boolean {
-  const q = query.trim().toLowerCase().replace(/^@/, '');
-  if (!q) return true;
-  return [p.name, p.mention_name, p.email ?? ''].some((v) => v.toLowerCase().includes(q));
-}
 
 /** Full records of the people the list named only (a service whose list has no `expand`), a few at a time. */
 async function recordsOf(people: Person[]): Promise<Person[]> {
