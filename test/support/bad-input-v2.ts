@@ -73,6 +73,10 @@ export const V2_OPERATIONS: readonly OperationDescriptor[] = [
   v2('user/{user}', 'GET', (c, rng) => `/v2/user/${user(c, rng)}`, () => ({}), []),
   v2('user/{user}', 'PUT', (c) => `/v2/user/${c.userId}`, (c, rng) => ({ name: `Target ${rng.id(3)}`, email: c.userEmail, title: rng.pick(['Ops', 'Dev']) }), ['name', 'title']),
   v2('user/{user}', 'DELETE', (_c, rng) => `/v2/user/${victimUser(rng)}`, () => ({}), []),
+  v2('user/{user}/invitation', 'POST', (c, rng) => `/v2/user/${rng.chance(0.7) ? user(c, rng) : victimUser(rng)}/invitation`, () => ({}), []),
+  v2('user/{user}/holdings', 'GET', (c, rng) => `/v2/user/${rng.chance(0.7) ? user(c, rng) : victimUser(rng)}/holdings`, () => ({}), []),
+  // Half weight: each try hashes its password (scrypt). A link of none: 404 when the password keeps the rule, 400 naming it when not.
+  v2('invitation/{token}', 'POST', (_c, rng) => `/v2/invitation/${rng.pick(['nope', 'A'.repeat(40), 'x'.repeat(99)])}`, (_c, rng) => ({ password: `pw-${rng.id(12)}` }), ['password'], PERSONAL, 0.5),
   v2('user/{user}/message', 'POST', (c, rng) => `/v2/user/${user(c, rng)}/message`, () => ({ message: 'psst' }), ['message']),
   // Read markers and the chats list (our extension): a message id of none, or no id at all, is a 400 naming message_id.
   v2('room/{room}/read', 'PUT', (c, rng) => `/v2/room/${room(c, rng)}/read`, (_c, rng) => ({ message_id: readMessageId(rng) }), ['message_id']),
@@ -128,7 +132,13 @@ export const V2_OPERATIONS: readonly OperationDescriptor[] = [
   v2('token', 'GET', () => '/v2/token', (_c, rng) => page(rng), []),
   v2('token/{id}', 'DELETE', (_c, rng) => `/v2/token/${rng.pick(['999999', 'nope', '-1'])}`, () => ({}), []),
   // The audit log (our extension; the context's personal token is a group admin's).
-  v2('audit', 'GET', () => '/v2/audit', (_c, rng) => page(rng), []),
+  v2('audit', 'GET', () => '/v2/audit', (c, rng) => ({
+    ...page(rng), ...(rng.chance(0.4) ? { actor: rng.pick([String(c.userId), c.userEmail, '@nobody-here']) } : {}),
+    ...(rng.chance(0.4) ? { action: rng.pick(['user.invited', 'room.deleted', 'token.created']) } : {}),
+    ...(rng.chance(0.4) ? { room: String(c.roomId) } : {}),
+    ...(rng.chance(0.4) ? { since: rng.pick(['2024-02-29T10:00:00Z', '2024-02-29']) } : {}),
+    ...(rng.chance(0.4) ? { until: rng.pick(['2030-01-01T00:00:00+02:00', '2030-01-01']) } : {}),
+  }), ['actor', 'action', 'since', 'until']),
   v2('emoticon', 'GET', () => '/v2/emoticon', (_c, rng) => ({ ...page(rng), type: rng.pick(['all', 'global', 'group']) }), ['type']),
   v2('emoticon/{id}', 'GET', (_c, rng) => `/v2/emoticon/${rng.pick(['1', 'allthethings', '(allthethings)', 'nope'])}`, () => ({}), []),
 ];

@@ -5,7 +5,10 @@ import { ChatPage } from './pages/chat';
 import { DeliveriesPage } from './pages/deliveries';
 import { DeliveryPage } from './pages/delivery';
 import { IntegrationsPage } from './pages/integrations';
+import { InvitationPage } from './pages/invitation';
+import { PeoplePage } from './pages/people';
 import { RoomPage } from './pages/room';
+import { RoomSettingsPage } from './pages/room-settings';
 import { RoomsPage } from './pages/rooms';
 import { SignInPage } from './pages/sign-in';
 import { TokensPage } from './pages/tokens';
@@ -39,6 +42,8 @@ export function App() {
 
   if (problem) return <main><h1 tabIndex={-1}>Chat</h1><p role="alert">{problem}</p></main>;
   if (session === undefined) return <main aria-busy="true"><p>Loading…</p></main>;
+  // An invitation is taken signed out (and said to replace the session of whoever is signed in).
+  if (route.page === 'invitation') return <InvitationPage key={route.token} token={route.token} signedInAs={session?.user.name ?? null} onSignedIn={setSession} />;
   if (session === null) return <SignInPage onSignedIn={setSession} />;
 
   const leave = async () => {
@@ -51,6 +56,7 @@ export function App() {
         <nav aria-label="Main">
           <a href={hrefOf({ page: 'rooms' })} aria-current={route.page === 'rooms' ? 'page' : undefined}>Rooms</a>
           <a href={hrefOf({ page: 'tokens' })} aria-current={route.page === 'tokens' ? 'page' : undefined}>API tokens</a>
+          {session.user.is_group_admin && <a href={hrefOf({ page: 'people' })} aria-current={route.page === 'people' ? 'page' : undefined}>People</a>}
           {session.user.is_group_admin && <a href={hrefOf({ page: 'audit' })} aria-current={route.page === 'audit' ? 'page' : undefined}>Audit log</a>}
           <a href="/docs/api/v2">API reference</a>
         </nav>
@@ -74,8 +80,11 @@ function page(route: Route, session: Session) {
     case 'chat': return <ChatPage key={route.userId} userId={route.userId} session={session} />;
     case 'tokens': return <TokensPage session={session} />;
     case 'audit': return <AuditPage />;
+    case 'people': return <PeoplePage session={session} />;
+    case 'room-settings': return <RoomSettingsPage key={route.roomId} roomId={route.roomId} session={session} />;
+    // Shown before the sign-in page (App), whether or not someone is signed in.
+    case 'invitation': return null;
     // Pages of routes that are being built: said so, never an empty screen.
-    case 'room-settings': case 'people': case 'invitation':
       return <><h1 tabIndex={-1}>Not available yet</h1><p>This page is not in this build. <a href="#/rooms">Rooms</a></p></>;
     case 'not-found': return <><h1 tabIndex={-1}>Not found</h1><p>There is no page at {route.path}. <a href="#/rooms">Rooms</a></p></>;
   }

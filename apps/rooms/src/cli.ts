@@ -4,7 +4,7 @@ import { AmqpBroker, assertPostgresReachable, createLogger, databaseName, ensure
 import { brokerNames } from '@app/contracts';
 import { roomsConfigShape } from './config';
 import { createDataSource, openDatabase } from './database/database';
-import { createUnitOfWork } from './shared/infrastructure.module';
+import { createUnitOfWork, presentationContext } from './shared/infrastructure.module';
 import { AddonCommands, addonCliConfigShape } from './cli/addon-commands';
 import { BridgeCommands, bridgeCliConfigShape, bridgeTable, bridgeTestText } from './cli/bridge-commands';
 import { AUDIT_NOTE, AUDIT_USAGE, AuditCommands, auditCliConfigShape, auditPage, auditTable } from './cli/audit-commands';
@@ -14,6 +14,7 @@ import {
   deliveriesTable, DELIVERY_ACTIONS, DELIVERY_NOTE, DELIVERY_USAGE, DeliveryAction, DeliveryUsageError, limitOf, runDeliveryCommand,
 } from './cli/delivery-commands';
 import { TokenCommands } from './cli/token-commands';
+import { USER_USAGE, UserCommands } from './cli/user-commands';
 import { WebhookCommands, webhookTable } from './cli/webhook-commands';
 import { describeReseal, resealSecrets, sum } from './secrets/reseal-secrets';
 import { SecretsRepository } from './secrets/secrets.repository';
@@ -25,6 +26,7 @@ const USAGE = `Usage:
   cli token create --type room --room ID|NAME [--label TEXT]  a v2 token that sends notifications to that room
   cli token list [--all] [--json]                             live tokens (--all: revoked and expired too)
   cli token revoke ID                                         revokes a token by its id
+${USER_USAGE}
   cli addon install DESCRIPTOR-URL [--room ID|NAME]           installs an add-on (group-wide without --room);
                                                               prints {id, oauth_id, key, room_id} as one JSON line
   cli addon list [--json]                                     installed add-ons
@@ -49,7 +51,7 @@ ${AUDIT_USAGE}
   cli secrets rotate-key                                      re-encrypts every stored secret (webhook signing secrets, OAuth
                                                               client secrets) under the first key of SECRETS_KEYS; safe to repeat
 
-token reads DATABASE_URL (default postgres://postgres@127.0.0.1:5432/chat) and works with the
+token and user read DATABASE_URL (default postgres://postgres@127.0.0.1:5432/chat) and works with the
 services stopped. A revocation reaches the gateways when the running rooms service publishes
 it; while the broker (AMQP_URL, BROKER_NAMESPACE) is reachable, revoke waits up to 5 s for that.
 addon sends its command to the running rooms service through AMQP_URL and BROKER_NAMESPACE
@@ -77,6 +79,7 @@ async function run(argv: string[]): Promise<number> {
   if (resource === 'addon') return runAddon(action, arg, values);
   if (resource === 'file') return runFile(action);
   if (resource === 'audit') return runAudit(values);
+  if (resource === 'user') return runUser(action, arg);
   if (resource === 'secrets') return runSecrets(action);
   if (resource === 'webhook' && (DELIVERY_ACTIONS as readonly string[]).includes(action ?? '')) {
     return runDeliveryCommand(action as DeliveryAction, arg, values, (text) => process.stdout.write(`${text}\n`));
@@ -214,6 +217,26 @@ async function runFile(action: string | undefined): Promise<number> {
     process.stdout.write(`named ${r.named} file(s); ${r.kept} had a name already, ${r.absent} not in FILE_STORAGE_DIR; ${r.skipped} message(s) skipped (no name, or no file URL of ours)\n`);
     return 0;
   } finally {
+    await db.destroy();
+  }
+}
+
+/** `user invite`: in this process, on the database, as `token create` is (the invitation publishes no event). */
+async function runUser(action: string | undefined, arg: string | undefined): Promise<number> {
+  if (action !== 'invite') throw new UsageError(`unknown user action "${action ?? ''}"`);
+  if (!arg) throw new UsageError('user invite needs the user: an id, an e-mail address or @mention name');
+  const { SECRETS_KEYS: _keys, ...userShape } = roomsConfigShape;
+  const config = loadConfigOrExit('cli', userShape);
+  await assertPostgresReachable(config.DATABASE_URL, 2000);
+  const db = await openDatabase(config.DATABASE_URL, 2);
+  const work = createUnitOfWork(db, undefined, createLogger('cli', 'warn', 2), config);
+  try {
+    const made = await new UserCommands(work.uow, presentationContext(config)).invite(arg);
+    process.stdout.write(`${made.url}\n`);
+    process.stderr.write(`invited user ${made.user.id} (${made.user.name}, ${made.user.email}); the link works once, until ${made.expires}\n`);
+    return 0;
+  } finally {
+    await work.relay.stop();
     await db.destroy();
   }
 }

@@ -95,7 +95,7 @@ export function RoomPage({ roomId, session }: { roomId: number; session: Session
   return (
     <>
       <h1 tabIndex={-1}>{room ? room.name : 'Room'}</h1>
-      <p class="room-links"><a href={hrefOf({ page: 'integrations', roomId })}>Integrations</a></p>
+      <p class="room-links"><a href={hrefOf({ page: 'integrations', roomId })}>Integrations</a> <a href={hrefOf({ page: 'room-settings', roomId })}>Settings</a></p>
       <Problem text={problem} />
       {room && <Topic room={room} onChanged={(topic) => setRoom({ ...room, topic })} />}
       <div class="room">

@@ -9,6 +9,9 @@ import { WebhookDeliveriesController } from '../v2/webhooks/webhook-deliveries.c
 import { SessionController } from '../v2/session/session.controller';
 import { TokensController } from '../v2/tokens/tokens.controller';
 import { BridgeInboundController } from '../v2/bridges/inbound.controller';
+import { AuditController } from '../v2/audit/audit.controller';
+import { UsersController } from '../v2/users/users.controller';
+import { InvitationController } from '../v2/session/invitation.controller';
 import { V2Body, V2Query } from '../v2/http/validation';
 import { buildV2OpenApi, routeInfo } from './v2-openapi';
 
@@ -177,5 +180,37 @@ describe('v2 OpenAPI document: console sign-in and API tokens', () => {
     expect(doc.paths['/v2/token'].post.responses['201'].content['application/json'].schema.properties.token).toEqual({ type: 'string' });
     expect(doc.paths['/v2/token'].post.requestBody.content['application/json'].schema.properties.kind.enum).toEqual(['personal', 'admin', 'notification']);
     expect(doc.paths['/v2/token/{id}'].delete.responses['204']).toBeDefined();
+  });
+});
+
+describe('v2 OpenAPI document: administration', () => {
+  const doc = buildV2OpenApi([
+    routeInfo(Object.create(AuditController.prototype) as object, 'list')!,
+    routeInfo(Object.create(UsersController.prototype) as object, 'invite')!,
+    routeInfo(Object.create(UsersController.prototype) as object, 'holdings')!,
+    routeInfo(Object.create(InvitationController.prototype) as object, 'create')!,
+  ], 'http://h') as any;
+
+  it('documents the audit log\'s filters beside its page', () => {
+    const op = doc.paths['/v2/audit'].get;
+    expect(op.parameters.map((p: any) => `${p.in}:${p.name}`))
+      .toEqual(['query:start-index', 'query:max-results', 'query:actor', 'query:action', 'query:room', 'query:since', 'query:until']);
+    expect(op.parameters.find((p: any) => p.name === 'action').schema.enum).toContain('user.invitation_accepted');
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '400', '404']));
+  });
+
+  it('documents the invitation, its acceptance (public, JSON, the session\'s answer) and the holdings, each with its answer\'s shape', () => {
+    const invite = doc.paths['/v2/user/{user}/invitation'].post;
+    expect(Object.keys(invite.responses['201'].content['application/json'].schema.properties)).toEqual(['url', 'expires', 'user']);
+    expect(invite.security).toEqual(expect.arrayContaining([{ bearer: ['admin_group'] }]));
+    const accept = doc.paths['/v2/invitation/{token}'].post;
+    expect(accept.security).toEqual([]);
+    expect(Object.keys(accept.requestBody.content['application/json'].schema.properties)).toEqual(['password']);
+    expect(Object.keys(accept.responses['201'].content['application/json'].schema.properties)).toEqual(['user', 'csrf_token', 'expires']);
+    expect(Object.keys(accept.responses)).toEqual(expect.arrayContaining(['400', '404', '429']));
+    const holdings = doc.paths['/v2/user/{user}/holdings'].get;
+    expect(Object.keys(holdings.responses['200'].content['application/json'].schema.properties)).toEqual(expect.arrayContaining([
+      'rooms_owned', 'private_rooms', 'api_tokens', 'sessions', 'webhooks', 'bridges', 'is_group_admin', 'on_delete', 'on_demote',
+    ]));
   });
 });

@@ -101,6 +101,7 @@ function accessExtension(rule: AccessRule | undefined): Record<string, unknown> 
 const ERROR_BODY = z.object({ error: z.object({ code: z.number().int(), type: z.string(), message: z.string() }) });
 const PARAM_TEXT: Record<string, string> = {
   room: 'Room id or name', user: 'User id, e-mail address or @mention name', message_id: 'Message id', id_or_shortcut: 'Emoticon id or shortcut',
+  token: 'The secret of the invitation link (what follows #/invitation/ in it)',
 };
 
 /**
@@ -181,7 +182,8 @@ export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string, v1Methods
       security: r.isPublic ? [] : [{ bearer: r.scopes }, { auth_token: r.scopes }, { session: [] }],
       request: {
         ...(r.params.length ? { params: z.object(Object.fromEntries(r.params.map((p) => [p, z.string().describe(PARAM_TEXT[p] ?? p)]))) } : {}),
-        ...(r.query instanceof z.ZodObject ? { query: r.query } : {}),
+        // A query checked across its parameters too (superRefine) is documented by its parameters.
+        ...(r.query instanceof z.ZodObject ? { query: r.query } : r.query instanceof z.ZodEffects && r.query.innerType() instanceof z.ZodObject ? { query: r.query.innerType() } : {}),
         ...(r.stream?.query instanceof z.ZodObject ? { query: r.stream.query } : {}),
         ...(r.stream?.headers instanceof z.ZodObject ? { headers: r.stream.headers } : {}),
         ...(r.body ? { body: { required: true, content: { 'application/json': { schema: r.body } } } } : {}),

@@ -8,6 +8,38 @@ interface AuditRow {
   target_type: string; target_id: number | null; target_name: string; details: Record<string, unknown>; address: string | null;
 }
 
+/** Which lines a page reads (ListAuditV1's filter, its user resolved to an id). */
+export interface AuditLineFilter {
+  actorUserId?: number;
+  action?: AuditAction;
+  roomId?: number;
+  since?: string;
+  until?: string;
+}
+
+/**
+ * The statement of a page: every condition the filter has, with AND; its offset and limit are
+ * the two placeholders after `params`. Each condition has its index ending with the id
+ * (Invitations1766700000000), so the page is read newest first without a sort. A room's lines
+ * are those about the room and those about something in it (their details name the room).
+ */
+export function auditPageSql(f: AuditLineFilter): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const where: string[] = [];
+  const param = (v: unknown) => { params.push(v); return `$${params.length}`; };
+  if (f.actorUserId !== undefined) where.push(`actor_type = 'user' AND actor_id = ${param(f.actorUserId)}`);
+  if (f.action !== undefined) where.push(`action = ${param(f.action)}`);
+  if (f.roomId !== undefined) {
+    const room = param(f.roomId);
+    where.push(`((target_type = 'room' AND target_id = ${room}::int) OR (details ? 'roomId' AND details->>'roomId' = ${room}::text))`);
+  }
+  if (f.since !== undefined) where.push(`created_at >= ${param(f.since)}::timestamptz`);
+  if (f.until !== undefined) where.push(`created_at < ${param(f.until)}::timestamptz`);
+  const sql = `SELECT * FROM audit_log${where.length ? ` WHERE ${where.join(' AND ')}` : ''}
+    ORDER BY id DESC OFFSET $${params.length + 1} LIMIT $${params.length + 2}`;
+  return { sql, params };
+}
+
 /**
  * The audit log's table. `append` is called by a use case with its transaction's manager:
  * the line commits with the change it records, or neither does.
@@ -25,9 +57,10 @@ export class AuditRepository {
     );
   }
 
-  /** Newest first. */
-  async listPage(m: EntityManager, startIndex: number, limit: number): Promise<AuditEntryView[]> {
-    const rows: AuditRow[] = await m.query('SELECT * FROM audit_log ORDER BY id DESC OFFSET $1 LIMIT $2', [startIndex, limit]);
+  /** Newest first, of the lines the filter keeps (all of them without one). */
+  async listPage(m: EntityManager, startIndex: number, limit: number, filter: AuditLineFilter = {}): Promise<AuditEntryView[]> {
+    const { sql, params } = auditPageSql(filter);
+    const rows: AuditRow[] = await m.query(sql, [...params, startIndex, limit]);
     return rows.map((r) => ({
       id: Number(r.id),
       date: r.created_at.toISOString(),

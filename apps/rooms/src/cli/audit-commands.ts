@@ -3,6 +3,7 @@ import { MAX_ID, type AuditEntryView } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { AuditRepository } from '../audit/audit.repository';
 import { ListAudit } from '../audit/list-audit/list-audit.usecase';
+import { UserRepository } from '../users/user.repository';
 import { UsageError } from './options';
 
 export const AUDIT_USAGE = `  cli audit [--limit N] [--start-index N] [--json]               the audit log, newest first (default 50 lines, at most 1000)`;
@@ -44,7 +45,7 @@ export class AuditCommands {
   private readonly listAudit: ListAudit;
 
   constructor(db: DataSource) {
-    this.listAudit = new ListAudit(db, new AuditRepository());
+    this.listAudit = new ListAudit(db, new AuditRepository(), new UserRepository());
   }
 
   async list(page: { startIndex: number; limit: number }): Promise<AuditEntryView[]> {

@@ -53,6 +53,9 @@ describe('parseCommandLine: an option a command does not read is refused, never 
       ['webhook', 'delivery', 'x', '--json'],
       ['webhook', 'recover', '1', '--since', '2h'],
       ['file', 'restore-names'],
+      ['user', 'invite', 'grace@example.com'],
+      ['user', 'invite', '@grace'],
+      ['audit', '--limit', '20'],
     ]) {
       expect(refusal(argv)).toBeUndefined();
     }

@@ -12,7 +12,7 @@ export const ROOMS_CONFIG = Symbol('ROOMS_CONFIG');
 /** Where public links point, and the XMPP naming of rooms (see PresentationContext). */
 export const PRESENTATION = Symbol('PRESENTATION');
 
-export function presentationContext(config: RoomsConfig): PresentationContext {
+export function presentationContext(config: Pick<RoomsConfig, 'PUBLIC_BASE_URL' | 'XMPP_MUC_DOMAIN'>): PresentationContext {
   return { baseUrl: config.PUBLIC_BASE_URL, xmppMucDomain: config.XMPP_MUC_DOMAIN, groupId: 1 };
 }
 

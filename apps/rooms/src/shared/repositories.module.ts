@@ -12,7 +12,9 @@ import { RoomRepository } from '../rooms/room.repository';
 import { TokenRepository } from '../tokens/token.repository';
 import { Actors } from '../users/actors';
 import { PrivateMessageRepository } from '../users/private-message.repository';
+import { InvitationRepository } from '../users/invitation.repository';
 import { SessionRepository } from '../users/session.repository';
+import { UserHoldingsRepository } from '../users/user-holdings.repository';
 import { UserRepository } from '../users/user.repository';
 import { WebhookHealthRepository } from '../webhooks/webhook-health.repository';
 import { WebhookRepository } from '../webhooks/webhook.repository';
@@ -27,7 +29,7 @@ import { WebhookRepository } from '../webhooks/webhook.repository';
  */
 const REPOSITORIES = [
   RoomRepository, MessageRepository, MemberRepository, ParticipantRepository, RoomEventRepository, RoomFileRepository,
-  UserRepository, PrivateMessageRepository, SessionRepository, Actors,
+  UserRepository, PrivateMessageRepository, SessionRepository, InvitationRepository, UserHoldingsRepository, Actors,
   WebhookRepository, WebhookHealthRepository, AddonRepository, TokenRepository, AuditRepository, BridgeRepository, ChatRepository,
 ];
 

@@ -75,6 +75,11 @@ export class UserRepository {
   }
 
   /** Marks a user deleted or not; conflict when undeleting collides with a live user. */
+  /** A new password hash (the user's own choice, by an invitation). */
+  async setPasswordHash(m: EntityManager, userId: number, passwordHash: string): Promise<void> {
+    await m.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, passwordHash]);
+  }
+
   async setDeleted(m: EntityManager, user: UserEntity, deleted: boolean): Promise<void> {
     try {
       await m.getRepository(UserEntity).update({ id: user.id }, { isDeleted: deleted, version: user.version });

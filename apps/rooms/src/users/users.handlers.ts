@@ -2,9 +2,12 @@ import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { CommandContext } from '@app/common';
 import {
-  CreateUserV1, DeleteUserV1, GetPrivateHistoryV1, GetUserV1, ListUsersV1, RequestOf, SendPrivateMessageV1, SignInV1, SignOutV1, UndeleteUserV1,
-  UpdateUserV1,
+  AcceptInvitationV1, CreateUserV1, DeleteUserV1, GetPrivateHistoryV1, GetUserHoldingsV1, GetUserV1, CreateInvitationV1, ListUsersV1, RequestOf,
+  SendPrivateMessageV1, SignInV1, SignOutV1, UndeleteUserV1, UpdateUserV1,
 } from '@app/contracts';
+import { AcceptInvitation } from './accept-invitation/accept-invitation.usecase';
+import { GetUserHoldings } from './get-user-holdings/get-user-holdings.usecase';
+import { CreateInvitation } from './create-invitation/create-invitation.usecase';
 import { CommandPipe } from '../shared/command-pipe';
 import { CreateUser } from './create-user/create-user.usecase';
 import { DeleteUser } from './delete-user/delete-user.usecase';
@@ -29,6 +32,9 @@ export class UsersHandlers {
     private readonly getPrivateHistory: GetPrivateHistory,
     private readonly signIn: SignIn,
     private readonly signOut: SignOut,
+    private readonly createInvitation: CreateInvitation,
+    private readonly acceptInvitation: AcceptInvitation,
+    private readonly getUserHoldings: GetUserHoldings,
   ) {}
 
   @MessagePattern(CreateUserV1.pattern)
@@ -60,4 +66,13 @@ export class UsersHandlers {
 
   @MessagePattern(SignOutV1.pattern)
   signOutUser(@Payload(new CommandPipe(SignOutV1)) c: RequestOf<typeof SignOutV1>, @Ctx() ctx: CommandContext) { return this.signOut.execute(c, ctx.meta); }
+
+  @MessagePattern(CreateInvitationV1.pattern)
+  invite(@Payload(new CommandPipe(CreateInvitationV1)) c: RequestOf<typeof CreateInvitationV1>, @Ctx() ctx: CommandContext) { return this.createInvitation.execute(c, ctx.meta); }
+
+  @MessagePattern(AcceptInvitationV1.pattern)
+  accept(@Payload(new CommandPipe(AcceptInvitationV1)) c: RequestOf<typeof AcceptInvitationV1>, @Ctx() ctx: CommandContext) { return this.acceptInvitation.execute(c, ctx.meta); }
+
+  @MessagePattern(GetUserHoldingsV1.pattern)
+  holdings(@Payload(new CommandPipe(GetUserHoldingsV1)) c: RequestOf<typeof GetUserHoldingsV1>) { return this.getUserHoldings.execute(c); }
 }

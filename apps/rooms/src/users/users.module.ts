@@ -10,6 +10,9 @@ import { UpdateUser } from './update-user/update-user.usecase';
 import { SignIn } from './sign-in/sign-in.usecase';
 import { SignOut } from './sign-out/sign-out.usecase';
 import { UsersHandlers } from './users.handlers';
+import { AcceptInvitation } from './accept-invitation/accept-invitation.usecase';
+import { GetUserHoldings } from './get-user-holdings/get-user-holdings.usecase';
+import { CreateInvitation } from './create-invitation/create-invitation.usecase';
 
 /**
  * Users, their sign-in sessions and one-to-one messages. Their repositories and Actors (who
@@ -20,7 +23,7 @@ import { UsersHandlers } from './users.handlers';
   imports: [WebhookStepsModule],
   controllers: [UsersHandlers],
   providers: [
-    CreateUser, UpdateUser, DeleteUser, GetUser, ListUsers, SendPrivateMessage, GetPrivateHistory, SignIn, SignOut,
+    CreateUser, UpdateUser, DeleteUser, GetUser, ListUsers, SendPrivateMessage, GetPrivateHistory, SignIn, SignOut, CreateInvitation, AcceptInvitation, GetUserHoldings,
   ],
 })
 export class UsersModule {}

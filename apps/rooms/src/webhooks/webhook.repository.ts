@@ -368,14 +368,15 @@ export class WebhookRepository {
   /**
    * The enabled webhooks of a room (or of a creator, in every room) that a user created,
    * with what the private-room rule reads of that creator now (see CreatorStanding).
-   * Locked FOR UPDATE: the change that is narrowing access disables them next.
+   * Locked FOR UPDATE: the change that is narrowing access disables them next (`lock` false:
+   * only counted, for what a change would do).
    */
-  async creatorStandings(m: EntityManager, scope: { roomId?: number; userId?: number }): Promise<CreatorStanding[]> {
+  async creatorStandings(m: EntityManager, scope: { roomId?: number; userId?: number }, opts: { lock: boolean } = { lock: true }): Promise<CreatorStanding[]> {
     const rows: CreatorStandingRow[] = await m.query(
       `SELECT w.id, w.room_id, w.name, w.url, w.bridge_kind, r.privacy, u.id AS user_id, u.is_deleted, r.owner_user_id = u.id AS is_owner, ${CREATOR_STANDING}
          FROM webhooks w JOIN rooms r ON r.id = w.room_id JOIN users u ON u.id = w.created_by_user_id
         WHERE w.enabled AND ($1::int IS NULL OR w.room_id = $1::int) AND ($2::int IS NULL OR w.created_by_user_id = $2::int)
-        ORDER BY w.id FOR UPDATE OF w`,
+        ORDER BY w.id${opts.lock ? ' FOR UPDATE OF w' : ''}`,
       [scope.roomId ?? null, scope.userId ?? null]);
     return rows.map(toCreatorStanding);
   }

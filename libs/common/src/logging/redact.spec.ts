@@ -15,6 +15,8 @@ describe('redactUrl', () => {
 
   it('hides a bridge\'s inbound key, a credential in the path', () => {
     expect(redactUrl('/v2/bridge/inbound/k3yK3yK3yK3yK3yK3yK3yK3y?x=1')).toBe('/v2/bridge/inbound/[REDACTED]?x=1');
+    expect(redactUrl('/v2/invitation/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd')).toBe('/v2/invitation/[REDACTED]');
+    expect(redactUrl('/v2/user/7/invitation')).toBe('/v2/user/7/invitation');
     expect(redactUrl('/V2/Bridge/Inbound/abc/def')).toBe('/V2/Bridge/Inbound/[REDACTED]/def');
     expect(redactUrl('/v2/room/bridge/1')).toBe('/v2/room/bridge/1');
   });

@@ -136,8 +136,8 @@ function redactPath(path: string): string {
 
 const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*:)([^/?#@]*)@/i;
 
-/** Path segments that are credentials themselves: a bridge's inbound key (`/v2/bridge/inbound/{key}`). */
-const SECRET_SEGMENT = /(\/bridge\/inbound\/)[^/;]+/gi;
+/** Path segments that are credentials themselves: a bridge's inbound key (`/v2/bridge/inbound/{key}`), an invitation (`/v2/invitation/{token}`). */
+const SECRET_SEGMENT = /(\/bridge\/inbound\/|\/v2\/invitation\/)[^/;]+/gi;
 
 function redactUrlUnsafe(url: string): string {
   let rest = url;

@@ -91,6 +91,7 @@ export const ACCESS_MODEL: readonly AccessRule[] = [
   { operation: 'POST /v2/session', audience: 'session', may: {}, note: 'Signs a user in with e-mail and password; throttled per account and address.' },
   { operation: 'GET /v2/session', audience: 'session', may: {}, note: 'The signed-in session\'s own user.' },
   { operation: 'DELETE /v2/session', audience: 'session', may: {}, note: 'Signs the session out.' },
+  { operation: 'POST /v2/invitation/{token}', audience: 'public', may: {}, note: 'An invited person chooses their password and is signed in: the link\'s secret is the credential (used once, 7 days); throttled as sign-ins are. An unknown, used and expired link answer the same 404.' },
 
   // Rooms.
   { operation: 'GET /v2/room', may: { ...ALL_USERS, ...ADDONS }, note: 'Lists only the rooms the actor may see.' },
@@ -157,6 +158,8 @@ export const ACCESS_MODEL: readonly AccessRule[] = [
   { operation: 'GET /v2/user/{user}', may: { ...ALL_USERS, addon: 'yes' }, note: 'A user\'s record (e-mail, presence) is not for a token confined to a room; GET /v2/user lists names only.' },
   { operation: 'PUT /v2/user/{user}', may: { ...GROUP_ADMINS } },
   { operation: 'DELETE /v2/user/{user}', may: { ...GROUP_ADMINS } },
+  { operation: 'POST /v2/user/{user}/invitation', may: { ...GROUP_ADMINS }, note: 'A link for the person to choose their own password (POST /v2/invitation/{token}); a new one replaces the last.' },
+  { operation: 'GET /v2/user/{user}/holdings', may: { group_admin: 'yes', room_owner: 'self', member: 'self', user: 'self', creator: 'self' }, note: 'What deleting or demoting the user would take: for group admins, and the user themself.' },
   { operation: 'POST /v2/user/{user}/message', may: { ...ALL_USERS }, note: 'A private message from the acting user.' },
   { operation: 'GET /v2/user/{user}/history/latest', may: { ...ALL_USERS }, note: 'The acting user\'s own conversation with that user.' },
   { operation: 'PUT /v2/user/{user}/read', may: { ...ALL_USERS }, note: 'Our extension: marks the acting user\'s own private chat with that user read.' },

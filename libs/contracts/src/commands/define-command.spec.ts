@@ -14,7 +14,7 @@ describe('defineCommand', () => {
       'deliveries.delivery-stats.v1', 'deliveries.get-delivery.v1', 'deliveries.list-deliveries.v1',
       'rooms.get-file-access.v1', 'rooms.get-history.v2', 'rooms.get-message.v1', 'rooms.get-room-statistics.v1', 'rooms.get-room.v1', 'rooms.list-members.v1', 'rooms.list-participants.v1', 'rooms.list-removed-files.v1', 'rooms.list-rooms.v1', 'rooms.room-events.v1',
       'tokens.list-user-tokens.v1', 'tokens.resolve-token.v1',
-      'users.get-private-history.v1', 'users.get-user.v1', 'users.list-users.v1',
+      'users.get-private-history.v1', 'users.get-user-holdings.v1', 'users.get-user.v1', 'users.list-users.v1',
       'webhooks.get-webhook.v1', 'webhooks.list-all-webhooks.v1', 'webhooks.list-registration-changes.v1', 'webhooks.list-registrations.v1', 'webhooks.list-webhooks.v1',
     ]);
   });
@@ -24,7 +24,7 @@ describe('defineCommand', () => {
     expect(changes.map((c) => c.pattern)).toEqual(expect.arrayContaining([
       'rooms.send-notification.v1', 'rooms.set-topic.v1', 'users.create-user.v1', 'deliveries.redeliver.v1', 'deliveries.recover-deliveries.v1',
       // A sign-in writes a session: not to be retried blindly.
-      'users.sign-in.v1', 'users.sign-out.v1', 'tokens.create-user-token.v1', 'tokens.revoke-user-token.v1',
+      'users.sign-in.v1', 'users.sign-out.v1', 'users.create-invitation.v1', 'users.accept-invitation.v1', 'tokens.create-user-token.v1', 'tokens.revoke-user-token.v1',
       // What was read is written (a marker moves forward): a change, though retrying it is harmless.
       'chats.mark-room-read.v1', 'chats.mark-private-chat-read.v1',
     ]));

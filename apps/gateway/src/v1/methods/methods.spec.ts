@@ -259,9 +259,9 @@ describe('v1 methods', () => {
   });
 
   describe('users/*', () => {
-    it('users/create builds the command with only the given fields', () => {
+    it('users/create builds the command with only the given fields, and who asks (for the audit log)', () => {
       expect(build('users/create', { email: 'jo@example.com', name: 'Jo Smith' })).toEqual({
-        command: 'users.create-user.v1', payload: { email: 'jo@example.com', name: 'Jo Smith' },
+        command: 'users.create-user.v1', payload: { email: 'jo@example.com', name: 'Jo Smith', actor },
       });
       const full = {
         email: 'jo@example.com', name: 'Jo', mention_name: '@jo', title: 'Dev', is_group_admin: '1',
@@ -269,7 +269,7 @@ describe('v1 methods', () => {
       };
       expect(build('users/create', full).payload).toEqual({
         email: 'jo@example.com', name: 'Jo', mentionName: 'jo', title: 'Dev', isGroupAdmin: true,
-        password: 'secret-pass', timezone: 'Europe/Berlin',
+        password: 'secret-pass', timezone: 'Europe/Berlin', actor,
       });
       acceptedByCommand('users/create', full);
     });

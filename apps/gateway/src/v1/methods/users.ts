@@ -34,10 +34,10 @@ export const USERS_METHODS = {
     verbs: ['POST'],
     kinds: ADMIN,
     command: CreateUserV1,
-    request: (p) => {
+    request: (p, actor) => {
       const email = validRequired(p, 'email', field.email);
       const name = validRequired(p, 'name', field.displayName);
-      return { ...userFields(p), email, name };
+      return { ...userFields(p), email, name, actor };
     },
     // The password is answered once, here, after the record's fields.
     present: (reply) => ({ user: { ...toV1User(reply.user), password: reply.password } }),

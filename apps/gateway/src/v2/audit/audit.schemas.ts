@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES } from '@app/contracts';
-import { pageSchema } from '../http/pagination';
+import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES, instantProblem, LAST_INSTANT, MAX_ID, parseUserRef } from '@app/contracts';
+import { pageQuery, pageSchema } from '../http/pagination';
 
 const subject = z.object({ type: z.string(), id: z.number().int().nullable(), name: z.string() });
 
@@ -16,3 +16,52 @@ export const auditItemSchema = z.object({
 });
 
 export const auditListResponse = pageSchema(auditItemSchema);
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+
+/**
+ * `since` and `until` of the audit log: an ISO 8601 instant, or a calendar date (UTC), which
+ * `since` reads from its first instant and `until` through its last (until is exclusive).
+ */
+const auditBound = (edge: 'since' | 'until') => z.string().optional().transform((v, ctx) => {
+  if (v === undefined || v === '') return undefined;
+  const dateOnly = DATE_ONLY.test(v);
+  const problem = instantProblem(dateOnly ? `${v}T00:00:00Z` : v);
+  if (problem) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: dateOnly ? `must be a real date (got "${v}")` : `${problem}, or a date such as 2025-03-01` });
+    return z.NEVER;
+  }
+  if (!dateOnly) return new Date(v).toISOString();
+  const start = Date.parse(`${v}T00:00:00Z`);
+  return new Date(edge === 'since' ? start : Math.min(start + DAY_MS, LAST_INSTANT.getTime())).toISOString();
+});
+
+/** GET /v2/audit: its page, and the filters, all of them together (AND). */
+export const auditListQuery = z.object({
+  ...pageQuery,
+  actor: z.string().optional().transform((v, ctx) => {
+    if (v === undefined || v === '') return undefined;
+    if (v.length > 254) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a user id, e-mail address or @mention name of at most 254 characters' });
+      return z.NEVER;
+    }
+    return parseUserRef(v, { mentions: true });
+  }).describe('Lines of this user\'s doing: a user id, e-mail address or @mention name'),
+  action: z.enum(AUDIT_ACTIONS).optional().describe('Lines of this action'),
+  room: z.string().optional().transform((v, ctx) => {
+    if (v === undefined || v === '') return undefined;
+    if (!/^\d{1,10}$/.test(v) || Number(v) < 1 || Number(v) > MAX_ID) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be a room id, a whole number from 1 to ${MAX_ID} (got "${v.slice(0, 50)}")` });
+      return z.NEVER;
+    }
+    return Number(v);
+  }).describe('Lines about this room (an id) or about its webhooks, bridges and add-ons'),
+  since: auditBound('since').describe('From this instant (ISO 8601), or the start of this date (UTC), inclusive'),
+  until: auditBound('until').describe('Before this instant (ISO 8601), or through this date (UTC)'),
+}).superRefine((q, ctx) => {
+  if (q.since !== undefined && q.until !== undefined && q.since >= q.until) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['until'], message: 'must be after since' });
+  }
+});
+export type AuditListQuery = z.output<typeof auditListQuery>;

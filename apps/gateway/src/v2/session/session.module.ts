@@ -8,17 +8,19 @@ import { V2CoreModule } from '../v2-core.module';
 import { SIGN_IN_THROTTLE } from './session-di-tokens';
 import { GetSession } from './get-session.usecase';
 import { SessionController } from './session.controller';
+import { AcceptInvitation } from './accept-invitation.usecase';
+import { InvitationController } from './invitation.controller';
 import { SignIn } from './sign-in.usecase';
 import { SignInThrottle } from './sign-in-throttle';
 import { SignInThrottled } from './sign-in-throttled';
 import { SignOut } from './sign-out.usecase';
 
-/** `/v2/session`: the web console's sign-in session (a cookie), throttled in Redis. */
+/** `/v2/session`: the web console's sign-in session (a cookie), throttled in Redis; and `/v2/invitation/{token}`, which signs in too. */
 @Module({
   imports: [V2CoreModule],
-  controllers: [SessionController],
+  controllers: [SessionController, InvitationController],
   providers: [
-    SignIn, GetSession, SignOut,
+    SignIn, GetSession, SignOut, AcceptInvitation,
     SignInThrottled,
     {
       provide: SIGN_IN_THROTTLE,

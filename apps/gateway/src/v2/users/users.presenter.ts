@@ -1,4 +1,4 @@
-import { v2Links, type PrivateMessageView, type UserView } from '@app/contracts';
+import { v2Links, type PrivateMessageView, type UserHoldingsView, type UserView } from '@app/contracts';
 
 /** v2 shapes of the rooms service's user views; `base` is the public base URL without a trailing slash. */
 
@@ -65,5 +65,22 @@ export function toV2PrivateMessage(message: PrivateMessageView, base: string) {
     message: message.message,
     type: 'message' as const,
     message_format: message.messageFormat,
+  };
+}
+
+/** GET /v2/user/{user}/holdings: the counts by v2 names, and the sentences as they are. */
+export function toV2Holdings(h: UserHoldingsView) {
+  return {
+    user_id: h.userId,
+    is_group_admin: h.isGroupAdmin,
+    rooms_owned: h.roomsOwned,
+    private_rooms: h.privateRooms,
+    api_tokens: h.apiTokens,
+    sessions: h.sessions,
+    webhooks: h.webhooks,
+    bridges: h.bridges,
+    if_demoted: { private_rooms: h.ifDemoted.privateRooms, webhooks: h.ifDemoted.webhooks, bridges: h.ifDemoted.bridges },
+    on_delete: h.onDelete,
+    on_demote: h.onDemote,
   };
 }

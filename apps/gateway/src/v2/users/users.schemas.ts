@@ -57,3 +57,35 @@ export const privateHistoryQuery = z.object({
   'max-results': queryInt(75, 0, 1000),
 });
 export type PrivateHistoryQuery = z.output<typeof privateHistoryQuery>;
+
+/** The answer of POST /v2/user/{user}/invitation. */
+export const invitationResponse = z.object({
+  url: z.string().describe('The console\'s page that takes the invitation: `<PUBLIC_BASE_URL>/#/invitation/<secret>`. Shown once: only its hash is kept.'),
+  expires: z.string().describe('ISO-8601: 7 days from now'),
+  user: z.object({ id: z.number().int(), name: z.string(), email: z.string() }).describe('Who is invited'),
+});
+
+/** The body of POST /v2/invitation/{token}: the password the person chooses, by the rule of POST /v2/user's. */
+export const acceptInvitationBody = z.object({ password: field.password });
+export type AcceptInvitationBody = z.output<typeof acceptInvitationBody>;
+
+const count = (what: string) => z.number().int().min(0).describe(what);
+
+/** The answer of GET /v2/user/{user}/holdings. */
+export const holdingsResponse = z.object({
+  user_id: z.number().int(),
+  is_group_admin: z.boolean(),
+  rooms_owned: count('Rooms they own: a deletion leaves them owner until someone else is made owner'),
+  private_rooms: count('Private rooms they are a member or the owner of: a deletion takes them out of every one'),
+  api_tokens: count('Live personal API tokens: they stop working on deletion'),
+  sessions: count('Live console sessions: they end on deletion'),
+  webhooks: count('Enabled webhooks they created (bridges apart): disabled on deletion'),
+  bridges: count('Enabled bridges they created: disabled on deletion'),
+  if_demoted: z.object({
+    private_rooms: count('Private rooms they see only as a group admin (neither member nor owner)'),
+    webhooks: count('Their webhooks in those rooms: disabled on demotion'),
+    bridges: count('Their bridges in those rooms: disabled on demotion'),
+  }).describe('What a demotion takes (zeros for a user who is not a group admin)'),
+  on_delete: z.array(z.string()).describe('What a deletion does, in sentences'),
+  on_demote: z.array(z.string()).describe('What a demotion does, in sentences'),
+});

@@ -7,6 +7,8 @@ import { defaultMentionName, newVersion, PresentationContext, toUserObject, toUs
 import { generatePassword, hashPassword } from '../passwords';
 import { UserRepository } from '../user.repository';
 import { PRESENTATION } from '../../shared/infrastructure.module';
+import { AuditRepository } from '../../audit/audit.repository';
+import { userSubject } from '../../audit/audit-line';
 
 /** The password, generated when absent, is answered once and never stored in clear. */
 @Injectable()
@@ -15,6 +17,7 @@ export class CreateUser {
     private readonly uow: UnitOfWork,
     private readonly users: UserRepository,
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
+    private readonly audit: AuditRepository,
   ) {}
 
   async execute(cmd: RequestOf<typeof CreateUserV1>, meta: CommandMeta): Promise<ReplyOf<typeof CreateUserV1>> {
@@ -35,6 +38,8 @@ export class CreateUser {
         version: newVersion(),
         lastActiveAt: null,
       }), 'insert');
+      // A new person is access given: the log says who added them.
+      await this.audit.append(m, cmd.actor, { action: 'user.created', target: userSubject(user), details: { isGroupAdmin: user.isGroupAdmin } });
       emit(UserCreatedV1, { user: toUserObject(user, this.ctx) });
       return { user: toUserView(user, this.ctx), password };
     }, {

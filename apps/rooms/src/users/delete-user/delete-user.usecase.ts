@@ -9,6 +9,7 @@ import { RoomRepository } from '../../rooms/room.repository';
 import { newVersion, PresentationContext, toRoomObject, toUserObject } from '../../shared/presentation';
 import { SessionRepository } from '../session.repository';
 import { UserRepository } from '../user.repository';
+import { InvitationRepository } from '../invitation.repository';
 import { PRESENTATION } from '../../shared/infrastructure.module';
 import { AuditRepository } from '../../audit/audit.repository';
 import { userSubject } from '../../audit/audit-line';
@@ -31,6 +32,7 @@ export class DeleteUser {
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
     private readonly audit: AuditRepository,
     private readonly webhookSteps: WebhookAccessSteps,
+    private readonly invitations: InvitationRepository,
   ) {}
 
   execute(cmd: RequestOf<typeof DeleteUserV1>, meta: CommandMeta): Promise<ReplyOf<typeof DeleteUserV1>> {
@@ -46,6 +48,7 @@ export class DeleteUser {
       user.isDeleted = true;
       user.version = newVersion();
       await this.users.setDeleted(m, user, true);
+      await this.invitations.removeOf(m, user.id);
       await this.audit.append(m, cmd.actor, { action: 'user.deleted', target: userSubject(user) });
       const forgotten = [...await this.sessions.revokeAllOf(m, user.id), ...await this.sessions.personalTokenIdsOf(m, user.id)];
       for (const tokenId of forgotten) emit(TokenRevokedV1, { tokenId });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineCommand } from '../define-command';
-import { actorSchema } from '../refs';
-import { startIndexSchema } from '../../rules/ids';
+import { actorSchema, UserRef, userRefSchema } from '../refs';
+import { idSchema, startIndexSchema } from '../../rules/ids';
+import { instantSchema } from '../../rules/instant';
 
 /** Who made a change the audit log records: a user, a token of no user, an add-on, or the operator's CLI. */
 export const AUDIT_ACTOR_TYPES = ['user', 'token', 'addon', 'cli', 'system'] as const;
@@ -11,7 +12,7 @@ export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 export const AUDIT_ACTIONS = [
   'room.member_added', 'room.member_invited', 'room.member_removed', 'room.owner_changed', 'room.privacy_changed',
   'room.archived', 'room.unarchived', 'room.deleted',
-  'user.promoted', 'user.demoted', 'user.deleted',
+  'user.created', 'user.invited', 'user.invitation_accepted', 'user.promoted', 'user.demoted', 'user.deleted',
   'token.created', 'token.revoked',
   'webhook.created', 'webhook.deleted', 'webhook.enabled', 'webhook.disabled',
   'bridge.created', 'bridge.changed', 'bridge.deleted', 'bridge.inbound_rotated', 'bridge.disabled', 'bridge.enabled',
@@ -37,14 +38,37 @@ export interface AuditEntryView {
 }
 
 /**
+ * Which lines to read, all of them together (AND). `by`: lines whose actor is this user;
+ * `roomId`: lines about the room (its target) or about something in it (a webhook, bridge
+ * or add-on whose details name the room); `since` inclusive, `until` exclusive (ISO 8601).
+ */
+export interface AuditFilter {
+  by?: UserRef;
+  action?: AuditAction;
+  roomId?: number;
+  since?: string;
+  until?: string;
+}
+
+export const auditFilterSchema: z.ZodType<AuditFilter> = z.object({
+  by: userRefSchema.optional(),
+  action: z.enum(AUDIT_ACTIONS).optional(),
+  roomId: idSchema.optional(),
+  since: instantSchema.optional(),
+  until: instantSchema.optional(),
+});
+
+/**
  * The audit log, newest first (`GET /v2/audit`, `cli audit`): a group admin's to read (a
  * personal token or session of one), or the operator's (the CLI's actor, of no token).
- * Anyone else is refused (forbidden). Reads `limit` lines from `startIndex`.
+ * Anyone else is refused (forbidden). Reads `limit` lines from `startIndex` of those the
+ * filter keeps (every line without one). A `by` naming no user is `not_found`.
  */
 export const ListAuditV1 = defineCommand<{ items: AuditEntryView[] }>('audit.list-audit.v1', z.object({
   actor: actorSchema,
   startIndex: startIndexSchema,
   limit: z.number().int().min(1).max(1001),
+  filter: auditFilterSchema.optional(),
 }), { query: true });
 
 /**

@@ -7,3 +7,5 @@ export * from './list-users';
 export * from './send-private-message';
 export * from './get-private-history';
 export * from './sign-in';
+export * from './invitation';
+export * from './get-user-holdings';
