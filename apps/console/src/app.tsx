@@ -84,8 +84,6 @@ function page(route: Route, session: Session) {
     case 'room-settings': return <RoomSettingsPage key={route.roomId} roomId={route.roomId} session={session} />;
     // Shown before the sign-in page (App), whether or not someone is signed in.
     case 'invitation': return null;
-    // Pages of routes that are being built: said so, never an empty screen.
-      return <><h1 tabIndex={-1}>Not available yet</h1><p>This page is not in this build. <a href="#/rooms">Rooms</a></p></>;
     case 'not-found': return <><h1 tabIndex={-1}>Not found</h1><p>There is no page at {route.path}. <a href="#/rooms">Rooms</a></p></>;
   }
 }
