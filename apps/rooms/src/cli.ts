@@ -7,7 +7,7 @@ import { createDataSource, openDatabase } from './database/database';
 import { createUnitOfWork, presentationContext } from './shared/infrastructure.module';
 import { AddonCommands, addonCliConfigShape } from './cli/addon-commands';
 import { BridgeCommands, bridgeCliConfigShape, bridgeTable, bridgeTestText } from './cli/bridge-commands';
-import { AUDIT_NOTE, AUDIT_USAGE, AuditCommands, auditCliConfigShape, auditPage, auditTable } from './cli/audit-commands';
+import { AUDIT_NOTE, AUDIT_USAGE, AuditCommands, auditCliConfigShape, auditFilter, auditPage, auditTable } from './cli/audit-commands';
 import { parseCommandLine, UsageError } from './cli/options';
 import { FileCommands, fileCliConfigShape } from './cli/file-commands';
 import {
@@ -242,13 +242,14 @@ async function runUser(action: string | undefined, arg: string | undefined): Pro
 }
 
 /** `audit`: the audit log, read from the database as `token list` reads the tokens. */
-async function runAudit(values: { limit?: string; 'start-index'?: string; json: boolean }): Promise<number> {
+async function runAudit(values: { limit?: string; 'start-index'?: string; actor?: string; action?: string; room?: string; since?: string; until?: string; json: boolean }): Promise<number> {
   const page = auditPage(values);
+  const filter = auditFilter(values);
   const config = loadConfigOrExit('cli', auditCliConfigShape);
   await assertPostgresReachable(config.DATABASE_URL, 2000);
   const db = await createDataSource(config.DATABASE_URL, 2).initialize();
   try {
-    const items = await new AuditCommands(db).list(page);
+    const items = await new AuditCommands(db).list(page, filter);
     process.stdout.write(values.json ? `${JSON.stringify(items, null, 2)}\n` : auditTable(items));
     return 0;
   } finally {

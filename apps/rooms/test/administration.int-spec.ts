@@ -100,6 +100,11 @@ describe('administration: invitations, the audit log\'s filters, a user\'s holdi
       expect((await accept(hashApiToken(secret))).session?.user.id).toBe(ken.id);
       const [line] = (await rpc.send(ListAuditV1, { actor: admin, startIndex: 0, limit: 1, filter: { action: 'user.invited' } })).items;
       expect(line).toMatchObject({ actor: { type: 'cli' }, target: { id: ken.id } });
+      // Read back by the CLI too, filtered as GET /v2/audit filters.
+      const read = await cli('audit', '--action', 'user.invited', '--since', new Date(Date.now() - 60_000).toISOString(), '--limit', '1', '--json');
+      expect(read.status).toBe(0);
+      expect(JSON.parse(read.stdout)).toEqual([expect.objectContaining({ action: 'user.invited', actor: { type: 'cli', id: null, name: 'cli' }, target: expect.objectContaining({ id: ken.id }) })]);
+      expect(await cli('audit', '--action', 'user.teleported')).toMatchObject({ status: 2, stderr: expect.stringContaining('--action: must be one of') });
       const missing = await cli('user', 'invite', 'nobody@example.com');
       expect(missing).toMatchObject({ status: 1, stdout: '' });
       expect(missing.stderr).toContain('no live user nobody@example.com');

@@ -1,5 +1,5 @@
 import type { AuditEntryView } from '@app/contracts';
-import { auditPage, auditTable } from './audit-commands';
+import { auditFilter, auditPage, auditTable } from './audit-commands';
 import { parseCommandLine, UsageError } from './options';
 
 const line = (over: Partial<AuditEntryView> = {}): AuditEntryView => ({
@@ -18,9 +18,11 @@ describe('cli audit', () => {
       ].join('\n'));
   });
 
-  it('takes --limit, --start-index and --json, and nothing else', () => {
+  it('takes --limit, --start-index, the filters and --json, and nothing else', () => {
     expect(parseCommandLine(['audit', '--limit', '5', '--start-index', '10', '--json']).values).toMatchObject({ limit: '5', 'start-index': '10', json: true });
-    expect(() => parseCommandLine(['audit', '--room', 'Ops'])).toThrow('--room does not apply to audit');
+    expect(parseCommandLine(['audit', '--actor', '@ada', '--action', 'user.invited', '--room', '7', '--since', '2026-03-01', '--until', '2026-03-02T00:00:00Z']).values)
+      .toMatchObject({ actor: '@ada', action: 'user.invited', room: '7', since: '2026-03-01', until: '2026-03-02T00:00:00Z' });
+    expect(() => parseCommandLine(['audit', '--type', 'admin'])).toThrow('--type does not apply to audit');
     expect(() => parseCommandLine(['audit', 'list'])).toThrow('audit takes no argument (got "list")');
   });
 
@@ -29,5 +31,17 @@ describe('cli audit', () => {
     expect(auditPage({ limit: '1000', 'start-index': '20' })).toEqual({ startIndex: 20, limit: 1000 });
     expect(() => auditPage({ limit: '0' })).toThrow(new UsageError('--limit: must be a whole number from 1 to 1000'));
     expect(() => auditPage({ 'start-index': '-1' })).toThrow('--start-index: must be a whole number from 0 to 2147483647');
+  });
+
+  it('reads the filters by the rules of GET /v2/audit\'s, naming the option that is wrong', () => {
+    expect(auditFilter({})).toEqual({});
+    expect(auditFilter({ actor: '@ada', action: 'user.invited', room: '7', since: '2026-03-01', until: '2026-03-01' })).toEqual({
+      by: { mention: 'ada' }, action: 'user.invited', roomId: 7, since: '2026-03-01T00:00:00.000Z', until: '2026-03-02T00:00:00.000Z',
+    });
+    expect(auditFilter({ actor: 'ada@example.com' })).toEqual({ by: { email: 'ada@example.com' } });
+    expect(() => auditFilter({ action: 'user.teleported' })).toThrow(/^--action: must be one of room\.member_added, /);
+    expect(() => auditFilter({ room: 'Ops' })).toThrow(new UsageError('--room: must be a room id, a whole number from 1 to 2147483647'));
+    expect(() => auditFilter({ since: 'yesterday' })).toThrow(/^--since: must be an ISO 8601 date and time/);
+    expect(() => auditFilter({ since: '2026-03-02', until: '2026-03-01' })).toThrow(new UsageError('--until: must be after --since'));
   });
 });

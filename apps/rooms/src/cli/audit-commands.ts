@@ -1,12 +1,16 @@
 import { env } from '@app/common';
-import { MAX_ID, type AuditEntryView } from '@app/contracts';
+import { AUDIT_ACTIONS, MAX_ID, parseUserRef, readAuditBound, type AuditAction, type AuditEntryView, type AuditFilter } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { AuditRepository } from '../audit/audit.repository';
 import { ListAudit } from '../audit/list-audit/list-audit.usecase';
 import { UserRepository } from '../users/user.repository';
 import { UsageError } from './options';
 
-export const AUDIT_USAGE = `  cli audit [--limit N] [--start-index N] [--json]               the audit log, newest first (default 50 lines, at most 1000)`;
+export const AUDIT_USAGE = `  cli audit [--limit N] [--start-index N] [--json]               the audit log, newest first (default 50 lines, at most 1000)
+            [--actor ID|EMAIL|@MENTION] [--action ACTION] [--room ID] [--since WHEN] [--until WHEN]
+                                                              only the lines of that user's doing, that action, that room
+                                                              (and its webhooks, bridges, add-ons), that period (ISO 8601 or a
+                                                              date, UTC; --until exclusive, a date through its end)`;
 export const AUDIT_NOTE = `audit reads DATABASE_URL directly, as token does, and works with the services stopped.`;
 
 /** What `cli audit` reads: only the database. */
@@ -25,6 +29,28 @@ export function auditPage(o: { limit?: string; 'start-index'?: string }): { star
     return Number(raw);
   };
   return { limit: whole('limit', o.limit, 1, LIST_MAX, LIST_DEFAULT), startIndex: whole('start-index', o['start-index'], 0, MAX_ID, 0) };
+}
+
+/** --actor, --action, --room, --since and --until as the CLI takes them (the rules of GET /v2/audit's), said by name when wrong. */
+export function auditFilter(o: { actor?: string; action?: string; room?: string; since?: string; until?: string }): AuditFilter {
+  const filter: AuditFilter = {};
+  if (o.actor) filter.by = parseUserRef(o.actor, { mentions: true });
+  if (o.action !== undefined) {
+    if (!(AUDIT_ACTIONS as readonly string[]).includes(o.action)) throw new UsageError(`--action: must be one of ${AUDIT_ACTIONS.join(', ')}`);
+    filter.action = o.action as AuditAction;
+  }
+  if (o.room !== undefined) {
+    if (!/^\d{1,10}$/.test(o.room) || Number(o.room) < 1 || Number(o.room) > MAX_ID) throw new UsageError(`--room: must be a room id, a whole number from 1 to ${MAX_ID}`);
+    filter.roomId = Number(o.room);
+  }
+  for (const edge of ['since', 'until'] as const) {
+    if (o[edge] === undefined) continue;
+    const read = readAuditBound(o[edge]!, edge);
+    if ('problem' in read) throw new UsageError(`--${edge}: ${read.problem}`);
+    filter[edge] = read.at;
+  }
+  if (filter.since !== undefined && filter.until !== undefined && filter.since >= filter.until) throw new UsageError('--until: must be after --since');
+  return filter;
 }
 
 /** Who or what, as one cell: `user 3 Ada`, `cli`, `webhook 7 ci`. */
@@ -48,7 +74,7 @@ export class AuditCommands {
     this.listAudit = new ListAudit(db, new AuditRepository(), new UserRepository());
   }
 
-  async list(page: { startIndex: number; limit: number }): Promise<AuditEntryView[]> {
-    return (await this.listAudit.execute({ actor: { label: 'cli' }, ...page })).items;
+  async list(page: { startIndex: number; limit: number }, filter: AuditFilter = {}): Promise<AuditEntryView[]> {
+    return (await this.listAudit.execute({ actor: { label: 'cli' }, ...page, filter })).items;
   }
 }

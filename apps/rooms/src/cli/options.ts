@@ -13,6 +13,9 @@ export const CLI_OPTIONS = {
   status: { type: 'string' },
   limit: { type: 'string' },
   since: { type: 'string' },
+  until: { type: 'string' },
+  actor: { type: 'string' },
+  action: { type: 'string' },
   'start-index': { type: 'string' },
   kind: { type: 'string' },
   url: { type: 'string' },
@@ -54,7 +57,8 @@ export const COMMAND_OPTIONS: Readonly<Record<string, readonly CliOption[]>> = {
   'bridge test': ['room', 'json'],
   'bridge deliveries': ['room', 'status', 'limit', 'json'],
   'file restore-names': [],
-  audit: ['limit', 'start-index', 'json'],
+  audit: ['limit', 'start-index', 'actor', 'action', 'room', 'since', 'until', 'json'],
+  'user invite': [],
   'secrets rotate-key': [],
 };
 
@@ -83,6 +87,7 @@ export const COMMAND_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
   'bridge test': ['the bridge id'],
   'bridge deliveries': ['the bridge id'],
   'file restore-names': [],
+  'user invite': ['the user (an id, e-mail address or @mention name)'],
   audit: [],
   'secrets rotate-key': [],
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES, instantProblem, LAST_INSTANT, MAX_ID, parseUserRef } from '@app/contracts';
+import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES, MAX_ID, parseUserRef, readAuditBound } from '@app/contracts';
 import { pageQuery, pageSchema } from '../http/pagination';
 
 const subject = z.object({ type: z.string(), id: z.number().int().nullable(), name: z.string() });
@@ -17,24 +17,13 @@ export const auditItemSchema = z.object({
 
 export const auditListResponse = pageSchema(auditItemSchema);
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DAY_MS = 86_400_000;
-
-/**
- * `since` and `until` of the audit log: an ISO 8601 instant, or a calendar date (UTC), which
- * `since` reads from its first instant and `until` through its last (until is exclusive).
- */
+/** `since` and `until`: an instant, or a date (see readAuditBound). */
 const auditBound = (edge: 'since' | 'until') => z.string().optional().transform((v, ctx) => {
   if (v === undefined || v === '') return undefined;
-  const dateOnly = DATE_ONLY.test(v);
-  const problem = instantProblem(dateOnly ? `${v}T00:00:00Z` : v);
-  if (problem) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: dateOnly ? `must be a real date (got "${v}")` : `${problem}, or a date such as 2025-03-01` });
-    return z.NEVER;
-  }
-  if (!dateOnly) return new Date(v).toISOString();
-  const start = Date.parse(`${v}T00:00:00Z`);
-  return new Date(edge === 'since' ? start : Math.min(start + DAY_MS, LAST_INSTANT.getTime())).toISOString();
+  const read = readAuditBound(v, edge);
+  if ('at' in read) return read.at;
+  ctx.addIssue({ code: z.ZodIssueCode.custom, message: read.problem });
+  return z.NEVER;
 });
 
 /** GET /v2/audit: its page, and the filters, all of them together (AND). */

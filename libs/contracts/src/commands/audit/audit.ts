@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineCommand } from '../define-command';
 import { actorSchema, UserRef, userRefSchema } from '../refs';
 import { idSchema, startIndexSchema } from '../../rules/ids';
-import { instantSchema } from '../../rules/instant';
+import { instantProblem, instantSchema, LAST_INSTANT } from '../../rules/instant';
 
 /** Who made a change the audit log records: a user, a token of no user, an add-on, or the operator's CLI. */
 export const AUDIT_ACTOR_TYPES = ['user', 'token', 'addon', 'cli', 'system'] as const;
@@ -48,6 +48,23 @@ export interface AuditFilter {
   roomId?: number;
   since?: string;
   until?: string;
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
+
+/**
+ * `since` or `until` of the audit log as a reader gives it (GET /v2/audit, `cli audit`): an
+ * ISO 8601 instant, or a calendar date (UTC) that `since` reads from its first instant and
+ * `until` through its last (until is exclusive). Answers the instant in ISO form, or why not.
+ */
+export function readAuditBound(v: string, edge: 'since' | 'until'): { at: string } | { problem: string } {
+  const dateOnly = DATE_ONLY.test(v);
+  const problem = instantProblem(dateOnly ? `${v}T00:00:00Z` : v);
+  if (problem) return { problem: dateOnly ? `must be a real date (got "${v}")` : `${problem}, or a date such as 2025-03-01` };
+  if (!dateOnly) return { at: new Date(v).toISOString() };
+  const start = Date.parse(`${v}T00:00:00Z`);
+  return { at: new Date(edge === 'since' ? start : Math.min(start + DAY_MS, LAST_INSTANT.getTime())).toISOString() };
 }
 
 export const auditFilterSchema: z.ZodType<AuditFilter> = z.object({
