@@ -222,7 +222,19 @@ describe('v2 /user and private chat (real rooms service, Postgres, RabbitMQ)', (
       expect(await show(id)).toMatchObject({ is_guest: true, roles: ['guest'] });
     });
 
+    it('expands each item to the whole user with expand=items, never for a token confined to a room', async () => {
+      const { id } = await create({ name: 'Expanded Person', email: 'expanded@example.com' });
+      const items = expectJson(await call('GET', 'user', { query: { 'max-results': 1000, expand: 'items' } }), 200).items as Array<Record<string, unknown>>;
+      expect(items.find((u) => u.id === id)).toEqual(await show(id));
+      const roomId = (expectJson(await call('POST', 'room', { body: { name: `Expand ${Date.now()}` } }), 201) as { id: number }).id;
+      const roomToken = await stack.createToken('room', 'expand room token', { room: String(roomId) });
+      await db.query(`UPDATE api_tokens SET scopes = '{view_group}' WHERE label = 'expand room token'`);
+      expectError(await call('GET', 'user', { token: roomToken, query: { expand: 'items' } }), 403, 'Forbidden', /e-mail address/);
+      expect(expectJson(await call('GET', 'user', { token: roomToken }), 200).items.length).toBeGreaterThan(0);
+    });
+
     it('answers 400 naming a bad query parameter', async () => {
+      expectError(await call('GET', 'user', { query: { expand: 'everything' } }), 400, 'Bad Request', /^expand: /);
       expectError(await call('GET', 'user', { query: { 'max-results': 5000 } }), 400, 'Bad Request', /^max-results: /);
       expectError(await call('GET', 'user', { query: { 'include-deleted': 'maybe' } }), 400, 'Bad Request', /^include-deleted: /);
     });
@@ -238,7 +250,7 @@ describe('v2 /user and private chat (real rooms service, Postgres, RabbitMQ)', (
       await capture.waitFor('user.created.v1', (e) => e.payload.user.id === bobId);
     });
 
-    it('stores the message as sent by the token\'s user, with no room event', async () => {
+    it('stores the message as sent by the token\'s user, with no room event: one person\'s event for the live streams', async () => {
       const mark = capture.events.length;
       expect204(await call('POST', 'user/@bob/message', { body: { message: 'Hello Bob', token: 'ignored' } }));
       expect204(await call('POST', 'user/bob@example.com/message', { body: { message: '<b>bold</b><script>x</script>', message_format: 'html', notify: true } }));
@@ -246,12 +258,13 @@ describe('v2 /user and private chat (real rooms service, Postgres, RabbitMQ)', (
         { from_user_id: s.adminId, to_user_id: bobId, body: 'Hello Bob', message_format: 'text' },
         { from_user_id: s.adminId, to_user_id: bobId, body: '<b>bold</b>', message_format: 'html' },
       ]);
-      // A later change's event arrives; nothing was published for the messages.
+      // A later change's event arrives; no room event was published for the messages (webhooks never see
+      // them), only the person's event the live streams of the two people carry.
       const { id } = await create({ name: 'After Messages', email: 'after@example.com' });
       await capture.waitFor('user.created.v1', (e) => e.payload.user.id === id);
       const since = capture.events.slice(mark);
       expect(since.filter((e) => !e.routingKey.startsWith('user.')).map((e) => e.routingKey)).toEqual([]);
-      expect(since.filter((e) => JSON.stringify(e.envelope).includes('Hello Bob'))).toEqual([]);
+      expect(since.filter((e) => JSON.stringify(e.envelope).includes('Hello Bob')).map((e) => e.routingKey)).toEqual(['user.private-message-sent.v1']);
     });
 
     it('answers the latest messages between the two users, oldest first', async () => {

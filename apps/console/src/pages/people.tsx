@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { LIMITS } from '@app/contracts/models/limits';
-import { allItems, api, ApiError, Session } from '../api';
+import { allItems, api, Session } from '../api';
 import { matches } from '../people-search';
 import { attempt, Confirmation, Problem, ShownOnce, Status, useConfirm, useInFlight, usePageTitle, when } from '../ui';
 
@@ -24,18 +24,6 @@ interface Invitation { url: string; expires: string; name: string }
 /** How a person was added: with a password, with an invitation link, or (the link refused) with none yet. */
 type Added = { kind: 'password' } | { kind: 'invitation'; url: string; expires: string } | { kind: 'no-invitation'; problem: string };
 
-/** Full records of the people the list named only (a service whose list has no `expand`), a few at a time. */
-async function recordsOf(people: Person[]): Promise<Person[]> {
-  const out: Person[] = [];
-  for (let i = 0; i < people.length; i += 8) {
-    // One deleted meanwhile (404) is left out rather than failing the list.
-    const batch = await Promise.all(people.slice(i, i + 8).map((p) => api<Person>('GET', `/v2/user/${p.id}`)
-      .catch((err) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err)))));
-    out.push(...batch.filter((p): p is Person => p !== null));
-  }
-  return out;
-}
-
 /** The "People" page (group admins): find, add (by an invitation link or a password), promote, demote and delete people. */
 export function PeoplePage({ session }: { session: Session }) {
   usePageTitle('People');
@@ -53,8 +41,7 @@ export function PeoplePage({ session }: { session: Session }) {
   const load = async () => {
     if (!session.user.is_group_admin) return;
     const listed = await allItems<Person>('/v2/user?expand=items&max-results=1000');
-    const full = listed.length > 0 && listed[0].email === undefined ? await recordsOf(listed) : listed;
-    setPeople(full.sort((a, b) => a.name.localeCompare(b.name)));
+    setPeople(listed.sort((a, b) => a.name.localeCompare(b.name)));
   };
   useEffect(() => void load().catch((err: Error) => setProblem(err.message)), []);
 

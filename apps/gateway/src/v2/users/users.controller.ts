@@ -34,10 +34,12 @@ export class UsersController extends V2Resource {
   @Get()
   @Summary('List users')
   @RequireScopes('view_group')
-  list(@V2Query(listUsersQuery) q: ListUsersQuery, @Query() raw: Record<string, unknown>, @RequestTrace() trace?: Context) {
+  list(@V2Query(listUsersQuery) q: ListUsersQuery, @Query() raw: Record<string, unknown>, @CurrentToken() token: AuthenticatedToken, @RequestTrace() trace?: Context) {
+    // The whole record is the group's, as for GET /v2/user/{user}: a token confined to one room lists names only.
+    if (q.expand === 'items' && token.roomId !== null) throw new ApiError(403, confinedTokenRefusal(token.roomId, "read users' records (e-mail address, presence)"));
     return this.page(q, raw, v2Links('').users, async ({ startIndex, limit }) => (await this.rooms.send(ListUsersV1, {
       includeDeleted: q['include-deleted'], includeGuests: q['include-guests'], offset: startIndex, limit,
-    }, trace)).users, toV2UserItem);
+    }, trace)).users, q.expand === 'items' ? toV2User : toV2UserItem);
   }
 
   @Get(':user')

@@ -42,6 +42,8 @@ export const listUsersQuery = z.object({
   ...pageQuery,
   'include-deleted': queryFlag(false),
   'include-guests': queryFlag(false),
+  /** HipChat's `expand=items`: each item as the whole user (what a People screen shows). */
+  expand: z.enum(['items']).optional().describe('`items`: each item is the whole user, as GET /v2/user/{user} answers it (a token confined to one room: names only, 403)'),
 });
 export type ListUsersQuery = z.output<typeof listUsersQuery>;
 
