@@ -1,4 +1,4 @@
-import { applyArrival, arrivalOf, ChatEntry, countLabel, entriesOf, entryName, markRead, notifies, textMentions, unreadTotal } from './chat-list';
+import { applyArrival, arrivalOf, ChatEntry, countLabel, entriesOf, entryName, markRead, notifies, reconcile, textMentions, unreadTotal } from './chat-list';
 
 const me = { id: 1, mentionName: 'ada' };
 const ops: ChatEntry = { type: 'room', id: 12, name: 'Ops', unread: 0, mentioned: false };
@@ -15,13 +15,13 @@ describe('the chat list', () => {
   it('reads the API list, capping counts and leaving out what it cannot read', () => {
     expect(entriesOf({
       items: [
-        { type: 'room', id: 12, name: 'Ops', privacy: 'public', unread: 3, mentioned: true, last_message: null, links: {} },
+        { type: 'room', id: 12, name: 'Ops', privacy: 'public', unread: 3, mentioned: true, last_message: { id: 'm', date: '2026-01-01T00:00:01.5Z' }, links: {} },
         { type: 'user', id: 7, name: 'Ann Lee', mention_name: 'ann', unread: 250, mentioned: false },
         { type: 'group', id: 1, name: 'x' },
         { type: 'room', name: 'no id' },
       ],
     })).toEqual([
-      { type: 'room', id: 12, name: 'Ops', unread: 3, mentioned: true },
+      { type: 'room', id: 12, name: 'Ops', unread: 3, mentioned: true, lastAt: Date.parse('2026-01-01T00:00:01.5Z') },
       { type: 'user', id: 7, name: 'Ann Lee', mentionName: 'ann', unread: 100, mentioned: false },
     ]);
     expect(entriesOf(null)).toEqual([]);
@@ -59,7 +59,7 @@ describe('the chat list', () => {
 describe('an event of the user stream', () => {
   it('says a room message arrived, mentioning me when its mentions name me', () => {
     const a = arrivalOf('room_message', roomMessage(12, { id: 7, name: 'Ann Lee', mention_name: 'ann' }, 'hi @ada', [{ id: 1, mention_name: 'ada' }]), me);
-    expect(a).toEqual({ chat: { type: 'room', id: 12 }, name: 'Ops', from: 'Ann Lee', fromMe: false, text: 'hi @ada', mentionsMe: true, private: false });
+    expect(a).toEqual({ chat: { type: 'room', id: 12 }, name: 'Ops', from: 'Ann Lee', fromMe: false, text: 'hi @ada', mentionsMe: true, private: false, at: Date.parse('2026-01-01T00:00:00Z') });
     expect(arrivalOf('room_notification', roomMessage(12, 'CI', 'Build passed'), me)).toMatchObject({ from: 'CI', mentionsMe: false, fromMe: false });
     expect(arrivalOf('room_message', roomMessage(12, { id: 1, name: 'Ada' }, 'mine @ada', [{ id: 1 }]), me)).toMatchObject({ fromMe: true, mentionsMe: false });
   });
@@ -115,5 +115,15 @@ describe('an event of the user stream', () => {
     expect(notifies(mention, { type: 'room', id: 12 }, true)).toBe(false);
     // Open but in a tab in the background: told.
     expect(notifies(mention, { type: 'room', id: 12 }, false)).toBe(true);
+  });
+
+  it('keeps the count of a message that came while the list was read, unless the list counted it', () => {
+    const at = Date.parse('2026-01-01T00:00:00Z');
+    const mention = arrivalOf('room_message', roomMessage(12, { id: 7, name: 'Ann' }, '@ada', [{ id: 1 }]), me)!;
+    // Read before the message was stored: its newest message is older.
+    expect(reconcile([{ ...ops, lastAt: at - 1000 }], [mention], null)[0]).toMatchObject({ unread: 1, mentioned: true });
+    // Read after: the list counted it already.
+    expect(reconcile([{ ...ops, unread: 1, mentioned: true, lastAt: at }], [mention], null)[0]).toMatchObject({ unread: 1 });
+    expect(reconcile([], [mention], null)).toEqual([{ type: 'room', id: 12, name: 'Ops', unread: 1, mentioned: true }]);
   });
 });

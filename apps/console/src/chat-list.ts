@@ -10,6 +10,8 @@ export const UNREAD_CAP = 100;
 
 export interface ChatEntry extends ChatRef {
   name: string;
+  /** When its newest message was sent (ms since the epoch), as the list said. */
+  lastAt?: number;
   /** A person's @name (private chats only). */
   mentionName?: string;
   unread: number;
@@ -18,6 +20,10 @@ export interface ChatEntry extends ChatRef {
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const dateOf = (v: unknown): number | undefined => {
+  const t = typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isNaN(t) ? undefined : t;
+};
 const obj = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : null);
 
 /** The entries of `GET /v2/user/{me}/chats` (`items`); an item it cannot read is left out. */
@@ -34,6 +40,8 @@ export function entriesOf(body: unknown): ChatEntry[] {
     const entry: ChatEntry = { type, id, name, unread, mentioned: item.mentioned === true };
     const mentionName = str(item.mention_name);
     if (type === 'user' && mentionName) entry.mentionName = mentionName;
+    const lastAt = dateOf(obj(item.last_message)?.date);
+    if (lastAt !== undefined) entry.lastAt = lastAt;
     return [entry];
   });
 }
@@ -80,6 +88,8 @@ export interface Arrival {
   mentionsMe: boolean;
   /** A private message (notified even without a mention). */
   private: boolean;
+  /** When the message was sent (ms since the epoch), if the event says. */
+  at?: number;
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -89,6 +99,11 @@ export function textMentions(text: string, mentionName: string): boolean {
   if (!mentionName) return false;
   return new RegExp(`(^|[^A-Za-z0-9_.@-])@${escapeRegExp(mentionName)}(?![A-Za-z0-9_])`, 'i').test(text);
 }
+
+const dated = (v: unknown): { at?: number } => {
+  const at = dateOf(v);
+  return at === undefined ? {} : { at };
+};
 
 /**
  * The arrival an event of the user stream announces, or null for one that is not a new message
@@ -117,6 +132,7 @@ export function arrivalOf(event: string, data: unknown, me: Me): Arrival | null 
       text,
       mentionsMe: !fromMe && textMentions(text, me.mentionName),
       private: true,
+      ...dated(message?.date),
     };
   }
   if (event !== 'room_message' && event !== 'room_notification' && event !== 'room_file_upload') return null;
@@ -139,6 +155,7 @@ export function arrivalOf(event: string, data: unknown, me: Me): Arrival | null 
     text,
     mentionsMe,
     private: false,
+    ...dated(message?.date),
   };
 }
 
@@ -177,4 +194,17 @@ export function applyArrival(entries: readonly ChatEntry[], arrival: Arrival, op
 export function notifies(arrival: Arrival, open: ChatRef | null, pageFocused: boolean): boolean {
   if (arrival.fromMe || !(arrival.mentionsMe || arrival.private)) return false;
   return !(pageFocused && sameChat(arrival.chat, open));
+}
+
+/**
+ * A list read from the API, with the arrivals that came while it was being read and that it
+ * does not count yet (newer than its chat's newest message): a read that started before a
+ * message was stored must not undo the count the event added.
+ */
+export function reconcile(fresh: readonly ChatEntry[], during: readonly Arrival[], open: ChatRef | null): ChatEntry[] {
+  return during.reduce<ChatEntry[]>((list, arrival) => {
+    const entry = list.find((e) => sameChat(e, arrival.chat));
+    const counted = entry !== undefined && (arrival.at === undefined || (entry.lastAt !== undefined && entry.lastAt >= arrival.at));
+    return counted ? list : applyArrival(list, arrival, open);
+  }, [...fresh]);
 }

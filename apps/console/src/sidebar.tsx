@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { allItems, api, Session } from './api';
 import { ChatRef, onRead, openChat } from './chat-events';
-import { applyArrival, Arrival, arrivalOf, ChatEntry, countLabel, entriesOf, entryName, markRead, Me, notifies, unreadTotal } from './chat-list';
+import { applyArrival, Arrival, arrivalOf, ChatEntry, countLabel, entriesOf, entryName, markRead, Me, notifies, reconcile, unreadTotal } from './chat-list';
 import { hrefOf, parseRoute, Route } from './routes';
 import { setUnreadTotal } from './title';
 
@@ -52,11 +52,17 @@ function useChats(session: Session, route: Route, onArrival: (a: Arrival) => voi
     const open = () => openChat() ?? routeChat.current;
     // The open chat's messages are read as they arrive: its count is none.
     const withOpenRead = (list: ChatEntry[]) => { const o = open(); return o ? markRead(list, o) : list; };
+    // The arrivals during each read of the list in flight (see reconcile).
+    let reading: Arrival[][] = [];
     // A 401 here is the session's end, which the API client tells the app (the sign-in form).
-    const load = () => api('GET', `${base}/chats`).then(
-      (body) => { if (!stopped) { setEntries(withOpenRead(entriesOf(body))); setProblem(null); } },
-      (err: Error) => { if (!stopped) setProblem(`Your chats could not be read: ${err.message}`); throw err; },
-    );
+    const load = () => {
+      const during: Arrival[] = [];
+      reading.push(during);
+      return api('GET', `${base}/chats`).then(
+        (body) => { if (!stopped) { setEntries(withOpenRead(reconcile(entriesOf(body), during, open()))); setProblem(null); } },
+        (err: Error) => { if (!stopped) setProblem(`Your chats could not be read: ${err.message}`); throw err; },
+      ).finally(() => { reading = reading.filter((r) => r !== during); });
+    };
     const connect = () => {
       if (stopped) return;
       source = new EventSource(`${base}/events`);
@@ -65,6 +71,7 @@ function useChats(session: Session, route: Route, onArrival: (a: Arrival) => voi
         source.addEventListener(name, (e: MessageEvent) => {
           const arrival = arrivalOf(name, parse(e.data), me);
           if (!arrival) return;
+          for (const during of reading) during.push(arrival);
           setEntries((list) => applyArrival(list ?? [], arrival, open()));
           arrived.current(arrival);
         });
