@@ -70,7 +70,7 @@ describe('web console: the shell', () => {
     problems = watchProblems(page);
   });
   afterEach(async () => {
-    await context.close();
+    await context?.close();
   });
 
   const sidebar = () => page.getByRole('navigation', { name: 'Rooms and chats' });
