@@ -23,6 +23,7 @@ const user = (ctx: BadInputContext, rng: Rng) => encodeURIComponent(rng.chance(0
 const victimRoom = (rng: Rng) => `victim-${rng.id(6)}`;
 const victimUser = (rng: Rng) => encodeURIComponent(`victim-${rng.id(6)}@example.com`);
 const page = (rng: Rng) => ({ 'start-index': String(rng.int(3)), 'max-results': String(rng.pick([1, 10, 100])) });
+const readMessageId = (rng: Rng) => rng.pick(['00000000-0000-4000-8000-000000000000', 'nope']);
 const COLORS = ['yellow', 'red', 'green', 'purple', 'gray', 'random'];
 const EVENTS = ['room_message', 'room_notification', 'room_topic_change', 'room_enter', 'room_exit', 'room_archived'];
 /** The context's webhook by id, or one that does not exist. */
@@ -68,6 +69,10 @@ export const V2_OPERATIONS: readonly OperationDescriptor[] = [
   v2('user/{user}', 'PUT', (c) => `/v2/user/${c.userId}`, (c, rng) => ({ name: `Target ${rng.id(3)}`, email: c.userEmail, title: rng.pick(['Ops', 'Dev']) }), ['name', 'title']),
   v2('user/{user}', 'DELETE', (_c, rng) => `/v2/user/${victimUser(rng)}`, () => ({}), []),
   v2('user/{user}/message', 'POST', (c, rng) => `/v2/user/${user(c, rng)}/message`, () => ({ message: 'psst' }), ['message']),
+  // Read markers and the chats list (our extension): a message id of none, or no id at all, is a 400 naming message_id.
+  v2('room/{room}/read', 'PUT', (c, rng) => `/v2/room/${room(c, rng)}/read`, (_c, rng) => ({ message_id: readMessageId(rng) }), ['message_id']),
+  v2('user/{user}/read', 'PUT', (c, rng) => `/v2/user/${user(c, rng)}/read`, (_c, rng) => ({ message_id: readMessageId(rng) }), ['message_id']),
+  v2('user/{user}/chats', 'GET', (c, rng) => `/v2/user/${user(c, rng)}/chats`, () => ({}), []),
   // Webhooks and the delivery log (our extensions), on the context's webhook; creations and deletions on throwaway ones.
   v2('room/{room}/webhook', 'POST', (c, rng) => `/v2/room/${room(c, rng)}/webhook`, (_c, rng) => ({
     url: hookUrl(rng), event: rng.pick(EVENTS), name: `Gen ${rng.id(4)}`, ...(rng.chance(0.3) ? { pattern: rng.pick(['^deploy', '(a+)+$', 'x{2,}']) } : {}),

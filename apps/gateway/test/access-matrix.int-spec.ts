@@ -161,6 +161,14 @@ describe('the access matrix: every operation, every kind of actor, against the r
     return id;
   };
 
+  /** A private message between the actor and the member (for an actor of no user, an id of none: it is refused before it is read). */
+  const privateMessageWithMember = async (who: Who): Promise<string> => {
+    if (!(who in users)) return '00000000-0000-4000-8000-000000000000';
+    expect((await call(users[who].token, { method: 'POST', path: `user/${users.member.id}/message`, body: { message: 'read me' } })).status).toBe(204);
+    const latest = await call(users[who].token, { method: 'GET', path: `user/${users.member.id}/history/latest` });
+    return latest.json.items[latest.json.items.length - 1].id as string;
+  };
+
   const PROBES: Probe[] = [
     { op: 'GET /v2/room', success: 200, request: () => ({ method: 'GET', path: 'room' }) },
     { op: 'POST /v2/room', success: 201, request: () => ({ method: 'POST', path: 'room', body: { name: `Made ${n++}`, owner_user_id: users.room_owner.id } }) },
@@ -176,6 +184,7 @@ describe('the access matrix: every operation, every kind of actor, against the r
     { op: 'GET /v2/room/{room}/history/latest', success: 200, request: (r) => ({ method: 'GET', path: `room/${r.id}/history/latest` }) },
     { op: 'GET /v2/room/{room}/history/{message}', success: 200, request: (r) => ({ method: 'GET', path: `room/${r.id}/history/${r.messageId}` }) },
     { op: 'GET /v2/room/{room}/events', success: 200, request: (r) => ({ method: 'GET', path: `room/${r.id}/events` }) },
+    { op: 'PUT /v2/room/{room}/read', success: 204, request: (r) => ({ method: 'PUT', path: `room/${r.id}/read`, body: { message_id: r.messageId } }) },
     { op: 'GET /files/{path}', success: 200, request: (r) => ({ method: 'GET', path: r.fileUrl }) },
     { op: 'GET /v2/room/{room}/member', success: 200, privacies: ['private'], request: (r) => ({ method: 'GET', path: `room/${r.id}/member` }) },
     { op: 'PUT /v2/room/{room}/member/{user}', success: 204, privacies: ['private'], request: async (r) => ({ method: 'PUT', path: `room/${r.id}/member/${await victim()}` }) },
@@ -233,6 +242,11 @@ describe('the access matrix: every operation, every kind of actor, against the r
     { op: 'DELETE /v2/user/{user}', success: 204, request: async () => ({ method: 'DELETE', path: `user/${await victim()}` }) },
     { op: 'POST /v2/user/{user}/message', success: 204, request: () => ({ method: 'POST', path: `user/${users.member.id}/message`, body: { message: 'psst' } }) },
     { op: 'GET /v2/user/{user}/history/latest', success: 200, request: () => ({ method: 'GET', path: `user/${users.member.id}/history/latest` }) },
+    { op: 'PUT /v2/user/{user}/read', success: 204, request: async (_r, who) => ({ method: 'PUT', path: `user/${users.member.id}/read`, body: { message_id: await privateMessageWithMember(who) } }) },
+    { op: 'GET /v2/user/{user}/chats', success: 200, request: () => ({ method: 'GET', path: `user/${users.member.id}/chats` }) },
+    { op: 'GET /v2/user/{user}/chats', success: 200, onThemselves: true, request: (_r, who) => ({ method: 'GET', path: `user/${users[who].id}/chats` }) },
+    { op: 'GET /v2/user/{user}/events', success: 200, request: () => ({ method: 'GET', path: `user/${users.member.id}/events` }) },
+    { op: 'GET /v2/user/{user}/events', success: 200, onThemselves: true, request: (_r, who) => ({ method: 'GET', path: `user/${users[who].id}/events` }) },
     { op: 'GET /v2/emoticon', success: 200, request: () => ({ method: 'GET', path: 'emoticon' }) },
     { op: 'GET /v2/emoticon/{key}', success: 200, request: () => ({ method: 'GET', path: 'emoticon/allthethings' }) },
     { op: 'GET /v2/token', success: 200, request: () => ({ method: 'GET', path: 'token' }) },
@@ -364,7 +378,7 @@ describe('the access matrix: every operation, every kind of actor, against the r
       await res.arrayBuffer();
       return res.status;
     }
-    if (probe.op === 'GET /v2/room/{room}/events') {
+    if (probe.op === 'GET /v2/room/{room}/events' || probe.op === 'GET /v2/user/{user}/events') {
       // The stream's status is the answer; it is not read.
       const ac = new AbortController();
       const res = await fetch(`${stack.baseUrl}/v2/${req.path}`, { headers: { authorization: `Bearer ${token}` }, signal: ac.signal });

@@ -12,6 +12,7 @@ import { InfrastructureModule } from './shared/infrastructure.module';
 import { RepositoriesModule } from './shared/repositories.module';
 import { TokensModule } from './tokens/tokens.module';
 import { UsersModule } from './users/users.module';
+import { ChatsModule } from './chats/chats.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** The rooms service: one module per aggregate, over the shared infrastructure. */
@@ -24,7 +25,7 @@ export class RoomsAppModule {
       imports: [
         InfrastructureModule.forRoot(config, logger, db, broker),
         RepositoriesModule,
-        RoomsModule, UsersModule, WebhooksModule, BridgesModule, AddonsModule, TokensModule, AuditModule,
+        RoomsModule, UsersModule, ChatsModule, WebhooksModule, BridgesModule, AddonsModule, TokensModule, AuditModule,
       ],
       providers: [
         RoomsLifecycle,

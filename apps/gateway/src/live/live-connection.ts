@@ -1,18 +1,9 @@
-import type { LiveEvent, StreamProblem } from './live-event';
-import { ACCESS_REVOKED, problemFrame, ROOM_DELETED } from './live-event';
+import type { LiveEvent } from './live-event';
+import { ACCESS_REVOKED, ROOM_DELETED } from './live-event';
+import { LiveSink, LiveStream } from './live-stream';
 import { CursorOptions, EventPage, ResumeCursor } from './resume-cursor';
-import { sseComment } from './sse';
 
-/** Where a live connection writes: the transport (an SSE response), kept behind this so the core has no HTTP in it. */
-export interface LiveSink {
-  write(text: string): void;
-  /** Bytes written and not yet taken by the client (the socket's buffer included). */
-  pendingBytes(): number;
-  /** Ends the stream once what is written is sent (or drops the connection if it is not taken soon). */
-  end(): void;
-  /** The client went away (or the stream was ended). */
-  onClose(listener: () => void): void;
-}
+export type { LiveSink } from './live-stream';
 
 export interface LiveConnectionOptions {
   /** Past this many bytes not taken by the client, the connection is ended (`slow_client`). */
@@ -35,7 +26,7 @@ export interface LiveConnectionOptions {
   tokenId?: number;
 }
 
-export const HEARTBEAT = sseComment();
+export { HEARTBEAT } from './live-stream';
 
 /**
  * One client's live connection to one room: its cursor decides what to send, this writes
@@ -43,10 +34,8 @@ export const HEARTBEAT = sseComment();
  * a `slow_client` error event once `maxPendingBytes` wait for it, so that no connection
  * holds more than that: it reconnects with Last-Event-ID and resumes from the log.
  */
-export class LiveConnection {
+export class LiveConnection extends LiveStream {
   readonly cursor: ResumeCursor;
-  readonly openedAt = Date.now();
-  private open = true;
   /** The sequence of the last event written: where the client resumes. */
   private lastWritten: number;
   /** Access checks started: only the latest one's answer counts. */
@@ -54,16 +43,16 @@ export class LiveConnection {
 
   constructor(
     readonly roomId: number,
-    private readonly sink: LiveSink,
+    sink: LiveSink,
     from: { seq: number; claimed: boolean },
     fetch: (after: number) => Promise<EventPage>,
     private readonly options: LiveConnectionOptions,
     /** Called once, when the connection ends for whatever reason. */
-    private readonly onEnd: (connection: LiveConnection) => void,
+    onEnd: (connection: LiveConnection) => void,
   ) {
+    super(sink, options, onEnd as (stream: LiveStream) => void);
     this.lastWritten = from.seq;
     this.cursor = new ResumeCursor(from, fetch, { send: (e) => this.send(e), fail: (p) => this.fail(p), taken: () => this.taken() }, options.cursor);
-    sink.onClose(() => this.closed());
   }
 
   /** The last event the client was sent (where it resumes). */
@@ -71,20 +60,10 @@ export class LiveConnection {
     return this.lastWritten;
   }
 
-  get isOpen(): boolean {
-    return this.open;
-  }
-
   offer(event: LiveEvent): void {
-    if (this.open) this.cursor.offer(event);
+    if (this.isOpen) this.cursor.offer(event);
   }
 
-  /** The token (or session) this connection was opened with (null: unknown). */
-  get tokenId(): number | null {
-    return this.options.tokenId ?? null;
-  }
-
-  /** The reader this connection was opened for (null: a room token, or unknown). */
   get userId(): number | null {
     return this.options.access?.userId ?? null;
   }
@@ -96,50 +75,20 @@ export class LiveConnection {
    */
   recheckAccess(): void {
     const access = this.options.access;
-    if (!this.open || !access) return;
+    if (!this.isOpen || !access) return;
     this.cursor.suspend();
     const check = ++this.checks;
     void access.check().then((allowed) => {
-      if (check !== this.checks || !this.open) return;
+      if (check !== this.checks || !this.isOpen) return;
       if (allowed) void this.cursor.resume();
       else this.fail(ACCESS_REVOKED);
     });
-  }
-
-  heartbeat(): void {
-    this.write(HEARTBEAT);
-  }
-
-  /** Tells the client why, then ends the stream. */
-  fail(problem: StreamProblem): void {
-    if (!this.open) return;
-    this.sink.write(problemFrame(problem));
-    this.end();
-  }
-
-  /** Ends the stream (after a last comment, when given): the gateway is stopping, say. */
-  end(comment?: string): void {
-    if (!this.open) return;
-    if (comment !== undefined) this.sink.write(sseComment(` ${comment}`));
-    this.closed();
-    this.sink.end();
   }
 
   private send(event: LiveEvent): void {
     if (this.write(event.frame)) this.lastWritten = event.seq;
     // Nothing can follow it: the room is gone.
     if (event.name === 'room_deleted') this.fail(ROOM_DELETED);
-  }
-
-  private write(text: string): boolean {
-    if (!this.open) return false;
-    const pending = this.sink.pendingBytes();
-    if (pending > this.options.maxPendingBytes) {
-      this.slow(pending);
-      return false;
-    }
-    this.sink.write(text);
-    return true;
   }
 
   /**
@@ -155,7 +104,7 @@ export class LiveConnection {
     const patience = this.options.catchUpPatienceMs ?? 30_000;
     let least = this.sink.pendingBytes();
     let progressAt = now();
-    while (this.open && this.sink.pendingBytes() > target) {
+    while (this.isOpen && this.sink.pendingBytes() > target) {
       await sleep(10);
       const pending = this.sink.pendingBytes();
       if (pending < least) {
@@ -168,18 +117,11 @@ export class LiveConnection {
     }
   }
 
-  private slow(pending: number): void {
-    this.fail({
-      code: 'slow_client',
-      message: `This connection did not take what was sent: ${pending} bytes were waiting for it (at most ${this.options.maxPendingBytes}). ` +
-        `Reconnect with Last-Event-ID ${this.lastWritten} to resume.`,
-    });
+  protected resumeAdvice(): string {
+    return `Reconnect with Last-Event-ID ${this.lastWritten} to resume.`;
   }
 
-  private closed(): void {
-    if (!this.open) return;
-    this.open = false;
+  protected override onClosed(): void {
     this.cursor.close();
-    this.onEnd(this);
   }
 }

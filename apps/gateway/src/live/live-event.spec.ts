@@ -12,7 +12,15 @@ describe('toLiveEvent: a published room event as its live connections see it', (
     expect(live).toEqual({
       roomId: 4, seq: 12, name: 'room_message',
       frame: `id: 12\nevent: room_message\ndata: ${JSON.stringify(payload)}\n\n`,
+      // A person's stream sends it too, without the room's sequence (it mixes rooms).
+      userFrame: `event: room_message\ndata: ${JSON.stringify(payload)}\n\n`,
     });
+  });
+
+  it('frames for people\'s streams only what was said (messages, notifications, files), not the room\'s other events', () => {
+    const topic = toLiveEvent('room.topic-changed.v2', envelope({ room: { id: 4 }, topic: 't' }, 3));
+    expect(topic).toEqual(expect.objectContaining({ name: 'room_topic_change' }));
+    expect(topic?.userFrame).toBeUndefined();
   });
 
   it('sends what a webhook receives: a notification without the fields only the domain needs', () => {

@@ -1,4 +1,6 @@
-import { EventEnvelope, RoomAccessNarrowedV1, TokenRevokedV1, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_SOURCES, WebhookEventName } from '@app/contracts';
+import {
+  EventEnvelope, PrivateMessageSentV1, RoomAccessNarrowedV1, RoomMemberAddedV1, TokenRevokedV1, WEBHOOK_EVENT_NAMES, WEBHOOK_EVENT_SOURCES, WebhookEventName,
+} from '@app/contracts';
 import { sseEvent } from './sse';
 
 /** One room event as live connections send it: framed once, written to every connection of its room. */
@@ -9,14 +11,25 @@ export interface LiveEvent {
   name: WebhookEventName;
   /** The SSE frame: `id:` the sequence, `event:` the webhook event name, `data:` the webhook's item. */
   frame: string;
+  /**
+   * The frame a person's stream (GET /v2/user/{user}/events) sends, for the events it carries
+   * (USER_STREAM_EVENTS): the same without `id:`, as that stream mixes rooms and does not resume.
+   */
+  userFrame?: string;
 }
+
+/** The room events a person's stream carries for the rooms of their chats: what was said there. */
+export const USER_STREAM_EVENTS: ReadonlySet<WebhookEventName> = new Set(['room_message', 'room_notification', 'room_file_upload']);
 
 /**
  * The room events live connections carry: every version 2 room event (as the dispatcher
  * binds); and the notices that a reader may have lost access to a room, or that a token was
- * revoked, on the same queue so that they arrive before any event committed after the change.
+ * revoked, on the same queue so that they arrive before any event committed after the change;
+ * and, for people's streams, private messages and members added to private rooms.
  */
-export const LIVE_EVENT_BINDINGS = ['room.*.v2', RoomAccessNarrowedV1.routingKey, TokenRevokedV1.routingKey];
+export const LIVE_EVENT_BINDINGS = [
+  'room.*.v2', RoomAccessNarrowedV1.routingKey, TokenRevokedV1.routingKey, PrivateMessageSentV1.routingKey, RoomMemberAddedV1.routingKey,
+];
 
 const NAME_OF_ROUTING_KEY: ReadonlyMap<string, WebhookEventName> = new Map(
   WEBHOOK_EVENT_NAMES.map((name) => [WEBHOOK_EVENT_SOURCES[name].routingKey, name]),
@@ -32,13 +45,16 @@ export function toLiveEvent(routingKey: string, envelope: EventEnvelope): LiveEv
   const roomId = (envelope.payload as { room?: { id?: unknown } } | null)?.room?.id;
   const seq = envelope.sequence;
   if (!name || typeof roomId !== 'number' || typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 1) return null;
-  const item = WEBHOOK_EVENT_SOURCES[name].item(envelope.payload);
-  return { roomId, seq, name, frame: sseEvent({ id: seq, event: name, data: JSON.stringify(item) }) };
+  const data = JSON.stringify(WEBHOOK_EVENT_SOURCES[name].item(envelope.payload));
+  return {
+    roomId, seq, name, frame: sseEvent({ id: seq, event: name, data }),
+    ...(USER_STREAM_EVENTS.has(name) ? { userFrame: sseEvent({ event: name, data }) } : {}),
+  };
 }
 
 /** Why a live connection was ended: sent as an `error` event (JSON), then the stream ends. */
 export interface StreamProblem {
-  code: 'last_event_id_expired' | 'last_event_id_unknown' | 'resume_failed' | 'slow_client' | 'token_revoked' | 'access_revoked' | 'room_deleted';
+  code: 'last_event_id_expired' | 'last_event_id_unknown' | 'resume_failed' | 'slow_client' | 'token_revoked' | 'access_revoked' | 'room_deleted' | 'events_missed';
   message: string;
 }
 
@@ -61,4 +77,10 @@ export const TOKEN_REVOKED: StreamProblem = {
 export const ROOM_DELETED: StreamProblem = {
   code: 'room_deleted',
   message: 'This room was deleted (the room_deleted event above): this stream has ended, and there is nothing to reconnect to.',
+};
+
+/** A person's stream after the broker was away: it cannot say what it missed, so the client reconnects and reads its chats again. */
+export const EVENTS_MISSED: StreamProblem = {
+  code: 'events_missed',
+  message: 'Events may have been missed while the message broker was unreachable: reconnect, and read GET /v2/user/{user}/chats again.',
 };

@@ -1,8 +1,11 @@
 import { createLogger } from '@app/common';
-import { EventEnvelope, RoomAccessNarrowedV1, RoomAccessNarrowedV1Payload, RoomMessageSentV2, TokenRevokedV1 } from '@app/contracts';
+import {
+  EventEnvelope, PrivateMessageSentV1, RoomAccessNarrowedV1, RoomAccessNarrowedV1Payload, RoomMemberAddedV1, RoomMemberEnteredV2, RoomMessageSentV2, TokenRevokedV1,
+} from '@app/contracts';
 import { LiveConnection, LiveSink } from './live-connection';
 import { LiveHub } from './live-hub';
 import { EventPage } from './resume-cursor';
+import { UserLiveConnection } from './user-live-connection';
 
 class Broker {
   onEvent!: (envelope: EventEnvelope, routingKey: string) => void;
@@ -130,5 +133,81 @@ describe('LiveHub: this replica\'s live connections and the room events that fee
     expect(open.s.ended).toBe(true);
     expect(open.s.written).toEqual([': the gateway is stopping: reconnect with Last-Event-ID to resume\n\n']);
     await expect(hub.ready()).rejects.toMatchObject({ status: 503 });
+  });
+});
+
+describe('LiveHub: people\'s streams', () => {
+  const settings = { heartbeatMs: 60_000, maxPendingBytes: 1_000, connectTimeoutMs: 100, lingerMs: 10 };
+  const make = () => {
+    const broker = new Broker();
+    const hub = new LiveHub(broker as never, settings, createLogger('test', 'silent'));
+    const access = new Map<number, boolean>();
+    const person = (userId: number, rooms: number[], tokenId = 1) => {
+      const s = sink();
+      const c: UserLiveConnection = new UserLiveConnection(userId, s, rooms, {
+        maxPendingBytes: 1_000, tokenId,
+        mayRead: async (roomId) => access.get(roomId) ?? true,
+        presentPrivate: (p) => JSON.stringify({ id: p.message.id }),
+        watching: (roomId, w) => hub.personWatches(c, roomId, w),
+      }, (x) => hub.removePerson(x));
+      hub.addPerson(c);
+      return { c, s };
+    };
+    return { broker, hub, person, access };
+  };
+  const envelope = (payload: unknown, sequence?: number): EventEnvelope => ({ id: 'x', type: 't', version: 1, occurredAt: '', payload, ...(sequence ? { sequence } : {}) });
+  const pm = (from: number, to: number) => envelope({ message: { id: `p${from}-${to}`, from: { id: from } }, to: { id: to } });
+
+  it('hands room events to the people whose chats hold the room, and private messages to their sender and recipient only', async () => {
+    const { broker, hub, person } = make();
+    await hub.ready();
+    const ann = person(7, [1]);
+    const bob = person(8, [2]);
+    const eve = person(9, []);
+    broker.onEvent(message(1, 1), RoomMessageSentV2.routingKey);
+    broker.onEvent(pm(8, 7), PrivateMessageSentV1.routingKey);
+    expect(ann.s.written).toEqual([expect.stringMatching(/^event: room_message\n/), 'event: private_message\ndata: {"id":"p8-7"}\n\n']);
+    expect(bob.s.written).toEqual(['event: private_message\ndata: {"id":"p8-7"}\n\n']);
+    expect(eve.s.written).toEqual([]);
+    expect(hub.size).toBe(3);
+  });
+
+  it('adds a room the person enters or is made a member of', async () => {
+    const { broker, hub, person } = make();
+    await hub.ready();
+    const ann = person(7, []);
+    broker.onEvent(envelope({ room: { id: 3 }, sender: { id: 7 } }, 1), RoomMemberEnteredV2.routingKey);
+    broker.onEvent(envelope({ roomId: 4, userId: 7 }), RoomMemberAddedV1.routingKey);
+    broker.onEvent(message(3, 2), RoomMessageSentV2.routingKey);
+    broker.onEvent(message(4, 1), RoomMessageSentV2.routingKey);
+    expect(ann.s.written).toHaveLength(2);
+    expect(ann.c.roomIds).toEqual([3, 4]);
+  });
+
+  it('stops carrying a room the person lost access to, and nothing said there after reaches them', async () => {
+    const { broker, hub, person, access } = make();
+    await hub.ready();
+    const ann = person(7, [1, 2]);
+    access.set(1, false);
+    broker.onEvent(envelope({ roomId: 1, userId: 7 } satisfies RoomAccessNarrowedV1Payload), RoomAccessNarrowedV1.routingKey);
+    broker.onEvent(message(1, 5), RoomMessageSentV2.routingKey);
+    await new Promise((r) => setImmediate(r));
+    broker.onEvent(message(1, 6), RoomMessageSentV2.routingKey);
+    broker.onEvent(message(2, 1), RoomMessageSentV2.routingKey);
+    expect(ann.s.written).toEqual([expect.stringContaining('"id":"m1"')]);
+    expect(ann.c.roomIds).toEqual([2]);
+  });
+
+  it('ends the streams of a revoked token, and every one after a broker outage (events_missed)', async () => {
+    const { broker, hub, person } = make();
+    await hub.ready();
+    const revoked = person(7, [1], 11);
+    const kept = person(8, [1], 12);
+    broker.onEvent(envelope({ tokenId: 11 }), TokenRevokedV1.routingKey);
+    expect(revoked.s.written).toEqual([expect.stringContaining('"token_revoked"')]);
+    expect(kept.s.ended).toBe(false);
+    broker.onConnect();
+    expect(kept.s.written).toEqual([expect.stringContaining('"events_missed"')]);
+    expect(hub.size).toBe(0);
   });
 });

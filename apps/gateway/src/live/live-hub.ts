@@ -1,11 +1,16 @@
 import { BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import { AmqpBroker, APP_LOGGER, AppLogger } from '@app/common';
-import { EventEnvelope, RoomAccessNarrowedV1, RoomAccessNarrowedV1Payload, TokenRevokedV1, TokenRevokedV1Payload } from '@app/contracts';
+import {
+  EventEnvelope, PrivateMessageSentV1, PrivateMessageSentV1Payload, RoomAccessNarrowedV1, RoomAccessNarrowedV1Payload, RoomDeletedV2, RoomMemberAddedV1,
+  RoomMemberAddedV1Payload, RoomMemberEnteredV2, TokenRevokedV1, TokenRevokedV1Payload,
+} from '@app/contracts';
 import { ApiError } from '../shared/api-error';
 import { AMQP_BROKER } from '../shared/di-tokens';
 import { LiveConnection } from './live-connection';
-import { LIVE_EVENT_BINDINGS, toLiveEvent, TOKEN_REVOKED } from './live-event';
+import { EVENTS_MISSED, LIVE_EVENT_BINDINGS, toLiveEvent, TOKEN_REVOKED } from './live-event';
 import { LIVE_SETTINGS, LiveSettings } from './live-settings';
+import { LiveStream } from './live-stream';
+import { UserLiveConnection } from './user-live-connection';
 
 type Subscription = { stop(): Promise<void> };
 
@@ -21,10 +26,18 @@ type Subscription = { stop(): Promise<void> };
  * When the subscription comes back (amqp-connection-manager reconnects it), what was
  * published meanwhile never reached the queue, so every connection reads the room's log
  * from the last event it sent: the clients get what they missed, late, with no gap.
+ *
+ * People's streams (UserLiveConnection) are fed from the same queue: the room events of the
+ * rooms each one carries (indexed by room, as room connections are), and the private
+ * messages from or to its person. They do not resume: after a broker outage they end
+ * (`events_missed`) and their clients reconnect and read their chats again.
  */
 @Injectable()
 export class LiveHub implements BeforeApplicationShutdown {
   private readonly rooms = new Map<number, Set<LiveConnection>>();
+  /** People's streams: by person, and by each room they carry. */
+  private readonly people = new Map<number, Set<UserLiveConnection>>();
+  private readonly watchers = new Map<number, Set<UserLiveConnection>>();
   private count = 0;
   private subscription?: Promise<Subscription>;
   private subscribedOnce = false;
@@ -61,21 +74,44 @@ export class LiveHub implements BeforeApplicationShutdown {
   }
 
   add(connection: LiveConnection): void {
-    let set = this.rooms.get(connection.roomId);
-    if (!set) this.rooms.set(connection.roomId, (set = new Set()));
-    set.add(connection);
+    addTo(this.rooms, connection.roomId, connection);
+    this.opened();
+  }
+
+  remove(connection: LiveConnection): void {
+    if (!removeFrom(this.rooms, connection.roomId, connection)) return;
+    // The access log has no line for a stream (its response is taken over): this is it.
+    this.closed(connection, { roomId: connection.roomId, lastEventId: connection.lastEventId });
+  }
+
+  /** A person's stream: it carries its rooms (and the rooms it joins) and its person's private messages. */
+  addPerson(connection: UserLiveConnection): void {
+    addTo(this.people, connection.personId, connection);
+    for (const roomId of connection.roomIds) addTo(this.watchers, roomId, connection);
+    this.opened();
+  }
+
+  removePerson(connection: UserLiveConnection): void {
+    if (!removeFrom(this.people, connection.personId, connection)) return;
+    for (const roomId of connection.roomIds) removeFrom(this.watchers, roomId, connection);
+    this.closed(connection, { userId: connection.personId });
+  }
+
+  /** A person's stream started or stopped carrying a room (UserLiveConnectionOptions.watching). */
+  personWatches(connection: UserLiveConnection, roomId: number, watching: boolean): void {
+    if (!this.people.get(connection.personId)?.has(connection)) return;
+    if (watching) addTo(this.watchers, roomId, connection);
+    else removeFrom(this.watchers, roomId, connection);
+  }
+
+  private opened(): void {
     this.count++;
     this.heartbeat ??= setInterval(() => this.beat(), this.settings.heartbeatMs).unref();
   }
 
-  remove(connection: LiveConnection): void {
-    const set = this.rooms.get(connection.roomId);
-    if (!set?.delete(connection)) return;
-    if (set.size === 0) this.rooms.delete(connection.roomId);
+  private closed(stream: LiveStream, fields: Record<string, unknown>): void {
     this.count--;
-    // The access log has no line for a stream (its response is taken over): this is it.
-    this.logger.info({ roomId: connection.roomId, ms: Date.now() - connection.openedAt, lastEventId: connection.lastEventId, open: this.count },
-      'live connection ended');
+    this.logger.info({ ...fields, ms: Date.now() - stream.openedAt, open: this.count }, 'live connection ended');
     if (this.count > 0) return;
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = undefined;
@@ -92,6 +128,7 @@ export class LiveHub implements BeforeApplicationShutdown {
     for (const set of [...this.rooms.values()]) {
       for (const connection of [...set]) connection.end('the gateway is stopping: reconnect with Last-Event-ID to resume');
     }
+    for (const connection of this.peopleStreams()) connection.end('the gateway is stopping: reconnect, and read your chats again');
     await this.unsubscribe();
   }
 
@@ -120,6 +157,12 @@ export class LiveHub implements BeforeApplicationShutdown {
     }
     this.logger.info({ connections: this.count }, 'live events: subscribed again; connections read what they missed from the log');
     for (const set of this.rooms.values()) for (const connection of set) void connection.cursor.catchUp();
+    // A person's stream has no log to read: its client reconnects and reads its chats again.
+    for (const connection of this.peopleStreams()) connection.fail(EVENTS_MISSED);
+  }
+
+  private peopleStreams(): UserLiveConnection[] {
+    return [...this.people.values()].flatMap((set) => [...set]);
   }
 
   private dispatch(envelope: EventEnvelope, routingKey: string): void {
@@ -129,12 +172,42 @@ export class LiveHub implements BeforeApplicationShutdown {
       if (typeof tokenId === 'number') this.tokenRevoked(tokenId);
       return;
     }
+    if (routingKey === PrivateMessageSentV1.routingKey) return this.privateMessage(envelope.payload as PrivateMessageSentV1Payload);
+    if (routingKey === RoomMemberAddedV1.routingKey) {
+      const { roomId, userId } = (envelope.payload ?? {}) as Partial<RoomMemberAddedV1Payload>;
+      if (typeof roomId === 'number' && typeof userId === 'number') this.joined(userId, roomId);
+      return;
+    }
     const roomId = (envelope.payload as { room?: { id?: unknown } } | null)?.room?.id;
-    const set = typeof roomId === 'number' ? this.rooms.get(roomId) : undefined;
-    if (!set) return;
+    if (typeof roomId !== 'number') return;
+    if (routingKey === RoomMemberEnteredV2.routingKey) {
+      const enteredId = (envelope.payload as { sender?: { id?: unknown } }).sender?.id;
+      if (typeof enteredId === 'number') this.joined(enteredId, roomId);
+    }
+    const set = this.rooms.get(roomId);
+    const watchers = this.watchers.get(roomId);
+    if (!set && !watchers) return;
     const event = toLiveEvent(routingKey, envelope);
     if (!event) return;
-    for (const connection of set) connection.offer(event);
+    for (const connection of set ?? []) connection.offer(event);
+    for (const connection of [...watchers ?? []]) {
+      if (routingKey === RoomDeletedV2.routingKey) connection.unwatch(roomId);
+      else connection.offerRoomEvent(event);
+    }
+  }
+
+  /** To the streams of its sender and its recipient (once, when they are one person). */
+  private privateMessage(payload: PrivateMessageSentV1Payload): void {
+    const ids = new Set([payload?.message?.from?.id, payload?.to?.id]);
+    for (const id of ids) {
+      if (typeof id !== 'number') continue;
+      for (const connection of this.people.get(id) ?? []) connection.offerPrivateMessage(payload);
+    }
+  }
+
+  /** The person entered a room, or was made a member of one: their streams carry it from now on. */
+  private joined(userId: number, roomId: number): void {
+    for (const connection of this.people.get(userId) ?? []) connection.watch(roomId);
   }
 
   /**
@@ -151,6 +224,13 @@ export class LiveHub implements BeforeApplicationShutdown {
         if (typeof userId !== 'number' || connection.userId === userId) connection.recheckAccess();
       }
     }
+    if (typeof roomId === 'number') {
+      for (const connection of this.watchers.get(roomId) ?? []) {
+        if (typeof userId !== 'number' || connection.personId === userId) connection.recheckRoom(roomId);
+      }
+    } else if (roomId === null && typeof userId === 'number') {
+      for (const connection of this.people.get(userId) ?? []) connection.recheckAll();
+    }
   }
 
   /**
@@ -162,9 +242,25 @@ export class LiveHub implements BeforeApplicationShutdown {
     for (const set of [...this.rooms.values()]) {
       for (const connection of [...set]) if (connection.tokenId === tokenId) connection.fail(TOKEN_REVOKED);
     }
+    for (const connection of this.peopleStreams()) if (connection.tokenId === tokenId) connection.fail(TOKEN_REVOKED);
   }
 
   private beat(): void {
     for (const set of this.rooms.values()) for (const connection of set) connection.heartbeat();
+    for (const set of this.people.values()) for (const connection of set) connection.heartbeat();
   }
+}
+
+function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(value);
+}
+
+/** Whether it was there. */
+function removeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V): boolean {
+  const set = map.get(key);
+  if (!set?.delete(value)) return false;
+  if (set.size === 0) map.delete(key);
+  return true;
 }

@@ -4,10 +4,11 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { LiveHub } from './live-hub';
 import { LIVE_SETTINGS, LiveSettings } from './live-settings';
 import { OpenLiveStream } from './open-live-stream.usecase';
+import { OpenUserStream } from './open-user-stream.usecase';
 
 /**
- * Live connections to rooms, API-neutral: the hub (this replica's connections, fed from
- * the events exchange) and the use case that opens one. An API's controller authenticates
+ * Live connections to rooms and people's streams, API-neutral: the hub (this replica's
+ * connections, fed from the events exchange) and the use cases that open them. An API's controller authenticates
  * (a v2 token, or the web console's session) and hands the stream its transport.
  */
 @Module({
@@ -25,7 +26,8 @@ import { OpenLiveStream } from './open-live-stream.usecase';
     },
     LiveHub,
     OpenLiveStream,
+    OpenUserStream,
   ],
-  exports: [OpenLiveStream, LiveHub],
+  exports: [OpenLiveStream, OpenUserStream, LiveHub],
 })
 export class LiveModule {}

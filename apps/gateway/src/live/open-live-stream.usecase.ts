@@ -8,6 +8,7 @@ import { LiveConnection, LiveSink } from './live-connection';
 import { ACCESS_REVOKED, toLiveEvent } from './live-event';
 import { LiveHub } from './live-hub';
 import { LIVE_SETTINGS, LiveSettings } from './live-settings';
+import { mayReadRoom } from './reader-access';
 import { EventPage } from './resume-cursor';
 
 /** Events read from the log per request to the rooms service. */
@@ -71,18 +72,7 @@ export class OpenLiveStream {
       }
     };
     // Asked as the stream's opening asked: the same rule as the history's.
-    const check = async (): Promise<boolean> => {
-      for (let wait = 10; ; wait = Math.min(wait * 2, 2_000)) {
-        try {
-          await this.rooms.send(GetRoomEventsV1, { room, actor, after: null, limit: 0 });
-          return true;
-        } catch (err) {
-          if (!(err instanceof RoomsOutage)) return false;
-          if (!connection?.isOpen) return true;
-          await new Promise((r) => setTimeout(r, wait).unref());
-        }
-      }
-    };
+    const check = () => mayReadRoom(this.rooms, start.roomId, actor, () => connection?.isOpen === true);
     const access = { userId: actor.userId ?? null, check };
     return {
       roomId: start.roomId,

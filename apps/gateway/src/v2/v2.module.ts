@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CapabilitiesController } from './capabilities/capabilities.controller';
+import { V2ChatsModule } from './chats/chats.module';
 import { V2EmoticonsModule } from './emoticons/emoticons.module';
 import { V2EventsModule } from './events/events.module';
 import { FilesModule } from './files/files.module';
@@ -20,7 +21,7 @@ import { V2TokensModule } from './tokens/tokens.module';
  */
 @Module({
   imports: [V2CoreModule, FilesModule, V2UsersModule, V2MembersModule, V2MessagesModule, V2EmoticonsModule, V2RoomsModule, V2WebhooksModule, V2BridgesModule, V2AddonsModule, V2EventsModule,
-    V2SessionModule, V2TokensModule, V2AuditModule],
+    V2SessionModule, V2TokensModule, V2AuditModule, V2ChatsModule],
   controllers: [CapabilitiesController],
 })
 export class V2Module {}

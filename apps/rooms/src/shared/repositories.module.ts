@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { AddonRepository } from '../addons/addon.repository';
 import { AuditRepository } from '../audit/audit.repository';
 import { BridgeRepository } from '../bridges/bridge.repository';
+import { ChatRepository } from '../chats/chat.repository';
 import { MemberRepository } from '../rooms/members/member.repository';
 import { MessageRepository } from '../rooms/message.repository';
 import { ParticipantRepository } from '../rooms/participants/participant.repository';
@@ -27,7 +28,7 @@ import { WebhookRepository } from '../webhooks/webhook.repository';
 const REPOSITORIES = [
   RoomRepository, MessageRepository, MemberRepository, ParticipantRepository, RoomEventRepository, RoomFileRepository,
   UserRepository, PrivateMessageRepository, SessionRepository, Actors,
-  WebhookRepository, WebhookHealthRepository, AddonRepository, TokenRepository, AuditRepository, BridgeRepository,
+  WebhookRepository, WebhookHealthRepository, AddonRepository, TokenRepository, AuditRepository, BridgeRepository, ChatRepository,
 ];
 
 @Global()

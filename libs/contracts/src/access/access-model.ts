@@ -109,6 +109,7 @@ export const ACCESS_MODEL: readonly AccessRule[] = [
   { operation: 'GET /v2/room/{room}/history/latest', may: { ...SEERS, ...ADDONS } },
   { operation: 'GET /v2/room/{room}/history/{message}', may: { ...SEERS, ...ADDONS } },
   { operation: 'GET /v2/room/{room}/events', may: { ...SEERS, ...ADDONS }, note: 'Ends within a second of the reader losing access.' },
+  { operation: 'PUT /v2/room/{room}/read', may: { ...SEERS }, note: 'Our extension: what the acting user has read, kept per user; a token of no user (room token, add-on) has nothing to mark.' },
   { operation: 'GET /files/{path}', audience: 'link', may: { ...SEERS, ...ADDONS, v1_admin: 'yes' }, note: 'Public rooms: anyone holding the unguessable link. Private rooms: a credential of someone who may read the room\'s history (a v2 token with view_messages, a console session, a v1 admin token), or a signed link until it expires; to anyone else the file does not exist (404; 401 without credentials).' },
 
   // Members and participants.
@@ -156,6 +157,9 @@ export const ACCESS_MODEL: readonly AccessRule[] = [
   { operation: 'DELETE /v2/user/{user}', may: { ...GROUP_ADMINS } },
   { operation: 'POST /v2/user/{user}/message', may: { ...ALL_USERS }, note: 'A private message from the acting user.' },
   { operation: 'GET /v2/user/{user}/history/latest', may: { ...ALL_USERS }, note: 'The acting user\'s own conversation with that user.' },
+  { operation: 'PUT /v2/user/{user}/read', may: { ...ALL_USERS }, note: 'Our extension: marks the acting user\'s own private chat with that user read.' },
+  { operation: 'GET /v2/user/{user}/chats', may: { group_admin: 'self', user: 'self' }, note: 'Our extension: a person\'s chats and unread counts are their own, group admins\' included.' },
+  { operation: 'GET /v2/user/{user}/events', may: { group_admin: 'self', user: 'self' }, note: 'Our extension: the person\'s own live stream (their rooms\' messages and their private messages); it stops carrying a room as soon as they lose access to it.' },
   { operation: 'GET /v2/emoticon', may: { ...ALL_USERS, ...ADDONS } },
   { operation: 'GET /v2/emoticon/{key}', may: { ...ALL_USERS, ...ADDONS } },
 

@@ -9,3 +9,4 @@ export * from './bridges';
 export * from './addons';
 export * from './deliveries';
 export * from './audit';
+export * from './chats';

@@ -14,3 +14,5 @@ export * from './user-changed/v1';
 export * from './token-revoked/v1';
 export * from './webhook-events';
 export * from './webhook-registrations-changed/v1';
+export * from './private-message-sent/v1';
+export * from './room-member-added/v1';

@@ -23,6 +23,8 @@ export const field = {
   /** Who changed a topic: no documented rule; the v2 notification `from` limit. */
   topicFrom: text((v) => firstProblem(maxLengthProblem(v, 64), controlProblem(v))),
   messageText: text((v) => maxLengthProblem(v, LIMITS.messageMaxLength)),
+  /** A message's id (room and private messages alike): a UUID. */
+  messageId: text((v) => (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v) ? null : 'must be the id of a message (a UUID)')),
   /** `from` of v1 rooms/message: fewer than 15 letters, digits, `-`, `_` or spaces. */
   senderLabel: text((v) => {
     if (charLength(v) >= LIMITS.fromMaxExclusive) return `must be fewer than ${LIMITS.fromMaxExclusive} characters (got ${charLength(v)})`;
