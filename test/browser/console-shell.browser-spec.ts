@@ -81,7 +81,7 @@ describe('web console: the shell', () => {
     await page.getByLabel('Email').fill('ada@example.com');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await sidebar().waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
     // The page asked who is signed in before: that 401 is how it learns "nobody".
     problems.length = 0;
   }
@@ -170,9 +170,10 @@ describe('web console: the shell', () => {
   it('says the session ended, and signing in again returns to the page', async () => {
     await signIn(`#/rooms/${opsId}`);
     await page.getByRole('heading', { name: 'Ops' }).waitFor();
-    // The session is gone (signed out elsewhere, or expired): the next thing the person does says so.
+    // The session is gone (signed out elsewhere, or expired): the next request says so, be it
+    // the room page's own (a participant entered) or the person going to another page.
     await context.clearCookies();
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' }).click();
+    await page.evaluate(() => { location.hash = '#/tokens'; });
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await expect(page.getByRole('alert').textContent()).resolves.toBe('Your session has ended. Sign in again.');
     await page.waitForFunction(() => document.title === 'Sign in – Chat');
