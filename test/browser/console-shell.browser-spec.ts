@@ -204,6 +204,7 @@ describe('web console: the shell', () => {
     // Focus went into the drawer; Escape closes it and gives focus back to its button.
     await expect(page.evaluate(() => !!document.activeElement?.closest('nav[aria-label="Rooms and chats"]'))).resolves.toBe(true);
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'drawer-375', { light: true });
     await page.keyboard.press('Escape');
     await sidebar().waitFor({ state: 'hidden' });
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('drawer-toggle');
