@@ -147,7 +147,6 @@ describe('web console, signed in', () => {
     // Closing the room (its live connection) is leaving it (room_exit).
     await eventually(async () => expect(await participants()).toEqual([]));
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await screenshot(page, 'rooms');
     expect(problems).toEqual([]);
   });
 
