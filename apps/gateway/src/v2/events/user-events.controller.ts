@@ -38,8 +38,9 @@ export class UserEventsController {
   @EventStream({
     description: 'Our extension. The person\'s own stream ({user}: their id, e-mail or @mention_name; anyone else, group admins included, 403; a token of no user, 403). ' +
       'Events, as Server-Sent Events with no `id:`: `room_message`, `room_notification` and `room_file_upload` (`data:` the item the room\'s stream ' +
-      '(GET /v2/room/{room}/events) sends, which names the room) for the rooms of the person\'s chats (GET /v2/user/{user}/chats) and the rooms they enter or ' +
-      'are made a member of while connected; `private_message` (`data:` `{"message": <an item of GET /v2/user/{user}/history/latest>, "from": {id, name, ' +
+      '(GET /v2/room/{room}/events) sends, which names the room) for the rooms of the person\'s chats (GET /v2/user/{user}/chats) as they were when it ' +
+      'connected, and the rooms they enter or are made a member of while connected (a room they create, or open for the first time with ' +
+      'PUT /v2/room/{room}/read, joins at the next connection); `private_message` (`data:` `{"message": <an item of GET /v2/user/{user}/history/latest>, "from": {id, name, ' +
       'mention_name}, "to": {id, name, mention_name}}`) for every private message from or to the person. No resume: there is no Last-Event-ID; a client ' +
       'that (re)connects reads GET /v2/user/{user}/chats for what it missed. A room the person loses access to (removed from it, made private) leaves the ' +
       'stream at once: nothing said there after the loss is sent. A comment line (`:`) every LIVE_HEARTBEAT_SECONDS (15) keeps an idle connection open. ' +
