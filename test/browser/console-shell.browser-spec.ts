@@ -105,6 +105,21 @@ describe('web console: the shell', () => {
     expect(problems).toEqual([]);
   });
 
+  it('lists a room the person creates at once, and counts what is said in it from then on', async () => {
+    await signIn();
+    await page.getByLabel('Room name').fill('Fresh paint');
+    await page.getByRole('button', { name: 'Create room' }).click();
+    await page.getByRole('heading', { name: 'Fresh paint' }).waitFor();
+    // Listed once the person's stream has connected again with the new room in it.
+    await entry('Fresh paint').waitFor();
+    const roomId = Number(/^#\/rooms\/(\d+)$/.exec(new URL(page.url()).hash)![1]);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Rooms' }).click();
+    await page.getByRole('heading', { name: 'Rooms' }).waitFor();
+    await bobSays(roomId, 'Nice room, @ada');
+    await entry('Fresh paint, 1 unread, mentioned').waitFor();
+    expect(problems).toEqual([]);
+  });
+
   it('shows a private message from a colleague as a new chat with its count, and starts one from "New chat"', async () => {
     await signIn();
     await entry('Ops').waitFor();

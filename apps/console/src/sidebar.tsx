@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { allItems, api, Session } from './api';
-import { ChatRef, onRead, openChat } from './chat-events';
+import { ChatRef, onRead, openChat, sameChat } from './chat-events';
 import { applyArrival, Arrival, arrivalOf, ChatEntry, countLabel, entriesOf, entryName, markRead, Me, notifies, reconcile, unreadTotal } from './chat-list';
 import { hrefOf, parseRoute, Route } from './routes';
 import { setUnreadTotal } from './title';
@@ -38,6 +38,9 @@ export function closeLiveChats(): void {
 function useChats(session: Session, route: Route, onArrival: (a: Arrival) => void) {
   const [entries, setEntries] = useState<ChatEntry[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const listed = useRef<ChatEntry[] | null>(null);
+  listed.current = entries;
+  const resync = useRef<() => void>(() => undefined);
   const routeChat = useRef<ChatRef | null>(chatOfRoute(route));
   routeChat.current = chatOfRoute(route);
   const arrived = useRef(onArrival);
@@ -90,7 +93,18 @@ function useChats(session: Session, route: Route, onArrival: (a: Arrival) => voi
     };
     void load().catch(() => undefined);
     connect();
-    const unread = onRead((ref) => setEntries((list) => list && markRead(list, ref)));
+    // A room the person just made or opened for the first time is in their chats from now on,
+    // but their stream carries it only from its next connection: connect again (which reads the list).
+    resync.current = () => {
+      if (stopped) return;
+      clearTimeout(retry);
+      source?.close();
+      connect();
+    };
+    const unread = onRead((ref) => {
+      if (ref.type === 'room' && listed.current && !listed.current.some((e) => sameChat(e, ref))) resync.current();
+      setEntries((list) => list && markRead(list, ref));
+    });
     const stop = () => {
       stopped = true;
       clearTimeout(retry);
@@ -104,10 +118,11 @@ function useChats(session: Session, route: Route, onArrival: (a: Arrival) => voi
     };
   }, [session.user.id]);
 
-  // Opening a chat reads it.
+  // Opening a chat reads it; opening a room not listed yet (just created) lists it.
   const current = chatOfRoute(route);
   useEffect(() => {
     if (current) setEntries((list) => list && markRead(list, current));
+    if (current?.type === 'room' && listed.current && !listed.current.some((e) => sameChat(e, current))) resync.current();
   }, [current?.type, current?.id]);
 
   useEffect(() => setUnreadTotal(entries ? unreadTotal(entries) : 0), [entries]);
