@@ -8,6 +8,7 @@ import { RoomsPage } from './pages/rooms';
 import { SignInPage } from './pages/sign-in';
 import { TokensPage } from './pages/tokens';
 import { hrefOf, parseRoute, Route } from './routes';
+import { countLabel } from './chat-list';
 import { closeLiveChats, Sidebar } from './sidebar';
 import { usePageTitle } from './ui';
 
@@ -28,6 +29,7 @@ export function App() {
   const [ended, setEnded] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [drawer, setDrawer] = useState(false);
+  const [unread, setUnread] = useState(0);
   const toggle = useRef<HTMLButtonElement>(null);
   const signedIn = useRef(false);
   signedIn.current = !!session;
@@ -70,7 +72,9 @@ export function App() {
     <>
       <header class="top">
         <button ref={toggle} id="drawer-toggle" type="button" class="drawer-toggle secondary" aria-expanded={drawer} aria-controls="sidebar"
-          onClick={() => (drawer ? closeDrawer(true) : setDrawer(true))}>Rooms and chats</button>
+          onClick={() => (drawer ? closeDrawer(true) : setDrawer(true))}>
+          Rooms and chats{unread > 0 && <> <span class="badge">{countLabel(unread)}</span><span class="visually-hidden"> unread</span></>}
+        </button>
         <nav aria-label="Main">
           <a href={hrefOf({ page: 'rooms' })} aria-current={route.page === 'rooms' ? 'page' : undefined}>Rooms</a>
           <a href={hrefOf({ page: 'tokens' })} aria-current={route.page === 'tokens' ? 'page' : undefined}>API tokens</a>
@@ -81,7 +85,7 @@ export function App() {
         <button type="button" onClick={leave}>Sign out</button>
       </header>
       <div class="shell">
-        <Sidebar session={session} route={route} open={drawer} onClose={closeDrawer} />
+        <Sidebar session={session} route={route} open={drawer} onClose={closeDrawer} onTotal={setUnread} />
         {drawer && <div class="drawer-backdrop" aria-hidden="true" onClick={() => closeDrawer(true)} />}
         <main>{page(route, session)}</main>
       </div>

@@ -35,9 +35,10 @@ export function closeLiveChats(): void {
  * The person's chats, loaded from the API and moved by the live stream: (re)connecting reads the
  * list again (nothing missed while away); an event counts one more in its chat.
  */
-function useChats(session: Session, route: Route, onArrival: (a: Arrival) => void) {
+function useChats(session: Session, route: Route, onArrival: (a: Arrival) => void, onTotal: (total: number) => void) {
   const [entries, setEntries] = useState<ChatEntry[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const [live, setLive] = useState(false);
   const listed = useRef<ChatEntry[] | null>(null);
   listed.current = entries;
   const resync = useRef<() => void>(() => undefined);
@@ -69,7 +70,10 @@ function useChats(session: Session, route: Route, onArrival: (a: Arrival) => voi
     const connect = () => {
       if (stopped) return;
       source = new EventSource(`${base}/events`);
-      source.onopen = () => void load().catch(() => undefined);
+      source.onopen = () => {
+        setLive(true);
+        void load().catch(() => undefined);
+      };
       for (const name of MESSAGE_EVENTS) {
         source.addEventListener(name, (e: MessageEvent) => {
           const arrival = arrivalOf(name, parse(e.data), me);
@@ -84,6 +88,7 @@ function useChats(session: Session, route: Route, onArrival: (a: Arrival) => voi
       // session's end) and the stream opened anew.
       source.addEventListener('error', (e: Event) => {
         const ended = e instanceof MessageEvent && typeof e.data === 'string' && e.data !== '';
+        if (!stopped) setLive(false);
         if (!ended && source?.readyState !== EventSource.CLOSED) return;
         source?.close();
         load().then(() => { if (!stopped) retry = setTimeout(connect, ended ? RECONNECT_MS / 3 : RECONNECT_MS); }, () => {
@@ -125,8 +130,12 @@ function useChats(session: Session, route: Route, onArrival: (a: Arrival) => voi
     if (current?.type === 'room' && listed.current && !listed.current.some((e) => sameChat(e, current))) resync.current();
   }, [current?.type, current?.id]);
 
-  useEffect(() => setUnreadTotal(entries ? unreadTotal(entries) : 0), [entries]);
-  return { entries, problem };
+  useEffect(() => {
+    const total = entries ? unreadTotal(entries) : 0;
+    setUnreadTotal(total);
+    onTotal(total);
+  }, [entries]);
+  return { entries, problem, live };
 }
 
 function parse(data: string): unknown {
@@ -225,9 +234,13 @@ function NotificationSwitch({ permission, ask }: { permission: Permission; ask: 
   return <button type="button" class="secondary" onClick={() => void ask()}>Turn on notifications</button>;
 }
 
-export function Sidebar({ session, route, open, onClose }: { session: Session; route: Route; open: boolean; onClose: (refocus: boolean) => void }) {
+export function Sidebar({ session, route, open, onClose, onTotal }: {
+  session: Session; route: Route; open: boolean; onClose: (refocus: boolean) => void;
+  /** The unread messages of all chats (the drawer's button shows them on a narrow screen). */
+  onTotal: (total: number) => void;
+}) {
   const notifications = useNotifications();
-  const { entries, problem } = useChats(session, route, notifications.show);
+  const { entries, problem, live } = useChats(session, route, notifications.show, onTotal);
   const nav = useRef<HTMLElement>(null);
   const current = chatOfRoute(route);
   const rooms = useMemo(() => (entries ?? []).filter((e) => e.type === 'room'), [entries]);
@@ -262,6 +275,8 @@ export function Sidebar({ session, route, open, onClose }: { session: Session; r
         <NewChat me={session.user.id} />
       </div>
       <div class="sb-group sb-notify">
+        {/* Whether the counts move by themselves now (else they catch up on reconnecting). */}
+        <p class="muted sb-note">{live ? 'Counts update live.' : 'Connecting…'}</p>
         <NotificationSwitch permission={notifications.permission} ask={notifications.ask} />
       </div>
     </nav>
