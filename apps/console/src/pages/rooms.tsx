@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { allItems, api } from '../api';
 import { hrefOf } from '../routes';
-import { attempt, Problem, useInFlight, when } from '../ui';
+import { attempt, Problem, useInFlight, usePageTitle, when } from '../ui';
 
 interface RoomItem {
   id: number;
@@ -13,6 +13,7 @@ interface RoomItem {
 }
 
 export function RoomsPage() {
+  usePageTitle('Rooms');
   const [rooms, setRooms] = useState<RoomItem[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [name, setName] = useState('');

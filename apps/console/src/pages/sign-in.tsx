@@ -1,8 +1,11 @@
 import { useState } from 'preact/hooks';
 import { Session, signIn } from '../api';
-import { Problem } from '../ui';
+import { Problem, usePageTitle } from '../ui';
 
-export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
+/** The sign-in form; `notice` says why it is shown (the session ended) until the person signs in. */
+export function SignInPage({ onSignedIn, notice }: { onSignedIn: (s: Session) => void; notice?: string | null }) {
+  usePageTitle('Sign in');
+  const [shownNotice, setShownNotice] = useState(notice ?? null);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -12,6 +15,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void })
     e.preventDefault();
     setBusy(true);
     setProblem(null);
+    setShownNotice(null);
     try {
       onSignedIn(await signIn(email.trim(), password));
     } catch (err) {
@@ -22,6 +26,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void })
   return (
     <main class="sign-in">
       <h1 tabIndex={-1}>Sign in</h1>
+      {shownNotice && <p class="notice" role="alert">{shownNotice}</p>}
       <form onSubmit={submit}>
         <label for="email">Email</label>
         <input id="email" type="email" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
