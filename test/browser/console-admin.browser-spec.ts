@@ -6,7 +6,7 @@
  * room's settings. Found by accessible names, each screen (and each open dialog) checked by axe.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, screenshot, seriousA11yViolations, watchProblems } from '../support/browser';
+import { launchBrowser, screenshot, seriousA11yViolations, signInToConsole, watchProblems } from '../support/browser';
 import { cli, startTestSystem, TestSystem } from '../support/processes';
 
 jest.setTimeout(180_000);
@@ -52,13 +52,8 @@ describe('web console: administration', () => {
     await context?.close();
   });
 
-  async function signIn(email = 'ada@example.com'): Promise<void> {
-    await page.goto(`${stack.baseUrl}/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Rooms' }).waitFor();
-    problems.length = 0;
+  function signIn(email = 'ada@example.com'): Promise<void> {
+    return signInToConsole(page, stack.baseUrl, email, PASSWORD, problems);
   }
 
   async function openPeople(): Promise<void> {

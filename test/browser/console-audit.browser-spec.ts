@@ -4,7 +4,7 @@
  * absent for anyone else.
  */
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, seriousA11yViolations, watchProblems } from '../support/browser';
+import { launchBrowser, seriousA11yViolations, signInToConsole, watchProblems } from '../support/browser';
 import { cli, startTestSystem, TestSystem } from '../support/processes';
 
 jest.setTimeout(180_000);
@@ -45,13 +45,8 @@ describe('web console: the audit log', () => {
     await page.close();
   });
 
-  async function signIn(email: string): Promise<void> {
-    await page.goto(`${stack.baseUrl}/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Rooms' }).waitFor();
-    problems.length = 0;
+  function signIn(email: string): Promise<void> {
+    return signInToConsole(page, stack.baseUrl, email, PASSWORD, problems);
   }
 
   it('shows a group admin who changed access, newest first, reached by keyboard from the navigation', async () => {

@@ -6,7 +6,7 @@
  * its deliveries a link away; removed after a confirmation.
  */
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot, seriousA11yViolations, watchProblems } from '../support/browser';
+import { launchBrowser, screenshot, seriousA11yViolations, signInToConsole, watchProblems } from '../support/browser';
 import { eventually } from '../support/common';
 import { PlatformReceivers } from '../support/platform-receivers';
 import { cli, startTestSystem, TestSystem } from '../support/processes';
@@ -49,13 +49,8 @@ describe('web console: bridges', () => {
     await page.close();
   });
 
-  async function signIn(): Promise<void> {
-    await page.goto(`${stack.baseUrl}/`);
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Rooms' }).waitFor();
-    problems.length = 0;
+  function signIn(): Promise<void> {
+    return signInToConsole(page, stack.baseUrl, EMAIL, PASSWORD, problems);
   }
 
   it('adds a Slack bridge with inbound, shows its inbound URL once, lists it masked, opens its deliveries, and removes it after a confirmation', async () => {

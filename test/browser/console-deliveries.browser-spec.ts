@@ -9,7 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page, Request } from 'playwright-core';
-import { launchBrowser, screenshot, seriousA11yViolations, watchProblems } from '../support/browser';
+import { launchBrowser, screenshot, seriousA11yViolations, signInToConsole, watchProblems } from '../support/browser';
 import { eventually } from '../support/common';
 import { cli, startTestSystem, TestSystem } from '../support/processes';
 
@@ -71,13 +71,8 @@ describe('web console: deliveries at a glance', () => {
     await page.close();
   });
 
-  async function signIn(): Promise<void> {
-    await page.goto(`${stack.baseUrl}/`);
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Rooms' }).waitFor();
-    problems.length = 0;
+  function signIn(): Promise<void> {
+    return signInToConsole(page, stack.baseUrl, EMAIL, PASSWORD, problems);
   }
 
   /** The page's POSTs to paths ending so: what the buttons actually asked of the API. */

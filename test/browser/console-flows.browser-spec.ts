@@ -8,7 +8,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot, seriousA11yViolations, watchProblems } from '../support/browser';
+import { launchBrowser, screenshot, seriousA11yViolations, signInToConsole, watchProblems } from '../support/browser';
 import { eventually } from '../support/common';
 import { cli, startTestSystem, TestSystem } from '../support/processes';
 
@@ -73,14 +73,8 @@ describe('web console, signed in', () => {
     await page.close();
   });
 
-  async function signIn(): Promise<void> {
-    await page.goto(`${stack.baseUrl}/`);
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Rooms' }).waitFor();
-    // The page asked who is signed in before: that 401 is how it learns "nobody".
-    problems.length = 0;
+  function signIn(): Promise<void> {
+    return signInToConsole(page, stack.baseUrl, EMAIL, PASSWORD, problems);
   }
 
   it('signs in by keyboard alone, refuses a wrong password, and signs out', async () => {

@@ -156,8 +156,8 @@ describe('web console: the shell', () => {
           w.shown.push({ title, body: options?.body });
           w.last = this;
         }
-        static get permission(): NotificationPermission { return w.asked > 0 ? Real.permission : 'default'; }
-        static requestPermission(): Promise<NotificationPermission> {
+        static override get permission(): NotificationPermission { return w.asked > 0 ? Real.permission : 'default'; }
+        static override requestPermission(): Promise<NotificationPermission> {
           w.asked += 1;
           return Real.requestPermission();
         }

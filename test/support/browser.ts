@@ -77,3 +77,16 @@ export async function screenshot(page: Page, name: string, options: { light?: bo
     await page.emulateMedia({ colorScheme: 'light' });
   }
 }
+
+/**
+ * Signs in on the console's form as a person would, and waits for the Rooms page. The page asked
+ * who is signed in first: that 401 ("nobody") is expected, so the problems seen so far are cleared.
+ */
+export async function signInToConsole(page: Page, baseUrl: string, email: string, password: string, problems: string[]): Promise<void> {
+  await page.goto(`${baseUrl}/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Rooms' }).waitFor();
+  problems.length = 0;
+}

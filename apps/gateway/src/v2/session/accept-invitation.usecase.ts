@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Context } from '@opentelemetry/api';
-import { generateApiToken, hashApiToken } from '@app/common';
-import { AcceptInvitationV1, SessionView } from '@app/contracts';
+import { hashApiToken } from '@app/common';
+import { AcceptInvitationV1 } from '@app/contracts';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { ApiError } from '../../shared/api-error';
 import { RoomsClient } from '../../shared/rooms-client';
@@ -9,7 +9,7 @@ import type { AcceptInvitationBody } from '../users/users.schemas';
 import type { RequestOrigin } from '../http/v2-request';
 import { SIGN_IN_THROTTLE } from './session-di-tokens';
 import { SessionAnswer } from './session-answer.interceptor';
-import { isSecureContext, sessionCookie } from './session-cookie';
+import { openSession } from './open-session';
 import { toSessionBody } from './session.presenter';
 import { Budget, SignInThrottle } from './sign-in-throttle';
 import { SignInThrottled } from './sign-in-throttled';
@@ -32,44 +32,25 @@ const REFUSED_BY: Record<Budget, string> = {
  */
 @Injectable()
 export class AcceptInvitation {
-  private readonly ttlSeconds: number;
-
   constructor(
     private readonly rooms: RoomsClient,
     @Inject(SIGN_IN_THROTTLE) private readonly throttle: SignInThrottle,
     private readonly throttled: SignInThrottled,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {
-    this.ttlSeconds = Math.floor(config.SESSION_TTL / 1000);
-  }
+  ) {}
 
-  async execute(token: string, body: AcceptInvitationBody, origin: RequestOrigin, trace?: Context): Promise<SessionAnswer<ReturnType<typeof toSessionBody>>> {
+  execute(token: string, body: AcceptInvitationBody, origin: RequestOrigin, trace?: Context): Promise<SessionAnswer<ReturnType<typeof toSessionBody>>> {
     const tokenHash = hashApiToken(token);
-    const verdict = await this.throttle.take(`invitation ${tokenHash}`, origin.address);
-    if (!verdict.allowed) {
-      throw new ApiError(429, `Too many tries ${REFUSED_BY[verdict.by]}: try again in ${verdict.retryAfterSeconds} seconds.`,
-        { 'Retry-After': String(verdict.retryAfterSeconds) });
-    }
-    const { guess } = verdict;
-    const secret = generateApiToken();
-    let session: SessionView | null;
-    try {
-      ({ session } = await this.rooms.send(AcceptInvitationV1, {
-        tokenHash, password: body.password, sessionHash: hashApiToken(secret), ttlSeconds: this.ttlSeconds, address: origin.address.slice(0, 64),
-      }, trace));
-    } catch (err) {
+    return openSession({ throttle: this.throttle, throttled: this.throttled, config: this.config }, {
+      account: `invitation ${tokenHash}`,
+      accountName: 'an invitation link',
+      tooMany: 'Too many tries',
+      refusedBy: REFUSED_BY,
+      wrong: () => new ApiError(404, UNKNOWN_INVITATION),
       // No answer (or a refusal of the password) says nothing of the link: the try is given back.
-      await this.throttle.giveBack(guess);
-      throw err;
-    }
-    if (!session) {
-      for (const spent of this.throttle.failed(guess)) this.throttled.record({ ...spent, email: 'an invitation link', address: origin.address });
-      throw new ApiError(404, UNKNOWN_INVITATION);
-    }
-    await this.throttle.succeeded(guess);
-    return {
-      body: toSessionBody(session.user, secret, session.expires),
-      setCookie: sessionCookie(secret, this.ttlSeconds, isSecureContext(this.config.PUBLIC_BASE_URL, Boolean(this.config.TLS_CERT_FILE), origin.protocol)),
-    };
+      ask: async (sessionHash, ttlSeconds) => (await this.rooms.send(AcceptInvitationV1, {
+        tokenHash, password: body.password, sessionHash, ttlSeconds, address: origin.address.slice(0, 64),
+      }, trace)).session,
+    }, origin);
   }
 }

@@ -1,14 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Context } from '@opentelemetry/api';
-import { generateApiToken, hashApiToken } from '@app/common';
-import { SessionView, SignInV1 } from '@app/contracts';
+import { SignInV1 } from '@app/contracts';
 import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { ApiError } from '../../shared/api-error';
 import { RoomsClient } from '../../shared/rooms-client';
 import type { RequestOrigin } from '../http/v2-request';
 import { SIGN_IN_THROTTLE } from './session-di-tokens';
 import { SessionAnswer } from './session-answer.interceptor';
-import { isSecureContext, sessionCookie } from './session-cookie';
+import { openSession } from './open-session';
 import { toSessionBody } from './session.presenter';
 import type { SignInBody } from './session.schemas';
 import { Budget, SignInThrottle } from './sign-in-throttle';
@@ -29,43 +28,21 @@ const REFUSED_BY: Record<Budget, string> = {
  */
 @Injectable()
 export class SignIn {
-  private readonly ttlSeconds: number;
-
   constructor(
     private readonly rooms: RoomsClient,
     @Inject(SIGN_IN_THROTTLE) private readonly throttle: SignInThrottle,
     private readonly throttled: SignInThrottled,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {
-    this.ttlSeconds = Math.floor(config.SESSION_TTL / 1000);
-  }
+  ) {}
 
-  async execute(body: SignInBody, origin: RequestOrigin, trace?: Context): Promise<SessionAnswer<ReturnType<typeof toSessionBody>>> {
-    const verdict = await this.throttle.take(body.email, origin.address);
-    if (!verdict.allowed) {
-      throw new ApiError(429, `Too many failed sign-ins ${REFUSED_BY[verdict.by]}: try again in ${verdict.retryAfterSeconds} seconds.`,
-        { 'Retry-After': String(verdict.retryAfterSeconds) });
-    }
-    const { guess } = verdict;
-    const secret = generateApiToken();
-    let session: SessionView | null;
-    try {
-      ({ session } = await this.rooms.send(SignInV1, {
-        email: body.email, password: body.password, sessionHash: hashApiToken(secret), ttlSeconds: this.ttlSeconds,
-      }, trace));
-    } catch (err) {
-      // No answer says whether the password was right: the guess taught nothing, and is given back.
-      await this.throttle.giveBack(guess);
-      throw err;
-    }
-    if (!session) {
-      for (const spent of this.throttle.failed(guess)) this.throttled.record({ ...spent, email: body.email, address: origin.address });
-      throw new ApiError(401, 'Wrong e-mail address or password.');
-    }
-    await this.throttle.succeeded(guess);
-    return {
-      body: toSessionBody(session.user, secret, session.expires),
-      setCookie: sessionCookie(secret, this.ttlSeconds, isSecureContext(this.config.PUBLIC_BASE_URL, Boolean(this.config.TLS_CERT_FILE), origin.protocol)),
-    };
+  execute(body: SignInBody, origin: RequestOrigin, trace?: Context): Promise<SessionAnswer<ReturnType<typeof toSessionBody>>> {
+    return openSession({ throttle: this.throttle, throttled: this.throttled, config: this.config }, {
+      account: body.email,
+      accountName: body.email,
+      tooMany: 'Too many failed sign-ins',
+      refusedBy: REFUSED_BY,
+      wrong: () => new ApiError(401, 'Wrong e-mail address or password.'),
+      ask: async (sessionHash, ttlSeconds) => (await this.rooms.send(SignInV1, { email: body.email, password: body.password, sessionHash, ttlSeconds }, trace)).session,
+    }, origin);
   }
 }
