@@ -169,7 +169,7 @@ describe('tokens (real Postgres, RabbitMQ)', () => {
         status: 2, stdout: '', stderr: expect.stringMatching(/^cli: --scopes does not apply to --type room: a room token only sends notifications to its --room\nUsage:/),
       });
       expect(await cli('token', 'list', '--room', 'Token Room')).toEqual({
-        status: 2, stdout: '', stderr: expect.stringMatching(/^cli: --room does not apply to token list \(it is for token create, addon install, webhook list(, bridge [a-z]+)*\)\n/),
+        status: 2, stdout: '', stderr: expect.stringMatching(/^cli: --room does not apply to token list \(it is for token create, addon install, webhook list(, bridge [a-z]+|, audit)*\)\n/),
       });
       expect(await cli('token', 'create', '--type', 'admin', '--foo')).toEqual({
         status: 2, stdout: '', stderr: expect.stringMatching(/^cli: unknown option --foo for token create\n/),

@@ -10,7 +10,9 @@ const END_GRACE_MS = 10_000;
 /**
  * Takes over an HTTP response as a `text/event-stream` (Fastify lets go of it): status 200,
  * the headers set so far (the rate limit's), no caching or proxy buffering, then a first
- * comment so that the client and any proxy see the stream open at once.
+ * comment so that the client and any proxy see the stream open at once. A HEAD request gets
+ * the same status and headers, and the response ends there: a HEAD has no body, and Node
+ * would hold the headers back until the end of a stream that never ends.
  */
 export function sseSink(reply: FastifyReply): LiveSink {
   reply.hijack();
@@ -29,7 +31,8 @@ export function sseSink(reply: FastifyReply): LiveSink {
   // the request metrics tell a stream from a request by its content type (http-metrics' isEventStream).
   for (const [name, value] of Object.entries(all)) res.setHeader(name, value);
   res.writeHead(200);
-  res.write(sseComment(' live'));
+  if (reply.request.method === 'HEAD') res.end();
+  else res.write(sseComment(' live'));
   return {
     write: (text) => {
       if (!res.writableEnded && !res.destroyed) res.write(text);
