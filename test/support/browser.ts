@@ -68,6 +68,8 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
 export async function screenshot(page: Page, name: string, options: { light?: boolean } = {}): Promise<void> {
   const dir = process.env.CONSOLE_SCREENSHOTS === 'docs' ? path.join(ROOT, 'docs', 'console') : path.join(ROOT, 'dist', 'screenshots');
   mkdirSync(dir, { recursive: true });
+  // From the top: a full-page picture of a scrolled page draws the sticky sidebar where the scroll left it.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
   if (options.light) return;
   await page.emulateMedia({ colorScheme: 'dark' });
