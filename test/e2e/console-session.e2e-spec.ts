@@ -11,7 +11,7 @@ describe('console sign-in and API tokens against the whole system: no secret in 
   const secrets: string[] = [];
 
   beforeAll(async () => {
-    system = await startTestSystem('e2e_console', { LOG_LEVEL: 'debug', SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: '3' });
+    system = await startTestSystem('e2e_console', { LOG_LEVEL: 'debug', SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: '3', SIGN_IN_WINDOW: '1h' });
     baseUrl = system.baseUrl;
   }, 60_000);
 

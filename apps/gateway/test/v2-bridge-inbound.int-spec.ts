@@ -46,7 +46,7 @@ describe('v2 bridges: what a bridged channel\'s people write comes into the room
 
   beforeAll(async () => {
     // A small flood budget, so that a bridge reaches it (each bridge has its own).
-    stack = await startStack({ gateway: { V2_RATE_LIMIT_MAX: '100000', PUBLIC_BASE_URL: BASE, FLOOD_CONTROL_MAX: String(FLOOD_MAX) }, rooms: { PUBLIC_BASE_URL: BASE } });
+    stack = await startStack({ gateway: { V2_RATE_LIMIT_MAX: '100000', PUBLIC_BASE_URL: BASE, FLOOD_CONTROL_MAX: String(FLOOD_MAX), FLOOD_CONTROL_WINDOW_SECONDS: '3600' }, rooms: { PUBLIC_BASE_URL: BASE } });
     capture = await EventCapture.start(stack.amqpUrl, stack.namespace);
     db = stack.rooms!.get(DataSource);
     s = await v2Session(stack);

@@ -12,7 +12,9 @@ import { v2, V2CallOptions, v2Session, V2Session } from './v2-helpers';
  */
 const LIMITS = {
   SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: '3', SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES: '1000', SIGN_IN_MAX_FAILURES_PER_ADDRESS: '1000',
-  SIGN_IN_WINDOW: '1m', SESSION_TTL: '1h',
+  // Counts are kept in windows aligned on multiples of their length: an hour's makes a scenario
+  // that straddles a window's end (and so loses its counts) as rare as the other limits' tests make it.
+  SIGN_IN_WINDOW: '1h', SESSION_TTL: '1h',
 };
 const COOKIE = /^chat_session=([A-Za-z0-9]{40}); HttpOnly; SameSite=Lax; Path=\/; Max-Age=3600$/;
 
@@ -104,7 +106,7 @@ describe('console sign-in sessions and the tokens API (two gateways, real rooms 
         const res = await signInRaw(u.email, u.password, base);
         expectError(res, 429, 'Too Many Requests', /Too many failed sign-ins of this account from this address/);
         expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-        expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+        expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
       }
       await signIn(bystander.email, bystander.password);
     });
