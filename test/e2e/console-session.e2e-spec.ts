@@ -3,6 +3,7 @@
  * built services as processes (what `npm start` runs), logging at debug: then no secret
  * (password, session secret, CSRF token, API token) may appear in any line they wrote.
  */
+import { awayFromWindowEnd } from '../support/common';
 import { cli, startTestSystem, TestSystem } from '../support/processes';
 
 describe('console sign-in and API tokens against the whole system: no secret in any log line', () => {
@@ -103,6 +104,7 @@ describe('console sign-in and API tokens against the whole system: no secret in 
 
   it('refuses an account from an address after 3 failed sign-ins, and says so once in the log: the e-mail, never a password', async () => {
     const v1Admin = cli(['token', 'create', '--type', 'admin'], system.env).stdout.trim();
+    await awayFromWindowEnd(3600);
     const email = `throttled-${Date.now()}@example.com`;
     const password = 'Another pass phrase 5517';
     expect((await form('/v1/users/create', { auth_token: v1Admin, name: 'Throttled User', email, password })).status).toBe(200);

@@ -215,3 +215,15 @@ export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_
     }
   }
 }
+
+/**
+ * Rate limits count in windows aligned on multiples of their length (a minute's window ends at
+ * every full minute). A scenario that counts to a limit and expects the next request refused
+ * must not straddle a window's end, where its counts start again: this waits, if need be, until
+ * the current window has at least `needMs` left (at most `needMs`, near the end of a window).
+ */
+export async function awayFromWindowEnd(windowSeconds: number, needMs = 20_000): Promise<void> {
+  const windowMs = windowSeconds * 1000;
+  const left = () => windowMs - (Date.now() % windowMs);
+  while (left() < needMs) await new Promise((r) => setTimeout(r, Math.min(250, left() + 5)));
+}

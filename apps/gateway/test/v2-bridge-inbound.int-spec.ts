@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { EventCapture, readResponse, Stack, startStack, V1Response } from '../../../test/support/harness';
+import { awayFromWindowEnd, EventCapture, readResponse, Stack, startStack, V1Response } from '../../../test/support/harness';
 import { v2, V2CallOptions, v2Session, V2Session } from './v2-helpers';
 
 const BASE = 'https://chat.example.test';
@@ -138,6 +138,7 @@ describe('v2 bridges: what a bridged channel\'s people write comes into the room
   });
 
   it('counts each bridge\'s posts with the flood control\'s budget: refused ones are given back, then 429 past it', async () => {
+    await awayFromWindowEnd(3600);
     const room = await createRoom();
     const { key } = await bridge(room, { kind: 'mattermost', url: 'https://mm.example.com/hooks/xyz', inbound: { enabled: true, token: 'mm-flood' } });
     const post = (token: string, i: number) => inbound(key, 'application/x-www-form-urlencoded', form({ token, user_name: 'grace', text: `message ${i}` }));

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { NOTIFICATION_COLORS } from '@app/contracts';
-import { EventCapture, Stack, startStack, v1, V1Response } from '../../../test/support/harness';
+import { awayFromWindowEnd, EventCapture, Stack, startStack, v1, V1Response } from '../../../test/support/harness';
 import { v2, v2Session, V2Session } from './v2-helpers';
 
 const BASE = 'http://127.0.0.1:8080';
@@ -263,6 +263,7 @@ describe('v2 room messages, notifications and history (real services)', () => {
     });
 
     it('applies flood control per room: the 4th send of 3 allowed answers 429 with the X-FloodControl headers', async () => {
+      await awayFromWindowEnd(3600);
       const flooded = await createRoom('Flooded Room', s.adminId);
       const sends = [
         () => post(`room/${flooded}/notification`, { message: 'one' }, s.token, floodGateway),
