@@ -139,6 +139,21 @@ describe('chats, read markers and a person\'s live stream across the services', 
     expect(joined.json.room).toMatchObject({ id: later, name: 'Later' });
   });
 
+  it('carries a room the person creates, and one given to them to own, without a reconnect', async () => {
+    const mine = await stream(ann);
+    const made = await v2(ann.token, 'POST', '/room', { name: 'Ann Made', privacy: 'public' });
+    expect(made.status).toBe(201);
+    await say(bob, made.body.id, 'hello in the room Ann made');
+    await arrival(mine, 'room_message', (d) => d.message?.message === 'hello in the room Ann made');
+
+    const handed = await room('Handed Over', 'private');
+    expect((await v2(boss.token, 'PUT', `/room/${handed}`, { name: 'Handed Over', privacy: 'private', is_archived: false, owner: { id: ann.id } })).status).toBe(204);
+    await say(boss, handed, 'yours now');
+    const got = await arrival(mine, 'room_message', (d) => d.message?.message === 'yours now');
+    expect(got.json.room).toMatchObject({ id: handed, name: 'Handed Over' });
+    expect(await chatOf(ann, 'room', handed)).toMatchObject({ unread: 1 });
+  });
+
   it('stops carrying a private room the moment its membership is lost', async () => {
     const hush = await room('Hush', 'private');
     expect((await v2(boss.token, 'PUT', `/room/${hush}/member/${ann.id}`)).status).toBe(204);

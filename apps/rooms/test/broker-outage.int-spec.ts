@@ -55,7 +55,8 @@ describe('rooms service during a RabbitMQ outage (real Postgres, RabbitMQ)', () 
     const room = await createInProcess('Offline Room');
     await stack.rooms.get(SetTopic).execute({ actor: ACTOR, room: { id: room.id }, topic: 'offline topic', from: 'API' }, inProcess(SetTopicV1.pattern));
     await sleep(1000);
-    expect(await outboxCount()).toBe(2);
+    // room_created, the owner's room.member-added notice, room_topic_change.
+    expect(await outboxCount()).toBe(3);
     expect(capture.of(RoomCreatedV2.routingKey, (e) => e.payload.room.id === room.id)).toEqual([]);
 
     // A command sent meanwhile waits in the durable command queue and is answered later.
@@ -84,7 +85,8 @@ describe('rooms service during a RabbitMQ outage (real Postgres, RabbitMQ)', () 
     await link.cut();
     const room = await createInProcess('Interrupted Room');
     await sleep(6_000);
-    expect(await outboxCount()).toBe(1);
+    // room_created and the owner's room.member-added notice.
+    expect(await outboxCount()).toBe(2);
     await link.restore();
     await capture.waitFor(RoomCreatedV2.routingKey, (e) => e.payload.room.id === room.id, 20_000);
     await eventually(async () => expect(await outboxCount()).toBe(0));
@@ -172,7 +174,8 @@ describe('rooms service during a RabbitMQ outage (real Postgres, RabbitMQ)', () 
       new Promise((r) => { timer = setTimeout(() => r('still closing after 15 s'), 15_000); }),
     ]).finally(() => clearTimeout(timer));
     expect(closed).toBe('closed');
-    expect(await outboxCount()).toBe(1);
+    // room_created and the owner's room.member-added notice.
+    expect(await outboxCount()).toBe(2);
 
     await link.restore();
     await stack.startReplica({ AMQP_URL: stack.amqpUrl });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
-import { commandFailure, CreateRoomV1, ReplyOf, RequestOf, RoomCreatedV2 } from '@app/contracts';
+import { commandFailure, CreateRoomV1, ReplyOf, RequestOf, RoomCreatedV2, RoomMemberAddedV1 } from '@app/contracts';
 import { RoomEntity } from '../../database/entities';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { Actors } from '../../users/actors';
@@ -41,6 +41,8 @@ export class CreateRoom {
       // The user who created it: the token's user (v2), else the owner it was created for (v1).
       const creator = (await this.actors.user(m, cmd.actor)) ?? owner;
       emit(RoomCreatedV2, { room: toRoomObject(room, this.ctx), sender: toUserObject(creator, this.ctx) });
+      // The owner's chats list it from now on: so does their live stream, without a reconnect.
+      emit(RoomMemberAddedV1, { roomId: room.id, userId: owner.id });
       return { room: toRoomView(room, null, this.ctx) };
     });
   }

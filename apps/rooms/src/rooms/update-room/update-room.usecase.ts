@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandMeta } from '@app/common';
 import {
-  ReplyOf, RequestOf, RoomAccessNarrowedV1, RoomArchivedV2, RoomTopicChangedV2, RoomUnarchivedV2, UpdateRoomV1,
+  ReplyOf, RequestOf, RoomAccessNarrowedV1, RoomArchivedV2, RoomMemberAddedV1, RoomTopicChangedV2, RoomUnarchivedV2, UpdateRoomV1,
 } from '@app/contracts';
 import type { RoomEntity } from '../../database/entities';
 import { UnitOfWork } from '../../outbox/unit-of-work';
@@ -59,6 +59,8 @@ export class UpdateRoom {
       if (room.privacy === 'private' && (changes.ownerUserId !== undefined || changes.privacy !== undefined)) {
         await this.rooms.addMember(m, room.id, room.ownerUserId);
       }
+      // A new owner's chats list the room from now on, and so does their live stream.
+      if (changes.ownerUserId !== undefined) emit(RoomMemberAddedV1, { roomId: room.id, userId: room.ownerUserId });
 
       const roomObject = toRoomObject(room, this.ctx);
       const announced = changes.topic !== undefined || changes.isArchived !== undefined;
