@@ -62,6 +62,8 @@ describe('an event of the user stream', () => {
     expect(a).toEqual({ chat: { type: 'room', id: 12 }, name: 'Ops', from: 'Ann Lee', fromMe: false, text: 'hi @ada', mentionsMe: true, private: false, at: Date.parse('2026-01-01T00:00:00Z') });
     expect(arrivalOf('room_notification', roomMessage(12, 'CI', 'Build passed'), me)).toMatchObject({ from: 'CI', mentionsMe: false, fromMe: false });
     expect(arrivalOf('room_message', roomMessage(12, { id: 1, name: 'Ada' }, 'mine @ada', [{ id: 1 }]), me)).toMatchObject({ fromMe: true, mentionsMe: false });
+    expect(arrivalOf('room_notification', roomMessage(12, 'CI', '<b>@all</b> deploy failing'), me)).toMatchObject({ mentionsMe: true });
+    expect(arrivalOf('room_message', roomMessage(12, { id: 7, name: 'Ann Lee' }, '@here standup'), me)).toMatchObject({ mentionsMe: false });
   });
 
   it('reads a file upload, a private message both ways, and ignores other events', () => {

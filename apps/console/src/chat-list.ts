@@ -146,7 +146,8 @@ export function arrivalOf(event: string, data: unknown, me: Me): Arrival | null 
   const fromMe = num(senderUser?.id) === me.id;
   const text = str(message?.message) ?? (obj(item.file) ? `shared ${str(obj(item.file)!.name) ?? 'a file'}` : '');
   const mentions = Array.isArray(message?.mentions) ? message!.mentions as unknown[] : [];
-  const mentionsMe = !fromMe && mentions.some((m) => num(obj(m)?.id) === me.id);
+  // @all is everyone's mention, as the server counts it (its `mentions` name no one for it).
+  const mentionsMe = !fromMe && (mentions.some((m) => num(obj(m)?.id) === me.id) || textMentions(text, 'all'));
   return {
     chat: { type: 'room', id: roomId },
     name: str(room.name) ?? `Room ${roomId}`,

@@ -62,6 +62,12 @@ describe('chats and read markers (real Postgres, RabbitMQ)', () => {
     expect(await roomIn(u.ann, ops.id)).toMatchObject({ unread: 3, mentioned: true, lastMessage: { id: expect.any(String) } });
     await rpc.send(MarkRoomReadV1, { actor: as(u.ann), room: { id: ops.id }, messageId: mention });
     expect(await roomIn(u.ann, ops.id)).toMatchObject({ unread: 1, mentioned: false });
+    // @all is everyone's mention (in PostgreSQL's reading of the pattern); @here is no one's.
+    const here = await say(u.bob, ops.id, '@here standup');
+    expect(await roomIn(u.ann, ops.id)).toMatchObject({ unread: 2, mentioned: false });
+    await rpc.send(MarkRoomReadV1, { actor: as(u.ann), room: { id: ops.id }, messageId: here });
+    await notify(ops.id, '<b>@all</b> deploy is failing');
+    expect(await roomIn(u.ann, ops.id)).toMatchObject({ unread: 1, mentioned: true });
 
     // A member of a private room who never opened it: what was said since they became one.
     await say(u.carl, secret.id, 'before Ann was a member');

@@ -1,4 +1,4 @@
-import { privateMentionPattern } from './chat-rules';
+import { MENTION_ALL_PATTERN, privateMentionPattern } from './chat-rules';
 
 /**
  * The pattern is PostgreSQL's (an ARE); its POSIX classes are read here as JavaScript reads
@@ -22,5 +22,17 @@ describe('privateMentionPattern', () => {
     const dotted = asJs(privateMentionPattern('a.b'));
     expect(dotted.test('hi @a.b')).toBe(true);
     expect(dotted.test('hi @axb')).toBe(false);
+  });
+});
+
+describe('MENTION_ALL_PATTERN', () => {
+  const all = asJs(MENTION_ALL_PATTERN);
+
+  it('finds @all as a mention of everyone, in text and in a notification\'s html', () => {
+    for (const text of ['@all standup now', 'deploy failed, @ALL', '<b>@all</b> look']) expect([text, all.test(text)]).toEqual([text, true]);
+  });
+
+  it('does not take @here, @allison, an address or all for it', () => {
+    for (const text of ['@here standup', '@allison hi', 'me@all.example', 'all of you']) expect([text, all.test(text)]).toEqual([text, false]);
   });
 });

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { UNREAD_CAP } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { passesPrivateRoomRuleSql } from '../rooms/room-access.sql';
+import { MENTION_ALL_PATTERN } from './chat-rules';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -62,7 +63,8 @@ export class ChatRepository {
    * The user's rooms: those they are a member of, own or have opened (a read marker), that
    * they may see (the private-room rule's one SQL form) and that are not archived, by name.
    * Unread: messages and notifications after the marker not sent by the user; with no
-   * marker, since their membership began (none when that is not known).
+   * marker, since their membership began (none when that is not known). Mentioned: one of
+   * those names the user, or says @all (MENTION_ALL_PATTERN).
    */
   async rooms(m: EntityManager, userId: number): Promise<ChatRoomRow[]> {
     return m.query(
@@ -75,8 +77,8 @@ export class ChatRepository {
          LEFT JOIN room_read_markers mk ON mk.user_id = $1 AND mk.room_id = r.id
          LEFT JOIN room_members rm ON rm.room_id = r.id AND rm.user_id = $1
          CROSS JOIN LATERAL (
-           SELECT count(*)::int AS unread, coalesce(bool_or($1 = ANY (x.mention_user_ids)), false) AS mentioned
-             FROM (SELECT mention_user_ids FROM messages
+           SELECT count(*)::int AS unread, coalesce(bool_or($1 = ANY (x.mention_user_ids) OR x.body ~* $2), false) AS mentioned
+             FROM (SELECT mention_user_ids, body FROM messages
                     WHERE room_id = r.id AND created_at > coalesce(mk.message_created_at, rm.added_at, 'infinity')
                       AND type IN ('message', 'notification') AND user_id IS DISTINCT FROM $1
                     ORDER BY created_at DESC ${CAPPED}) x) n
@@ -85,7 +87,7 @@ export class ChatRepository {
             ORDER BY created_at DESC LIMIT 1) last ON true
         WHERE NOT r.is_archived AND ${passesPrivateRoomRuleSql('r', '$1')}
         ORDER BY lower(r.name), r.id`,
-      [userId]);
+      [userId, MENTION_ALL_PATTERN]);
   }
 
   /**

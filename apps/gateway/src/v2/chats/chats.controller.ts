@@ -49,8 +49,8 @@ export class UserChatsController extends V2Resource {
     `(${UNREAD_CAP} means ${UNREAD_CAP} or more), so the list costs the same however much was missed. With no marker, a room counts what was said ` +
     'since the user became a member when that is known (memberships made before this extension, and rooms the user owns or only opened, count ' +
     'nothing), and a private chat counts every message received. `mentioned`: one of the unread messages (the newest ' +
-    `${UNREAD_CAP}) mentions the user: a room message whose mentions name them (@all and @here do not name anyone), a private message whose ` +
-    'text has @ and their mention name.')
+    `${UNREAD_CAP}) mentions the user: a room message whose mentions name them or that says @all (@here, meant for the people present when it was said, ` +
+    'does not count), a private message whose text has @ and their mention name.')
   async chats(@CurrentActor() actor: Actor, @UserRefParam() user: UserRef, @Param('user') raw: string) {
     const reply = await this.rooms.send(ListChatsV1, { actor, user });
     return toV2Chats(reply, this.base, `${v2Links(this.base).user(raw)}/chats`);
