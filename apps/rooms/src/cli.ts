@@ -49,7 +49,9 @@ ${AUDIT_USAGE}
   cli file restore-names                                      gives files shared before names were kept the name they were
                                                               shared under (once, after upgrading; safe to run again)
   cli secrets rotate-key                                      re-encrypts every stored secret (webhook signing secrets, OAuth
-                                                              client secrets) under the first key of SECRETS_KEYS; safe to repeat
+                                                              client secrets, bridges' tokens and inbound keys, those of removed
+                                                              webhooks and bridges and of command replies) under the first key
+                                                              of SECRETS_KEYS; safe to repeat
 
 token and user read DATABASE_URL (default postgres://postgres@127.0.0.1:5432/chat) and works with the
 services stopped. A revocation reaches the gateways when the running rooms service publishes

@@ -15,9 +15,7 @@ export interface ResealReport {
 }
 
 const PAGE = 500;
-const zero = (): Record<SecretPlace, number> => ({
-  oauth_clients: 0, webhooks: 0, webhooks_removed: 0, applied_commands: 0, bridge_matrix_tokens: 0, bridge_inbound_tokens: 0, bridge_inbound_hmac_secrets: 0,
-});
+const zero = (): Record<SecretPlace, number> => Object.fromEntries(SECRET_PLACES.map((p) => [p, 0])) as Record<SecretPlace, number>;
 export const sum = (counts: Record<SecretPlace, number>): number => Object.values(counts).reduce((a, b) => a + b, 0);
 
 /**
@@ -60,6 +58,7 @@ export function describeReseal(r: ResealReport): string {
   const names: Record<SecretPlace, string> = {
     oauth_clients: 'OAuth clients', webhooks: 'webhooks', webhooks_removed: 'removed webhooks', applied_commands: 'command replies',
     bridge_matrix_tokens: 'bridges\' Matrix tokens', bridge_inbound_tokens: 'bridges\' inbound tokens', bridge_inbound_hmac_secrets: 'bridges\' inbound HMAC secrets',
+    removed_bridge_matrix_tokens: 'removed bridges\' Matrix tokens', bridge_inbound_keys: 'bridges\' inbound URL keys in command replies',
   };
   const by = (counts: Record<SecretPlace, number>) => SECRET_PLACES.filter((p) => counts[p] > 0).map((p) => `${names[p]} ${counts[p]}`).join(', ');
   let line = `re-encrypted ${sum(r.resealed)} secret(s) under key ${r.keyId}${sum(r.resealed) > 0 ? ` (${by(r.resealed)})` : ''}; `

@@ -1,9 +1,15 @@
 import { secretPurpose } from '@app/common';
 import { DataSource } from 'typeorm';
 
-/** Where secrets are kept: a table (and, for the command log, the reply's field). */
+/**
+ * Where secrets are kept: a table's column (and, for the command log, the reply's field).
+ * In this order: sealing a bridge's Matrix token again is a registration change, whose
+ * trigger keeps the form it ends (the token under the old key) in webhooks_removed, so
+ * removed_bridge_matrix_tokens comes after bridge_matrix_tokens.
+ */
 export const SECRET_PLACES = [
   'oauth_clients', 'webhooks', 'webhooks_removed', 'applied_commands', 'bridge_matrix_tokens', 'bridge_inbound_tokens', 'bridge_inbound_hmac_secrets',
+  'removed_bridge_matrix_tokens', 'bridge_inbound_keys',
 ] as const;
 export type SecretPlace = (typeof SECRET_PLACES)[number];
 
@@ -34,7 +40,11 @@ interface PlaceSql {
   update: string;
   purpose(r: Record<string, string | number | null>): string;
   row(r: Record<string, string | number | null>): string[];
+  /** The last row's key as the select's $2 takes it. */
+  after(row: string[]): unknown;
 }
+
+const firstKey = (row: string[]): string => row[0];
 
 /** A bridge's secret kept in a column of its webhooks row (null where the bridge has none). */
 const bridgeColumn = (column: string, purpose: (id: number) => string): PlaceSql => ({
@@ -43,6 +53,22 @@ const bridgeColumn = (column: string, purpose: (id: number) => string): PlaceSql
   update: `UPDATE webhooks SET ${column} = $3 WHERE id = $1::int AND ${column} = $2`,
   purpose: (r) => purpose(Number(r.id)),
   row: (r) => [String(r.id)],
+  after: firstKey,
+});
+
+/**
+ * A column of the forms kept in webhooks_removed (a deleted webhook's or bridge's, 7 days,
+ * so that an event caused before, its room's room_deleted, is still delivered), keyed by id
+ * and the version that removed it.
+ */
+const removedColumn = (column: string, purpose: (r: Record<string, string | number | null>) => string): PlaceSql => ({
+  select: `SELECT id, removed_version::text AS removed_version, oauth_client_id, ${column} AS secret FROM webhooks_removed
+            WHERE ${notUnder(column)} AND ($2::bigint[] IS NULL OR (id::bigint, removed_version) > ($2[1], $2[2])) ORDER BY id, removed_version LIMIT $3`,
+  count: `SELECT count(*)::int AS n FROM webhooks_removed WHERE ${column} IS NOT NULL`,
+  update: `UPDATE webhooks_removed SET ${column} = $4 WHERE id = $1::int AND removed_version = $2::bigint AND ${column} = $3`,
+  purpose,
+  row: (r) => [String(r.id), String(r.removed_version)],
+  after: (row) => row.map(Number),
 });
 // Each page is read in the order of the row's key ($2 null: the first page): rows already
 // sealed fall out of the filter, and one that cannot be opened does not hold the loop up.
@@ -53,6 +79,7 @@ const SQL: Record<SecretPlace, PlaceSql> = {
     update: 'UPDATE oauth_clients SET secret = $3 WHERE id = $1 AND secret = $2',
     purpose: (r) => secretPurpose.oauthClient(String(r.id)),
     row: (r) => [String(r.id)],
+    after: firstKey,
   },
   webhooks: {
     select: `SELECT id, oauth_client_id, secret FROM webhooks WHERE ${notUnder('secret')} AND ($2::int IS NULL OR id > $2) ORDER BY id LIMIT $3`,
@@ -60,15 +87,9 @@ const SQL: Record<SecretPlace, PlaceSql> = {
     update: 'UPDATE webhooks SET secret = $3 WHERE id = $1::int AND secret = $2',
     purpose: (r) => secretPurpose.signing({ id: Number(r.id), oauthClientId: r.oauth_client_id as string | null }),
     row: (r) => [String(r.id)],
+    after: firstKey,
   },
-  webhooks_removed: {
-    select: `SELECT id, removed_version::text AS removed_version, oauth_client_id, secret FROM webhooks_removed
-              WHERE ${notUnder('secret')} AND ($2::bigint[] IS NULL OR (id::bigint, removed_version) > ($2[1], $2[2])) ORDER BY id, removed_version LIMIT $3`,
-    count: 'SELECT count(*)::int AS n FROM webhooks_removed WHERE secret IS NOT NULL',
-    update: 'UPDATE webhooks_removed SET secret = $4 WHERE id = $1::int AND removed_version = $2::bigint AND secret = $3',
-    purpose: (r) => secretPurpose.signing({ id: Number(r.id), oauthClientId: r.oauth_client_id as string | null }),
-    row: (r) => [String(r.id), String(r.removed_version)],
-  },
+  webhooks_removed: removedColumn('secret', (r) => secretPurpose.signing({ id: Number(r.id), oauthClientId: r.oauth_client_id as string | null })),
   // The replies of the commands that answer a webhook's new secret (create, put), kept a day.
   applied_commands: {
     select: `SELECT command_id::text AS command_id, reply->'webhook'->>'id' AS webhook_id, reply->>'secret' AS secret FROM applied_commands
@@ -78,10 +99,26 @@ const SQL: Record<SecretPlace, PlaceSql> = {
     update: `UPDATE applied_commands SET reply = jsonb_set(reply, '{secret}', to_jsonb($3::text)) WHERE command_id = $1::uuid AND reply->>'secret' = $2`,
     purpose: (r) => secretPurpose.webhook(Number(r.webhook_id)),
     row: (r) => [String(r.command_id)],
+    after: firstKey,
   },
   bridge_matrix_tokens: bridgeColumn('matrix_access_token', secretPurpose.bridgeToken),
   bridge_inbound_tokens: bridgeColumn('inbound_token', (id) => secretPurpose.bridgeInbound(id, 'token')),
   bridge_inbound_hmac_secrets: bridgeColumn('inbound_hmac_secret', (id) => secretPurpose.bridgeInbound(id, 'hmac_secret')),
+  // A deleted (or changed) bridge's form keeps its Matrix token: the dispatchers post its
+  // room's room_deleted with it.
+  removed_bridge_matrix_tokens: removedColumn('matrix_access_token', (r) => secretPurpose.bridgeToken(Number(r.id))),
+  // The replies of the bridge changes that answer a new inbound URL (create, put), kept a
+  // day: the key itself is stored nowhere else (the row keeps its hash).
+  bridge_inbound_keys: {
+    select: `SELECT command_id::text AS command_id, reply->'bridge'->>'id' AS bridge_id, reply->>'inboundKey' AS secret FROM applied_commands
+              WHERE reply ? 'bridge' AND jsonb_typeof(reply->'inboundKey') = 'string' AND ${notUnder(`(reply->>'inboundKey')`)}
+                AND ($2::uuid IS NULL OR command_id > $2::uuid) ORDER BY command_id LIMIT $3`,
+    count: `SELECT count(*)::int AS n FROM applied_commands WHERE reply ? 'bridge' AND jsonb_typeof(reply->'inboundKey') = 'string'`,
+    update: `UPDATE applied_commands SET reply = jsonb_set(reply, '{inboundKey}', to_jsonb($3::text)) WHERE command_id = $1::uuid AND reply->>'inboundKey' = $2`,
+    purpose: (r) => secretPurpose.bridgeInboundKey(Number(r.bridge_id)),
+    row: (r) => [String(r.command_id)],
+    after: firstKey,
+  },
 };
 
 /** SQL of the secrets kept at rest, wherever they are (see SECRET_PLACES). */
@@ -90,7 +127,7 @@ export class SecretsRepository implements SecretStore {
 
   async notUnder(place: SecretPlace, keyId: string, limit: number, after: string[] | null): Promise<StoredSecret[]> {
     const sql = SQL[place];
-    const key = after === null ? null : place === 'webhooks_removed' ? after.map(Number) : after[0];
+    const key = after === null ? null : sql.after(after);
     const rows: Array<Record<string, string | number | null>> = await this.db.query(sql.select, [keyId, key, limit]);
     return rows.map((r) => ({ place, row: sql.row(r), purpose: sql.purpose(r), value: String(r.secret) }));
   }
