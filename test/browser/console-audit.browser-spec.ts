@@ -124,4 +124,20 @@ describe('web console: the audit log', () => {
     expect(await page.getByRole('table').count()).toBe(0);
     expect(problems.filter((p) => !/403/.test(p))).toEqual([]);
   });
+
+  it('still finds a deleted room\'s lines: the Room filter offers it, marked deleted', async () => {
+    const made = await v1('rooms/create', { name: 'Launch', owner_user_id: '1', privacy: 'private' });
+    expect(made.status).toBe(200);
+    expect((await v1('rooms/delete', { room_id: String(made.body.room.room_id) })).status).toBe(200);
+    await signIn('ada@example.com');
+    await page.goto(`${stack.baseUrl}/#/audit`);
+    const filters = page.getByRole('form', { name: 'Filter the audit log' });
+    await filters.getByRole('option', { name: 'Launch (deleted)' }).waitFor({ state: 'attached' });
+    await filters.getByLabel('Room').selectOption({ label: 'Launch (deleted)' });
+    await filters.getByRole('button', { name: 'Apply filters' }).click();
+    const filtered = page.getByRole('table', { name: 'Audit log, lines 1 to 1 (filtered)' });
+    await filtered.waitFor();
+    await expect(filtered.getByRole('row').nth(1).textContent()).resolves.toMatch(/room\.deleted.*Launch \(room \d+\)/);
+    expect(problems).toEqual([]);
+  });
 });

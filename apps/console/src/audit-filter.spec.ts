@@ -1,5 +1,5 @@
 import { AUDIT_ACTIONS } from '@app/contracts';
-import { AUDIT_ACTION_GROUPS, auditPath, filterOf, isFiltered, NO_FILTER, startOfDay } from './audit-filter';
+import { AUDIT_ACTION_GROUPS, auditPath, filterOf, isFiltered, NO_FILTER, roomChoices, startOfDay } from './audit-filter';
 
 describe('the audit log filter', () => {
   it('offers every action the log records, each once', () => {
@@ -34,5 +34,16 @@ describe('the audit log filter', () => {
   it('keeps a filter from the history entry, and nothing else', () => {
     expect(filterOf({ action: 'room.deleted', room: 4, other: 'x' })).toEqual({ ...NO_FILTER, action: 'room.deleted' });
     expect(filterOf(null)).toEqual(NO_FILTER);
+  });
+});
+
+describe('roomChoices', () => {
+  const line = (id: number | null, name: string, type = 'room') => ({ target: { type, id, name } });
+
+  it('adds the rooms the log says were deleted, marked, once each, among the others by name', () => {
+    const rooms = [{ id: 2, name: 'Ops' }, { id: 1, name: 'Alpha' }];
+    expect(roomChoices(rooms, [line(9, 'Launch'), line(9, 'Launch'), line(2, 'Ops'), line(null, 'x'), line(5, 'Ada', 'user')])).toEqual([
+      { id: 1, name: 'Alpha' }, { id: 9, name: 'Launch (deleted)' }, { id: 2, name: 'Ops' },
+    ]);
   });
 });

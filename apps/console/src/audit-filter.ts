@@ -62,3 +62,21 @@ export function filterOf(value: unknown): AuditFilter {
   const text = (k: keyof AuditFilter) => (typeof v[k] === 'string' ? (v[k] as string) : '');
   return { actor: text('actor'), action: text('action'), room: text('room'), since: text('since'), until: text('until') };
 }
+
+interface NamedRoom { id: number; name: string }
+
+/**
+ * The Room picker's choices: the rooms there are, and those the log says were deleted (a
+ * room.deleted line names its target as it was then), so that a deleted room's lines can
+ * still be found. Deleted ones are marked, and listed once however often a line names them.
+ */
+export function roomChoices(rooms: readonly NamedRoom[], deletedLines: ReadonlyArray<{ target: { type: string; id: number | null; name: string } }>): NamedRoom[] {
+  const seen = new Set(rooms.map((r) => r.id));
+  const deleted: NamedRoom[] = [];
+  for (const { target } of deletedLines) {
+    if (target.type !== 'room' || target.id === null || seen.has(target.id)) continue;
+    seen.add(target.id);
+    deleted.push({ id: target.id, name: `${target.name} (deleted)` });
+  }
+  return [...rooms, ...deleted].sort((a, b) => a.name.localeCompare(b.name));
+}

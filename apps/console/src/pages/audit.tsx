@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { allItems, api } from '../api';
-import { AUDIT_ACTION_GROUPS, AuditFilter, auditPath, filterOf, isFiltered, NO_FILTER } from '../audit-filter';
+import { AUDIT_ACTION_GROUPS, AuditFilter, auditPath, filterOf, isFiltered, NO_FILTER, roomChoices } from '../audit-filter';
 import { Problem, usePageTitle, when } from '../ui';
 
 interface Subject { type: string; id: number | null; name: string }
@@ -51,7 +51,11 @@ export function AuditPage() {
   useEffect(() => {
     // The pickers' choices; the log reads without them (a filter is then typed in by nobody).
     allItems<Named>('/v2/user?include-deleted=true&max-results=1000').then((u) => setPeople(u.sort(byName)), () => undefined);
-    allItems<Named>('/v2/room?include-archived=true&include-private=true&max-results=1000').then((r) => setRooms(r.sort(byName)), () => undefined);
+    // Deleted rooms too, as the log names them: their lines stay in it.
+    Promise.all([
+      allItems<Named>('/v2/room?include-archived=true&include-private=true&max-results=1000'),
+      allItems<AuditItem>('/v2/audit?action=room.deleted&max-results=1000').catch(() => []),
+    ]).then(([r, deleted]) => setRooms(roomChoices(r, deleted)), () => undefined);
   }, []);
 
   useEffect(() => {
