@@ -5,6 +5,7 @@ import { Strategy } from 'passport-custom';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { attachToken } from '../shared/auth/request-token';
 import { TokenAuthenticator } from '../shared/auth/token-authenticator';
+import { retryAfter } from '../shared/rate-limit/rate-limit';
 import { RequestRateLimiter } from '../shared/rate-limit/request-rate-limiter';
 import { V1Error } from './errors';
 import { V1HttpRequest } from './v1-request';
@@ -41,7 +42,8 @@ export class V1TokenStrategy extends PassportStrategy(Strategy, V1_TOKEN_STRATEG
 
     const limit = await this.limiter.consume(token.id);
     v1.rateLimit = limit;
-    if (limit.exceeded) throw new V1Error(403, `You have exceeded the rate limit. See ${this.docs}/docs/api/rate_limiting`);
+    // 403, not 429, as HipChat's v1 answered it (compatibility.md); Retry-After is ours, added.
+    if (limit.exceeded) throw new V1Error(403, `You have exceeded the rate limit. See ${this.docs}/docs/api/rate_limiting`, retryAfter(limit));
 
     if (!(v1.method!.kinds as readonly string[]).includes(token.kind)) {
       const message = `This ${token.kind} auth_token does not have access to ${v1.name}. Please see: ${this.docs}/docs/api/auth`;
