@@ -29,6 +29,7 @@ export class DocsController {
       'Create one on the server: npm run --silent cli -- token create --type admin --label "my script"',
       '',
       'A missing or unknown token answers 401; a token of the wrong kind answers 403.',
+      'Too many unknown tokens from one address answer 429 (see /docs/api/rate_limiting).',
       'Add auth_test=true to any request to check a token without doing anything:',
       '202 when the token may call the method, 401 otherwise.',
       '',
