@@ -6,7 +6,6 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { attachToken } from '../shared/auth/request-token';
 import { TokenAuthenticator } from '../shared/auth/token-authenticator';
 import { AuthFailureLimit, tooManyUnknownTokens } from '../shared/rate-limit/auth-failure-limit';
-import { addressKey } from '../shared/rate-limit/client-address';
 import { retryAfter } from '../shared/rate-limit/rate-limit';
 import { RequestRateLimiter } from '../shared/rate-limit/request-rate-limiter';
 import { V1Error } from './errors';
@@ -40,7 +39,7 @@ export class V1TokenStrategy extends PassportStrategy(Strategy, V1_TOKEN_STRATEG
     // compatibility.md: one text for a missing token and an invalid one, the original's; clients match on it.
     if (!clear) throw new V1Error(401, `Auth token invalid. Please see: ${this.docs}/docs/api/auth`);
     // v2 tokens (personal, room, add-on) are not v1 tokens: unknown here, as v1 tokens are on /v2.
-    const verdict = await this.authFailures.authenticate(addressKey(req.ip), () => this.tokens.authenticate(clear), (t) => V1_TOKEN_KINDS.includes(t.kind));
+    const verdict = await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(clear), (t) => V1_TOKEN_KINDS.includes(t.kind));
     if (verdict.refused) {
       v1.rateLimit = verdict.refused;
       throw tooManyUnknownTokens(verdict.refused);

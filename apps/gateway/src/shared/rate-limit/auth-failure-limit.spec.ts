@@ -48,6 +48,12 @@ describe('AuthFailureLimit', () => {
     expect(await limit.authenticate('203.0.113.7', lookup)).toEqual({ token: { secret: 'good-1' } });
   });
 
+  it('counts an address as the other limits do: an IPv6 client by its /64', async () => {
+    for (let i = 1; i <= 3; i++) await limit.authenticate(`2001:db8:1:2::${i}`, known('bad'));
+    expect(consume).toHaveBeenCalledWith('2001:db8:1:2::/64');
+    expect(await limit.authenticate('2001:db8:1:2::99', known('good-1'))).toMatchObject({ token: null, refused: { exceeded: true } });
+  });
+
   it('words the refusal with the seconds left, in Retry-After too', () => {
     const error = tooManyUnknownTokens(rateLimitState(2, 3, 1_700_000_100), 1_700_000_040_500);
     expect(error.status).toBe(429);

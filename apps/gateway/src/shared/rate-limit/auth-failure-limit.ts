@@ -1,4 +1,5 @@
 import { ApiError } from '../api-error';
+import { addressKey } from './client-address';
 import { RateLimitState, secondsUntil } from './rate-limit';
 import type { RequestRateLimiter } from './request-rate-limiter';
 
@@ -35,15 +36,18 @@ export class AuthFailureLimit {
   }
 
   /**
-   * Looks up `secret` with `lookup` unless `address` is refused; a lookup that finds nothing,
-   * or a token that `accepts` refuses (a token of another API), counts as a failure, and the
-   * failure that goes past the limit is refused itself.
+   * Looks up a presented token with `lookup` unless the client address (`ip`: req.ip, counted
+   * by its addressKey) is refused; a lookup that finds nothing, or a token that `accepts`
+   * refuses (a token of another API), counts as a failure, and the failure that goes past the
+   * limit is refused itself.
    */
-  async authenticate<T>(address: string, lookup: () => Promise<T | null>, accepts: (token: T) => boolean = () => true): Promise<AuthenticationVerdict<T>> {
-    const refused = this.refusal(address);
+  async authenticate<T>(ip: string | undefined, lookup: () => Promise<T | null>, accepts: (token: T) => boolean = () => true): Promise<AuthenticationVerdict<T>> {
+    // While no address is refused (nearly always), a valid token costs not even the address's parsing.
+    const refused = this.refused.size === 0 ? undefined : this.refusal(addressKey(ip));
     if (refused) return { token: null, refused };
     const token = await lookup();
     if (token !== null && accepts(token)) return { token };
+    const address = addressKey(ip);
     const count = await this.limiter.consume(address);
     if (!count.exceeded) return { token: null };
     this.forgetEnded();

@@ -37,11 +37,10 @@ export class FileLimitGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<V2HttpRequest>();
     const res = context.switchToHttp().getResponse<FastifyReply>();
-    const address = addressKey(req.ip);
-    const token = await this.holder(req, address);
+    const token = await this.holder(req);
     // An unknown token: ServeFile answers 401, as everywhere in v2; it counted against the address.
     if (token === undefined) return true;
-    const limit = token ? await this.limiter.consume(token.id) : await this.publicLimiter.consume(address);
+    const limit = token ? await this.limiter.consume(token.id) : await this.publicLimiter.consume(addressKey(req.ip));
     req.v2 = { ...req.v2, rateLimit: limit };
     res.headers(v2RateLimitHeaders(limit));
     if (limit.exceeded) throw tooMany(limit, token ? this.limiter : this.publicLimiter, token !== null);
@@ -53,11 +52,11 @@ export class FileLimitGuard implements CanActivate {
    * (no credentials, or an ended session's cookie: ServeFile serves it as nobody), undefined
    * for a token that is unknown here.
    */
-  private async holder(req: V2HttpRequest, address: string): Promise<AuthenticatedToken | null | undefined> {
+  private async holder(req: V2HttpRequest): Promise<AuthenticatedToken | null | undefined> {
     const clear = presentedToken(req);
     if (clear) {
       // Every kind ServeFile takes (v1 tokens too, where v1 shows these links); a session's secret is not a token.
-      const verdict = await this.authFailures.authenticate(address, () => this.tokens.authenticate(clear), (t) => t.kind !== 'session');
+      const verdict = await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(clear), (t) => t.kind !== 'session');
       if (verdict.refused) {
         req.v2 = { ...req.v2, rateLimit: verdict.refused };
         throw tooManyUnknownTokens(verdict.refused);
