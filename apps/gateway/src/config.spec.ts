@@ -59,3 +59,16 @@ describe('gateway configuration: files', () => {
     expect(gatewayConfigProblems(parseConfig(gatewayConfigShape, { FILE_LINK_TTL: '30s' }))).toEqual([expect.stringMatching(/^FILE_LINK_TTL: must be at least 1m/)]);
   });
 });
+
+describe('gateway configuration: failed token authentications', () => {
+  it('allows 100 failures per client address per 5 minutes by default', () => {
+    expect(parseConfig(gatewayConfigShape, {})).toMatchObject({ AUTH_FAILURE_RATE_LIMIT_MAX: 100, AUTH_FAILURE_RATE_LIMIT_WINDOW_SECONDS: 300 });
+    expect(parseConfig(gatewayConfigShape, { AUTH_FAILURE_RATE_LIMIT_MAX: '20', AUTH_FAILURE_RATE_LIMIT_WINDOW_SECONDS: '3600' }))
+      .toMatchObject({ AUTH_FAILURE_RATE_LIMIT_MAX: 20, AUTH_FAILURE_RATE_LIMIT_WINDOW_SECONDS: 3600 });
+  });
+
+  it('names the variable whose value is wrong', () => {
+    expect(() => parseConfig(gatewayConfigShape, { AUTH_FAILURE_RATE_LIMIT_MAX: '0' })).toThrow(/AUTH_FAILURE_RATE_LIMIT_MAX: must be greater than 0/);
+    expect(() => parseConfig(gatewayConfigShape, { AUTH_FAILURE_RATE_LIMIT_WINDOW_SECONDS: '5m' })).toThrow(/AUTH_FAILURE_RATE_LIMIT_WINDOW_SECONDS: must be a whole number/);
+  });
+});

@@ -79,9 +79,17 @@ export const gatewayConfigShape = {
   PUBLIC_RATE_LIMIT_MAX: env.positiveInt(600),
   PUBLIC_RATE_LIMIT_WINDOW_SECONDS: env.positiveInt(300),
   /**
+   * Failed token authentications (an unknown, revoked or malformed token, v1 or v2, or an ended
+   * session cookie) per client address and window, shared by every replica: past them, that
+   * address's requests that present a token are refused (429) before the token is looked up,
+   * until the window resets.
+   */
+  AUTH_FAILURE_RATE_LIMIT_MAX: env.positiveInt(100),
+  AUTH_FAILURE_RATE_LIMIT_WINDOW_SECONDS: env.positiveInt(300),
+  /**
    * The proxies in front of the gateway (comma-separated addresses or CIDR ranges): from
    * those only, X-Forwarded-For gives the client's address (sign-in throttling, the public
-   * routes' rate limit; read from the right, the first address that is not a listed proxy) and
+   * routes' rate limit, the unknown tokens' limit; read from the right, the first address that is not a listed proxy) and
    * X-Forwarded-Proto https marks the session cookie Secure. Unset: no header is trusted.
    */
   TRUST_PROXY: z.string().optional().transform((value, ctx) => {

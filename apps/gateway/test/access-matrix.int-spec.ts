@@ -330,7 +330,8 @@ describe('the access matrix: every operation, every kind of actor, against the r
 
     const open = { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' };
     stack = await startStack({
-      gateway: { V2_RATE_LIMIT_MAX: '1000000', RATE_LIMIT_MAX: '1000000', FLOOD_CONTROL_MAX: '1000000', ...open },
+      // Its 401 cells (a v1 token on v2, a v2 token on v1) are failed authentications of one address.
+      gateway: { V2_RATE_LIMIT_MAX: '1000000', RATE_LIMIT_MAX: '1000000', FLOOD_CONTROL_MAX: '1000000', AUTH_FAILURE_RATE_LIMIT_MAX: '1000000', ...open },
       rooms: { ...open },
       dispatcher: { ...open, WEBHOOK_RETRY_SCHEDULE: '1s' },
     });

@@ -128,3 +128,18 @@ export function expectRateLimitHeaders(res: V1Response, limit?: number): void {
   expect(reset).toBeGreaterThan(now - 1);
   expect(reset).toBeLessThanOrEqual(now + 3600);
 }
+
+/**
+ * A refusal's Retry-After: whole seconds, more than 0, at most the window, and what the count's
+ * reset header (`x-ratelimit-reset`, `x-floodcontrol-reset`) implies, give or take a second.
+ */
+export function expectRetryAfter(res: { headers: Headers }, windowSeconds: number, resetHeader = 'x-ratelimit-reset'): number {
+  const text = res.headers.get('retry-after');
+  expect(text).toMatch(/^\d+$/);
+  const seconds = Number(text);
+  expect(seconds).toBeGreaterThan(0);
+  expect(seconds).toBeLessThanOrEqual(windowSeconds);
+  const implied = Number(res.headers.get(resetHeader)) - Date.now() / 1000;
+  expect(Math.abs(seconds - implied)).toBeLessThanOrEqual(1);
+  return seconds;
+}

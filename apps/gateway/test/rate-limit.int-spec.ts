@@ -1,5 +1,5 @@
 import { awayFromWindowEnd, Stack, startStack, v1 } from '../../../test/support/harness';
-import { expectError, expectJson, expectRateLimitHeaders, expectXmlError } from './gateway-helpers';
+import { expectError, expectJson, expectRateLimitHeaders, expectRetryAfter, expectXmlError } from './gateway-helpers';
 
 // A long window makes crossing a window boundary in mid-test practically impossible.
 const LIMITS = { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_SECONDS: '3600' };
@@ -49,10 +49,13 @@ describe('v1 rate limit (real rooms service, Postgres, RabbitMQ, two gateway rep
     const r4 = await v1(second, 'GET', 'rooms/list', { auth_token: token });
     expectError(r4, 403, 'Forbidden', /^You have exceeded the rate limit\. See http.*\/docs\/api\/rate_limiting$/);
     expect(headers(r4)).toEqual({ limit: '3', remaining: '0', reset });
+    // Not in HipChat's answer; ours adds it (adding headers keeps clients working).
+    expectRetryAfter(r4, 3600);
 
     const r5 = await v1(stack.baseUrl, 'GET', 'rooms/list', { auth_token: token, format: 'xml' });
     expectXmlError(r5, 403, 'Forbidden', /rate limit/);
     expect(headers(r5)).toEqual({ limit: '3', remaining: '0', reset });
+    expectRetryAfter(r5, 3600);
   });
 
   it('does not perform a request past the limit', async () => {

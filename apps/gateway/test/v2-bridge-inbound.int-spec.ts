@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { awayFromWindowEnd, EventCapture, readResponse, Stack, startStack, V1Response } from '../../../test/support/harness';
+import { expectRetryAfter } from './gateway-helpers';
 import { v2, V2CallOptions, v2Session, V2Session } from './v2-helpers';
 
 const BASE = 'https://chat.example.test';
@@ -148,7 +149,9 @@ describe('v2 bridges: what a bridged channel\'s people write comes into the room
       expect(res.status).toBe(200);
       expect(res.headers.get('x-floodcontrol-remaining')).toBe(String(FLOOD_MAX - i - 1));
     }
-    expect(errorOf(await post('mm-flood', FLOOD_MAX))).toEqual(errorBody(429, 'Too Many Requests', /^Flood control: this bridge may post 5 messages per/));
+    const past = await post('mm-flood', FLOOD_MAX);
+    expect(errorOf(past)).toEqual(errorBody(429, 'Too Many Requests', /^Flood control: this bridge may post 5 messages per/));
+    expectRetryAfter(past, 3600, 'x-floodcontrol-reset');
     expect(await rowsOf(room)).toBe(FLOOD_MAX);
     // Another bridge of the same room has its own budget.
     const other = await bridge(room, { kind: 'rocketchat', url: 'https://rc.example.com/hooks/abc', inbound: { enabled: true } });

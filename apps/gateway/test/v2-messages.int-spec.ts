@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { NOTIFICATION_COLORS } from '@app/contracts';
 import { awayFromWindowEnd, EventCapture, Stack, startStack, v1, V1Response } from '../../../test/support/harness';
+import { expectRetryAfter } from './gateway-helpers';
 import { v2, v2Session, V2Session } from './v2-helpers';
 
 const BASE = 'http://127.0.0.1:8080';
@@ -262,7 +263,7 @@ describe('v2 room messages, notifications and history (real services)', () => {
       expect(errorOf(await post('room/Ghost Room/notification', { message: 'x' }))).toEqual({ status: 404, message: 'Room Ghost Room not found' });
     });
 
-    it('applies flood control per room: the 4th send of 3 allowed answers 429 with the X-FloodControl headers', async () => {
+    it('applies flood control per room: the 4th send of 3 allowed answers 429 with the X-FloodControl headers and Retry-After', async () => {
       await awayFromWindowEnd(3600);
       const flooded = await createRoom('Flooded Room', s.adminId);
       const sends = [
@@ -283,6 +284,7 @@ describe('v2 room messages, notifications and history (real services)', () => {
       expect(res.headers.get('x-floodcontrol-remaining')).toBe('0');
       const reset = Number(res.headers.get('x-floodcontrol-reset'));
       expect(Number.isInteger(reset) && reset > Date.now() / 1000).toBe(true);
+      expectRetryAfter(res, 3600, 'x-floodcontrol-reset');
       expect(res.headers.get('x-ratelimit-limit')).toBe('100000');
       // Another room is not affected, and reads are not flood-controlled.
       expect((await post(`room/${roomId}/notification`, { message: 'other room' }, s.token, floodGateway)).status).toBe(204);

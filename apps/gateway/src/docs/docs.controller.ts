@@ -2,6 +2,7 @@ import { Controller, Get, Header, Inject, Optional, Res } from '@nestjs/common';
 import { Observability, OBSERVABILITY, readinessStatus, ReadinessReport } from '@app/common';
 import type { FastifyReply } from 'fastify';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { windowText } from '../shared/rate-limit/rate-limit';
 import { SILHOUETTE_PNG } from './silhouette';
 
 /**
@@ -28,6 +29,7 @@ export class DocsController {
       'Create one on the server: npm run --silent cli -- token create --type admin --label "my script"',
       '',
       'A missing or unknown token answers 401; a token of the wrong kind answers 403.',
+      'Too many unknown tokens from one address answer 429 (see /docs/api/rate_limiting).',
       'Add auth_test=true to any request to check a token without doing anything:',
       '202 when the token may call the method, 401 otherwise.',
       '',
@@ -78,7 +80,11 @@ export class DocsController {
       '  X-RateLimit-Limit      requests allowed per window',
       '  X-RateLimit-Remaining  requests left in the current window',
       '  X-RateLimit-Reset      UNIX time (seconds) at which the window resets',
-      'Past the limit, requests answer 403 until the window resets.',
+      'Past the limit, requests answer 403 until the window resets; Retry-After says in how many seconds.',
+      '',
+      `Unknown tokens are counted per client address: past ${this.config.AUTH_FAILURE_RATE_LIMIT_MAX} per ${windowText(this.config.AUTH_FAILURE_RATE_LIMIT_WINDOW_SECONDS)},`,
+      'that address\'s requests with a token answer 429 (with Retry-After, and that count in the',
+      'X-RateLimit-* headers) until the window resets, before the token is checked.',
       '',
     ].join('\n');
   }

@@ -196,7 +196,7 @@ export function buildV2OpenApi(routes: V2RouteInfo[], baseUrl: string, v1Methods
         ...(r.isPublic ? { 429: error('Too many requests from this client address (Retry-After says when to try again).') } : {
           401: error('No token, or an unknown one (or no session cookie, or an ended session).'),
           403: error('The token lacks the scope, or may not act on this room; or a session cookie without its X-CSRF-Token on a change.'),
-          429: error('Rate limit or flood control exceeded.'),
+          429: error('The token\'s rate limit or the room\'s flood control exceeded; or too many requests with unknown tokens from this client address (AUTH_FAILURE_RATE_LIMIT_MAX per AUTH_FAILURE_RATE_LIMIT_WINDOW_SECONDS), refused before the token is looked up, with that count in X-Ratelimit-*. Retry-After says when to try again.'),
         }),
         404: error('No such room, user or message.'),
         503: error('A dependency is unavailable; nothing was done.'),

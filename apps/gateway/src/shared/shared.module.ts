@@ -6,6 +6,7 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { TokenAuthenticator } from './auth/token-authenticator';
 import { AMQP_BROKER, DISPATCHER_RPC, REDIS_CLIENT, ROOMS_RPC } from './di-tokens';
 import { DispatcherClient } from './dispatcher-client';
+import { AuthFailureLimit } from './rate-limit/auth-failure-limit';
 import { RequestRateLimiter } from './rate-limit/request-rate-limiter';
 import { RoomsClient } from './rooms-client';
 
@@ -25,7 +26,7 @@ class SharedConnections implements OnApplicationShutdown {
 
 /**
  * What every API of the gateway uses, and none owns: configuration and logger, the broker
- * and the rooms and dispatcher clients over it, token authentication with its cache and the rate limiter
+ * and the rooms and dispatcher clients over it, token authentication with its cache, the v1 rate limiter and the failed authentications' limit
  * (the access log is a hook of the HTTP server: see bootstrap.ts). Nothing here knows an API version.
  */
 @Global()
@@ -65,12 +66,21 @@ export class SharedModule {
             keyPrefix: `${config.BROKER_NAMESPACE}:rl:v1`,
           }, logger),
         },
+        {
+          provide: AuthFailureLimit,
+          inject: [REDIS_CLIENT],
+          useFactory: (redis: Redis) => new AuthFailureLimit(new RequestRateLimiter(redis, {
+            limit: config.AUTH_FAILURE_RATE_LIMIT_MAX,
+            windowSeconds: config.AUTH_FAILURE_RATE_LIMIT_WINDOW_SECONDS,
+            keyPrefix: `${config.BROKER_NAMESPACE}:rl:auth-failure`,
+          }, logger)),
+        },
         RoomsClient,
         DispatcherClient,
         TokenAuthenticator,
         SharedConnections,
       ],
-      exports: [GATEWAY_CONFIG, APP_LOGGER, AMQP_BROKER, REDIS_CLIENT, RoomsClient, DispatcherClient, TokenAuthenticator, RequestRateLimiter],
+      exports: [GATEWAY_CONFIG, APP_LOGGER, AMQP_BROKER, REDIS_CLIENT, RoomsClient, DispatcherClient, TokenAuthenticator, RequestRateLimiter, AuthFailureLimit],
     };
   }
 }

@@ -1,4 +1,4 @@
-import { currentWindowEnd, rateLimitHeaders, rateLimitState, secondsUntil } from './rate-limit';
+import { currentWindowEnd, rateLimitHeaders, rateLimitState, retryAfter, secondsUntil } from './rate-limit';
 
 describe('rate limit arithmetic', () => {
   it('counts down to zero and refuses only past the limit', () => {
@@ -17,6 +17,7 @@ describe('rate limit arithmetic', () => {
   it('says the seconds left in a window as Retry-After does: whole, rounded up, at least 1', () => {
     expect(secondsUntil(1_700_000_100, 1_700_000_040_500)).toBe(60);
     expect(secondsUntil(1_700_000_100, 1_700_000_100_000)).toBe(1);
+    expect(retryAfter({ reset: 1_700_000_100 }, 1_700_000_040_500)).toEqual({ 'Retry-After': '60' });
   });
 
   it('renders the three headers as strings', () => {

@@ -22,6 +22,11 @@ export function secondsUntil(reset: number, nowMs = Date.now()): number {
   return Math.max(1, Math.ceil(reset - nowMs / 1000));
 }
 
+/** The Retry-After header of a refusal by a count whose window ends at `reset`. */
+export function retryAfter(state: Pick<RateLimitState, 'reset'>, nowMs = Date.now()): { 'Retry-After': string } {
+  return { 'Retry-After': String(secondsUntil(state.reset, nowMs)) };
+}
+
 export function rateLimitHeaders(state: Pick<RateLimitState, 'limit' | 'remaining' | 'reset'>): Record<string, string> {
   return {
     'X-RateLimit-Limit': String(state.limit),

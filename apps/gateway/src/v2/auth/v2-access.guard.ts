@@ -4,7 +4,7 @@ import { parseRoomRef, scopesInForce, V2Scope } from '@app/contracts';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../shared/api-error';
 import { addressKey } from '../../shared/rate-limit/client-address';
-import { secondsUntil, windowText } from '../../shared/rate-limit/rate-limit';
+import { retryAfter, windowText } from '../../shared/rate-limit/rate-limit';
 import { RequestRateLimiter } from '../../shared/rate-limit/request-rate-limiter';
 import { FloodCount, floodSubject } from '../flood/flood-control';
 import { FLOOD_CONTROLLED, PUBLIC_ROUTE, REQUIRED_SCOPES, SESSION_ENOUGH } from '../http/route-options';
@@ -53,7 +53,8 @@ export class V2AccessGuard implements CanActivate {
     if (subject && count) req.v2!.flood = new FloodCount(this.flood, subject, count);
     res.headers(v2RateLimitHeaders(limit));
     if (limit.exceeded) {
-      throw new ApiError(429, `You have exceeded the rate limit of ${limit.limit} requests per ${this.windowText()}; it resets at ${new Date(limit.reset * 1000).toISOString()}.`);
+      throw new ApiError(429, `You have exceeded the rate limit of ${limit.limit} requests per ${this.windowText()}; it resets at ${new Date(limit.reset * 1000).toISOString()}.`,
+        retryAfter(limit));
     }
     if (!scoped) {
       const needed = anyOf.length === 1 ? `the scope ${anyOf[0]}` : `one of the scopes ${anyOf.join(', ')}`;
@@ -64,7 +65,8 @@ export class V2AccessGuard implements CanActivate {
     if (count) {
       res.headers(floodHeaders(count));
       if (count.exceeded) {
-        throw new ApiError(429, `Flood control: room ${raw} may receive ${count.limit} messages per ${windowText(this.flood.windowSeconds)}; it resets at ${new Date(count.reset * 1000).toISOString()}.`);
+        throw new ApiError(429, `Flood control: room ${raw} may receive ${count.limit} messages per ${windowText(this.flood.windowSeconds)}; it resets at ${new Date(count.reset * 1000).toISOString()}.`,
+          retryAfter(count));
       }
     }
     return true;
@@ -80,7 +82,7 @@ export class V2AccessGuard implements CanActivate {
     res.headers(v2RateLimitHeaders(limit));
     if (limit.exceeded) {
       throw new ApiError(429, `This address has exceeded the rate limit of ${limit.limit} requests per ${windowText(this.publicLimiter.windowSeconds)} on the routes served without a token; it resets at ${new Date(limit.reset * 1000).toISOString()}.`,
-        { 'Retry-After': String(secondsUntil(limit.reset, Date.now())) });
+        retryAfter(limit));
     }
     return true;
   }

@@ -7,6 +7,7 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../../config';
 import { ApiError } from '../../shared/api-error';
 import { attachToken } from '../../shared/auth/request-token';
 import { TokenAuthenticator } from '../../shared/auth/token-authenticator';
+import { AuthenticationVerdict, AuthFailureLimit, tooManyUnknownTokens } from '../../shared/rate-limit/auth-failure-limit';
 import { PUBLIC_ROUTE } from '../http/route-options';
 import { V2HttpRequest } from '../http/v2-request';
 import { CSRF_HEADER, csrfTokenMatches, needsCsrfToken, SESSION_COOKIE, sessionSecretOf } from '../session/session-cookie';
@@ -32,13 +33,18 @@ export function presentedToken(req: Pick<V2HttpRequest, 'headers' | 'query'>): s
  * cached as tokens are, acting as its user; a request it authenticates that may change
  * state must carry the session's CSRF token (403 otherwise). A token, when present, wins
  * and needs no CSRF token (a browser never adds one by itself); a session secret is never
- * taken as a token.
+ * taken as a token. An unknown token or an ended session counts against the client address
+ * (AuthFailureLimit): past AUTH_FAILURE_RATE_LIMIT_*, 429 before the lookup.
  */
 @Injectable()
 export class V2TokenStrategy extends PassportStrategy(Strategy, V2_TOKEN_STRATEGY) {
   private readonly docs: string;
 
-  constructor(private readonly tokens: TokenAuthenticator, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+  constructor(
+    private readonly tokens: TokenAuthenticator,
+    private readonly authFailures: AuthFailureLimit,
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+  ) {
     super();
     this.docs = `${config.PUBLIC_BASE_URL}/docs/api/v2`;
   }
@@ -46,8 +52,8 @@ export class V2TokenStrategy extends PassportStrategy(Strategy, V2_TOKEN_STRATEG
   async validate(req: V2HttpRequest): Promise<AuthenticatedToken> {
     const clear = presentedToken(req);
     if (!clear) return this.validateSession(req);
-    const token = await this.tokens.authenticate(clear);
-    if (!token || !V2_TOKEN_KINDS.includes(token.kind)) {
+    const token = this.accepted(req, await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(clear), (t) => V2_TOKEN_KINDS.includes(t.kind)));
+    if (!token) {
       throw new ApiError(401, `Invalid OAuth session: the token is unknown, revoked or expired. See ${this.docs}`);
     }
     attachToken(req, token);
@@ -60,8 +66,8 @@ export class V2TokenStrategy extends PassportStrategy(Strategy, V2_TOKEN_STRATEG
     if (!secret) {
       throw new ApiError(401, `Authenticated requests require a token (Authorization: Bearer <token> or auth_token=<token>) or a signed-in session (the ${SESSION_COOKIE} cookie of POST /v2/session). See ${this.docs}`);
     }
-    const token = await this.tokens.authenticate(secret);
-    if (!token || token.kind !== 'session') {
+    const token = this.accepted(req, await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(secret), (t) => t.kind === 'session'));
+    if (!token) {
       throw new ApiError(401, `Your session has ended (signed out, expired, or the password was changed): sign in again with POST /v2/session. See ${this.docs}`);
     }
     attachToken(req, token);
@@ -70,6 +76,15 @@ export class V2TokenStrategy extends PassportStrategy(Strategy, V2_TOKEN_STRATEG
     }
     req.v2 = { ...req.v2, token, sessionSecret: secret };
     return token;
+  }
+
+  /** The token found, null for none; 429 (with the failures' count in X-Ratelimit-*) for an address refused. */
+  private accepted(req: V2HttpRequest, verdict: AuthenticationVerdict<AuthenticatedToken>): AuthenticatedToken | null {
+    if (verdict.refused) {
+      req.v2 = { ...req.v2, rateLimit: verdict.refused };
+      throw tooManyUnknownTokens(verdict.refused);
+    }
+    return verdict.token;
   }
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../shared/api-error';
-import { windowText } from '../../shared/rate-limit/rate-limit';
+import { retryAfter, windowText } from '../../shared/rate-limit/rate-limit';
 import { RequestRateLimiter } from '../../shared/rate-limit/request-rate-limiter';
 import { FloodCount } from '../flood/flood-control';
 import { floodHeaders } from '../http/v2-headers';
@@ -28,7 +28,8 @@ export class InboundLimitGuard implements CanActivate {
     req.v2 = { ...req.v2, flood: new FloodCount(this.flood, subject, count) };
     res.headers(floodHeaders(count));
     if (count.exceeded) {
-      throw new ApiError(429, `Flood control: this bridge may post ${count.limit} messages per ${windowText(this.flood.windowSeconds)}; it resets at ${new Date(count.reset * 1000).toISOString()}.`);
+      throw new ApiError(429, `Flood control: this bridge may post ${count.limit} messages per ${windowText(this.flood.windowSeconds)}; it resets at ${new Date(count.reset * 1000).toISOString()}.`,
+        retryAfter(count));
     }
     return true;
   }

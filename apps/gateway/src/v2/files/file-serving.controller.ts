@@ -1,8 +1,9 @@
-import { createParamDecorator, ExecutionContext, Controller, Get, Param, Res, UseFilters } from '@nestjs/common';
+import { createParamDecorator, ExecutionContext, Controller, Get, Param, Res, UseFilters, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { presentedToken } from '../auth/v2-token.strategy';
 import { sessionSecretOf } from '../session/session-cookie';
 import { V2Filter } from '../v2.filter';
+import { FileLimitGuard } from './file-limit.guard';
 import { FileRequest, ServeFile } from './serve-file.usecase';
 
 /** What a file request presents: a token or the session cookie, and a signed link's `expires` and `signature`. */
@@ -15,10 +16,11 @@ const FileCredentials = createParamDecorator((_: unknown, ctx: ExecutionContext)
 /**
  * Shared files, outside /v2: a public room's by their unguessable URL alone (its key holds a
  * random UUID), as HipChat's were; a private room's with credentials or a signed link that
- * expires (ServeFile).
+ * expires (ServeFile). Rate-limited per token, or per client address without one (FileLimitGuard).
  */
 @Controller('files')
 @UseFilters(V2Filter)
+@UseGuards(FileLimitGuard)
 export class FileServingController {
   constructor(private readonly serveFile: ServeFile) {}
 
