@@ -29,12 +29,12 @@ describe('failed token authentications per client address (real services, two ga
   const v2From = (base: string, address: string, token?: string) => v2(base, 'GET', 'room', { token, headers: { 'x-forwarded-for': address } });
   const limitHeaders = (res: V1Response) => ['limit', 'remaining'].map((h) => res.headers.get(`x-ratelimit-${h}`));
 
-  it('v1: counts unknown tokens of an address across replicas; past the limit, 429 before any lookup, a valid token included', async () => {
+  it('v1: counts unknown tokens of an address across replicas; past the limit, 403 (v1 clients know no 429) before any lookup, a valid token included', async () => {
     const A = '203.0.113.61';
     for (let i = 0; i < 3; i++) expectError(await v1From(i % 2 ? second : stack.baseUrl, A, { auth_token: `unknown-${i}` }), 401, 'Unauthorized', /^Auth token invalid/);
 
     const past = await v1From(second, A, { auth_token: 'unknown-3' });
-    expectError(past, 429, 'Too Many Requests', TOO_MANY);
+    expectError(past, 403, 'Forbidden', TOO_MANY);
     expect(limitHeaders(past)).toEqual(['3', '0']);
     expect(Number(past.headers.get('x-ratelimit-reset')) % 3600).toBe(0);
     expectRetryAfter(past, 3600);
@@ -42,16 +42,16 @@ describe('failed token authentications per client address (real services, two ga
 
     // That replica refuses the address's tokens before looking them up: a valid one too, in XML too.
     const valid = await v1From(second, A, { auth_token: s.v1Admin });
-    expectError(valid, 429, 'Too Many Requests', TOO_MANY);
-    expectXmlError(await v1From(second, A, { auth_token: s.v1Admin, format: 'xml' }), 429, 'Too Many Requests', TOO_MANY);
+    expectError(valid, 403, 'Forbidden', TOO_MANY);
+    expectXmlError(await v1From(second, A, { auth_token: s.v1Admin, format: 'xml' }), 403, 'Forbidden', TOO_MANY);
     // A request presenting no token is not refused by it (nothing is looked up); another address is counted apart.
     expectError(await v1From(second, A, {}), 401, 'Unauthorized');
     expect((await v1From(second, '198.51.100.61', { auth_token: s.v1Admin })).status).toBe(200);
 
     // The other replica refuses the address's next failure by the shared count, and its tokens from then on.
     // (Whether it served a valid token before that is not asked: replicas in one process share passport's strategies.)
-    expectError(await v1From(stack.baseUrl, A, { auth_token: 'unknown-4' }), 429, 'Too Many Requests', TOO_MANY);
-    expectError(await v1From(stack.baseUrl, A, { auth_token: s.v1Admin }), 429, 'Too Many Requests', TOO_MANY);
+    expectError(await v1From(stack.baseUrl, A, { auth_token: 'unknown-4' }), 403, 'Forbidden', TOO_MANY);
+    expectError(await v1From(stack.baseUrl, A, { auth_token: s.v1Admin }), 403, 'Forbidden', TOO_MANY);
   });
 
   it('v2: counts unknown tokens and other APIs\' tokens; past the limit, 429 in the v2 body with that count\'s headers', async () => {

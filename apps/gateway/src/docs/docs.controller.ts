@@ -29,7 +29,7 @@ export class DocsController {
       'Create one on the server: npm run --silent cli -- token create --type admin --label "my script"',
       '',
       'A missing or unknown token answers 401; a token of the wrong kind answers 403.',
-      'Too many unknown tokens from one address answer 429 (see /docs/api/rate_limiting).',
+      'Too many unknown tokens from one address answer 403 (see /docs/api/rate_limiting).',
       'Add auth_test=true to any request to check a token without doing anything:',
       '202 when the token may call the method, 401 otherwise.',
       '',
@@ -83,7 +83,7 @@ export class DocsController {
       'Past the limit, requests answer 403 until the window resets; Retry-After says in how many seconds.',
       '',
       `Unknown tokens are counted per client address: past ${this.config.AUTH_FAILURE_RATE_LIMIT_MAX} per ${windowText(this.config.AUTH_FAILURE_RATE_LIMIT_WINDOW_SECONDS)},`,
-      'that address\'s requests with a token answer 429 (with Retry-After, and that count in the',
+      'that address\'s requests with a token answer 403 (429 in v2; with Retry-After, and that count in the',
       'X-RateLimit-* headers) until the window resets, before the token is checked.',
       '',
     ].join('\n');

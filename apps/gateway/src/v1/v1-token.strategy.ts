@@ -5,7 +5,7 @@ import { Strategy } from 'passport-custom';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { attachToken } from '../shared/auth/request-token';
 import { TokenAuthenticator } from '../shared/auth/token-authenticator';
-import { AuthFailureLimit, tooManyUnknownTokens } from '../shared/rate-limit/auth-failure-limit';
+import { AuthFailureLimit, unknownTokensRefusal } from '../shared/rate-limit/auth-failure-limit';
 import { retryAfter } from '../shared/rate-limit/rate-limit';
 import { RequestRateLimiter } from '../shared/rate-limit/request-rate-limiter';
 import { V1Error } from './errors';
@@ -16,7 +16,7 @@ export const V1_TOKEN_STRATEGY = 'v1-token';
 /**
  * v1 token authentication (a passport-custom strategy): `auth_token` from the query string or the body, answered from
  * the gateway's token cache, unless the client address made too many failed tries
- * (AuthFailureLimit: 429 before the lookup); then the token's rate limit (shared by every
+ * (AuthFailureLimit: 403, as v1's rate limit, before the lookup); then the token's rate limit (shared by every
  * replica, in Redis) and whether its kind may call the method.
  */
 @Injectable()
@@ -42,7 +42,8 @@ export class V1TokenStrategy extends PassportStrategy(Strategy, V1_TOKEN_STRATEG
     const verdict = await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(clear), (t) => V1_TOKEN_KINDS.includes(t.kind));
     if (verdict.refused) {
       v1.rateLimit = verdict.refused;
-      throw tooManyUnknownTokens(verdict.refused);
+      // 403, as v1's rate limit answers (compatibility.md: the statuses v1 clients know have no 429).
+      throw new V1Error(403, unknownTokensRefusal(verdict.refused), retryAfter(verdict.refused));
     }
     const { token } = verdict;
     if (!token) throw new V1Error(401, `Auth token invalid. Please see: ${this.docs}/docs/api/auth`);

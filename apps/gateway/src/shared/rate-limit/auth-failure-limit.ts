@@ -74,6 +74,10 @@ export class AuthFailureLimit {
 
 /** The 429 of an address past AUTH_FAILURE_RATE_LIMIT_* (each API adds the count's headers in its own spelling). */
 export function tooManyUnknownTokens(state: RateLimitState, nowMs = Date.now()): ApiError {
-  const seconds = secondsUntil(state.reset, nowMs);
-  return new ApiError(429, `Too many requests with unknown tokens from this address: try again in ${seconds} seconds.`, { 'Retry-After': String(seconds) });
+  return new ApiError(429, unknownTokensRefusal(state, nowMs), { 'Retry-After': String(secondsUntil(state.reset, nowMs)) });
+}
+
+/** The words of that refusal (v1 says them with its own status: its clients know no 429). */
+export function unknownTokensRefusal(state: RateLimitState, nowMs = Date.now()): string {
+  return `Too many requests with unknown tokens from this address: try again in ${secondsUntil(state.reset, nowMs)} seconds.`;
 }
