@@ -84,7 +84,8 @@ export class DocsController {
       '',
       `Unknown tokens are counted per client address: past ${this.config.AUTH_FAILURE_RATE_LIMIT_MAX} per ${windowText(this.config.AUTH_FAILURE_RATE_LIMIT_WINDOW_SECONDS)},`,
       'that address\'s requests with a token answer 403 (429 in v2; with Retry-After, and that count in the',
-      'X-RateLimit-* headers) until the window resets, before the token is checked.',
+      'X-RateLimit-* headers) until the window resets, before the token is checked; a token used',
+      'in the last minute, which needs no check, is still served.',
       '',
     ].join('\n');
   }

@@ -39,7 +39,7 @@ export class V1TokenStrategy extends PassportStrategy(Strategy, V1_TOKEN_STRATEG
     // compatibility.md: one text for a missing token and an invalid one, the original's; clients match on it.
     if (!clear) throw new V1Error(401, `Auth token invalid. Please see: ${this.docs}/docs/api/auth`);
     // v2 tokens (personal, room, add-on) are not v1 tokens: unknown here, as v1 tokens are on /v2.
-    const verdict = await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(clear), (t) => V1_TOKEN_KINDS.includes(t.kind));
+    const verdict = await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(clear), (t) => V1_TOKEN_KINDS.includes(t.kind), () => this.tokens.cached(clear));
     if (verdict.refused) {
       v1.rateLimit = verdict.refused;
       // 403, as v1's rate limit answers (compatibility.md: the statuses v1 clients know have no 429).

@@ -60,6 +60,11 @@ export class TokenAuthenticator implements OnModuleInit {
     for (const listener of this.revokedListeners) listener(tokenId);
   }
 
+  /** The token with this clear text as this replica's cache knows it, without asking: undefined when it does not know. */
+  cached(clearToken: string): AuthenticatedToken | null | undefined {
+    return this.cache.get(hashApiToken(clearToken));
+  }
+
   /** The token with this clear text, or null when there is none (or it was revoked). */
   authenticate(clearToken: string): Promise<AuthenticatedToken | null> {
     return this.cache.lookup(hashApiToken(clearToken), async (tokenHash) => (await this.rooms.send(ResolveTokenV1, { tokenHash })).token);

@@ -48,6 +48,16 @@ describe('AuthFailureLimit', () => {
     expect(await limit.authenticate('203.0.113.7', lookup)).toEqual({ token: { secret: 'good-1' } });
   });
 
+  it('past the limit, still serves a token the cache knows valid (no lookup), but not one it knows unknown, nor another API\'s', async () => {
+    for (let i = 0; i < 3; i++) await limit.authenticate('203.0.113.7', known('bad'));
+    const lookup = jest.fn(known('good-1'));
+    expect(await limit.authenticate('203.0.113.7', lookup, () => true, () => ({ secret: 'good-1' }))).toEqual({ token: { secret: 'good-1' } });
+    expect(await limit.authenticate('203.0.113.7', lookup, () => true, () => null)).toMatchObject({ token: null, refused: { exceeded: true } });
+    expect(await limit.authenticate('203.0.113.7', lookup, () => false, () => ({ secret: 'good-v1' }))).toMatchObject({ token: null, refused: { exceeded: true } });
+    expect(lookup).not.toHaveBeenCalled();
+    expect(consume).toHaveBeenCalledTimes(3);
+  });
+
   it('counts an address as the other limits do: an IPv6 client by its /64', async () => {
     for (let i = 1; i <= 3; i++) await limit.authenticate(`2001:db8:1:2::${i}`, known('bad'));
     expect(consume).toHaveBeenCalledWith('2001:db8:1:2::/64');

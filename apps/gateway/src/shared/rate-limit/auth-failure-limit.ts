@@ -14,9 +14,11 @@ export interface AuthenticationVerdict<T> {
 
 /**
  * Failed token authentications per client address (AUTH_FAILURE_RATE_LIMIT_*): past the
- * limit, that address's requests that present a token are refused (429) before the token
- * is looked up, until the window resets, whether the token is valid or not; a success counts
- * nothing.
+ * limit, that address's requests that present a token this replica would have to look up are
+ * refused (429; v1: 403) before the lookup, until the window resets, whether the token is
+ * valid or not; a success counts nothing. A token this replica already knows to be valid (its
+ * token cache holds it: no lookup, nothing to protect) is still served: the integrations that
+ * work, on a host shared with one that retries a revoked token, keep working.
  *
  * The count is shared by every replica (RequestRateLimiter, in Redis), but it is only taken
  * after a failure: a request with a valid token pays no Redis round trip for it. What a
@@ -37,14 +39,20 @@ export class AuthFailureLimit {
 
   /**
    * Looks up a presented token with `lookup` unless the client address (`ip`: req.ip, counted
-   * by its addressKey) is refused; a lookup that finds nothing, or a token that `accepts`
-   * refuses (a token of another API), counts as a failure, and the failure that goes past the
-   * limit is refused itself.
+   * by its addressKey) is refused, when only a token `known` without a lookup (the token
+   * cache's) is served; a lookup that finds nothing, or a token that `accepts` refuses (a token
+   * of another API), counts as a failure, and the failure that goes past the limit is refused
+   * itself.
    */
-  async authenticate<T>(ip: string | undefined, lookup: () => Promise<T | null>, accepts: (token: T) => boolean = () => true): Promise<AuthenticationVerdict<T>> {
+  async authenticate<T>(
+    ip: string | undefined, lookup: () => Promise<T | null>, accepts: (token: T) => boolean = () => true, known: () => T | null | undefined = () => undefined,
+  ): Promise<AuthenticationVerdict<T>> {
     // While no address is refused (nearly always), a valid token costs not even the address's parsing.
     const refused = this.refused.size === 0 ? undefined : this.refusal(addressKey(ip));
-    if (refused) return { token: null, refused };
+    if (refused) {
+      const cached = known();
+      return cached && accepts(cached) ? { token: cached } : { token: null, refused };
+    }
     const token = await lookup();
     if (token !== null && accepts(token)) return { token };
     const address = addressKey(ip);

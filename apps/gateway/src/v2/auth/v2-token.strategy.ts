@@ -52,7 +52,7 @@ export class V2TokenStrategy extends PassportStrategy(Strategy, V2_TOKEN_STRATEG
   async validate(req: V2HttpRequest): Promise<AuthenticatedToken> {
     const clear = presentedToken(req);
     if (!clear) return this.validateSession(req);
-    const token = this.accepted(req, await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(clear), (t) => V2_TOKEN_KINDS.includes(t.kind)));
+    const token = this.accepted(req, await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(clear), (t) => V2_TOKEN_KINDS.includes(t.kind), () => this.tokens.cached(clear)));
     if (!token) {
       throw new ApiError(401, `Invalid OAuth session: the token is unknown, revoked or expired. See ${this.docs}`);
     }
@@ -66,7 +66,7 @@ export class V2TokenStrategy extends PassportStrategy(Strategy, V2_TOKEN_STRATEG
     if (!secret) {
       throw new ApiError(401, `Authenticated requests require a token (Authorization: Bearer <token> or auth_token=<token>) or a signed-in session (the ${SESSION_COOKIE} cookie of POST /v2/session). See ${this.docs}`);
     }
-    const token = this.accepted(req, await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(secret), (t) => t.kind === 'session'));
+    const token = this.accepted(req, await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(secret), (t) => t.kind === 'session', () => this.tokens.cached(secret)));
     if (!token) {
       throw new ApiError(401, `Your session has ended (signed out, expired, or the password was changed): sign in again with POST /v2/session. See ${this.docs}`);
     }

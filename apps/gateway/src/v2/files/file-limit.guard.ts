@@ -56,7 +56,7 @@ export class FileLimitGuard implements CanActivate {
     const clear = presentedToken(req);
     if (clear) {
       // Every kind ServeFile takes (v1 tokens too, where v1 shows these links); a session's secret is not a token.
-      const verdict = await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(clear), (t) => t.kind !== 'session');
+      const verdict = await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(clear), (t) => t.kind !== 'session', () => this.tokens.cached(clear));
       if (verdict.refused) {
         req.v2 = { ...req.v2, rateLimit: verdict.refused };
         throw tooManyUnknownTokens(verdict.refused);
