@@ -229,6 +229,35 @@ describe('live connections: GET /v2/room/{room}/events across the built system a
       byQuery.close();
     });
 
+    it('carries a shared file with its plain URLs, on the room\'s stream and its owner\'s; the webhook gets signed links', async () => {
+      const hook = await v2('POST', `/room/${roomId}/webhook`, { url: receiver.route('/live/room_file_upload', { status: 204 }), event: 'room_file_upload' });
+      expect(hook.status).toBe(201);
+      const roomStream = await live(baseUrl, `/v2/room/${roomId}/events`, bearer());
+      const personStream = await live(baseUrl, `/v2/user/${admin.id}/events`, bearer());
+      expect([roomStream.status, personStream.status]).toEqual([200, 200]);
+      const form = new FormData();
+      form.append('file', new Blob([Buffer.from('live file')], { type: 'text/plain' }), 'live.txt');
+      const shared = await fetch(`${baseUrl}/v2/room/${roomId}/share/file`, { method: 'POST', headers: bearer(), body: form });
+      expect(shared.status).toBe(204);
+
+      const fileOf = (client: LiveClient) => eventually(() => {
+        const got = client.events.filter((e) => e.event === 'room_file_upload');
+        expect(got).toHaveLength(1);
+        return got[0].json.file as { name: string; url: string };
+      }, 10_000);
+      const plain = await fileOf(roomStream);
+      // People never get a bearer link: they fetch with their token or session, judged at every request.
+      expect(plain).toEqual({ name: 'live.txt', size: 9, url: expect.stringMatching(/\/files\/[0-9a-f]{2}\/[0-9a-f-]{36}\/live\.txt$/) });
+      expect(await fileOf(personStream)).toEqual(plain);
+      const got = await fetch(`${baseUrl}${new URL(plain.url).pathname}`, { headers: bearer() });
+      expect([got.status, await got.text()]).toEqual([200, 'live file']);
+
+      const hit = await receiver.waitFor('the file delivery', () => receiver.to('/live/room_file_upload')[0]);
+      expect(hit.json.item.file.url).toMatch(new RegExp(`^${plain.url.replace(/[.?]/g, '\\$&')}\\?expires=\\d+&issued=\\d+&signature=`));
+      roomStream.close();
+      personStream.close();
+    });
+
     it('keeps an idle connection alive with comment lines (LIVE_HEARTBEAT_SECONDS=1)', async () => {
       const idle = await live(baseUrl, `/v2/room/${roomId}/events`, bearer());
       await eventually(() => expect(idle.comments.length).toBeGreaterThanOrEqual(2), 5_000);

@@ -248,11 +248,13 @@ describe('webhooks across the built system: a group-wide add-on, REST registrati
       expect(hit.json.item).toMatchObject(CAUSED[event].item());
     });
 
-    it('gives room_file_upload links signed until an instant it states (expires, FILE_LINK_TTL: 7 days, beyond every retry)', async () => {
+    it('gives room_file_upload links signed until an instant it states (expires, FILE_LINK_TTL: 7 days, beyond every retry), and when issued', async () => {
       const hit = await deliveryOf('room_file_upload', () => roomId);
       const url = new URL(hit.json.item.file.url);
       expect(url.pathname).toMatch(/^\/files\/[0-9a-f]{2}\/[0-9a-f-]{36}\/notes\.txt$/);
-      expect([...url.searchParams.keys()]).toEqual(['expires', 'signature']);
+      expect([...url.searchParams.keys()]).toEqual(['expires', 'issued', 'signature']);
+      // Issued when shared: a room's change of access after it revokes the link.
+      expect(Math.abs(Number(url.searchParams.get('issued')) - hit.at / 1000)).toBeLessThan(600);
       const left = Number(url.searchParams.get('expires')) - hit.at / 1000;
       expect(left).toBeGreaterThan(7 * 86400 - 600);
       expect(left).toBeLessThanOrEqual(7 * 86400 + 60);

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import sharp from 'sharp';
+import { eventually } from '../../../test/support/common';
 import { EventCapture, readResponse, Stack, startStack, v1, V1Response } from '../../../test/support/harness';
 import { CLI, ROOT } from '../../../test/support/processes';
 import { FileLinks } from '../src/v2/files/file-links';
@@ -15,8 +16,8 @@ import { v2, v2Session, V2Session } from './v2-helpers';
 const BASE = 'http://127.0.0.1:8080';
 const BOUNDARY = 'xYzZY-boundary-42';
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-/** The query of a signed link (room_file_upload's URLs): until when, and an HMAC-SHA256 in base64url. */
-const SIGNED = '\\?expires=\\d+&signature=[A-Za-z0-9_-]{43}';
+/** The query of a signed link (room_file_upload's URLs): until when, since when, and an HMAC-SHA256 in base64url. */
+const SIGNED = '\\?expires=\\d+&issued=\\d+&signature=[A-Za-z0-9_-]{43}';
 /** A link without its signature: what history shows, and what a public room's file is fetched by. */
 const unsigned = (url: string) => url.split('?')[0];
 const unsignedFile = (f: { url: string; thumb_url?: string }) => ({ ...f, url: unsigned(f.url), ...(f.thumb_url ? { thumb_url: unsigned(f.thumb_url) } : {}) });
@@ -461,12 +462,27 @@ describe('v2 share file and file serving (real services)', () => {
       }
     });
   });
-  describe('files of private rooms: credentials or a signed link that expires; a room\'s files go with it', () => {
+  describe('files of private rooms: credentials or a signed link that expires (or is revoked); a room\'s files go with it', () => {
     const links = new FileLinks(Buffer.from(LINK_SECRET));
     const keyOf = (url: string) => new URL(url).pathname.slice('/files/'.length);
     const paramsOf = (url: string) => Object.fromEntries(new URL(url).searchParams);
     const withToken = (url: string, token: string) => fetchUrl(unsigned(url), stack.baseUrl, { headers: { authorization: `Bearer ${token}` } });
     const storedPaths = (url: string) => [join(root, keyOf(url)), join(root, `${keyOf(url)}.meta.json`)];
+    /** A signed link refused as revoked: 401, saying so and how to fetch the file instead. */
+    const expectRevoked = async (url: string) => {
+      const got = await fetchUrl(url);
+      expect({ status: got.status, message: (await got.json()).error?.message }).toEqual({
+        status: 401, message: expect.stringMatching(/^This file link was revoked: access to its room has changed since it was issued; fetch it with a token .* or a signed-in session\.$/),
+      });
+    };
+    /**
+     * Links are dated in whole seconds, and one issued in the second of a revocation counts as
+     * issued before it: a link meant to be issued after waits for the clock to pass that second.
+     */
+    const afterRevocationSecond = async (room: number) => {
+      const at = (await db.query('SELECT file_links_revoked_at AS at FROM rooms WHERE id = $1', [room])).rows[0].at as Date;
+      await eventually(() => expect(Math.floor(Date.now() / 1000)).toBeGreaterThan(Math.floor(at.getTime() / 1000)), 3000);
+    };
     let privateRoom: number;
     let member: { id: number; token: string };
     let outsider: { id: number; token: string };
@@ -529,23 +545,25 @@ describe('v2 share file and file serving (real services)', () => {
       }
       // One that expires in a minute is kept no longer than that.
       const soon = Math.floor(Date.now() / 1000) + 60;
-      const got = await fetchUrl(`${unsigned(file.url)}?${links.query(keyOf(file.url), soon)}`);
+      const got = await fetchUrl(`${unsigned(file.url)}?${links.query(keyOf(file.url), soon, Number(paramsOf(file.url).issued))}`);
       expect(got.status).toBe(200);
       expect(Number(/max-age=(\d+)/.exec(got.headers.get('cache-control') ?? '')?.[1])).toBeLessThanOrEqual(60);
     });
 
     it('refuses an expired, altered or borrowed signature (401), unless the credentials given may read the room', async () => {
       const past = Math.floor(Date.now() / 1000) - 1;
-      const expired = `${unsigned(file.url)}?${links.query(keyOf(file.url), past)}`;
+      const expired = `${unsigned(file.url)}?${links.query(keyOf(file.url), past, Number(paramsOf(file.url).issued))}`;
       const gotExpired = await fetchUrl(expired);
       expect(gotExpired.status).toBe(401);
       expect(await gotExpired.text()).toMatch(/expired/);
-      const { expires, signature } = paramsOf(file.url);
+      const { expires, issued, signature } = paramsOf(file.url);
       const altered = `${signature.slice(0, 10)}${signature[10] === 'A' ? 'B' : 'A'}${signature.slice(11)}`;
-      expect((await fetchUrl(`${unsigned(file.url)}?expires=${expires}&signature=${altered}`)).status).toBe(401);
-      // A later expiry with the old signature, and the file's signature on its thumbnail.
-      expect((await fetchUrl(`${unsigned(file.url)}?expires=${Number(expires) + 86400}&signature=${signature}`)).status).toBe(401);
-      expect((await fetchUrl(`${unsigned(file.thumb_url)}?expires=${expires}&signature=${signature}`)).status).toBe(401);
+      expect((await fetchUrl(`${unsigned(file.url)}?expires=${expires}&issued=${issued}&signature=${altered}`)).status).toBe(401);
+      // A later expiry or issue time with the old signature, and the file's signature on its thumbnail.
+      expect((await fetchUrl(`${unsigned(file.url)}?expires=${Number(expires) + 86400}&issued=${issued}&signature=${signature}`)).status).toBe(401);
+      const reissued = await fetchUrl(`${unsigned(file.url)}?expires=${expires}&issued=${Number(issued) + 3600}&signature=${signature}`);
+      expect([reissued.status, (await reissued.json()).error.message]).toEqual([401, expect.stringMatching(/link is not valid/)]);
+      expect((await fetchUrl(`${unsigned(file.thumb_url)}?expires=${expires}&issued=${issued}&signature=${signature}`)).status).toBe(401);
       // Credentials decide when the link does not.
       expect((await fetchUrl(expired, stack.baseUrl, { headers: { authorization: `Bearer ${member.token}` } })).status).toBe(200);
       expect((await fetchUrl(expired, stack.baseUrl, { headers: { authorization: `Bearer ${outsider.token}` } })).status).toBe(404);
@@ -564,15 +582,56 @@ describe('v2 share file and file serving (real services)', () => {
       expect((await fetchUrl(unsigned(file.url), stack.baseUrl, { headers: { cookie: 'chat_session=0123456789abcdefghijKLMN' } })).status).toBe(401);
     });
 
-    it('refuses the member once removed, at once (the bytes stay for the others)', async () => {
+    it('refuses the member once removed, at once (the bytes stay for the others), and revokes the room\'s signed links they may hold', async () => {
       const id = await s.createUser('Leaving Member');
       const leaving = await s.personalToken(id);
       expect((await v2(stack.baseUrl, 'PUT', `room/${privateRoom}/member/${id}`, { token: s.token })).status).toBe(204);
       expect((await withToken(file.url, leaving)).status).toBe(200);
+      expect((await fetchUrl(file.url)).status).toBe(200);
       expect((await v2(stack.baseUrl, 'DELETE', `room/${privateRoom}/member/${id}`, { token: s.token })).status).toBe(204);
       expect((await withToken(file.url, leaving)).status).toBe(404);
       expect((await withToken(file.thumb_url, leaving)).status).toBe(404);
       expect((await withToken(file.url, member.token)).status).toBe(200);
+
+      // Losing access loses everything: the signed links handed out before are bearer links, refused from now on.
+      await expectRevoked(file.url);
+      await expectRevoked(file.thumb_url);
+      // Credentials beside a revoked link are judged as without it.
+      expect((await fetchUrl(file.url, stack.baseUrl, { headers: { authorization: `Bearer ${member.token}` } })).status).toBe(200);
+      expect((await fetchUrl(file.url, stack.baseUrl, { headers: { authorization: `Bearer ${leaving}` } })).status).toBe(404);
+
+      // A link issued after the removal works.
+      await afterRevocationSecond(privateRoom);
+      expect((await share(privateRoom, form({ name: 'after-removal.txt', type: 'text/plain', data: Buffer.from('later') }), FORM, { token: member.token })).status).toBe(204);
+      const later = (await uploadEvent('after-removal.txt')).payload.file;
+      const got = await fetchUrl(later.url);
+      expect([got.status, await got.text()]).toEqual([200, 'later']);
+    });
+
+    it('revokes a private room\'s signed links when one of its webhooks is deleted (its receiver held them)', async () => {
+      const room = await createRoom('Hooked Private', { privacy: 'private' });
+      const unhooked = await createRoom('Unhooked Private', { privacy: 'private' });
+      expect((await share(unhooked, form({ name: 'unhooked.txt', type: 'text/plain', data: Buffer.from('stays') }), FORM)).status).toBe(204);
+      const stays = (await uploadEvent('unhooked.txt')).payload.file;
+      const hook = await v2(stack.baseUrl, 'POST', `room/${room}/webhook`, { token: s.token, body: { url: 'https://receiver.example.com/files', event: 'room_file_upload' } });
+      expect(hook.status).toBe(201);
+      expect((await share(room, form({ name: 'hooked.txt', type: 'text/plain', data: Buffer.from('hooked') }), FORM)).status).toBe(204);
+      const hooked = (await uploadEvent('hooked.txt')).payload.file;
+      expect((await fetchUrl(hooked.url)).status).toBe(200);
+
+      expect((await v2(stack.baseUrl, 'DELETE', `room/${room}/webhook/${hook.json.id}`, { token: s.token })).status).toBe(204);
+      await expectRevoked(hooked.url);
+      expect((await withToken(hooked.url, s.token)).status).toBe(200);
+      // Other rooms' links stand.
+      expect((await fetchUrl(stays.url)).status).toBe(200);
+    });
+
+    it('refuses a signed link made before links were dated (no `issued`) for a private room, as revoked', async () => {
+      const { expires } = paramsOf(file.url);
+      // Signed over the path and the expiry alone, as links were then.
+      const legacy = createHmac('sha256', Buffer.from(LINK_SECRET)).update(`/files/${keyOf(file.url)}\n${expires}`).digest('base64url');
+      const got = await fetchUrl(`${unsigned(file.url)}?expires=${expires}&signature=${legacy}`);
+      expect({ status: got.status, message: (await got.json()).error.message }).toEqual({ status: 401, message: expect.stringMatching(/^This file link was revoked: it was made before links carried their issue time/) });
     });
 
     it('makes a public room\'s files private with the room: checked at every request, not at upload', async () => {
@@ -585,8 +644,8 @@ describe('v2 share file and file serving (real services)', () => {
       expect((await withToken(open.url, outsider.token)).status).toBe(404);
       const owner = await withToken(open.url, s.token);
       expect([owner.status, owner.headers.get('cache-control')]).toEqual([200, 'private, no-cache']);
-      // The link its webhooks got still works until it expires.
-      expect((await fetchUrl(open.url)).status).toBe(200);
+      // The link its webhooks got while it was public is revoked with the change (as long as it stays private).
+      await expectRevoked(open.url);
     });
 
     it('removes a room\'s files with the room: 404 at once for every link, and gone from the storage', async () => {

@@ -2,7 +2,7 @@ import {
   Actor, AddMemberV1, CreateRoomV1, CreateWebhookV1, DeleteUserV1, EnableWebhookV1, GetRoomEventsV1, GetWebhookV1, ListRegistrationsV1,
   RemoveMemberV1, RoomAccessNarrowedV1, SendNotificationV1, UpdateRoomV1, UpdateUserV1, WebhookRegistrationsChangedV1,
 } from '@app/contracts';
-import { EventCapture, RoomsRpc, RoomsStack, startStack } from './support';
+import { EventCapture, RoomsRpc, RoomsStack, sql, startStack } from './support';
 
 /**
  * Losing access to a room (issue 34, section 2), as the rooms service applies it: with the
@@ -131,5 +131,31 @@ describe('losing access to a room: webhooks disabled with the change, replies re
     await capture.waitFor(RoomAccessNarrowedV1.routingKey, (e) => e.payload.roomId === null && e.payload.userId === dan.id);
     await expect(reply(closed.id, wc.id)).rejects.toMatchObject({ error: { code: 'forbidden' } });
     await expect(reply(open.id, wo.id)).resolves.toMatchObject({ messageId: expect.any(String) });
+  });
+
+  it('revokes the signed file links of the private rooms the loser could read, with the change: a deleted user\'s, then every one for a demoted admin', async () => {
+    const revokedAt = async (...ids: number[]) => {
+      const rows = await sql<{ id: number; at: Date | null }>(stack.databaseUrl, 'SELECT id, file_links_revoked_at AS at FROM rooms WHERE id = ANY($1::int[])', [ids]);
+      return ids.map((id) => rows.find((r) => r.id === id)!.at);
+    };
+    const fay = await user('Fay');
+    const [theirs, others, open] = [await room('private'), await room('private'), await room('public')];
+    await rpc.send(AddMemberV1, { actor: boss, room: { id: theirs.id }, user: { id: fay.id } });
+    expect(await revokedAt(theirs.id, others.id, open.id)).toEqual([null, null, null]);
+
+    const before = new Date();
+    await rpc.send(DeleteUserV1, { user: { id: fay.id } });
+    const [t, o, p] = await revokedAt(theirs.id, others.id, open.id);
+    // Only the private room she could read; a public room's files are served by URL alone.
+    expect(t!.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
+    expect([o, p]).toEqual([null, null]);
+
+    const gus = await user('Gus', true);
+    await rpc.send(UpdateUserV1, { user: { id: gus.id }, isGroupAdmin: false });
+    const [t2, o2, p2] = await revokedAt(theirs.id, others.id, open.id);
+    // A group admin read every private room: all of them, later than before (never back in time).
+    expect(t2!.getTime()).toBeGreaterThan(t!.getTime());
+    expect(o2).not.toBeNull();
+    expect(p2).toBeNull();
   });
 });

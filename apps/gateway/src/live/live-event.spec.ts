@@ -1,5 +1,5 @@
-import { EventEnvelope, RoomMessageSentV2, RoomNotificationSentV2, WEBHOOK_EVENT_SOURCES } from '@app/contracts';
-import { problemFrame, toLiveEvent } from './live-event';
+import { EventEnvelope, RoomFileUploadedV2, RoomMessageSentV2, RoomNotificationSentV2, WEBHOOK_EVENT_SOURCES } from '@app/contracts';
+import { plainFileUrl, problemFrame, toLiveEvent, withPlainFileUrls } from './live-event';
 
 const envelope = (payload: unknown, sequence?: number): EventEnvelope => ({
   id: 'e1', type: 'x', version: 2, occurredAt: '2025-01-01T00:00:00.000Z', payload, ...(sequence !== undefined ? { sequence } : {}),
@@ -41,11 +41,44 @@ describe('toLiveEvent: a published room event as its live connections see it', (
     expect(WEBHOOK_EVENT_SOURCES.room_notification.item(payload)).toEqual({ room: { id: 4 }, message: { id: 'm1', message: 'x', type: 'notification' } });
   });
 
+  it('gives a shared file\'s plain URLs, never the signed links webhooks get (a person\'s access is judged at every fetch)', () => {
+    const signed = (key: string) => `https://chat.example.com/files/${key}?expires=2000&issued=1000&signature=abc_-`;
+    const payload = {
+      room: { id: 4 }, sender: { id: 7, name: 'Ann' },
+      file: { name: 'cat.png', size: 3, url: signed('ab/cd/cat.png'), thumb_url: signed('ab/cd-thumb/cat.png') },
+    };
+    const live = toLiveEvent(RoomFileUploadedV2.routingKey, envelope(payload, 5))!;
+    const plain = { name: 'cat.png', size: 3, url: 'https://chat.example.com/files/ab/cd/cat.png', thumb_url: 'https://chat.example.com/files/ab/cd-thumb/cat.png' };
+    for (const frame of [live.frame, live.userFrame!]) {
+      const data = JSON.parse(frame.split('\n').find((l) => l.startsWith('data: '))!.slice(6));
+      expect(data).toEqual({ room: { id: 4 }, sender: { id: 7, name: 'Ann' }, file: plain });
+      expect(frame).not.toMatch(/signature|expires|issued/);
+    }
+    // The webhook's item keeps them, and the payload is not changed in place.
+    expect(WEBHOOK_EVENT_SOURCES.room_file_upload.item(payload)).toMatchObject({ file: { url: signed('ab/cd/cat.png') } });
+  });
+
   it('ignores what is not a sequenced room event', () => {
     expect(toLiveEvent('user.changed.v1', envelope({ room: { id: 1 } }, 1))).toBeNull();
     expect(toLiveEvent(RoomMessageSentV2.routingKey, envelope({ room: { id: 1 } }))).toBeNull();
     expect(toLiveEvent(RoomMessageSentV2.routingKey, envelope({ message: {} }, 3))).toBeNull();
     expect(toLiveEvent(RoomMessageSentV2.routingKey, envelope({ room: { id: 1 } }, 0))).toBeNull();
+  });
+});
+
+describe('plainFileUrl and withPlainFileUrls', () => {
+  it('drops only a signed link\'s parameters', () => {
+    expect(plainFileUrl('https://x.example/files/a/b.png?expires=1&issued=2&signature=s')).toBe('https://x.example/files/a/b.png');
+    expect(plainFileUrl('https://x.example/files/a/b.png?expires=1&signature=s')).toBe('https://x.example/files/a/b.png');
+    expect(plainFileUrl('https://x.example/files/a/b.png')).toBe('https://x.example/files/a/b.png');
+    expect(plainFileUrl('https://x.example/f?v=2&signature=s')).toBe('https://x.example/f?v=2');
+  });
+
+  it('leaves an item without a file (or without a thumbnail) as it is', () => {
+    const item = { room: { id: 1 } };
+    expect(withPlainFileUrls(item)).toBe(item);
+    expect(withPlainFileUrls({ file: { name: 'a', size: 1, url: 'https://x.example/files/a?expires=1&issued=1&signature=s' } }))
+      .toEqual({ file: { name: 'a', size: 1, url: 'https://x.example/files/a' } });
   });
 });
 

@@ -1,5 +1,5 @@
 import {
-  EventEnvelope, PrivateMessageSentV1, RoomAccessNarrowedV1, RoomMemberAddedV1, RoomNotificationSentV2Payload, TokenRevokedV1, WEBHOOK_EVENT_NAMES,
+  EventEnvelope, FileObject, PrivateMessageSentV1, RoomAccessNarrowedV1, RoomMemberAddedV1, RoomNotificationSentV2Payload, TokenRevokedV1, WEBHOOK_EVENT_NAMES,
   WEBHOOK_EVENT_SOURCES, WebhookEventName,
 } from '@app/contracts';
 import { sseEvent } from './sse';
@@ -40,7 +40,8 @@ const NAME_OF_ROUTING_KEY: ReadonlyMap<string, WebhookEventName> = new Map(
  * A published room event as its live connections see it: the item a webhook receives
  * (WEBHOOK_EVENT_SOURCES, as the dispatcher builds it), under the webhook event's name; a
  * notification's card besides, in its message as the history has it (JSON text), since a live
- * reader shows the card as a reload would (the webhook's item never carried it).
+ * reader shows the card as a reload would (the webhook's item never carried it); a shared
+ * file with its plain URLs (withPlainFileUrls), never the webhook's signed links.
  * Null for what is not a room event with a sequence (nothing a live connection shows).
  */
 export function toLiveEvent(routingKey: string, envelope: EventEnvelope): LiveEvent | null {
@@ -51,11 +52,38 @@ export function toLiveEvent(routingKey: string, envelope: EventEnvelope): LiveEv
   let item = WEBHOOK_EVENT_SOURCES[name].item(envelope.payload);
   const card = name === 'room_notification' ? (envelope.payload as RoomNotificationSentV2Payload).card : undefined;
   if (card && item.message && typeof item.message === 'object') item = { ...item, message: { ...item.message, card: JSON.stringify(card) } };
+  if (name === 'room_file_upload') item = withPlainFileUrls(item);
   const data = JSON.stringify(item);
   return {
     roomId, seq, name, frame: sseEvent({ id: seq, event: name, data }),
     ...(USER_STREAM_EVENTS.has(name) ? { userFrame: sseEvent({ event: name, data }) } : {}),
   };
+}
+
+/** A signed file link's parameters (FileLinks): what a person's copy of a link never carries. */
+const SIGNED_LINK_PARAMS = ['expires', 'issued', 'signature'];
+
+/** A file URL without a signed link's parameters: the URL the history shows. */
+export function plainFileUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  for (const p of SIGNED_LINK_PARAMS) params.delete(p);
+  const rest = params.toString();
+  return rest ? `${url.slice(0, q)}?${rest}` : url.slice(0, q);
+}
+
+/**
+ * A room_file_upload item as people see it live: the file's plain URLs. People fetch files
+ * with their token or session, judged at every request; a signed link is a bearer link that
+ * would outlive their access (issue 34: losing access loses everything). Webhooks and bridges,
+ * whose receivers fetch without credentials, keep the signed links (revoked with access).
+ */
+export function withPlainFileUrls(item: Record<string, unknown>): Record<string, unknown> {
+  const file = item.file as FileObject | undefined;
+  if (!file || typeof file !== 'object' || typeof file.url !== 'string') return item;
+  const plain: FileObject = { ...file, url: plainFileUrl(file.url), ...(typeof file.thumb_url === 'string' ? { thumb_url: plainFileUrl(file.thumb_url) } : {}) };
+  return { ...item, file: plain };
 }
 
 /** Why a live connection was ended: sent as an `error` event (JSON), then the stream ends. */

@@ -4,6 +4,7 @@ import { Actor, commandFailure, TokenRevokedV1, WebhookRegistrationsChangedV1 } 
 import { Tx, UnitOfWork } from '../outbox/unit-of-work';
 import { AddonRepository, InstallationRef } from './addon.repository';
 import { AuditRepository } from '../audit/audit.repository';
+import { RoomRepository } from '../rooms/room.repository';
 
 /** Not a broker command: nothing to apply once, no deadline (a cleanup must not be refused for lateness). */
 const LOCAL_META: CommandMeta = { pattern: 'addons.local', commandId: '', deadline: 0, redelivered: false };
@@ -11,13 +12,15 @@ const LOCAL_META: CommandMeta = { pattern: 'addons.local', commandId: '', deadli
 /**
  * Removes an installation: its live tokens revoked (`token.revoked.v1` each, so every
  * gateway drops them), its webhooks (declared, or registered by its tokens) and OAuth
- * client deleted (a registrations notice per room).
+ * client deleted (a registrations notice per room), the signed file links it may hold revoked.
  * Answers once the events are on the broker: a token used right after is refused.
  * Shared by uninstall and by an install whose callback failed.
  */
 @Injectable()
 export class AddonRemoval {
-  constructor(private readonly uow: UnitOfWork, private readonly addons: AddonRepository, private readonly audit: AuditRepository) {}
+  constructor(
+    private readonly uow: UnitOfWork, private readonly addons: AddonRepository, private readonly audit: AuditRepository, private readonly rooms: RoomRepository,
+  ) {}
 
   remove(id: number, meta: CommandMeta = LOCAL_META, actor?: Actor): Promise<{ removed: InstallationRef | null }> {
     return this.uow.apply(meta, async ({ manager: m, emit }) => {
@@ -30,6 +33,8 @@ export class AddonRemoval {
       await this.audit.append(m, actor, { action: 'addon.uninstalled', target: await this.audit.subjectOf(m, 'addon', id), details: { roomId: installation.roomId } });
       for (const tokenId of await this.addons.revokeTokens(m, id)) emit(TokenRevokedV1, { tokenId });
       for (const [roomId, webhookIds] of await this.addons.delete(m, id)) emit(WebhookRegistrationsChangedV1, { roomId, webhookIds });
+      // Its receivers held signed file links: of its room's, or (installed group-wide) of any private room's.
+      await this.rooms.revokeFileLinks(m, installation.roomId === null ? 'every-private-room' : { roomIds: [installation.roomId] });
       return { removed: installation };
     }, { replyAfterPublish: true });
   }

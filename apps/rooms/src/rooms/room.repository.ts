@@ -44,6 +44,13 @@ export interface RoomUserRow {
   version: string;
 }
 
+/**
+ * Whose signed file links a change of access revokes (RoomRepository.revokeFileLinks): those
+ * of one room or some rooms, of the private rooms a user may read now (the private-room rule),
+ * or of every private room.
+ */
+export type FileLinkScope = { roomIds: number[] } | { readableBy: number } | 'every-private-room';
+
 /** A room with what its record shows besides: read in one statement (see RoomRepository.detail). */
 export interface RoomDetail {
   room: RoomEntity;
@@ -253,6 +260,24 @@ export class RoomRepository {
 
   async delete(m: EntityManager, id: number): Promise<void> {
     await m.getRepository(RoomEntity).delete({ id });
+  }
+
+  /**
+   * Someone or something may have lost access to these rooms: the signed file links issued
+   * until now of the private ones among them are refused from now on (GetFileAccessV1 answers
+   * the time). Public rooms' files are served by their URL alone: nothing to revoke. Run in the
+   * change's transaction, after it (a room made private is private here).
+   */
+  async revokeFileLinks(m: EntityManager, scope: FileLinkScope): Promise<void> {
+    if (scope !== 'every-private-room' && 'roomIds' in scope && scope.roomIds.length === 0) return;
+    const [where, params]: [string, unknown[]] = scope === 'every-private-room' ? ['true', []]
+      : 'roomIds' in scope ? ['r.id = ANY($1::int[])', [scope.roomIds]]
+        : [passesPrivateRoomRuleSql('r', '$1'), [scope.readableBy]];
+    // clock_timestamp(), not the transaction's start: a share committed while this waited for
+    // the room's row issued its links before this; GREATEST keeps the time from going back.
+    await m.query(
+      `UPDATE rooms r SET file_links_revoked_at = GREATEST(r.file_links_revoked_at, clock_timestamp())
+        WHERE r.privacy = 'private' AND ${where}`, params);
   }
 
   async addMember(m: EntityManager, roomId: number, userId: number): Promise<void> {

@@ -111,7 +111,7 @@ export const ACCESS_MODEL: readonly AccessRule[] = [
   { operation: 'GET /v2/room/{room}/history/{message}', may: { ...SEERS, ...ADDONS } },
   { operation: 'GET /v2/room/{room}/events', may: { ...SEERS, ...ADDONS }, note: 'Ends within a second of the reader losing access.' },
   { operation: 'PUT /v2/room/{room}/read', may: { ...SEERS }, note: 'Our extension: what the acting user has read, kept per user; a token of no user (room token, add-on) has nothing to mark.' },
-  { operation: 'GET /files/{path}', audience: 'link', may: { ...SEERS, ...ADDONS, v1_admin: 'yes' }, note: 'Public rooms: anyone holding the unguessable link. Private rooms: a credential of someone who may read the room\'s history (a v2 token with view_messages, a console session, a v1 admin token), or a signed link until it expires; to anyone else the file does not exist (404; 401 without credentials).' },
+  { operation: 'GET /files/{path}', audience: 'link', may: { ...SEERS, ...ADDONS, v1_admin: 'yes' }, note: 'Public rooms: anyone holding the unguessable link. Private rooms: a credential of someone who may read the room\'s history (a v2 token with view_messages, a console session, a v1 admin token), or a signed link (webhooks\' and bridges\' `room_file_upload`) until it expires or anyone loses access to the room, whichever comes first; to anyone else the file does not exist (404; 401 without credentials, or to a revoked link).' },
 
   // Members and participants.
   { operation: 'GET /v2/room/{room}/member', may: { ...SEERS, ...ADDONS } },
@@ -297,7 +297,10 @@ export function renderAccessDoc(): string {
     '  only (403 elsewhere), and never on the group (creating rooms, users, tokens).',
     '- Whoever loses access to a room (removed, the room made private, user deleted, admin demoted,',
     '  add-on uninstalled) loses everything that reads or writes it: their webhooks there are disabled',
-    '  (`creator_lost_access`), their live streams end, replies from those webhooks are refused.',
+    '  (`creator_lost_access`), their live streams end, replies from those webhooks are refused, and',
+    '  the room\'s signed file links issued until then are revoked (401; a webhook or bridge deleted, or',
+    '  its URL changed, revokes them too). People never get signed links: history and live streams',
+    '  carry the plain file URLs, fetched with a token or session judged at every request.',
     '- v1 tokens are not accepted by v2, nor v2 tokens by v1 (401).',
     '',
     'Cells: **yes**; **–** refused (403, or 404 where the room or webhook is hidden); **public rooms**:',

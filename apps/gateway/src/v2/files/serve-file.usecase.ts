@@ -18,18 +18,20 @@ export interface FileRequest {
   /** The console's session cookie (a session that has ended counts as no credentials). */
   sessionSecret?: string;
   expires?: unknown;
+  issued?: unknown;
   signature?: unknown;
 }
 
 /**
  * GET /files/<key>: a stored file with the headers that keep it harmless (see servingHeaders),
  * if its room exists now and, for a private room, the request may have it now: a signed link
- * that has not expired, or a token or session that may read the room's history (asked of the
+ * that has not expired and was issued after the last change of access to the room (its
+ * revocation time), or a token or session that may read the room's history (asked of the
  * rooms service at every request, so a removed member, or a room made private, is refused at
- * once). Refusals never name the room:
+ * once; the revocation time comes in the same answer). Refusals never name the room:
  * - 404: no such file, its room was deleted, or the credentials given may not read the room;
- * - 401: a private room's file asked without credentials, by an unsigned, expired or altered link
- *   (an unknown token too, as everywhere in v2).
+ * - 401: a private room's file asked without credentials, by an unsigned, expired, revoked or
+ *   altered link (an unknown token too, as everywhere in v2).
  */
 @Injectable()
 export class ServeFile {
@@ -49,10 +51,13 @@ export class ServeFile {
       throw notFound();
     }
     const now = Math.floor(Date.now() / 1000);
-    const link = req.expires === undefined && req.signature === undefined ? 'unsigned' : this.links.check(key, req.expires, req.signature, now);
-    const asker = link === 'valid' ? NOBODY : await this.whoAsks(req);
+    const signed = req.expires !== undefined || req.issued !== undefined || req.signature !== undefined;
+    const checked = signed ? this.links.check(key, req.expires, req.issued, req.signature, now) : { state: 'unsigned' as const, issuedAt: null };
+    // Credentials are judged even beside a valid link: it may prove revoked, and they may still read the room (one round trip either way).
+    const asker = await this.whoAsks(req);
     const access = await this.rooms.send(GetFileAccessV1, { key, ...(asker.actor ? { actor: asker.actor } : {}) });
-    const decision = decideServing(access, link, { ...asker, judged: asker.actor !== undefined }, Number(req.expires) - now);
+    const link = { check: checked.state, issuedAt: checked.issuedAt, expiresIn: Number(req.expires) - now };
+    const decision = decideServing(access, link, { ...asker, judged: asker.actor !== undefined });
     if (!decision.serve) throw new ApiError(decision.status, decision.message);
     const file = await this.storage.get(key);
     if (!file) throw notFound();

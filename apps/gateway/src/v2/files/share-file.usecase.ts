@@ -55,9 +55,12 @@ export class ShareFile {
     try {
       await this.storage.put(key, data, contentType, name);
       if (thumb && thumbKey) await this.storage.put(thumbKey, thumb.data, thumb.contentType, thumbName);
-      // room_file_upload carries links signed for as long as its deliveries may be retried.
+      // room_file_upload carries links signed for as long as its deliveries may be retried (unless
+      // access to the room changes first: their issue time is signed too).
+      const issuedAt = Math.floor(Date.now() / 1000);
       const expiresAt = Math.floor((Date.now() + this.config.FILE_LINK_TTL) / 1000);
-      const signed = { url: this.signedUrlOf(key, expiresAt), ...(thumbKey ? { thumbUrl: this.signedUrlOf(thumbKey, expiresAt) } : {}) };
+      const signedUrlOf = (k: string) => `${this.urlOf(k)}?${this.links.query(k, expiresAt, issuedAt)}`;
+      const signed = { url: signedUrlOf(key), ...(thumbKey ? { thumbUrl: signedUrlOf(thumbKey) } : {}) };
       await this.rooms.send(ShareFileV1, {
         actor,
         room,
@@ -78,10 +81,6 @@ export class ShareFile {
   private urlOf(key: string): string {
     // Keys are made of URL-safe characters only (storageKeyFor).
     return `${this.base}/files/${key}`;
-  }
-
-  private signedUrlOf(key: string, expiresAt: number): string {
-    return `${this.urlOf(key)}?${this.links.query(key, expiresAt)}`;
   }
 
   private async discard(keys: Array<string | undefined>): Promise<void> {

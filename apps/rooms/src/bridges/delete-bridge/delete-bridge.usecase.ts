@@ -30,6 +30,8 @@ export class DeleteBridge {
       await this.webhooks.delete(m, bridge.id);
       await this.audit.append(m, cmd.actor, { action: 'bridge.deleted', target: bridgeSubject(bridge), details: { roomId: room.id, kind: bridge.kind } });
       emit(WebhookRegistrationsChangedV1, { roomId: room.id, webhookIds: [bridge.id] });
+      // Its receiver fetched the room's files by signed links: those handed out until now die.
+      await this.rooms.revokeFileLinks(m, { roomIds: [room.id] });
       return {};
     });
   }

@@ -56,6 +56,8 @@ export class PutBridge {
         inboundHmacSecret: cmd.inbound?.hmac_secret !== undefined ? this.secrets.inbound(id, 'hmac_secret', cmd.inbound.hmac_secret) : existing.inbound.hmacSecret,
       });
       tx.emit(WebhookRegistrationsChangedV1, { roomId: room.id, webhookIds: [id] });
+      // Another receiver: the one before held the room's signed file links, which die.
+      if (existing.url !== bridge.url) await this.rooms.revokeFileLinks(m, { roomIds: [room.id] });
       await this.audit.append(m, cmd.actor, {
         action: 'bridge.changed', target: bridgeSubject(bridge),
         details: { roomId: room.id, kind: bridge.kind, events: bridge.events, inbound: bridge.inbound.enabled },

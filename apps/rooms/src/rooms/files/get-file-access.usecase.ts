@@ -16,14 +16,18 @@ export class GetFileAccess {
 
   async execute(cmd: RequestOf<typeof GetFileAccessV1>): Promise<ReplyOf<typeof GetFileAccessV1>> {
     const m = this.db.manager;
-    const roomId = await this.files.roomOf(m, cmd.key);
-    if (roomId === null) return { found: false };
+    const shared = await this.files.roomOf(m, cmd.key);
+    if (shared === null) return { found: false };
+    const { roomId } = shared;
     try {
       // Without its room: a token of another room is refused by mayReadFile, not by a throw.
       const { room, standing } = cmd.actor
         ? await this.rooms.openForActor(m, { id: roomId }, { ...cmd.actor, roomId: undefined })
         : { room: await this.rooms.findByRef(m, { id: roomId }), standing: null };
-      return { found: true, privacy: room.privacy, mayRead: mayReadFile(cmd.actor, room, standing) };
+      return {
+        found: true, privacy: room.privacy, mayRead: mayReadFile(cmd.actor, room, standing),
+        fileLinksRevokedAt: shared.fileLinksRevokedAt?.toISOString() ?? null,
+      };
     } catch (err) {
       // The room went between the two reads.
       if (err instanceof CommandFailure && err.error.code === 'not_found') return { found: false };

@@ -14,11 +14,16 @@ export class RoomFileRepository {
     );
   }
 
-  /** The room a file was shared in, or null: no such file, or its room was deleted. */
-  async roomOf(m: EntityManager, key: string): Promise<number | null> {
-    const rows: Array<{ room_id: number }> = await preparedQuery(m,
-      'SELECT room_id FROM room_files WHERE key = $1 AND removed_at IS NULL', [key]);
-    return rows[0]?.room_id ?? null;
+  /**
+   * The room a file was shared in and when its signed file links were last revoked (null:
+   * never), or null: no such file, or its room was deleted. In one statement: every file
+   * request asks.
+   */
+  async roomOf(m: EntityManager, key: string): Promise<{ roomId: number; fileLinksRevokedAt: Date | null } | null> {
+    const rows: Array<{ room_id: number; file_links_revoked_at: Date | null }> = await preparedQuery(m,
+      `SELECT f.room_id, r.file_links_revoked_at FROM room_files f JOIN rooms r ON r.id = f.room_id
+        WHERE f.key = $1 AND f.removed_at IS NULL`, [key]);
+    return rows[0] ? { roomId: rows[0].room_id, fileLinksRevokedAt: rows[0].file_links_revoked_at } : null;
   }
 
   /** In a room's deletion: its files are to be removed from the storage (removedKeys lists them until forgotten). */

@@ -73,6 +73,8 @@ export class UpdateRoom {
         emit(RoomAccessNarrowedV1, { roomId: room.id, userId: null });
         // And webhooks of users who are not members get nothing committed after this.
         await this.webhookSteps.disableOfLostAccess(tx, { roomId: room.id });
+        // Its files were served by URL alone: the signed links handed out while public die too.
+        await this.rooms.revokeFileLinks(m, { roomIds: [room.id] });
       }
       return { room: toRoomView(room, await this.rooms.lastActive(m, room.id), this.ctx) };
     });

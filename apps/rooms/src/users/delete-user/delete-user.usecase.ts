@@ -40,6 +40,8 @@ export class DeleteUser {
       const { manager: m, emit } = tx;
       const user = await this.users.findByRef(m, cmd.user, { live: true, lock: true });
       const asWas = toUserObject(user, this.ctx);
+      // The signed file links of the private rooms they could read die (read before their rooms are left).
+      await this.rooms.revokeFileLinks(m, { readableBy: user.id });
       for (const roomId of await this.participants.exitEverywhere(m, user.id)) {
         // No room lock: the exit rows are ours now, so the room's deletion waits for this commit.
         const room = await this.rooms.findByRef(m, { id: roomId });

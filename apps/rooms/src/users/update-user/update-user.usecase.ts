@@ -10,6 +10,7 @@ import { PRESENTATION } from '../../shared/infrastructure.module';
 import { AuditRepository } from '../../audit/audit.repository';
 import { userSubject } from '../../audit/audit-line';
 import { WebhookAccessSteps } from '../../webhooks/lost-access/webhook-access-steps';
+import { RoomRepository } from '../../rooms/room.repository';
 
 /**
  * Changes the fields given, or (replace) sets them all; a deleted user cannot be updated.
@@ -24,6 +25,7 @@ export class UpdateUser {
     @Inject(PRESENTATION) private readonly ctx: PresentationContext,
     private readonly audit: AuditRepository,
     private readonly webhookSteps: WebhookAccessSteps,
+    private readonly rooms: RoomRepository,
   ) {}
 
   async execute(cmd: RequestOf<typeof UpdateUserV1>, meta: CommandMeta): Promise<ReplyOf<typeof UpdateUserV1>> {
@@ -63,6 +65,8 @@ export class UpdateUser {
         // Demoted: private rooms they are not a member of are closed to them from this commit.
         emit(RoomAccessNarrowedV1, { roomId: null, userId: user.id });
         await this.webhookSteps.disableOfLostAccess(tx, { userId: user.id });
+        // As a group admin they could read every private room: the signed file links of all die.
+        await this.rooms.revokeFileLinks(m, 'every-private-room');
       }
       emit(UserUpdatedV1, { user: toUserObject(user, this.ctx) });
       return { user: toUserView(user, this.ctx) };

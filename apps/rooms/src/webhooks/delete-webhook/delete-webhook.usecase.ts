@@ -31,6 +31,8 @@ export class DeleteWebhook {
       await this.webhooks.delete(m, webhook.id);
       await this.audit.append(m, cmd.actor, { action: 'webhook.deleted', target: webhookSubject(webhook), details: { roomId: room.id, event: webhook.event, url: webhook.url } });
       emit(WebhookRegistrationsChangedV1, { roomId: room.id, webhookIds: [webhook.id] });
+      // Its receiver fetched the room's files by signed links: those handed out until now die.
+      await this.rooms.revokeFileLinks(m, { roomIds: [room.id] });
       return {};
     });
   }

@@ -1,6 +1,7 @@
 import { createLogger } from '@app/common';
 import { WebhookRegistrationsChangedV1 } from '@app/contracts';
 import type { AuditRepository } from '../../audit/audit.repository';
+import type { FileLinkScope, RoomRepository } from '../../rooms/room.repository';
 import type { CreatorStanding, WebhookRepository } from '../webhook.repository';
 import { WebhookAccessSteps } from './webhook-access-steps';
 
@@ -19,13 +20,16 @@ const make = (standings: CreatorStanding[], reply: Awaited<ReturnType<WebhookRep
     disable: jest.fn(async (_m: unknown, id: number, reason: string) => (disabled.push([id, reason]), { id })),
     lockForReply: jest.fn(async () => reply),
   };
+  const revoked: FileLinkScope[] = [];
+  const rooms = { revokeFileLinks: jest.fn(async (_m: unknown, scope: FileLinkScope) => void revoked.push(scope)) };
   const tx = { manager: {} as never, emit: ((d: { routingKey: string }, p: unknown) => emitted.push([d.routingKey, p])) as never };
-  return { steps: new WebhookAccessSteps(repo as unknown as WebhookRepository, audit as unknown as AuditRepository, createLogger('test', 'silent')), repo, tx, disabled, emitted, lines };
+  const steps = new WebhookAccessSteps(repo as unknown as WebhookRepository, audit as unknown as AuditRepository, createLogger('test', 'silent'), rooms as unknown as RoomRepository);
+  return { steps, repo, tx, disabled, emitted, lines, revoked };
 };
 
 describe('WebhookAccessSteps: what losing access to a room does to webhooks', () => {
   it('disables those whose creator may no longer read their room, with one registrations notice per room', async () => {
-    const { steps, repo, tx, disabled, emitted, lines } = make([
+    const { steps, repo, tx, disabled, emitted, lines, revoked } = make([
       standing(1, 10, 'private', false), standing(2, 10, 'private', true), standing(3, 11, 'public', false, true), standing(4, 11, 'public', false),
       standing(5, 10, 'private', false),
     ]);
@@ -39,6 +43,8 @@ describe('WebhookAccessSteps: what losing access to a room does to webhooks', ()
     // Each with its audit line: the service's doing, the reason, the URL with its query masked.
     expect(lines).toHaveLength(3);
     expect(lines[0]).toEqual({ actor: undefined, line: { action: 'webhook.disabled', target: { type: 'webhook', id: 1, name: 'https://hooks.example.com/1?…' }, details: { roomId: 10, reason: 'creator_lost_access', creator: { id: 7 } } } });
+    // Their receivers' signed file links of those rooms die, in one statement.
+    expect(revoked).toEqual([{ roomIds: [10, 11] }]);
   });
 
   it('refuses to enable a webhook again while its creator may not read the room; lets it be enabled once they may', async () => {
@@ -49,9 +55,10 @@ describe('WebhookAccessSteps: what losing access to a room does to webhooks', ()
   });
 
   it('emits nothing when nobody lost access', async () => {
-    const { steps, tx, emitted } = make([standing(2, 10, 'private', true)]);
+    const { steps, tx, emitted, revoked } = make([standing(2, 10, 'private', true)]);
     expect(await steps.disableOfLostAccess(tx, { roomId: 10 })).toEqual([]);
     expect(emitted).toEqual([]);
+    expect(revoked).toEqual([]);
   });
 
   it('refuses a reply of a webhook that is gone, disabled, or whose creator is out; lets the others through', async () => {

@@ -5,6 +5,7 @@ import { EntityManager } from 'typeorm';
 import type { Tx } from '../../outbox/unit-of-work';
 import { AuditRepository } from '../../audit/audit.repository';
 import { bridgeSubject, webhookSubject } from '../../audit/audit-line';
+import { RoomRepository } from '../../rooms/room.repository';
 import { WebhookRepository } from '../webhook.repository';
 import { CREATOR_LOST_ACCESS, creatorLostAccess, replyRefusal } from './lost-access-rules';
 
@@ -21,6 +22,7 @@ export class WebhookAccessSteps {
     private readonly webhooks: WebhookRepository,
     private readonly audit: AuditRepository,
     @Inject(APP_LOGGER) private readonly logger: AppLogger,
+    private readonly rooms: RoomRepository,
   ) {}
 
   /**
@@ -29,6 +31,7 @@ export class WebhookAccessSteps {
    * registration change (the trigger advances the registrations' version), so no event
    * committed after this transaction reaches it, on any dispatcher replica. Only someone
    * who may read the room can enable it again (EnableWebhook reads it as the API does).
+   * Their receivers held the rooms' signed file links: those issued until now die.
    */
   async disableOfLostAccess({ manager: m, emit }: Pick<Tx, 'manager' | 'emit'>, loss: AccessLoss): Promise<number[]> {
     const byRoom = new Map<number, number[]>();
@@ -44,6 +47,7 @@ export class WebhookAccessSteps {
         : { action: 'webhook.disabled', target: webhookSubject({ id: s.webhookId, name: s.webhook?.name, url: s.webhook?.url ?? '' }), details });
     }
     for (const [roomId, webhookIds] of byRoom) emit(WebhookRegistrationsChangedV1, { roomId, webhookIds });
+    if (byRoom.size > 0) await this.rooms.revokeFileLinks(m, { roomIds: [...byRoom.keys()] });
     return [...byRoom.values()].flat();
   }
 

@@ -9,10 +9,12 @@ const storageKey = z.string().min(1).max(1024).regex(/^[A-Za-z0-9/_.-]+$/);
  * Whether a shared file (or its thumbnail) is served, asked by the gateway at every request:
  * the room it was shared in must exist now, and a private room's file is for whoever may
  * read its history now (the private-room rule). `found: false` for a key of no file, a file
- * whose room is gone, and nothing else: a refusal is `mayRead: false`.
+ * whose room is gone, and nothing else: a refusal is `mayRead: false`. `fileLinksRevokedAt`
+ * (ISO-8601, null: never): the last time anyone or anything may have lost access to the room;
+ * a private room's signed links issued at or before it are refused.
  */
 export const GetFileAccessV1 = defineCommand<
-  { found: false } | { found: true; privacy: 'public' | 'private'; mayRead: boolean }
+  { found: false } | { found: true; privacy: 'public' | 'private'; mayRead: boolean; fileLinksRevokedAt: string | null }
 >('rooms.get-file-access.v1', z.object({
   key: storageKey,
   /** Who asks (a token or a session); absent: nobody (a signed link, or no credentials). */

@@ -26,10 +26,11 @@ export const ShareFileV1 = defineCommand<{ messageId: string; date: string }>('r
     thumbUrl: httpUrl.optional(),
     contentType: text((v) => maxLengthProblem(v, 255)),
     /**
-     * The file's (and thumbnail's) links signed until an instant (`?expires=...&signature=...`):
-     * the room_file_upload event carries these, so that a webhook's receiver can fetch a
-     * private room's file without credentials while the delivery may still be retried.
-     * Absent: the event carries `url` and `thumbUrl`. History always shows those.
+     * The file's (and thumbnail's) links signed until an instant, with when they were issued
+     * (`?expires=...&issued=...&signature=...`): the room_file_upload event carries these, so
+     * that a webhook's receiver can fetch a private room's file without credentials while the
+     * delivery may still be retried (unless access to the room changes first: revoked).
+     * Absent: the event carries `url` and `thumbUrl`. History and live streams show those.
      */
     signed: z.object({ url: httpUrl, thumbUrl: httpUrl.optional() }).optional(),
   }),

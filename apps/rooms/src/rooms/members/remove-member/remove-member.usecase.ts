@@ -42,6 +42,8 @@ export class RemoveMember {
       emit(RoomAccessNarrowedV1, { roomId: room.id, userId: user.id });
       // Their webhooks in it get nothing committed after this.
       await this.webhookSteps.disableOfLostAccess(tx, { roomId: room.id, userId: user.id });
+      // And the signed file links handed out until now die: they may hold some (issue 34).
+      await this.rooms.revokeFileLinks(m, { roomIds: [room.id] });
       if (await this.participants.exit(m, room.id, user.id)) {
         emit(RoomMemberExitedV2, { room: toRoomObject(room, this.ctx), sender: toUserObject(user, this.ctx) });
       }
