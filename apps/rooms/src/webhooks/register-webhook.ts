@@ -8,7 +8,7 @@ import { StoredWebhook, WebhookRepository } from './webhook.repository';
 import { assertPatternApplies, assertUnderLimit, assertUrlReachable, fieldsOf, newWebhookSecret, Registrant, registrantOf } from './webhook-rules';
 import { ROOMS_CONFIG } from '../shared/infrastructure.module';
 import { AuditRepository } from '../audit/audit.repository';
-import { webhookSubject } from '../audit/audit-line';
+import { webhookAuditUrl, webhookSubject } from '../audit/audit-line';
 
 /** What a registration through the REST API names. */
 export interface Registration extends WebhookSpec {
@@ -56,7 +56,7 @@ export class RegisterWebhook {
       ...fieldsOf(r), id, key, secret: this.box.seal(secret, secretPurpose.webhook(id)), userId: registrant.userId, tokenId: r.actor.tokenId ?? null,
     });
     tx.emit(WebhookRegistrationsChangedV1, { roomId: registrant.roomId, webhookIds: [webhook.id] });
-    await this.audit.append(tx.manager, r.actor, { action: 'webhook.created', target: webhookSubject(webhook), details: { roomId: registrant.roomId, event: webhook.event, url: webhook.url } });
+    await this.audit.append(tx.manager, r.actor, { action: 'webhook.created', target: webhookSubject(webhook), details: { roomId: registrant.roomId, event: webhook.event, url: webhookAuditUrl(webhook.url) } });
     return webhook.oauthClientId === null ? { webhook, secret } : { webhook };
   }
 
