@@ -1,7 +1,8 @@
 import {
   Actor, CreateRoomV1, CreateWebhookV1, DeleteWebhookV1, ListRegistrationChangesV1, ListRegistrationsV1, PutWebhookV1, WebhookRegistration,
 } from '@app/contracts';
-import { RoomsRpc, RoomsStack, startStack } from './support';
+import { openWebhookUrl, parseSecretKeys, SecretBox } from '@app/common';
+import { RoomsRpc, RoomsStack, startStack, TEST_SECRETS_KEYS } from './support';
 
 /**
  * The dispatchers' reads of the registrations: every one (ListRegistrationsV1, at start and
@@ -33,7 +34,9 @@ describe('registrations and their changes for the dispatchers (real Postgres, Ra
   const create = async (name: string, key?: string) => (await rpc.send(CreateWebhookV1, {
     actor, room: { id: roomId }, url: `https://receiver.example.com/${name}`, event: 'room_message', name, ...(key ? { key } : {}),
   })).webhook;
-  const forms = (regs: WebhookRegistration[]) => regs.map((r) => `${r.name}@${r.url.split('/').pop()}`);
+  // The URLs travel sealed: the dispatcher opens them as it loads them.
+  const box = new SecretBox(parseSecretKeys(TEST_SECRETS_KEYS));
+  const forms = (regs: WebhookRegistration[]) => regs.map((r) => `${r.name}@${openWebhookUrl(box, r.url, r.id).split('/').pop()}`);
 
   it('answers the forms written and removed since a version, and the version of that snapshot', async () => {
     const start = (await all()).version;

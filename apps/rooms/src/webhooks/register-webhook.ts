@@ -4,7 +4,7 @@ import { Actor, RoomRef, WebhookRegistrationsChangedV1, WebhookSpec } from '@app
 import { RoomsConfig } from '../config';
 import { Tx } from '../outbox/unit-of-work';
 import { RoomRepository } from '../rooms/room.repository';
-import { StoredWebhook, WebhookRepository } from './webhook.repository';
+import { sealedWebhookUrl, StoredWebhook, WebhookRepository } from './webhook.repository';
 import { assertPatternApplies, assertUnderLimit, assertUrlReachable, fieldsOf, newWebhookSecret, Registrant, registrantOf } from './webhook-rules';
 import { ROOMS_CONFIG } from '../shared/infrastructure.module';
 import { AuditRepository } from '../audit/audit.repository';
@@ -63,15 +63,33 @@ export class RegisterWebhook {
   /**
    * How a command that answers a new secret keeps its reply for a redelivery: the secret
    * sealed as the webhook's own (the command log holds no secret in clear), opened again
-   * when the reply is answered again.
+   * when the reply is answered again. So is the webhook's URL (webhookReplyStorage): the
+   * first answer gave it whole to its creator, and so does a redelivery.
    */
-  replyStorage<R extends { webhook: { id: number }; secret?: string }>(): { storedReply: (r: R) => unknown; fromStored: (s: unknown) => R } {
+  replyStorage<R extends { webhook: { id: number; url: string }; secret?: string }>(): { storedReply: (r: R) => unknown; fromStored: (s: unknown) => R } {
+    const url = webhookReplyStorage<R>(this.box);
     return {
-      storedReply: (r) => (r.secret === undefined ? r : { ...r, secret: this.box.seal(r.secret, secretPurpose.webhook(r.webhook.id)) }),
+      storedReply: (r) => url.storedReply(r.secret === undefined ? r : { ...r, secret: this.box.seal(r.secret, secretPurpose.webhook(r.webhook.id)) }),
       fromStored: (s) => {
-        const r = s as R;
+        const r = url.fromStored(s);
         return r.secret === undefined ? r : { ...r, secret: this.box.reveal(r.secret, secretPurpose.webhook(r.webhook.id)) };
       },
     };
   }
+}
+
+/**
+ * How a command whose reply shows a webhook (create, put, enable) keeps it for a
+ * redelivery: its URL sealed for the webhook (secretPurpose.webhookUrl; the command log, kept
+ * a day, holds no URL in clear), opened again when the reply is answered again, so that a
+ * redelivery answers what the first answer did (whole to the creator, masked to others).
+ */
+export function webhookReplyStorage<R extends { webhook: { id: number; url: string } }>(box: SecretBox): { storedReply: (r: R) => R; fromStored: (s: unknown) => R } {
+  return {
+    storedReply: (r) => ({ ...r, webhook: { ...r.webhook, url: sealedWebhookUrl(box, r.webhook.id, r.webhook.url) } }),
+    fromStored: (s) => {
+      const r = s as R;
+      return { ...r, webhook: { ...r.webhook, url: box.reveal(r.webhook.url, secretPurpose.webhookUrl(r.webhook.id)) } };
+    },
+  };
 }
