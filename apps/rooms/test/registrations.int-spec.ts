@@ -87,6 +87,15 @@ describe('registrations and their changes for the dispatchers (real Postgres, Ra
     expect(await changesSince(version + 1_000)).toEqual({ registrations: [], removed: [], version });
   });
 
+  it('takes a PUT that states a webhook as it is for no change of its form: its sealed URL is kept as stored', async () => {
+    const before = await all();
+    const a = before.registrations.find((r) => r.key === 'a')!;
+    await rpc.send(PutWebhookV1, { actor, room: { id: roomId }, key: 'a', url: 'https://receiver.example.com/a2', event: 'room_message', name: 'a' });
+    const since = await changesSince(before.version);
+    expect([since.registrations, since.removed]).toEqual([[], []]);
+    expect((await all()).registrations.find((r) => r.id === a.id)!.url).toBe(a.url);
+  });
+
   it('answers every registration and every removed form since version 0', async () => {
     const now = await all();
     const since0 = await changesSince(0);
