@@ -194,7 +194,6 @@ export class WebhookRepository {
     return toStored({ ...r, url: openWebhookUrl(this.box, r.url, r.id) });
   }
 
-
   /**
    * Serializes the webhook changes of one room until the commit, so that the count and key
    * checks hold when two registrations race, without locking the room row that sends share.
