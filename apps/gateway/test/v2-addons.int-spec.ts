@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ListRegistrationsV1, WebhookRegistration } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { RoomsClient } from '../src/shared/rooms-client';
-import { secretPurpose } from '@app/common';
+import { openWebhookUrl, secretPurpose } from '@app/common';
 import { EventCapture, eventually, openedSecret, Stack, startStack, TEST_SECRET_BOX, V1Response } from '../../../test/support/harness';
 import { v2, V2CallOptions, v2Session, V2Session } from './v2-helpers';
 
@@ -209,9 +209,13 @@ describe('v2 add-ons: installation, OAuth, uninstall (real services, a local add
 
     it('registers the descriptor\'s webhooks for the room, signed with the oauthSecret, and tells the dispatchers', async () => {
       expect(installation).toBeDefined();
-      const rows = await db.query(
-        `SELECT room_id, event, url, pattern, name, authentication, key, secret, installation_id, oauth_client_id FROM webhooks
-          WHERE installation_id = $1 ORDER BY id`, [installation.id]);
+      // The URLs kept sealed too, each for its row.
+      const rows = (await db.query(
+        `SELECT id, room_id, event, url, pattern, name, authentication, key, secret, installation_id, oauth_client_id FROM webhooks
+          WHERE installation_id = $1 ORDER BY id`, [installation.id])).map(({ id, ...r }: any) => {
+        expect(r.url).toMatch(/^enc:v1:test:/);
+        return { ...r, url: TEST_SECRET_BOX.open(r.url, secretPurpose.webhookUrl(id)) };
+      });
       // The secret kept sealed (the client's, whose copy each of its webhooks carries), never in clear.
       for (const r of rows) expect(TEST_SECRET_BOX.open(r.secret, secretPurpose.oauthClient(installation.oauth_id))).toBe(callback.oauthSecret);
       const common = { room_id: roomA, secret: expect.stringMatching(/^enc:v1:test:/), installation_id: installation.id, oauth_client_id: installation.oauth_id };
@@ -472,7 +476,7 @@ describe('v2 add-ons: installation, OAuth, uninstall (real services, a local add
       const theirs = await beta('PUT', `room/${room}/extension/webhook/relay`, { body: { url: `${addon.base}/stolen`, event: 'room_message' } });
       expect(theirs.status).toBe(201);
       expect(theirs.json.id).not.toBe(id);
-      expect((await db.query('SELECT url FROM webhooks WHERE id = $1', [id]))[0].url).toBe(url);
+      expect(openWebhookUrl(TEST_SECRET_BOX, (await db.query('SELECT url FROM webhooks WHERE id = $1', [id]))[0].url, id)).toBe(url);
       const listed = async (who: typeof alpha) => (await who('GET', `room/${room}/webhook`)).json.items.map((w: { id: number }) => w.id);
       expect(await listed(beta)).toEqual([theirs.json.id]);
 

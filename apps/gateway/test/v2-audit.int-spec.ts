@@ -129,14 +129,14 @@ describe('GET /v2/audit: who changed access', () => {
     expect(JSON.stringify(await audit())).not.toContain(made.token);
   });
 
-  it('records a webhook\'s creation, its disabling for failures (with the reason), enabling and deletion; its URL without the query', async () => {
+  it('records a webhook\'s creation, its disabling for failures (with the reason), enabling and deletion; its URL masked as a bridge\'s', async () => {
     const ops = await room('public');
     const created = ok(await call('POST', `room/${ops.id}/webhook`, {
       body: { url: 'https://receiver.example.com/hooks/in?secret=Sup3rS3cret', event: 'room_message', name: 'ci hook' },
     }), 201).json;
     const target = { type: 'webhook', id: created.id, name: 'ci hook' };
     expect(await lineOf('webhook.created', target)).toMatchObject({
-      actor: admin(), details: { roomId: ops.id, event: 'room_message', url: 'https://receiver.example.com/hooks/in?…' }, address: CLIENT,
+      actor: admin(), details: { roomId: ops.id, event: 'room_message', url: 'https://receiver.example.com/hooks/***?secret=***' }, address: CLIENT,
     });
 
     // What a dispatcher reports after its attempts failed for longer than WEBHOOK_DISABLE_AFTER.
@@ -153,10 +153,13 @@ describe('GET /v2/audit: who changed access', () => {
     ok(await call('POST', `room/${ops.id}/webhook/${created.id}/enable`), 204);
     expect(await lineOf('webhook.enabled', target)).toMatchObject({ actor: admin(), address: CLIENT });
     ok(await call('DELETE', `room/${ops.id}/webhook/${created.id}`), 204);
-    expect(await lineOf('webhook.deleted', target)).toMatchObject({ actor: admin(), address: CLIENT });
+    expect(await lineOf('webhook.deleted', target)).toMatchObject({
+      actor: admin(), details: { url: 'https://receiver.example.com/hooks/***?secret=***' }, address: CLIENT,
+    });
 
     const text = JSON.stringify(await audit());
     expect(text).not.toContain('Sup3rS3cret');
+    expect(text).not.toContain('/hooks/in');
     if (created.secret) expect(text).not.toContain(created.secret);
   });
 

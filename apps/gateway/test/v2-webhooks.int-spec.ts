@@ -1,7 +1,8 @@
 import { ListRegistrationsV1, WebhookRegistration } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { RoomsClient } from '../src/shared/rooms-client';
-import { EventCapture, openedSecret, Stack, startStack, V1Response } from '../../../test/support/harness';
+import { secretPurpose } from '@app/common';
+import { EventCapture, openedSecret, Stack, startStack, TEST_SECRET_BOX, V1Response } from '../../../test/support/harness';
 import { v2, V2CallOptions, v2Session, V2Session } from './v2-helpers';
 
 const BASE = 'https://chat.example.test';
@@ -158,11 +159,13 @@ describe('v2 webhook registration (real services)', () => {
       expect(list.text).not.toContain(res.json.secret);
       expect(list.text).not.toContain('secret');
 
-      // What the dispatchers load: every registration with its secret (sealed: they open it to sign) and who registered it.
+      // What the dispatchers load: every registration with its secret (sealed: they open it to sign), its URL (sealed:
+      // they open it as they load it) and who registered it.
       const mine = (await registrations()).find((r) => r.id === id);
       expect(openedSecret(mine!)).toBe(res.json.secret);
+      expect(TEST_SECRET_BOX.open(mine!.url, secretPurpose.webhookUrl(id))).toBe(url);
       expect(mine).toEqual({
-        id, roomId: room, event: 'room_message', url, pattern: '^/deploy\\s+(\\w+)', name: 'Deploy bot', authentication: 'jwt', delivery: 'ordered', key: 'deploy',
+        id, roomId: room, event: 'room_message', url: expect.stringMatching(/^enc:v1:test:/), pattern: '^/deploy\\s+(\\w+)', name: 'Deploy bot', authentication: 'jwt', delivery: 'ordered', key: 'deploy',
         installationId: null, oauthClientId: null, created: expect.any(String), secret: expect.stringMatching(/^enc:v1:test:/), userId: s.adminId,
         addonName: null, createdVersion: expect.any(Number), enabled: true, disabledReason: null, disabledAt: null,
       });

@@ -1,7 +1,8 @@
 import {
   Actor, CreateRoomV1, CreateWebhookV1, DeleteWebhookV1, ListRegistrationChangesV1, ListRegistrationsV1, PutWebhookV1, WebhookRegistration,
 } from '@app/contracts';
-import { RoomsRpc, RoomsStack, startStack } from './support';
+import { openWebhookUrl, parseSecretKeys, SecretBox } from '@app/common';
+import { RoomsRpc, RoomsStack, startStack, TEST_SECRETS_KEYS } from './support';
 
 /**
  * The dispatchers' reads of the registrations: every one (ListRegistrationsV1, at start and
@@ -33,7 +34,9 @@ describe('registrations and their changes for the dispatchers (real Postgres, Ra
   const create = async (name: string, key?: string) => (await rpc.send(CreateWebhookV1, {
     actor, room: { id: roomId }, url: `https://receiver.example.com/${name}`, event: 'room_message', name, ...(key ? { key } : {}),
   })).webhook;
-  const forms = (regs: WebhookRegistration[]) => regs.map((r) => `${r.name}@${r.url.split('/').pop()}`);
+  // The URLs travel sealed: the dispatcher opens them as it loads them.
+  const box = new SecretBox(parseSecretKeys(TEST_SECRETS_KEYS));
+  const forms = (regs: WebhookRegistration[]) => regs.map((r) => `${r.name}@${openWebhookUrl(box, r.url, r.id).split('/').pop()}`);
 
   it('answers the forms written and removed since a version, and the version of that snapshot', async () => {
     const start = (await all()).version;
@@ -82,6 +85,15 @@ describe('registrations and their changes for the dispatchers (real Postgres, Ra
     expect(await changesSince(version)).toEqual({ registrations: [], removed: [], version });
     // A version from the future (none a dispatcher could hold): nothing either.
     expect(await changesSince(version + 1_000)).toEqual({ registrations: [], removed: [], version });
+  });
+
+  it('takes a PUT that states a webhook as it is for no change of its form: its sealed URL is kept as stored', async () => {
+    const before = await all();
+    const a = before.registrations.find((r) => r.key === 'a')!;
+    await rpc.send(PutWebhookV1, { actor, room: { id: roomId }, key: 'a', url: 'https://receiver.example.com/a2', event: 'room_message', name: 'a' });
+    const since = await changesSince(before.version);
+    expect([since.registrations, since.removed]).toEqual([[], []]);
+    expect((await all()).registrations.find((r) => r.id === a.id)!.url).toBe(a.url);
   });
 
   it('answers every registration and every removed form since version 0', async () => {

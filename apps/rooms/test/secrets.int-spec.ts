@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { parseSecretKeys, SecretBox, secretPurpose } from '@app/common';
-import { CreateBridgeV1, CreateRoomV1, CreateWebhookV1, DeleteRoomV1 } from '@app/contracts';
+import { CreateBridgeV1, CreateRoomV1, CreateWebhookV1, DeleteRoomV1, DeleteWebhookV1, GetBridgeV1, GetWebhookV1, ListRegistrationsV1, PutWebhookV1 } from '@app/contracts';
 import { ACTOR, cliOf, RawCommands, RoomsRpc, RoomsStack, sql, startStack, TEST_SECRETS_KEYS } from './support';
 
 /*
@@ -37,6 +37,8 @@ describe('secrets at rest: rotating the key (real Postgres, the built CLI)', () 
     const before = await version();
     await sql(stack.databaseUrl, 'UPDATE webhooks SET secret = $2 WHERE id = $1', [legacy, secrets.get(legacy)]);
     expect(await version()).toBe(before);
+    // A URL kept in clear too (a change of the URL is a registration change: its form, sealed, is kept).
+    await sql(stack.databaseUrl, `UPDATE webhooks SET url = 'https://receiver.example.com/a' WHERE id = $1`, [legacy]);
   });
 
   afterAll(async () => {
@@ -48,13 +50,19 @@ describe('secrets at rest: rotating the key (real Postgres, the built CLI)', () 
     const before = { version: await version(), removed: await removedForms() };
     const run = await cliOf(stack, { SECRETS_KEYS: rotated })('secrets', 'rotate-key');
     expect(run).toMatchObject({ status: 0, stderr: '' });
-    // Two webhooks (one of them in clear), and the two creates' replies in the command log.
-    expect(run.stdout).toBe('re-encrypted 4 secret(s) under key next (webhooks 2, command replies 2); 4 of 4 stored secret(s) are now under it\n');
+    // Two webhooks (one of them in clear), and the two creates' replies in the command log; their
+    // URLs (one in clear), the form the URL's change kept, and the URLs in the replies.
+    expect(run.stdout).toBe('re-encrypted 9 secret(s) under key next (webhooks 2, command replies 2, webhook and bridge URLs 2, '
+      + 'removed webhooks\' and bridges\' URLs 1, webhook URLs in command replies 2); 9 of 9 stored secret(s) are now under it\n');
     const box = new SecretBox(parseSecretKeys(rotated));
     for (const { id, secret } of await stored()) {
       expect(SecretBox.keyIdOf(secret)).toBe('next');
       expect(box.open(secret, secretPurpose.webhook(id))).toBe(secrets.get(id));
     }
+    for (const { id, url } of await sql<{ id: number; url: string }>(stack.databaseUrl, 'SELECT id, url FROM webhooks ORDER BY id')) {
+      expect(box.open(url, secretPurpose.webhookUrl(id))).toMatch(/^https:\/\/receiver\.example\.com\/[ab]$/);
+    }
+    // Sealing a URL again is no registration change either (no new version, no removed form).
     expect({ version: await version(), removed: await removedForms() }).toEqual(before);
     for (const s of secrets.values()) expect(run.stdout + run.stderr).not.toContain(s);
   });
@@ -62,7 +70,7 @@ describe('secrets at rest: rotating the key (real Postgres, the built CLI)', () 
   it('is safe to repeat: nothing left to re-encrypt', async () => {
     const before = await stored();
     const run = await cliOf(stack, { SECRETS_KEYS: rotated })('secrets', 'rotate-key');
-    expect(run).toMatchObject({ status: 0, stdout: 're-encrypted 0 secret(s) under key next; 4 of 4 stored secret(s) are now under it\n' });
+    expect(run).toMatchObject({ status: 0, stdout: 're-encrypted 0 secret(s) under key next; 9 of 9 stored secret(s) are now under it\n' });
     expect(await stored()).toEqual(before);
   });
 
@@ -70,7 +78,7 @@ describe('secrets at rest: rotating the key (real Postgres, the built CLI)', () 
     const other = entry('other');
     const run = await cliOf(stack, { SECRETS_KEYS: other })('secrets', 'rotate-key');
     expect(run.status).toBe(1);
-    expect(run.stdout).toMatch(/4 could not be decrypted \(webhooks 2, command replies 2\): sealed with key\(s\) next, which SECRETS_KEYS does not hold/);
+    expect(run.stdout).toMatch(/9 could not be decrypted \(webhooks 2, command replies 2, webhook and bridge URLs 2, removed webhooks' and bridges' URLs 1, webhook URLs in command replies 2\): sealed with key\(s\) next, which SECRETS_KEYS does not hold/);
     expect(run.stdout + run.stderr).not.toContain(other.split(':')[1]);
     const missing = await cliOf(stack, { SECRETS_KEYS: '' })('secrets', 'rotate-key');
     expect(missing.status).toBe(78);
@@ -159,5 +167,114 @@ describe('secrets at rest: retiring the old key after a rotation, with bridges (
     // A redelivered create answers its first reply, the inbound URL's key included.
     const again = await raw.send(CreateBridgeV1.pattern, create, { messageId: createId });
     expect(again).toMatchObject({ ok: { inboundKey } });
+  });
+});
+
+/*
+ * A webhook's or bridge's URL is its credential (a Slack incoming webhook's path, a key in a
+ * query): sealed in its row, in the forms webhooks_removed keeps, in the command log's
+ * replies, and masked in the audit log; shown whole to its creator, sent sealed to the
+ * dispatchers; re-encrypted by a rotation like every secret.
+ */
+describe('secrets at rest: webhook and bridge URLs (real Postgres, the built CLI)', () => {
+  let stack: RoomsStack;
+  let rpc: RoomsRpc;
+  let raw: RawCommands;
+  const entry = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
+  const next = entry('next');
+  const KEY = 'abc-url-key-7Q';
+  const SLACK_SECRET = 'SECRETslackPath9';
+  const keyed = `https://receiver.example.com/hooks/in?key=${KEY}`;
+  const slack = `https://hooks.slack.example.com/services/T9/B9/${SLACK_SECRET}`;
+  const createId = randomUUID();
+  let actor: { label: string; userId: number };
+  let create: Record<string, unknown>;
+  let roomId: number;
+  let webhookId: number;
+  let bridgeId: number;
+
+  const everything = async () => JSON.stringify([
+    await sql(stack.databaseUrl, 'SELECT url FROM webhooks'),
+    await sql(stack.databaseUrl, 'SELECT url FROM webhooks_removed'),
+    await sql(stack.databaseUrl, 'SELECT reply FROM applied_commands'),
+    await sql(stack.databaseUrl, 'SELECT target_name, details FROM audit_log'),
+  ]);
+
+  beforeAll(async () => {
+    stack = await startStack();
+    rpc = await RoomsRpc.connect(stack.amqpUrl, stack.namespace);
+    raw = await RawCommands.open(stack.amqpUrl, stack.namespace);
+    const owner = await rpc.createUser('Sealer', { isGroupAdmin: true });
+    actor = { ...ACTOR, userId: owner.id };
+    roomId = (await rpc.send(CreateRoomV1, { actor, name: 'Urls', owner: { id: owner.id }, privacy: 'public', topic: '', guestAccess: false })).room.id;
+    create = { actor, room: { id: roomId }, url: keyed, event: 'room_message', name: '' };
+    const made = await raw.send(CreateWebhookV1.pattern, create, { messageId: createId }) as { ok: { webhook: { id: number; url: string } } };
+    expect(made.ok.webhook.url).toBe(keyed);
+    webhookId = made.ok.webhook.id;
+    bridgeId = (await rpc.send(CreateBridgeV1, { actor, room: { id: roomId }, kind: 'slack', url: slack })).bridge.id;
+    // Forms in webhooks_removed: a webhook's URL changed by a PUT (the same URL again changes
+    // nothing), and a webhook deleted.
+    await rpc.send(PutWebhookV1, { actor, room: { id: roomId }, key: 'put', url: `${keyed}&v=1`, event: 'room_enter' });
+    await rpc.send(PutWebhookV1, { actor, room: { id: roomId }, key: 'put', url: `${keyed}&v=2`, event: 'room_enter' });
+    const gone = await rpc.send(CreateWebhookV1, { actor, room: { id: roomId }, url: `${keyed}&gone=1`, event: 'room_exit' });
+    await rpc.send(DeleteWebhookV1, { actor, room: { id: roomId }, webhook: { id: gone.webhook.id } });
+  });
+
+  afterAll(async () => {
+    await raw?.close();
+    await rpc?.close();
+    await stack?.stop();
+  });
+
+  it('keeps no URL in clear: not in webhooks, their removed forms, the command log\'s replies nor the audit log', async () => {
+    const urls = await sql<{ url: string }>(stack.databaseUrl, 'SELECT url FROM webhooks UNION ALL SELECT url FROM webhooks_removed');
+    expect(urls.length).toBeGreaterThanOrEqual(5);
+    for (const { url } of urls) expect(SecretBox.keyIdOf(url)).toBe('test');
+    const text = await everything();
+    for (const clear of [KEY, SLACK_SECRET, 'receiver.example.com/hooks/in', 'services/T9']) expect(text).not.toContain(clear);
+    // The audit log names the webhook's URL masked as a bridge's.
+    const [line] = await sql<{ details: { url: string } }>(stack.databaseUrl, `SELECT details FROM audit_log WHERE action = 'webhook.created' AND target_id = $1`, [webhookId]);
+    expect(line.details.url).toBe('https://receiver.example.com/hooks/***?key=***');
+  });
+
+  it('shows the URL whole to the webhook\'s creator, a bridge\'s masked, and sends both sealed to the dispatchers', async () => {
+    expect((await rpc.send(GetWebhookV1, { actor, room: { id: roomId }, webhook: { id: webhookId } })).webhook.url).toBe(keyed);
+    expect((await rpc.send(GetBridgeV1, { actor, room: { id: roomId }, id: bridgeId })).bridge.url).toBe('https://hooks.slack.example.com/services/***');
+    const { registrations, removed } = await rpc.send(ListRegistrationsV1, {});
+    const box = new SecretBox(parseSecretKeys(TEST_SECRETS_KEYS));
+    const opened = [...registrations, ...removed].map((r) => box.open(r.url, secretPurpose.webhookUrl(r.id)));
+    expect(opened).toEqual(expect.arrayContaining([keyed, slack, `${keyed}&v=1`, `${keyed}&v=2`, `${keyed}&gone=1`]));
+  });
+
+  it('answers a redelivered create its first reply: the URL whole', async () => {
+    const again = await raw.send(CreateWebhookV1.pattern, create, { messageId: createId }) as { ok: { webhook: { id: number; url: string } } };
+    expect(again.ok.webhook).toMatchObject({ id: webhookId, url: keyed });
+  });
+
+  it('rotate-key re-encrypts them without a registration change; a rooms service with the new key alone reads every one', async () => {
+    const version = async () => (await sql<{ value: string }>(stack.databaseUrl, 'SELECT value FROM registrations_version'))[0].value;
+    const removedForms = async () => (await sql<{ n: number }>(stack.databaseUrl, 'SELECT count(*)::int AS n FROM webhooks_removed'))[0].n;
+    const before = { version: await version(), removed: await removedForms() };
+    const rotation = await cliOf(stack, { SECRETS_KEYS: `${next},${TEST_SECRETS_KEYS}` })('secrets', 'rotate-key');
+    expect(rotation).toMatchObject({ status: 0, stderr: '' });
+    expect(rotation.stdout).toMatch(/webhook and bridge URLs 3\b/);
+    expect(rotation.stdout).toMatch(/removed webhooks' and bridges' URLs [1-9]/);
+    expect(rotation.stdout).toMatch(/webhook URLs in command replies [1-9]/);
+    expect(rotation.stdout).not.toContain('could not be decrypted');
+    expect({ version: await version(), removed: await removedForms() }).toEqual(before);
+
+    await stack.rooms.close();
+    const replica = await stack.startReplica({ SECRETS_KEYS: next });
+    expect(replica).toBeDefined();
+    const retired = await cliOf(stack, { SECRETS_KEYS: next })('secrets', 'rotate-key');
+    expect(retired).toMatchObject({ status: 0, stderr: '' });
+    expect(retired.stdout).toMatch(/^re-encrypted 0 secret\(s\) under key next; (\d+) of \1 stored secret\(s\) are now under it\n$/);
+    const onlyNew = new SecretBox(parseSecretKeys(next));
+    for (const { id, url } of await sql<{ id: number; url: string }>(stack.databaseUrl, 'SELECT id, url FROM webhooks UNION ALL SELECT id, url FROM webhooks_removed')) {
+      expect(onlyNew.open(url, secretPurpose.webhookUrl(id))).toMatch(/^https:\/\//);
+    }
+    const again = await raw.send(CreateWebhookV1.pattern, create, { messageId: createId }) as { ok: { webhook: { url: string } } };
+    expect(again.ok.webhook.url).toBe(keyed);
+    expect(await everything()).not.toContain(KEY);
   });
 });

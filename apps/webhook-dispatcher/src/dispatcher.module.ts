@@ -35,6 +35,7 @@ import { EventsConsumer } from './events/events.consumer';
 import { HealthReporter } from './health/health-reporter';
 import { InlineAttempts } from './events/inline-attempts';
 import { Registrations } from './registrations/registrations';
+import { withOpenedUrls } from './registrations/opened-urls';
 import { ReplyPoster } from './replies/reply-poster';
 
 @Module({})
@@ -85,10 +86,12 @@ export class DispatcherModule {
         },
         {
           provide: Registrations,
-          useFactory: (rpc: RpcClient) => new Registrations(() => rpc.request(ListRegistrationsV1, {}), logger, {
-            sourceReady: () => rpc.served(),
-            changes: (since) => rpc.request(ListRegistrationChangesV1, { since }),
-          }),
+          // The URLs arrive sealed: opened once per load (withOpenedUrls), not per delivery.
+          useFactory: (rpc: RpcClient) => new Registrations(
+            async () => withOpenedUrls(await rpc.request(ListRegistrationsV1, {}), config.SECRETS_KEYS, logger), logger, {
+              sourceReady: () => rpc.served(),
+              changes: async (since) => withOpenedUrls(await rpc.request(ListRegistrationChangesV1, { since }), config.SECRETS_KEYS, logger),
+            }),
           inject: [REGISTRATIONS_RPC],
         },
         {

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { SecretBox } from '@app/common';
 import { AddonInstallationView, V2_SCOPES, V2Scope } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../shared/db-errors';
+import { sealedWebhookUrl } from '../webhooks/webhook.repository';
 import type { AddonDescriptor, DeclaredWebhook } from './descriptor';
 
 /** What an installation is made of before it has an id. */
@@ -81,6 +83,8 @@ export class AlreadyInstalled extends Error {}
 /** SQL of add-on installations, their OAuth clients, and the webhooks and tokens that belong to them. */
 @Injectable()
 export class AddonRepository {
+  constructor(private readonly box: SecretBox) {}
+
   /**
    * The installation, its OAuth client and its webhooks (signed with the client's secret).
    * `sealedSecret`: the client's secret sealed (secretPurpose.oauthClient), never in clear.
@@ -108,13 +112,17 @@ export class AddonRepository {
 
   private async insertWebhooks(m: EntityManager, installationId: number, n: NewInstallation, secret: string, hooks: DeclaredWebhook[]): Promise<number[]> {
     if (hooks.length === 0) return [];
+    // The ids first, in the order declared: each URL is sealed for its row.
+    const ids: Array<{ id: number }> = await m.query(
+      `SELECT nextval(pg_get_serial_sequence('webhooks', 'id'))::int AS id FROM generate_series(1, $1::int) ORDER BY 1`, [hooks.length]);
     const rows: Array<{ id: number }> = await m.query(
-      `INSERT INTO webhooks (room_id, event, url, pattern, name, authentication, delivery, key, secret, installation_id, oauth_client_id)
-       SELECT $1::int, h.event, h.url, h.pattern, h.name, h.authentication, h.delivery, h.key, $2, $3::int, $4
-         FROM json_to_recordset($5::json) AS h(event text, url text, pattern text, name text, authentication text, delivery text, key text, ord int)
-        ORDER BY h.ord
+      `INSERT INTO webhooks (id, room_id, event, url, pattern, name, authentication, delivery, key, secret, installation_id, oauth_client_id)
+       SELECT h.id, $1::int, h.event, h.url, h.pattern, h.name, h.authentication, h.delivery, h.key, $2, $3::int, $4
+         FROM json_to_recordset($5::json) AS h(id int, event text, url text, pattern text, name text, authentication text, delivery text, key text)
+        ORDER BY h.id
        RETURNING id`,
-      [n.roomId, secret, installationId, n.oauthClientId, JSON.stringify(hooks.map((h, ord) => ({ ...h, ord })))]);
+      [n.roomId, secret, installationId, n.oauthClientId,
+        JSON.stringify(hooks.map((h, i) => ({ ...h, id: ids[i].id, url: sealedWebhookUrl(this.box, ids[i].id, h.url) })))]);
     return rows.map((r) => r.id).sort((a, b) => a - b);
   }
 

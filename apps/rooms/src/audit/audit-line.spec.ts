@@ -1,4 +1,4 @@
-import { auditActorOf, cleanDetails, cleanSubject, maskUrl, roomChangeLines, webhookSubject } from './audit-line';
+import { auditActorOf, cleanDetails, cleanSubject, maskUrl, roomChangeLines, webhookAuditUrl, webhookSubject } from './audit-line';
 
 describe('audit lines: who acted', () => {
   it('names a user by their current name, a token by its label, an add-on by its installation, the CLI, the service', () => {
@@ -35,8 +35,19 @@ describe('audit lines: no secret, ever', () => {
 
   it('names a webhook by its name, else by its masked URL; a target named by a URL is masked too', () => {
     expect(webhookSubject({ id: 5, name: 'ci', url: 'https://h.example/x?s=1' })).toEqual({ type: 'webhook', id: 5, name: 'ci' });
-    expect(webhookSubject({ id: 5, name: '', url: 'https://h.example/x?s=1' })).toEqual({ type: 'webhook', id: 5, name: 'https://h.example/x?…' });
+    expect(webhookSubject({ id: 5, name: '', url: 'https://h.example/x?s=1' })).toEqual({ type: 'webhook', id: 5, name: 'https://h.example/***?s=***' });
+    expect(cleanSubject(webhookSubject({ id: 5, name: '', url: 'https://h.example/x?s=1' })).name).toBe('https://h.example/***?s=***');
     expect(cleanSubject({ type: 'webhook', id: 1, name: 'https://h.example/?q=secret' }).name).toBe('https://h.example/?…');
+  });
+
+  it('masks a webhook\'s URL as a bridge\'s: a credential in its path is gone too, its query keeps its names', () => {
+    const slack = webhookAuditUrl('https://hooks.slack.com/services/T0001/B0002/XXSECRETXX');
+    const keyed = webhookAuditUrl('https://receiver.example.com/hooks/in?key=abc&x=1');
+    expect(slack).toBe('https://hooks.slack.com/services/***');
+    expect(keyed).toBe('https://receiver.example.com/hooks/***?key=***&x=***');
+    // The log's cleaning leaves what is masked so as it is.
+    expect(cleanDetails({ url: slack, other: keyed })).toEqual({ url: slack, other: keyed });
+    expect(JSON.stringify(cleanDetails({ url: 'https://receiver.example.com/hooks/in?key=abc#frag' }))).not.toMatch(/abc|frag/);
   });
 });
 

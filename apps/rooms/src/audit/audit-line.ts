@@ -1,4 +1,4 @@
-import { bareUrl } from '@app/common';
+import { bareUrl, maskedBridgeUrl } from '@app/common';
 import { BRIDGE_PLATFORM_NAMES } from '@app/contracts';
 import type { Actor, AuditAction, AuditEntryView, AuditSubject, BridgeKind } from '@app/contracts';
 
@@ -51,9 +51,26 @@ export function maskUrl(url: string): string {
   return /[?#]/.test(String(url)) ? `${bare}?…` : bare;
 }
 
+/**
+ * A URL of a line, masked: by maskUrl, but one a use case already masked as a bridge's
+ * (maskedBridgeUrl, which masking again leaves as it is: a webhook's URL, see
+ * webhookAuditUrl) keeps the names of its query.
+ */
+function maskedForLog(url: string): string {
+  return maskedBridgeUrl(url) === url ? url : maskUrl(url);
+}
+
+/**
+ * A webhook's URL as the log names it: as a bridge's (maskedBridgeUrl: scheme, host, the
+ * path's first segment, `/***`, the query's names). Group admins read the log, and a
+ * receiver's credential may be in the path (a Slack or Discord incoming webhook registered
+ * as a HipChat webhook), not only in the query.
+ */
+export const webhookAuditUrl = (url: string): string => maskedBridgeUrl(url);
+
 /** The details of a line with every secret-named key dropped and every URL masked, at any depth. */
 export function cleanDetails(value: unknown): unknown {
-  if (typeof value === 'string') return ABSOLUTE_URL.test(value.trim()) ? maskUrl(value.trim()) : value;
+  if (typeof value === 'string') return ABSOLUTE_URL.test(value.trim()) ? maskedForLog(value.trim()) : value;
   if (Array.isArray(value)) return value.map(cleanDetails);
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
@@ -68,7 +85,7 @@ export function cleanDetails(value: unknown): unknown {
 
 /** The target's name, cut to what the column holds (a name is never a secret; a URL is masked). */
 export function cleanSubject(s: AuditSubject): AuditSubject {
-  const name = ABSOLUTE_URL.test(s.name) ? maskUrl(s.name) : s.name;
+  const name = ABSOLUTE_URL.test(s.name) ? maskedForLog(s.name) : s.name;
   return { type: s.type, id: s.id, name: name.slice(0, 254) };
 }
 
@@ -76,9 +93,9 @@ export const roomSubject = (room: { id: number; name: string }): AuditSubject =>
 export const userSubject = (user: { id: number; name: string }): AuditSubject => ({ type: 'user', id: user.id, name: user.name });
 export const tokenSubject = (token: { id: number; label: string }): AuditSubject => ({ type: 'token', id: token.id, name: token.label });
 export const addonSubject = (i: { id: number; name: string }): AuditSubject => ({ type: 'addon', id: i.id, name: i.name });
-/** A webhook by its name, else its URL (masked). */
+/** A webhook by its name, else its URL (masked: webhookAuditUrl). */
 export const webhookSubject = (w: { id: number; name?: string | null; url: string }): AuditSubject =>
-  ({ type: 'webhook', id: w.id, name: w.name || maskUrl(w.url) });
+  ({ type: 'webhook', id: w.id, name: w.name || webhookAuditUrl(w.url) });
 
 /**
  * A bridge by its name, else its platform: never its URL, even masked (a Slack or Discord

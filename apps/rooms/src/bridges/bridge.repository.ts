@@ -1,16 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { maskedBridgeUrl } from '@app/common';
+import { maskedBridgeUrl, openWebhookUrl, SecretBox } from '@app/common';
 import { BridgeKind, BridgeView, NO_WEBHOOK_HEALTH, WebhookEventName, WebhookHealthView } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import type { WebhookViewer } from '../rooms/room-access';
 import { mayManageWebhookSql, webhookViewerParams } from '../rooms/room-access.sql';
 import { BridgeFields, inboundKeyHash } from './bridge-rules';
-import { HEALTH_COLUMNS, HEALTH_JOIN, healthOf, type HealthRow } from '../webhooks/webhook.repository';
+import { HEALTH_COLUMNS, HEALTH_JOIN, healthOf, type HealthRow, sealedWebhookUrl, webhookUrlToWrite } from '../webhooks/webhook.repository';
 
 /**
  * A bridge as stored: a row of `webhooks` with `bridge_kind` set (see the migration
  * Bridges1766500000000). Its secrets stay sealed here: the Matrix token and the inbound
- * verification are opened only where they are used (delivery, the inbound endpoint).
+ * verification are opened only where they are used (delivery, the inbound endpoint). Its
+ * URL, sealed in the row (secretPurpose.webhookUrl), is opened as read: it is shown masked.
  */
 export interface StoredBridge {
   id: number;
@@ -115,6 +116,13 @@ export function toBridgeView(b: StoredBridge): BridgeView {
  */
 @Injectable()
 export class BridgeRepository {
+  constructor(private readonly box: SecretBox) {}
+
+  /** A row as the rooms service uses it: its URL opened. */
+  private stored(r: BridgeRow): StoredBridge {
+    return toStored({ ...r, url: openWebhookUrl(this.box, r.url, r.id) });
+  }
+
   /** How many bridges the room has (whoever made them: the limit is the room's). */
   async countOfRoom(m: EntityManager, roomId: number): Promise<number> {
     const rows: Array<{ n: number }> = await m.query(`SELECT count(*)::int AS n FROM webhooks w WHERE w.room_id = $1 AND ${BRIDGE('w')}`, [roomId]);
@@ -124,13 +132,13 @@ export class BridgeRepository {
   /** The room's bridge with this id. */
   async findById(m: EntityManager, roomId: number, id: number): Promise<StoredBridge | null> {
     const rows: BridgeRow[] = await m.query(`${WITH_HEALTH} WHERE w.room_id = $1 AND w.id = $2 AND ${BRIDGE('w')}`, [roomId, id]);
-    return rows[0] ? toStored(rows[0]) : null;
+    return rows[0] ? this.stored(rows[0]) : null;
   }
 
   /** Any bridge by id (the operator's commands). */
   async findAnyById(m: EntityManager, id: number): Promise<StoredBridge | null> {
     const rows: BridgeRow[] = await m.query(`${WITH_HEALTH} WHERE w.id = $1 AND ${BRIDGE('w')}`, [id]);
-    return rows[0] ? toStored(rows[0]) : null;
+    return rows[0] ? this.stored(rows[0]) : null;
   }
 
   /**
@@ -140,7 +148,7 @@ export class BridgeRepository {
    */
   async findByInboundKey(m: EntityManager, key: string): Promise<StoredBridge | null> {
     const rows: BridgeRow[] = await m.query(`${WITH_HEALTH} WHERE w.inbound_key_hash = $1 AND ${BRIDGE('w')}`, [inboundKeyHash(key)]);
-    return rows[0] ? toStored(rows[0]) : null;
+    return rows[0] ? this.stored(rows[0]) : null;
   }
 
   /**
@@ -166,14 +174,14 @@ export class BridgeRepository {
     const rows: BridgeRow[] = await m.query(
       `${WITH_HEALTH} WHERE w.room_id = $1 AND ${BRIDGE('w')} AND ${mayManageWebhookSql('w', '$4', '$5', '$6')}
         ORDER BY w.id OFFSET $2 LIMIT $3`, [roomId, offset, limit, ...webhookViewerParams(viewer)]);
-    return rows.map(toStored);
+    return rows.map((r) => this.stored(r));
   }
 
   /** Every bridge (the room's only, when given), by id: the operator's list. */
   async listAll(m: EntityManager, roomId?: number): Promise<StoredBridge[]> {
     const rows: BridgeRow[] = await m.query(
       `${WITH_HEALTH} WHERE ${BRIDGE('w')} AND ($1::int IS NULL OR w.room_id = $1::int) ORDER BY w.id`, [roomId ?? null]);
-    return rows.map(toStored);
+    return rows.map((r) => this.stored(r));
   }
 
   /**
@@ -190,7 +198,7 @@ export class BridgeRepository {
                              inbound_enabled, inbound_key_hash, inbound_token, inbound_hmac_secret)
        VALUES ($1, $2, $3, $4, $5, 'none', 'ordered', coalesce((SELECT c.secret ${addonClient}), $6), (SELECT c.id ${addonClient}),
                $7, $11, $8, $9, $10, $12, $13, $14, $15, $16, $17)`,
-      [roomId, b.events[0], b.url, b.pattern, b.name, b.secret, b.userId, b.id, b.kind, b.events, b.tokenId, b.matrixRoomId, b.matrixAccessToken,
+      [roomId, b.events[0], sealedWebhookUrl(this.box, b.id, b.url), b.pattern, b.name, b.secret, b.userId, b.id, b.kind, b.events, b.tokenId, b.matrixRoomId, b.matrixAccessToken,
         b.inboundEnabled, b.inboundKeyHash, b.inboundToken, b.inboundHmacSecret]);
     return (await this.findById(m, roomId, b.id))!;
   }
@@ -205,7 +213,7 @@ export class BridgeRepository {
       `UPDATE webhooks SET event = $2, url = $3, pattern = $4, name = $5, bridge_events = $6, matrix_room_id = $7, matrix_access_token = $8,
               inbound_enabled = $9, inbound_key_hash = $10, inbound_token = $11, inbound_hmac_secret = $12
         WHERE id = $1 AND ${BRIDGE('webhooks')}`,
-      [id, f.events[0], f.url, f.pattern, f.name, f.events, f.matrixRoomId, s.matrixAccessToken, f.inboundEnabled, s.inboundKeyHash,
+      [id, f.events[0], await webhookUrlToWrite(m, this.box, id, f.url), f.pattern, f.name, f.events, f.matrixRoomId, s.matrixAccessToken, f.inboundEnabled, s.inboundKeyHash,
         s.inboundToken, s.inboundHmacSecret]);
     return (await this.findById(m, roomId, id))!;
   }

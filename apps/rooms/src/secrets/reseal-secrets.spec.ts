@@ -125,6 +125,22 @@ describe('resealSecrets', () => {
     expect(onlyNew.open(store.valueOf('bridge_inbound_keys', 'c2'), secretPurpose.bridgeInboundKey(10))).toBe('inbound-key-10');
   });
 
+  it('seals webhooks\' and bridges\' URLs kept in clear, their removed forms and those in stored replies, and says so', async () => {
+    const store = new FakeStore();
+    const old = new SecretBox([k1]);
+    const url = 'https://hooks.slack.com/services/T1/B1/SECRET';
+    store.add('webhook_urls', '001', secretPurpose.webhookUrl(1), url);
+    store.add('removed_webhook_urls', '002/1', secretPurpose.webhookUrl(2), old.seal(`${url}2`, secretPurpose.webhookUrl(2)));
+    store.add('webhook_reply_urls', 'c1', secretPurpose.webhookUrl(1), url);
+    const box = new SecretBox([k2, k1]);
+    const report = await resealSecrets(store, box);
+    expect(describeReseal(report)).toBe('re-encrypted 3 secret(s) under key k2 (webhook and bridge URLs 1, removed webhooks\' and bridges\' URLs 1, '
+      + 'webhook URLs in command replies 1); 3 of 3 stored secret(s) are now under it');
+    expect(box.open(store.valueOf('webhook_urls', '001'), secretPurpose.webhookUrl(1))).toBe(url);
+    expect(box.open(store.valueOf('removed_webhook_urls', '002/1'), secretPurpose.webhookUrl(2))).toBe(`${url}2`);
+    expect(describeReseal(report)).not.toContain('hooks.slack.com');
+  });
+
   it('names the places it could not open, the new ones too', async () => {
     const store = new FakeStore();
     const lost = new SecretBox([gone]);

@@ -59,6 +59,7 @@ export function describeReseal(r: ResealReport): string {
     oauth_clients: 'OAuth clients', webhooks: 'webhooks', webhooks_removed: 'removed webhooks', applied_commands: 'command replies',
     bridge_matrix_tokens: 'bridges\' Matrix tokens', bridge_inbound_tokens: 'bridges\' inbound tokens', bridge_inbound_hmac_secrets: 'bridges\' inbound HMAC secrets',
     removed_bridge_matrix_tokens: 'removed bridges\' Matrix tokens', bridge_inbound_keys: 'bridges\' inbound URL keys in command replies',
+    webhook_urls: 'webhook and bridge URLs', removed_webhook_urls: 'removed webhooks\' and bridges\' URLs', webhook_reply_urls: 'webhook URLs in command replies',
   };
   const by = (counts: Record<SecretPlace, number>) => SECRET_PLACES.filter((p) => counts[p] > 0).map((p) => `${names[p]} ${counts[p]}`).join(', ');
   let line = `re-encrypted ${sum(r.resealed)} secret(s) under key ${r.keyId}${sum(r.resealed) > 0 ? ` (${by(r.resealed)})` : ''}; `

@@ -5,11 +5,13 @@ import { DataSource } from 'typeorm';
  * Where secrets are kept: a table's column (and, for the command log, the reply's field).
  * In this order: sealing a bridge's Matrix token again is a registration change, whose
  * trigger keeps the form it ends (the token under the old key) in webhooks_removed, so
- * removed_bridge_matrix_tokens comes after bridge_matrix_tokens.
+ * removed_bridge_matrix_tokens comes after bridge_matrix_tokens. Sealing a URL again is no
+ * registration change (see RESEALING_URLS), but removed_webhook_urls comes after
+ * webhook_urls all the same.
  */
 export const SECRET_PLACES = [
   'oauth_clients', 'webhooks', 'webhooks_removed', 'applied_commands', 'bridge_matrix_tokens', 'bridge_inbound_tokens', 'bridge_inbound_hmac_secrets',
-  'removed_bridge_matrix_tokens', 'bridge_inbound_keys',
+  'removed_bridge_matrix_tokens', 'bridge_inbound_keys', 'webhook_urls', 'removed_webhook_urls', 'webhook_reply_urls',
 ] as const;
 export type SecretPlace = (typeof SECRET_PLACES)[number];
 
@@ -35,6 +37,12 @@ export interface SecretStore {
 const notUnder = (column: string) => `${column} IS NOT NULL AND ${column} NOT LIKE 'enc:v1:' || $1 || ':%'`;
 
 interface PlaceSql {
+  /**
+   * The update runs with `chat.resealing_urls` set in its transaction: the trigger on
+   * `webhooks` then takes a change of `url` alone for what it is, the same URL sealed again,
+   * not a new URL (migration SealedWebhookUrls1766850000000).
+   */
+  resealsUrl?: true;
   select: string;
   count: string;
   update: string;
@@ -46,7 +54,7 @@ interface PlaceSql {
 
 const firstKey = (row: string[]): string => row[0];
 
-/** A bridge's secret kept in a column of its webhooks row (null where the bridge has none). */
+/** A secret kept in a column of a webhooks row (a bridge's: null where the bridge has none). */
 const bridgeColumn = (column: string, purpose: (id: number) => string): PlaceSql => ({
   select: `SELECT id, ${column} AS secret FROM webhooks WHERE ${notUnder(column)} AND ($2::int IS NULL OR id > $2) ORDER BY id LIMIT $3`,
   count: `SELECT count(*)::int AS n FROM webhooks WHERE ${column} IS NOT NULL`,
@@ -119,7 +127,28 @@ const SQL: Record<SecretPlace, PlaceSql> = {
     row: (r) => [String(r.command_id)],
     after: firstKey,
   },
+  // A webhook's or bridge's URL (the credential of a platform's incoming webhook), and the
+  // forms kept of it in webhooks_removed (the trigger copies the URL as stored).
+  webhook_urls: { ...bridgeColumn('url', secretPurpose.webhookUrl), resealsUrl: true },
+  removed_webhook_urls: removedColumn('url', (r) => secretPurpose.webhookUrl(Number(r.id))),
+  // The replies that show a webhook (create, put, enable), kept a day: its URL, whole for its creator.
+  webhook_reply_urls: {
+    select: `SELECT command_id::text AS command_id, reply->'webhook'->>'id' AS webhook_id, reply->'webhook'->>'url' AS secret FROM applied_commands
+              WHERE reply ? 'webhook' AND jsonb_typeof(reply->'webhook'->'url') = 'string' AND ${notUnder(`(reply->'webhook'->>'url')`)}
+                AND ($2::uuid IS NULL OR command_id > $2::uuid) ORDER BY command_id LIMIT $3`,
+    count: `SELECT count(*)::int AS n FROM applied_commands WHERE reply ? 'webhook' AND jsonb_typeof(reply->'webhook'->'url') = 'string'`,
+    update: `UPDATE applied_commands SET reply = jsonb_set(reply, '{webhook,url}', to_jsonb($3::text))
+              WHERE command_id = $1::uuid AND reply->'webhook'->>'url' = $2`,
+    purpose: (r) => secretPurpose.webhookUrl(Number(r.webhook_id)),
+    row: (r) => [String(r.command_id)],
+    after: firstKey,
+  },
 };
+
+/** The setting by which a reseal tells the trigger on `webhooks` that the URL is the same (PlaceSql.resealsUrl). */
+const RESEALING_URLS = `SELECT set_config('chat.resealing_urls', 'on', true)`;
+
+const affected = (result: unknown): number => (Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0);
 
 /** SQL of the secrets kept at rest, wherever they are (see SECRET_PLACES). */
 export class SecretsRepository implements SecretStore {
@@ -139,7 +168,12 @@ export class SecretsRepository implements SecretStore {
 
   async replace(s: StoredSecret, value: string): Promise<boolean> {
     // One statement per row, compared and set: safe with any number of replicas at once.
-    const result = await this.db.query(SQL[s.place].update, [...s.row, s.value, value]);
-    return (Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0) > 0;
+    const sql = SQL[s.place];
+    const params = [...s.row, s.value, value];
+    if (!sql.resealsUrl) return affected(await this.db.query(sql.update, params)) > 0;
+    return this.db.transaction(async (m) => {
+      await m.query(RESEALING_URLS);
+      return affected(await m.query(sql.update, params)) > 0;
+    });
   }
 }

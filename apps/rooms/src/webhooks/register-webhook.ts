@@ -4,11 +4,11 @@ import { Actor, RoomRef, WebhookRegistrationsChangedV1, WebhookSpec } from '@app
 import { RoomsConfig } from '../config';
 import { Tx } from '../outbox/unit-of-work';
 import { RoomRepository } from '../rooms/room.repository';
-import { StoredWebhook, WebhookRepository } from './webhook.repository';
+import { sealedWebhookUrl, StoredWebhook, WebhookRepository } from './webhook.repository';
 import { assertPatternApplies, assertUnderLimit, assertUrlReachable, fieldsOf, newWebhookSecret, Registrant, registrantOf } from './webhook-rules';
 import { ROOMS_CONFIG } from '../shared/infrastructure.module';
 import { AuditRepository } from '../audit/audit.repository';
-import { webhookSubject } from '../audit/audit-line';
+import { webhookAuditUrl, webhookSubject } from '../audit/audit-line';
 
 /** What a registration through the REST API names. */
 export interface Registration extends WebhookSpec {
@@ -56,22 +56,40 @@ export class RegisterWebhook {
       ...fieldsOf(r), id, key, secret: this.box.seal(secret, secretPurpose.webhook(id)), userId: registrant.userId, tokenId: r.actor.tokenId ?? null,
     });
     tx.emit(WebhookRegistrationsChangedV1, { roomId: registrant.roomId, webhookIds: [webhook.id] });
-    await this.audit.append(tx.manager, r.actor, { action: 'webhook.created', target: webhookSubject(webhook), details: { roomId: registrant.roomId, event: webhook.event, url: webhook.url } });
+    await this.audit.append(tx.manager, r.actor, { action: 'webhook.created', target: webhookSubject(webhook), details: { roomId: registrant.roomId, event: webhook.event, url: webhookAuditUrl(webhook.url) } });
     return webhook.oauthClientId === null ? { webhook, secret } : { webhook };
   }
 
   /**
    * How a command that answers a new secret keeps its reply for a redelivery: the secret
    * sealed as the webhook's own (the command log holds no secret in clear), opened again
-   * when the reply is answered again.
+   * when the reply is answered again. So is the webhook's URL (webhookReplyStorage): the
+   * first answer gave it whole to its creator, and so does a redelivery.
    */
-  replyStorage<R extends { webhook: { id: number }; secret?: string }>(): { storedReply: (r: R) => unknown; fromStored: (s: unknown) => R } {
+  replyStorage<R extends { webhook: { id: number; url: string }; secret?: string }>(): { storedReply: (r: R) => unknown; fromStored: (s: unknown) => R } {
+    const url = webhookReplyStorage<R>(this.box);
     return {
-      storedReply: (r) => (r.secret === undefined ? r : { ...r, secret: this.box.seal(r.secret, secretPurpose.webhook(r.webhook.id)) }),
+      storedReply: (r) => url.storedReply(r.secret === undefined ? r : { ...r, secret: this.box.seal(r.secret, secretPurpose.webhook(r.webhook.id)) }),
       fromStored: (s) => {
-        const r = s as R;
+        const r = url.fromStored(s);
         return r.secret === undefined ? r : { ...r, secret: this.box.reveal(r.secret, secretPurpose.webhook(r.webhook.id)) };
       },
     };
   }
+}
+
+/**
+ * How a command whose reply shows a webhook (create, put, enable) keeps it for a
+ * redelivery: its URL sealed for the webhook (secretPurpose.webhookUrl; the command log, kept
+ * a day, holds no URL in clear), opened again when the reply is answered again, so that a
+ * redelivery answers what the first answer did (whole to the creator, masked to others).
+ */
+export function webhookReplyStorage<R extends { webhook: { id: number; url: string } }>(box: SecretBox): { storedReply: (r: R) => R; fromStored: (s: unknown) => R } {
+  return {
+    storedReply: (r) => ({ ...r, webhook: { ...r.webhook, url: sealedWebhookUrl(box, r.webhook.id, r.webhook.url) } }),
+    fromStored: (s) => {
+      const r = s as R;
+      return { ...r, webhook: { ...r.webhook, url: box.reveal(r.webhook.url, secretPurpose.webhookUrl(r.webhook.id)) } };
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { maskedUrl, preparedQuery } from '@app/common';
+import { maskedUrl, openWebhookUrl, preparedQuery, SecretBox, secretPurpose } from '@app/common';
 import {
   Actor, BridgeKind, NO_WEBHOOK_HEALTH, RoomRef, WebhookAuthentication, WebhookDeliveryMode, WebhookEventName, WebhookHealthView, WebhookRef, WebhookRegistration, WebhookView,
 } from '@app/contracts';
@@ -13,10 +13,13 @@ import { Registrant, WebhookFields, webhookKeyTaken, webhookNotFound } from './w
 
 /**
  * A webhook as stored: its view, its secret and who registered it; its health where the
- * query reads it (the API's reads, not the dispatchers' snapshot).
+ * query reads it (the API's reads, not the dispatchers' snapshot). Its URL opened (the row
+ * keeps it sealed, secretPurpose.webhookUrl(id)), but in the dispatchers' snapshot
+ * (listVersioned), which travels sealed and is opened by the dispatcher that loads it.
  */
 export type StoredWebhook = WebhookRegistration & Pick<WebhookView, 'enabled' | 'disabledReason' | 'disabledAt'> & { health?: WebhookHealthView };
 
+/** `url` in clear: the repository seals it for the row (secretPurpose.webhookUrl(id)). */
 export interface NewWebhook extends WebhookFields {
   /** Taken from the sequence first (nextId): the sealed secret is bound to it. */
   id: number;
@@ -167,9 +170,30 @@ const toCreatorStanding = (r: CreatorStandingRow): CreatorStanding => ({
 
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray((result as unknown[])[0]) ? (result as T[][])[0] : (result as T[]));
 
-/** SQL of webhook registrations (`webhooks`). */
+/** A webhook's (or bridge's) URL as its row keeps it: sealed for the row. */
+export const sealedWebhookUrl = (box: SecretBox, id: number, url: string): string => box.seal(url, secretPurpose.webhookUrl(id));
+
+/**
+ * The URL a change of a row of `webhooks` writes: the stored value when it opens to the same
+ * URL (a new seal would differ, and the trigger would take a change that changes nothing for
+ * a registration change), else the new one sealed.
+ */
+export async function webhookUrlToWrite(m: EntityManager, box: SecretBox, id: number, url: string): Promise<string> {
+  const rows: Array<{ url: string }> = await m.query('SELECT url FROM webhooks WHERE id = $1', [id]);
+  const stored = rows[0]?.url;
+  return stored !== undefined && SecretBox.isSealed(stored) && openWebhookUrl(box, stored, id) === url ? stored : sealedWebhookUrl(box, id, url);
+}
+
+/** SQL of webhook registrations (`webhooks`): their URLs sealed as written, opened as read. */
 @Injectable()
 export class WebhookRepository {
+  constructor(private readonly box: SecretBox) {}
+
+  /** A row as the rooms service uses it: its URL opened. */
+  private stored(r: WebhookRow): StoredWebhook {
+    return toStored({ ...r, url: openWebhookUrl(this.box, r.url, r.id) });
+  }
+
   /**
    * Serializes the webhook changes of one room until the commit, so that the count and key
    * checks hold when two registrations race, without locking the room row that sends share.
@@ -190,13 +214,13 @@ export class WebhookRepository {
   /** The room's webhook with this id (add-on ones included). */
   async findById(m: EntityManager, roomId: number, id: number): Promise<StoredWebhook | null> {
     const rows: WebhookRow[] = await preparedQuery(m, `${WITH_HEALTH} ${REF_CLAUSE.id('$1', '$2')}`, [roomId, id]);
-    return rows[0] ? toStored(rows[0]) : null;
+    return rows[0] ? this.stored(rows[0]) : null;
   }
 
   /** The webhook a key names in a room for this registrant (see REF_CLAUSE). */
   async findByKey(m: EntityManager, r: Registrant, key: string): Promise<StoredWebhook | null> {
     const rows: WebhookRow[] = await preparedQuery(m, `${WITH_HEALTH} ${REF_CLAUSE.key('$1', '$2', '$4', '$3')}`, [r.roomId, r.userId, key, r.addOn]);
-    return rows[0] ? toStored(rows[0]) : null;
+    return rows[0] ? this.stored(rows[0]) : null;
   }
 
   /**
@@ -226,7 +250,7 @@ export class WebhookRepository {
     const row = rows[0];
     const found = joinedRoom.of(row);
     if (!found) return { room: null, viewer: none, webhook: null };
-    return { room: found, viewer: standingFromRow(actor, found, row), webhook: row.id === null ? null : toStored(row) };
+    return { room: found, viewer: standingFromRow(actor, found, row), webhook: row.id === null ? null : this.stored(row) };
   }
 
   /** The webhook a reference names for this registrant (by id: any of the room's; by key: see findByKey), or not_found. */
@@ -245,13 +269,13 @@ export class WebhookRepository {
     const rows: WebhookRow[] = await m.query(
       `${WITH_HEALTH} WHERE w.room_id = $1 AND ${HIPCHAT_WEBHOOK('w')} AND ${mayManageWebhookSql('w', '$4', '$5', '$6')}
         ORDER BY w.id OFFSET $2 LIMIT $3`, [roomId, offset, limit, ...webhookViewerParams(viewer)]);
-    return rows.map(toStored);
+    return rows.map((r) => this.stored(r));
   }
 
   /** Any webhook by id, group-wide ones included (the operator's commands). */
   async findAnyById(m: EntityManager, id: number): Promise<StoredWebhook | null> {
     const rows: WebhookRow[] = await m.query(`${WITH_HEALTH} WHERE w.id = $1 AND ${HIPCHAT_WEBHOOK('w')}`, [id]);
-    return rows[0] ? toStored(rows[0]) : null;
+    return rows[0] ? this.stored(rows[0]) : null;
   }
 
   /** Every webhook with its health (the room's only, when given), by id. */
@@ -261,7 +285,7 @@ export class WebhookRepository {
     if (only.roomId !== undefined) where.push(`w.room_id = $${params.push(only.roomId)}`);
     if (only.id !== undefined) where.push(`w.id = $${params.push(only.id)}`);
     const rows: WebhookRow[] = await m.query(`${WITH_HEALTH} WHERE ${where.join(' AND ')} ORDER BY w.id`, params);
-    return rows.map(toStored);
+    return rows.map((r) => this.stored(r));
   }
 
   /** The registrations' version (advanced by insertOutbox with every registrations-changed event). */
@@ -310,6 +334,7 @@ export class WebhookRepository {
          LEFT JOIN api_tokens t ON t.id = w.created_by_token_id
          LEFT JOIN addon_installations i ON i.id = coalesce(w.installation_id, t.addon_installation_id)
         ORDER BY w.id, w.removed_version`, params);
+    // The URL as stored: it travels sealed, as the secret does, and the dispatcher opens it once per load.
     return rows.map(toStored);
   }
 
@@ -336,8 +361,8 @@ export class WebhookRepository {
                                created_by_user_id, created_by_token_id, id)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, coalesce((SELECT c.secret ${addonClient}), $9), (SELECT c.id ${addonClient}),
                  $10, $11, $12) RETURNING ${COLUMNS}`,
-        [roomId, w.event, w.url, w.pattern, w.name, w.authentication, w.delivery, w.key, w.secret, w.userId, w.tokenId, w.id]);
-      return toStored(rows[0]);
+        [roomId, w.event, sealedWebhookUrl(this.box, w.id, w.url), w.pattern, w.name, w.authentication, w.delivery, w.key, w.secret, w.userId, w.tokenId, w.id]);
+      return this.stored(rows[0]);
     } catch (err) {
       if (isUniqueViolation(err, 'webhooks_registrant_key_uq')) throw webhookKeyTaken(w.key ?? '', roomId);
       throw err;
@@ -348,9 +373,9 @@ export class WebhookRepository {
   async replace(m: EntityManager, id: number, f: WebhookFields): Promise<StoredWebhook> {
     await m.query(
       'UPDATE webhooks SET event = $2, url = $3, pattern = $4, name = $5, authentication = $6, delivery = $7 WHERE id = $1',
-      [id, f.event, f.url, f.pattern, f.name, f.authentication, f.delivery]);
+      [id, f.event, await webhookUrlToWrite(m, this.box, id, f.url), f.pattern, f.name, f.authentication, f.delivery]);
     const rows: WebhookRow[] = await m.query(`${WITH_HEALTH} WHERE w.id = $1`, [id]);
-    return toStored(rows[0]);
+    return this.stored(rows[0]);
   }
 
   /**
@@ -362,7 +387,7 @@ export class WebhookRepository {
       `UPDATE webhooks SET enabled = false, disabled_reason = $2, disabled_at = now() WHERE id = $1 AND enabled RETURNING ${COLUMNS}`,
       [id, reason]);
     const rows = rowsOf<WebhookRow>(result);
-    return rows[0] ? toStored(rows[0]) : null;
+    return rows[0] ? this.stored(rows[0]) : null;
   }
 
   /**
@@ -378,7 +403,7 @@ export class WebhookRepository {
         WHERE w.enabled AND ($1::int IS NULL OR w.room_id = $1::int) AND ($2::int IS NULL OR w.created_by_user_id = $2::int)
         ORDER BY w.id${opts.lock ? ' FOR UPDATE OF w' : ''}`,
       [scope.roomId ?? null, scope.userId ?? null]);
-    return rows.map(toCreatorStanding);
+    return rows.map((r) => toCreatorStanding(r.url === undefined ? r : { ...r, url: openWebhookUrl(this.box, r.url, r.id) }));
   }
 
   /**

@@ -76,4 +76,9 @@ describe('accessTokenOf', () => {
     matrix.bridge.matrixAccessToken = null;
     expect(accessTokenOf(matrix, box)).toEqual({ problem: 'not sent: the Matrix bridge has no access token' });
   });
+
+  it('posts nothing to a URL no key opened when the registrations were loaded', () => {
+    const lost = new SecretBox([{ id: 'gone', key: randomBytes(32) }]).seal('https://hooks.slack.com/services/T/B/S', secretPurpose.webhookUrl(11));
+    expect(accessTokenOf(bridge('slack', { url: lost }), box)).toEqual({ problem: expect.stringMatching(/^not sent: its URL cannot be decrypted/) });
+  });
 });

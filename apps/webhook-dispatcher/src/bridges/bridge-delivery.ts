@@ -3,6 +3,7 @@ import { WEBHOOK_EVENT_SOURCES, type BridgeTarget, type WebhookEventName, type W
 import { FORMATS } from './formats';
 import { toBridgeMessage } from './formats/message';
 import type { BridgeMessage, PlatformPost } from './formats/types';
+import { urlProblemOf } from '../registrations/opened-urls';
 
 /** A registration that is a bridge. */
 export type BridgeRegistration = WebhookRegistration & { bridge: BridgeTarget };
@@ -83,6 +84,9 @@ export function bridgeSecrets(url: string, accessToken: string | null): string[]
  * message (never the value) when it cannot be opened.
  */
 export function accessTokenOf(registration: BridgeRegistration, box: SecretBox): { token: string | null } | { problem: string } {
+  // Nothing is posted to a URL no key opened (withOpenedUrls): it fails as a token that cannot be opened does.
+  const urlProblem = urlProblemOf(registration);
+  if (urlProblem !== null) return { problem: urlProblem };
   if (registration.bridge.kind !== 'matrix') return { token: null };
   const sealed = registration.bridge.matrixAccessToken;
   if (typeof sealed !== 'string' || sealed === '') return { problem: 'not sent: the Matrix bridge has no access token' };

@@ -85,4 +85,11 @@ describe('signingSecretOf', () => {
       .toEqual({ problem: expect.stringMatching(/does not authenticate/) });
     expect(signingSecretOf(registration({ secret: null as unknown as string }), box)).toEqual({ problem: 'not sent: the webhook has no signing secret' });
   });
+
+  it('sends nothing to a URL no key opened (it stayed sealed when the registrations were loaded)', () => {
+    const other = new SecretBox([{ id: 'k9', key: randomBytes(32) }]);
+    const sealedUrl = other.seal('https://receiver.example/hook', secretPurpose.webhookUrl(7));
+    expect(signingSecretOf(registration({ url: sealedUrl, secret: box.seal('own', secretPurpose.webhook(7)) }), box))
+      .toEqual({ problem: expect.stringMatching(/^not sent: its URL cannot be decrypted/) });
+  });
 });

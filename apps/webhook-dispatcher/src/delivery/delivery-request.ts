@@ -3,6 +3,7 @@ import { WebhookRegistration } from '@app/contracts';
 import { signWebhookJwt } from '../signing/jwt';
 import { standardWebhookHeaders } from '../signing/standard-webhooks';
 import { DeliveryJob } from './delivery-job';
+import { urlProblemOf } from '../registrations/opened-urls';
 
 export interface DeliveryRequest {
   url: string;
@@ -79,6 +80,9 @@ function queryValues(url: string): string[] {
  * is. A message (never the value) when it cannot be opened: a key SECRETS_KEYS lacks.
  */
 export function signingSecretOf(registration: WebhookRegistration, box: SecretBox): { secret: string } | { problem: string } {
+  // Nothing is sent to a URL no key opened (it is no URL): the attempt fails as unsignable, retried.
+  const urlProblem = urlProblemOf(registration);
+  if (urlProblem !== null) return { problem: urlProblem };
   if (typeof registration.secret !== 'string') return { problem: 'not sent: the webhook has no signing secret' };
   try {
     return { secret: box.reveal(registration.secret, secretPurpose.signing(registration)) };

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { env } from '../config/env-types';
 import { parseConfig } from '../config/load-config';
-import { parseSecretKeys, SecretBox, SecretBoxError, secretPurpose } from './secret-box';
+import { isUnopenedUrl, openWebhookUrl, parseSecretKeys, SecretBox, SecretBoxError, secretPurpose } from './secret-box';
 
 const keyA = randomBytes(32);
 const keyB = randomBytes(32);
@@ -131,5 +131,24 @@ describe('SECRETS_KEYS_FILE', () => {
 
   it('names SECRETS_KEYS_FILE when the file cannot be read', () => {
     expect(() => parseConfig(shape, { SECRETS_KEYS_FILE: `${file}.missing` })).toThrow(/SECRETS_KEYS_FILE: must name a readable file \(ENOENT/);
+  });
+});
+
+describe('openWebhookUrl', () => {
+  const box = boxOf(['b', keyB], ['a', keyA]);
+  const url = 'https://hooks.slack.com/services/T1/B1/SECRET';
+
+  it('opens a URL sealed for its row; takes one kept in clear as it is', () => {
+    expect(openWebhookUrl(box, boxOf(['a', keyA]).seal(url, secretPurpose.webhookUrl(3)), 3)).toBe(url);
+    expect(openWebhookUrl(box, url, 3)).toBe(url);
+    expect(isUnopenedUrl(url)).toBe(false);
+  });
+
+  it('answers as stored, still sealed, a URL no key opens or sealed for another row: never a URL, never a throw', () => {
+    const lost = boxOf(['z', randomBytes(32)]).seal(url, secretPurpose.webhookUrl(3));
+    expect(openWebhookUrl(box, lost, 3)).toBe(lost);
+    const otherRow = box.seal(url, secretPurpose.webhookUrl(4));
+    expect(openWebhookUrl(box, otherRow, 3)).toBe(otherRow);
+    expect(isUnopenedUrl(openWebhookUrl(box, lost, 3))).toBe(true);
   });
 });

@@ -154,6 +154,12 @@ export const secretPurpose = {
   /** The signing secret of a registration: the add-on's client's when it has one, else its own. */
   signing: (r: { id: number; oauthClientId: string | null }): string =>
     r.oauthClientId !== null ? secretPurpose.oauthClient(r.oauthClientId) : secretPurpose.webhook(r.id),
+  /**
+   * A webhook's or bridge's URL: a platform's incoming-webhook URL is its credential (Slack's
+   * `/services/T/B/SECRET`, Discord's `/api/webhooks/ID/TOKEN`), and an add-on's may carry
+   * its own token in the query. Also the URL of a create's, put's or enable's stored reply.
+   */
+  webhookUrl: (webhookId: number): string => `webhooks.url:${webhookId}`,
   /** A bridge's credential for its platform (Matrix: the bot's access token). */
   bridgeToken: (bridgeId: number): string => `webhooks.bridge_token:${bridgeId}`,
   /** A bridge's inbound verification: the platform's token, or Teams' HMAC security token. */
@@ -161,3 +167,20 @@ export const secretPurpose = {
   /** A bridge's inbound URL key, kept sealed in a command's stored reply only (the row keeps its hash). */
   bridgeInboundKey: (bridgeId: number): string => `applied_commands.bridge_inbound_key:${bridgeId}`,
 };
+
+/**
+ * A webhook's (or bridge's) URL as stored, opened (secretPurpose.webhookUrl); one kept in
+ * clear (not sealed yet) as it is; one no key opens as stored, sealed: it shows nothing of
+ * the URL, and no dispatcher posts to it (it is no URL: see isUnopenedUrl).
+ */
+export function openWebhookUrl(box: SecretBox, stored: string, webhookId: number): string {
+  try {
+    return box.reveal(stored, secretPurpose.webhookUrl(webhookId));
+  } catch (err) {
+    if (err instanceof SecretBoxError) return stored;
+    throw err;
+  }
+}
+
+/** Whether a URL openWebhookUrl answered is still sealed: no key of SECRETS_KEYS opens it. */
+export const isUnopenedUrl = (url: string): boolean => SecretBox.isSealed(url);

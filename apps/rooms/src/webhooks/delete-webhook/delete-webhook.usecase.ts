@@ -7,7 +7,7 @@ import { RoomRepository } from '../../rooms/room.repository';
 import { WebhookRepository } from '../webhook.repository';
 import { assertNotAddOns, registrantOf, webhookNotFound } from '../webhook-rules';
 import { AuditRepository } from '../../audit/audit.repository';
-import { webhookSubject } from '../../audit/audit-line';
+import { webhookAuditUrl, webhookSubject } from '../../audit/audit-line';
 
 /** Deletes a webhook of a room; an add-on's are refused (they go with the add-on). */
 @Injectable()
@@ -29,7 +29,7 @@ export class DeleteWebhook {
       if (!mayManageWebhook(viewer, webhook)) throw webhookNotFound(cmd.webhook);
       assertNotAddOns(webhook, cmd.webhook);
       await this.webhooks.delete(m, webhook.id);
-      await this.audit.append(m, cmd.actor, { action: 'webhook.deleted', target: webhookSubject(webhook), details: { roomId: room.id, event: webhook.event, url: webhook.url } });
+      await this.audit.append(m, cmd.actor, { action: 'webhook.deleted', target: webhookSubject(webhook), details: { roomId: room.id, event: webhook.event, url: webhookAuditUrl(webhook.url) } });
       emit(WebhookRegistrationsChangedV1, { roomId: room.id, webhookIds: [webhook.id] });
       // Its receiver fetched the room's files by signed links: those handed out until now die.
       await this.rooms.revokeFileLinks(m, { roomIds: [room.id] });

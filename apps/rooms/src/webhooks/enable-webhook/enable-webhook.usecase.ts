@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { CommandMeta } from '@app/common';
+import { type CommandMeta, SecretBox } from '@app/common';
 import { EnableWebhookV1, ReplyOf, RequestOf, WebhookRegistrationsChangedV1 } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { UnitOfWork } from '../../outbox/unit-of-work';
 import { WebhookHealthRepository } from '../webhook-health.repository';
 import { isWebhookCreator } from '../../rooms/room-access';
 import { readableWebhook } from '../readable-webhook';
+import { webhookReplyStorage } from '../register-webhook';
 import { webhookNotFound } from '../webhook-rules';
 import { StoredWebhook, toWebhookView, WebhookRepository } from '../webhook.repository';
 import { AuditRepository } from '../../audit/audit.repository';
@@ -26,6 +27,7 @@ export class EnableWebhook {
     private readonly health: WebhookHealthRepository,
     private readonly audit: AuditRepository,
     private readonly steps: WebhookAccessSteps,
+    private readonly box: SecretBox,
   ) {}
 
   execute(cmd: RequestOf<typeof EnableWebhookV1>, meta: CommandMeta): Promise<ReplyOf<typeof EnableWebhookV1>> {
@@ -40,7 +42,7 @@ export class EnableWebhook {
       const now = await this.webhooks.findAnyById(m, webhook.id);
       if (!now) throw webhookNotFound({ id: webhook.id });
       return { webhook: toWebhookView(now, masked) };
-    });
+    }, webhookReplyStorage(this.box));
   }
 
   /** Through the API: a webhook of the room, as reading it finds it; by the operator: any, by id. */

@@ -40,9 +40,9 @@ describe('WebhookAccessSteps: what losing access to a room does to webhooks', ()
       [WebhookRegistrationsChangedV1.routingKey, { roomId: 10, webhookIds: [1, 5] }],
       [WebhookRegistrationsChangedV1.routingKey, { roomId: 11, webhookIds: [3] }],
     ]);
-    // Each with its audit line: the service's doing, the reason, the URL with its query masked.
+    // Each with its audit line: the service's doing, the reason, the URL masked as a bridge's.
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toEqual({ actor: undefined, line: { action: 'webhook.disabled', target: { type: 'webhook', id: 1, name: 'https://hooks.example.com/1?…' }, details: { roomId: 10, reason: 'creator_lost_access', creator: { id: 7 } } } });
+    expect(lines[0]).toEqual({ actor: undefined, line: { action: 'webhook.disabled', target: { type: 'webhook', id: 1, name: 'https://hooks.example.com/***?token=***' }, details: { roomId: 10, reason: 'creator_lost_access', creator: { id: 7 } } } });
     // Their receivers' signed file links of those rooms die, in one statement.
     expect(revoked).toEqual([{ roomIds: [10, 11] }]);
   });
