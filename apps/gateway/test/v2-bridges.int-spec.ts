@@ -40,7 +40,7 @@ describe('v2 bridges: the resource (real services)', () => {
     return res;
   };
   const registrations = async (): Promise<WebhookRegistration[]> =>
-    (await stack.gateway!.get(RoomsClient).send(ListRegistrationsV1, {})).registrations;
+    (await stack.gateway!.get(RoomsClient).send(ListRegistrationsV1, { sealedUrls: true })).registrations;
   const auditOf = async (id: number) => {
     const res = await call('GET', 'audit', { query: { 'max-results': 1000 } });
     expect(res.status).toBe(200);

@@ -1,4 +1,4 @@
-import { ListRegistrationsV1, WebhookRegistration } from '@app/contracts';
+import { ListRegistrationChangesV1, ListRegistrationsV1, WebhookRegistration } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { RoomsClient } from '../src/shared/rooms-client';
 import { secretPurpose } from '@app/common';
@@ -37,8 +37,9 @@ describe('v2 webhook registration (real services)', () => {
   const countOf = async (room: number): Promise<number> => (await db.query('SELECT count(*)::int AS n FROM webhooks WHERE room_id = $1', [room]))[0].n;
   const changed = (room: number, ids: number[]) =>
     capture.waitFor(CHANGED, (e) => e.payload.roomId === room && JSON.stringify(e.payload.webhookIds) === JSON.stringify(ids));
+  // As the dispatchers ask: they open the sealed URLs themselves.
   const registrations = async (): Promise<WebhookRegistration[]> =>
-    (await stack.gateway!.get(RoomsClient).send(ListRegistrationsV1, {})).registrations;
+    (await stack.gateway!.get(RoomsClient).send(ListRegistrationsV1, { sealedUrls: true })).registrations;
   /**
    * A webhook an add-on installation declared, as an install writes it. Installing is another
    * suite's subject: the row is written without an installation row (foreign keys off for it).
@@ -169,6 +170,13 @@ describe('v2 webhook registration (real services)', () => {
         installationId: null, oauthClientId: null, created: expect.any(String), secret: expect.stringMatching(/^enc:v1:test:/), userId: s.adminId,
         addonName: null, createdVersion: expect.any(Number), enabled: true, disabledReason: null, disabledAt: null,
       });
+      // A dispatcher of the version before URLs were sealed (a rolling upgrade) does not say it opens them: it gets them opened.
+      const asOld = (await stack.gateway!.get(RoomsClient).send(ListRegistrationsV1, {})).registrations.find((r) => r.id === id);
+      expect(asOld?.url).toBe(url);
+      const changes = await stack.gateway!.get(RoomsClient).send(ListRegistrationChangesV1, { since: 0 });
+      expect(changes.registrations.find((r) => r.id === id)?.url).toBe(url);
+      expect((await stack.gateway!.get(RoomsClient).send(ListRegistrationChangesV1, { since: 0, sealedUrls: true })).registrations.find((r) => r.id === id)?.url)
+        .toMatch(/^enc:v1:test:/);
     });
 
     it('takes the defaults (name "", authentication none, no pattern, no key), accepts a room name, and ignores unknown fields', async () => {

@@ -240,10 +240,13 @@ describe('secrets at rest: webhook and bridge URLs (real Postgres, the built CLI
   it('shows the URL whole to the webhook\'s creator, a bridge\'s masked, and sends both sealed to the dispatchers', async () => {
     expect((await rpc.send(GetWebhookV1, { actor, room: { id: roomId }, webhook: { id: webhookId } })).webhook.url).toBe(keyed);
     expect((await rpc.send(GetBridgeV1, { actor, room: { id: roomId }, id: bridgeId })).bridge.url).toBe('https://hooks.slack.example.com/services/***');
-    const { registrations, removed } = await rpc.send(ListRegistrationsV1, {});
+    // As the dispatchers ask (they open the URLs themselves); one of the version before is sent them opened.
+    const { registrations, removed } = await rpc.send(ListRegistrationsV1, { sealedUrls: true });
     const box = new SecretBox(parseSecretKeys(TEST_SECRETS_KEYS));
     const opened = [...registrations, ...removed].map((r) => box.open(r.url, secretPurpose.webhookUrl(r.id)));
     expect(opened).toEqual(expect.arrayContaining([keyed, slack, `${keyed}&v=1`, `${keyed}&v=2`, `${keyed}&gone=1`]));
+    const asOld = await rpc.send(ListRegistrationsV1, {});
+    expect([...asOld.registrations, ...asOld.removed].map((r) => r.url)).toEqual(expect.arrayContaining([keyed, slack, `${keyed}&gone=1`]));
   });
 
   it('answers a redelivered create its first reply: the URL whole', async () => {

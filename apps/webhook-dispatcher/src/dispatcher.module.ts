@@ -88,9 +88,9 @@ export class DispatcherModule {
           provide: Registrations,
           // The URLs arrive sealed: opened once per load (withOpenedUrls), not per delivery.
           useFactory: (rpc: RpcClient) => new Registrations(
-            async () => withOpenedUrls(await rpc.request(ListRegistrationsV1, {}), config.SECRETS_KEYS, logger), logger, {
+            async () => withOpenedUrls(await rpc.request(ListRegistrationsV1, { sealedUrls: true }), config.SECRETS_KEYS, logger), logger, {
               sourceReady: () => rpc.served(),
-              changes: async (since) => withOpenedUrls(await rpc.request(ListRegistrationChangesV1, { since }), config.SECRETS_KEYS, logger),
+              changes: async (since) => withOpenedUrls(await rpc.request(ListRegistrationChangesV1, { since, sealedUrls: true }), config.SECRETS_KEYS, logger),
             }),
           inject: [REGISTRATIONS_RPC],
         },

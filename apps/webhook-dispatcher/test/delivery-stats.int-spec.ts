@@ -109,11 +109,11 @@ describe('delivery statistics (real PostgreSQL)', () => {
     // 100,000 deliveries: 90,000 of 1,000 other webhooks over 30 days, 10,000 of this one's older than the window, each with an attempt.
     await db.query(`
       INSERT INTO webhook_deliveries (id, webhook_id, event, event_id, room_id, status, attempts, envelope, created_at)
-      SELECT md5('stats-' || g)::uuid, CASE WHEN g % 10 = 0 THEN $1 ELSE 100000 + g % 1000 END, 'room_message', 'e' || g, 1, 'delivered', 1, '{}',
+      SELECT md5('stats-' || g)::uuid, CASE WHEN g % 10 = 0 THEN $1 ELSE 100000 + g % 1000 END, 'room_message', 'bulk-' || g, 1, 'delivered', 1, '{}',
              CASE WHEN g % 10 = 0 THEN now() - interval '8 days' - g * interval '1 second' ELSE now() - (g % 2592000) * interval '1 second' END
         FROM generate_series(1, 100000) AS g`, [WEBHOOK]);
     await db.query(`INSERT INTO webhook_attempts (delivery_id, attempt, started_at, duration_ms, status)
-      SELECT id, 1, created_at, 12, 204 FROM webhook_deliveries WHERE event_id LIKE 'e%'`);
+      SELECT id, 1, created_at, 12, 204 FROM webhook_deliveries WHERE event_id LIKE 'bulk-%'`);
     await db.query('ANALYZE webhook_deliveries');
     await db.query('ANALYZE webhook_attempts');
     const args = [WEBHOOK, new Date(thisHour - 24 * HOUR).toISOString(), now.toISOString(), 'hour', WEBHOOK_DISABLED];

@@ -288,6 +288,14 @@ export class WebhookRepository {
     return rows.map((r) => this.stored(r));
   }
 
+  /**
+   * Registrations as a dispatcher that does not open sealed URLs itself takes them (see
+   * ListRegistrationsV1's `sealedUrls`): their URLs opened, as they were sent before they were sealed.
+   */
+  withOpenedUrls(registrations: StoredWebhook[]): StoredWebhook[] {
+    return registrations.map((r) => ({ ...r, url: openWebhookUrl(this.box, r.url, r.id) }));
+  }
+
   /** The registrations' version (advanced by insertOutbox with every registrations-changed event). */
   async registrationsVersion(m: EntityManager): Promise<number> {
     const rows: Array<{ value: string }> = await m.query('SELECT value FROM registrations_version');

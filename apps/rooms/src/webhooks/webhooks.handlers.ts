@@ -49,7 +49,7 @@ export class WebhooksHandlers {
   delete(@Payload(new CommandPipe(DeleteWebhookV1)) c: RequestOf<typeof DeleteWebhookV1>, @Ctx() ctx: CommandContext) { return this.deleteWebhook.execute(c, ctx.meta); }
 
   @MessagePattern(ListRegistrationsV1.pattern)
-  registrations(@Payload(new CommandPipe(ListRegistrationsV1)) _c: RequestOf<typeof ListRegistrationsV1>) { return this.listRegistrations.execute(); }
+  registrations(@Payload(new CommandPipe(ListRegistrationsV1)) c: RequestOf<typeof ListRegistrationsV1>) { return this.listRegistrations.execute(c); }
 
   @MessagePattern(ListRegistrationChangesV1.pattern)
   registrationChanges(@Payload(new CommandPipe(ListRegistrationChangesV1)) c: RequestOf<typeof ListRegistrationChangesV1>) { return this.listRegistrationChanges.execute(c); }

@@ -16,7 +16,7 @@ export class ListRegistrationChanges {
   async execute(c: RequestOf<typeof ListRegistrationChangesV1>): Promise<ReplyOf<typeof ListRegistrationChangesV1>> {
     // One snapshot for the three reads: registration changes commit in version order, so
     // this snapshot holds every change up to `version` and none after.
-    return this.db.transaction('REPEATABLE READ', async (m) => {
+    const changes = await this.db.transaction('REPEATABLE READ', async (m) => {
       const version = await this.webhooks.registrationsVersion(m);
       return {
         registrations: await this.webhooks.listWrittenSince(m, c.since),
@@ -24,5 +24,8 @@ export class ListRegistrationChanges {
         version,
       };
     });
+    // To a dispatcher of the version before URLs were sealed at rest: opened (ListRegistrationsV1).
+    if (c.sealedUrls) return changes;
+    return { ...changes, registrations: this.webhooks.withOpenedUrls(changes.registrations), removed: this.webhooks.withOpenedUrls(changes.removed) };
   }
 }

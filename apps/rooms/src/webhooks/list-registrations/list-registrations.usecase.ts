@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ListRegistrationsV1, ReplyOf } from '@app/contracts';
+import { ListRegistrationsV1, ReplyOf, RequestOf } from '@app/contracts';
 import { DataSource } from 'typeorm';
 import { WebhookRepository } from '../webhook.repository';
 
@@ -11,11 +11,13 @@ import { WebhookRepository } from '../webhook.repository';
 export class ListRegistrations {
   constructor(private readonly db: DataSource, private readonly webhooks: WebhookRepository) {}
 
-  async execute(): Promise<ReplyOf<typeof ListRegistrationsV1>> {
+  async execute(c: RequestOf<typeof ListRegistrationsV1> = {}): Promise<ReplyOf<typeof ListRegistrationsV1>> {
     // One snapshot for both reads: the version must describe exactly these registrations.
-    return this.db.transaction('REPEATABLE READ', async (m) => {
+    const snapshot = await this.db.transaction('REPEATABLE READ', async (m) => {
       const version = await this.webhooks.registrationsVersion(m);
       return { registrations: await this.webhooks.listAll(m), removed: await this.webhooks.listRemoved(m), version };
     });
+    if (c.sealedUrls) return snapshot;
+    return { ...snapshot, registrations: this.webhooks.withOpenedUrls(snapshot.registrations), removed: this.webhooks.withOpenedUrls(snapshot.removed) };
   }
 }

@@ -34,6 +34,14 @@ export const DeleteWebhookV1 = defineCommand<Record<string, never>>('webhooks.de
 }));
 
 /**
+ * What a dispatcher says of itself when it asks for registrations: `sealedUrls`, it opens the
+ * URLs sealed at rest itself. To one that does not say so (a dispatcher of the version before
+ * URLs were sealed, still running during a rolling upgrade) they are sent opened, as they were
+ * then: it would otherwise take the sealed text for the address to post to.
+ */
+const registrationsAsker = { sealedUrls: z.boolean().optional() };
+
+/**
  * Every registration with its secret: what a dispatcher replica loads at start, on each
  * `webhook.registrations-changed.v1` notice, and when an event's `registrationsVersion` is
  * newer than its index. `version` is the registrations' version of this very snapshot.
@@ -45,7 +53,7 @@ export const ListRegistrationsV1 = defineCommand<{
   /** Forms removed or replaced lately, each with its `removedVersion`: for events caused before. */
   removed: WebhookRegistration[];
   version: number;
-}>('webhooks.list-registrations.v1', z.object({}), { query: true });
+}>('webhooks.list-registrations.v1', z.object(registrationsAsker), { query: true });
 
 /**
  * The registration changes since `since` (the version of a dispatcher replica's index):
@@ -64,4 +72,4 @@ export const ListRegistrationChangesV1 = defineCommand<{
   /** Forms removed or replaced after `since`, each with its `removedVersion`. */
   removed: WebhookRegistration[];
   version: number;
-}>('webhooks.list-registration-changes.v1', z.object({ since: z.number().int().min(0) }), { query: true });
+}>('webhooks.list-registration-changes.v1', z.object({ since: z.number().int().min(0), ...registrationsAsker }), { query: true });
