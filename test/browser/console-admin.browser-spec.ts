@@ -7,6 +7,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, screenshot, seriousA11yViolations, signInToConsole, watchProblems } from '../support/browser';
+import { eventually } from '../support/common';
 import { cli, startTestSystem, TestSystem } from '../support/processes';
 
 jest.setTimeout(180_000);
@@ -208,7 +209,7 @@ describe('web console: administration', () => {
     await ask.getByRole('button', { name: 'Cancel' }).click();
     await ask.waitFor({ state: 'detached' });
     // Nothing happened, and focus is back on the button that asked.
-    await expect(remove.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    await eventually(async () => expect(await remove.evaluate((el) => el === document.activeElement)).toBe(true));
     await expect(cy.count()).resolves.toBe(1);
     expect((await v1('users/show', { user_id: 'cy@example.com' }, 'GET')).status).toBe(200);
 

@@ -206,7 +206,7 @@ describe('web console: deliveries at a glance', () => {
     await question.waitFor({ state: 'detached' });
     await eventually(async () => expect(await recover.isEnabled()).toBe(true));
     // Focus is back on the button that asked.
-    expect(await recover.evaluate((b) => b === document.activeElement)).toBe(true);
+    await eventually(async () => expect(await recover.evaluate((b) => b === document.activeElement)).toBe(true));
     expect(recovers).toHaveLength(0);
     expect(await failedIds()).toHaveLength(2);
 

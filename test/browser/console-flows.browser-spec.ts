@@ -168,7 +168,7 @@ describe('web console, signed in', () => {
     await question.waitFor({ state: 'detached' });
     // Cancelled: the token still works, and focus is back on the button that asked.
     expect((await fetch(`${stack.baseUrl}/v2/room`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
-    expect(await revoke.evaluate((b) => b === document.activeElement)).toBe(true);
+    await eventually(async () => expect(await revoke.evaluate((b) => b === document.activeElement)).toBe(true));
     await revoke.click();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await question.getByRole('button', { name: 'Confirm' }).click();

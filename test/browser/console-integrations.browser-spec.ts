@@ -166,7 +166,7 @@ describe('web console: enabling a webhook and uninstalling an add-on', () => {
     await question.getByRole('button', { name: 'Cancel' }).click();
     await question.waitFor({ state: 'detached' });
     // Focus returns to the button that opened the dialog.
-    expect(await uninstall.evaluate((b) => b === document.activeElement)).toBe(true);
+    await eventually(async () => expect(await uninstall.evaluate((b) => b === document.activeElement)).toBe(true));
     expect((await v2('GET', '/addons')).body.items.filter((a: { room_id: number }) => a.room_id === room)).toHaveLength(1);
 
     await uninstall.click();

@@ -7,6 +7,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, screenshot, seriousA11yViolations, watchProblems } from '../support/browser';
+import { eventually } from '../support/common';
 import { cli, startTestSystem, TestSystem } from '../support/processes';
 
 jest.setTimeout(180_000);
@@ -131,7 +132,7 @@ describe('web console: the shell', () => {
 
     // Starting a chat by keyboard: the list of people, filtered as one types.
     await sidebar().getByRole('button', { name: 'New chat' }).click();
-    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('new-chat-person');
+    await eventually(async () => expect(await page.evaluate(() => document.activeElement?.id)).toBe('new-chat-person'));
     await page.keyboard.type('bob');
     await sidebar().getByRole('list', { name: 'People' }).getByRole('link', { name: /Bob Member/ }).click();
     await page.waitForFunction((id) => location.hash === `#/chats/${id}`, bobId);
@@ -219,12 +220,12 @@ describe('web console: the shell', () => {
     await entry('Ops').waitFor();
     await expect(toggle.getAttribute('aria-expanded')).resolves.toBe('true');
     // Focus went into the drawer; Escape closes it and gives focus back to its button.
-    await expect(page.evaluate(() => !!document.activeElement?.closest('nav[aria-label="Rooms and chats"]'))).resolves.toBe(true);
+    await eventually(async () => expect(await page.evaluate(() => !!document.activeElement?.closest('nav[aria-label="Rooms and chats"]'))).toBe(true));
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'drawer-375', { light: true });
     await page.keyboard.press('Escape');
     await sidebar().waitFor({ state: 'hidden' });
-    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('drawer-toggle');
+    await eventually(async () => expect(await page.evaluate(() => document.activeElement?.id)).toBe('drawer-toggle'));
     await page.keyboard.press('Enter');
     // On a narrow screen the drawer's button tells of what is new.
     await bobSays(opsId, 'Anyone on a phone?');
