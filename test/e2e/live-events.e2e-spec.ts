@@ -254,6 +254,13 @@ describe('live connections: GET /v2/room/{room}/events across the built system a
 
       const hit = await receiver.waitFor('the file delivery', () => receiver.to('/live/room_file_upload')[0]);
       expect(hit.json.item.file.url).toMatch(new RegExp(`^${plain.url.replace(/[.?]/g, '\\$&')}\\?expires=\\d+&issued=\\d+&signature=`));
+      // The integration's link is a credential until it expires: fetched, it is logged without its signature.
+      const signed = new URL(hit.json.item.file.url);
+      const signature = signed.searchParams.get('signature')!;
+      expect((await fetch(signed)).status).toBe(200);
+      const line = await stack.launched.waitForLog((l) => l.msg === 'request' && String(l.url).startsWith(`${signed.pathname}?`));
+      expect(line.url).toBe(`${signed.pathname}?expires=${signed.searchParams.get('expires')}&issued=${signed.searchParams.get('issued')}&signature=[REDACTED]`);
+      expect(stack.launched.logs((l) => JSON.stringify(l).includes(signature))).toEqual([]);
       roomStream.close();
       personStream.close();
     });

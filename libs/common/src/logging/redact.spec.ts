@@ -58,7 +58,7 @@ describe('redactUrl', () => {
   it.each([
     'auth_token', 'access_token', 'refresh_token', 'oauth_token', 'oauth_verifier', 'oauth_signature', 'password',
     'new_password', 'passwd', 'secret', 'client_secret', 'signed_request', 'authorization', 'Authorization',
-    'api_key', 'apikey', 'API-KEY', 'x-api-key', 'token',
+    'api_key', 'apikey', 'API-KEY', 'x-api-key', 'token', 'signature', 'X-Amz-Signature',
   ])('treats %s as secret', (name) => {
     expect(isSecretName(name)).toBe(true);
     expect(redactUrl(`/x?${name}=${TOKEN}`)).toBe(`/x?${name}=[REDACTED]`);
@@ -68,6 +68,11 @@ describe('redactUrl', () => {
     'does not treat %s as secret', (name) => {
       expect(isSecretName(name)).toBe(false);
     });
+
+  it('hides a signed file link\'s signature, its expiry and issue time left as they are', () => {
+    expect(redactUrl('/files/14/0e6c/note.txt?expires=1796552764&issued=1795947964&signature=-xGxC9Rsblp67-CWFU_WBwjROzlglUXE8H3fPv2HIW8'))
+      .toBe('/files/14/0e6c/note.txt?expires=1796552764&issued=1795947964&signature=[REDACTED]');
+  });
 
   it('splits parameters on ; as well as &', () => {
     expect(redactUrl(`/v1/rooms/list?a=1;auth_token=${TOKEN};format=xml`)).toBe('/v1/rooms/list?a=1;auth_token=[REDACTED];format=xml');

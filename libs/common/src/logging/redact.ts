@@ -12,9 +12,11 @@ export const REDACTED = '[REDACTED]';
 
 /**
  * A parameter is secret when its normalised name (percent-decoded, lower-cased, reduced
- * to letters and digits) contains one of these.
+ * to letters and digits) contains one of these. `signature`: a signed file link
+ * (`/files/…?expires=&issued=&signature=`) is a bearer credential until it expires, as
+ * are other services' signed URLs (`X-Amz-Signature`).
  */
-const SECRET_NAME_PARTS = ['token', 'password', 'passwd', 'secret', 'signedrequest', 'authorization', 'apikey', 'oauth'];
+const SECRET_NAME_PARTS = ['token', 'password', 'passwd', 'secret', 'signedrequest', 'signature', 'authorization', 'apikey', 'oauth'];
 
 /** How many rounds of percent-decoding a name gets (`%2561uth_token` is two). */
 const DECODE_ROUNDS = 3;
