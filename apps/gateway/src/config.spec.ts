@@ -21,7 +21,7 @@ describe('gateway configuration: console sign-in', () => {
     expect(config).toMatchObject({
       SESSION_TTL: 14 * 86_400_000, SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: 5, SIGN_IN_MAX_FAILURES_PER_ADDRESS: 50, SIGN_IN_WINDOW: 900_000,
       SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES: 50, SIGN_IN_ACCOUNT_WINDOW: 3_600_000, TRUST_PROXY: [],
-      PUBLIC_RATE_LIMIT_MAX: 600, PUBLIC_RATE_LIMIT_WINDOW_SECONDS: 300,
+      PUBLIC_RATE_LIMIT_MAX: 600, PUBLIC_RATE_LIMIT_WINDOW_SECONDS: 300, FILE_RATE_LIMIT_MAX: 3000, FILE_RATE_LIMIT_WINDOW_SECONDS: 300,
     });
     expect(gatewayConfigProblems(config)).toEqual([]);
   });
@@ -35,6 +35,7 @@ describe('gateway configuration: console sign-in', () => {
     expect(() => parseConfig(gatewayConfigShape, { SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: '0' })).toThrow(/SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: must be greater than 0/);
     expect(() => parseConfig(gatewayConfigShape, { SIGN_IN_ACCOUNT_WINDOW: 'an hour' })).toThrow(/SIGN_IN_ACCOUNT_WINDOW: must be a number and a unit/);
     expect(() => parseConfig(gatewayConfigShape, { PUBLIC_RATE_LIMIT_MAX: '-1' })).toThrow(/PUBLIC_RATE_LIMIT_MAX: must be greater than 0/);
+    expect(() => parseConfig(gatewayConfigShape, { FILE_RATE_LIMIT_MAX: 'lots' })).toThrow(/FILE_RATE_LIMIT_MAX: /);
     // The old setting meant five failures from anywhere: it must not be taken silently for the new, wider budget.
     expect(() => parseConfig(gatewayConfigShape, { SIGN_IN_MAX_FAILURES_PER_ACCOUNT: '5' })).toThrow(/SIGN_IN_MAX_FAILURES_PER_ACCOUNT: is no longer read: set SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS/);
     expect(gatewayConfigProblems(parseConfig(gatewayConfigShape, { SIGN_IN_MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS: '10', SIGN_IN_MAX_FAILURES_PER_ACCOUNT_ALL_ADDRESSES: '9' })))

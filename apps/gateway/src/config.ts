@@ -18,6 +18,13 @@ export const gatewayConfigShape = {
   /** v2: requests per token and window (HipChat: 500 per 5 minutes). */
   V2_RATE_LIMIT_MAX: env.positiveInt(500),
   V2_RATE_LIMIT_WINDOW_SECONDS: env.positiveInt(300),
+  /**
+   * GET /files per token or console session and window: a budget apart from V2_RATE_LIMIT_*,
+   * since a private room's images are fetched again at every showing (private, no-cache) and
+   * must not spend what the console's API calls need.
+   */
+  FILE_RATE_LIMIT_MAX: env.positiveInt(3000),
+  FILE_RATE_LIMIT_WINDOW_SECONDS: env.positiveInt(300),
   /** v2 flood control: messages and notifications per room and window (HipChat: 30 a minute). */
   FLOOD_CONTROL_MAX: env.positiveInt(30),
   FLOOD_CONTROL_WINDOW_SECONDS: env.positiveInt(60),

@@ -8,7 +8,7 @@ import { RequestRateLimiter } from '../shared/rate-limit/request-rate-limiter';
 import { V2AccessGuard } from './auth/v2-access.guard';
 import { V2AuthGuard, V2TokenStrategy } from './auth/v2-token.strategy';
 import { V2BodyGuard } from './http/v2-body.guard';
-import { FLOOD_CONTROL, PUBLIC_RATE_LIMITER, V2_RATE_LIMITER } from './v2-di-tokens';
+import { FILE_RATE_LIMITER, FLOOD_CONTROL, PUBLIC_RATE_LIMITER, V2_RATE_LIMITER } from './v2-di-tokens';
 import { V2Filter } from './v2.filter';
 
 /** The machinery every v2 resource module uses: auth, limits, body, errors. */
@@ -31,6 +31,13 @@ import { V2Filter } from './v2.filter';
       }, logger),
     },
     {
+      provide: FILE_RATE_LIMITER,
+      inject: [GATEWAY_CONFIG, REDIS_CLIENT, APP_LOGGER],
+      useFactory: (config: GatewayConfig, redis: Redis, logger: AppLogger) => new RequestRateLimiter(redis, {
+        limit: config.FILE_RATE_LIMIT_MAX, windowSeconds: config.FILE_RATE_LIMIT_WINDOW_SECONDS, keyPrefix: `${config.BROKER_NAMESPACE}:rl:files`,
+      }, logger),
+    },
+    {
       provide: PUBLIC_RATE_LIMITER,
       inject: [GATEWAY_CONFIG, REDIS_CLIENT, APP_LOGGER],
       useFactory: (config: GatewayConfig, redis: Redis, logger: AppLogger) => new RequestRateLimiter(redis, {
@@ -38,6 +45,6 @@ import { V2Filter } from './v2.filter';
       }, logger),
     },
   ],
-  exports: [PassportModule, V2TokenStrategy, V2AuthGuard, V2AccessGuard, V2BodyGuard, V2Filter, V2_RATE_LIMITER, FLOOD_CONTROL, PUBLIC_RATE_LIMITER],
+  exports: [PassportModule, V2TokenStrategy, V2AuthGuard, V2AccessGuard, V2BodyGuard, V2Filter, V2_RATE_LIMITER, FLOOD_CONTROL, FILE_RATE_LIMITER, PUBLIC_RATE_LIMITER],
 })
 export class V2CoreModule {}

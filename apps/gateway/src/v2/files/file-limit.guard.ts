@@ -11,11 +11,12 @@ import { presentedToken } from '../auth/v2-token.strategy';
 import { V2HttpRequest } from '../http/v2-request';
 import { v2RateLimitHeaders } from '../http/v2-headers';
 import { sessionSecretOf } from '../session/session-cookie';
-import { PUBLIC_RATE_LIMITER, V2_RATE_LIMITER } from '../v2-di-tokens';
+import { FILE_RATE_LIMITER, PUBLIC_RATE_LIMITER } from '../v2-di-tokens';
 
 /**
  * GET /files/<key>, counted before it is served: a request with a token, or the cookie of a
- * session that lasts, by that token's v2 rate limit (V2_RATE_LIMIT_*); one without (a public
+ * session that lasts, by that token's files budget (FILE_RATE_LIMIT_*: apart from its /v2
+ * requests, as a private room's images are fetched at every showing); one without (a public
  * room's file, a signed link, an ended session's cookie) by its client address's, as the
  * routes served without a token are (PUBLIC_RATE_LIMIT_*). X-Ratelimit-* on every answer that
  * counted, 429 with Retry-After past the limit. A token is first asked of AuthFailureLimit: an
@@ -30,7 +31,7 @@ export class FileLimitGuard implements CanActivate {
   constructor(
     private readonly tokens: TokenAuthenticator,
     private readonly authFailures: AuthFailureLimit,
-    @Inject(V2_RATE_LIMITER) private readonly limiter: RequestRateLimiter,
+    @Inject(FILE_RATE_LIMITER) private readonly limiter: RequestRateLimiter,
     @Inject(PUBLIC_RATE_LIMITER) private readonly publicLimiter: RequestRateLimiter,
   ) {}
 
@@ -71,7 +72,7 @@ export class FileLimitGuard implements CanActivate {
 
 function tooMany(limit: RateLimitState, limiter: RequestRateLimiter, byToken: boolean): ApiError {
   const whose = byToken ? 'You have' : 'This address has';
-  const what = byToken ? '' : ' for files asked without credentials';
+  const what = byToken ? ' for files' : ' for files asked without credentials';
   return new ApiError(429, `${whose} exceeded the rate limit of ${limit.limit} requests per ${windowText(limiter.windowSeconds)}${what}; it resets at ${new Date(limit.reset * 1000).toISOString()}.`,
     retryAfter(limit));
 }
