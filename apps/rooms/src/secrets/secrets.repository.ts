@@ -78,6 +78,27 @@ const removedColumn = (column: string, purpose: (r: Record<string, string | numb
   row: (r) => [String(r.id), String(r.removed_version)],
   after: (row) => row.map(Number),
 });
+
+/**
+ * A secret inside the stored replies of applied_commands (kept a day, so that a redelivered
+ * command answers its first reply): at `path` in the reply of the commands whose reply shows a
+ * `owner` (a webhook, a bridge), sealed for that owner's id.
+ */
+const replyField = (owner: 'webhook' | 'bridge', path: string[], purpose: (id: number) => string): PlaceSql => {
+  const at = `'{${path.join(',')}}'`;
+  const value = `(reply #>> ${at})`;
+  const isText = `reply ? '${owner}' AND jsonb_typeof(reply #> ${at}) = 'string'`;
+  return {
+    select: `SELECT command_id::text AS command_id, reply->'${owner}'->>'id' AS owner_id, ${value} AS secret FROM applied_commands
+              WHERE ${isText} AND ${notUnder(value)} AND ($2::uuid IS NULL OR command_id > $2::uuid) ORDER BY command_id LIMIT $3`,
+    count: `SELECT count(*)::int AS n FROM applied_commands WHERE ${isText}`,
+    update: `UPDATE applied_commands SET reply = jsonb_set(reply, ${at}, to_jsonb($3::text)) WHERE command_id = $1::uuid AND ${value} = $2`,
+    purpose: (r) => purpose(Number(r.owner_id)),
+    row: (r) => [String(r.command_id)],
+    after: firstKey,
+  };
+};
+
 // Each page is read in the order of the row's key ($2 null: the first page): rows already
 // sealed fall out of the filter, and one that cannot be opened does not hold the loop up.
 const SQL: Record<SecretPlace, PlaceSql> = {
@@ -99,16 +120,7 @@ const SQL: Record<SecretPlace, PlaceSql> = {
   },
   webhooks_removed: removedColumn('secret', (r) => secretPurpose.signing({ id: Number(r.id), oauthClientId: r.oauth_client_id as string | null })),
   // The replies of the commands that answer a webhook's new secret (create, put), kept a day.
-  applied_commands: {
-    select: `SELECT command_id::text AS command_id, reply->'webhook'->>'id' AS webhook_id, reply->>'secret' AS secret FROM applied_commands
-              WHERE reply ? 'webhook' AND jsonb_typeof(reply->'secret') = 'string' AND ${notUnder(`(reply->>'secret')`)}
-                AND ($2::uuid IS NULL OR command_id > $2::uuid) ORDER BY command_id LIMIT $3`,
-    count: `SELECT count(*)::int AS n FROM applied_commands WHERE reply ? 'webhook' AND jsonb_typeof(reply->'secret') = 'string'`,
-    update: `UPDATE applied_commands SET reply = jsonb_set(reply, '{secret}', to_jsonb($3::text)) WHERE command_id = $1::uuid AND reply->>'secret' = $2`,
-    purpose: (r) => secretPurpose.webhook(Number(r.webhook_id)),
-    row: (r) => [String(r.command_id)],
-    after: firstKey,
-  },
+  applied_commands: replyField('webhook', ['secret'], secretPurpose.webhook),
   bridge_matrix_tokens: bridgeColumn('matrix_access_token', secretPurpose.bridgeToken),
   bridge_inbound_tokens: bridgeColumn('inbound_token', (id) => secretPurpose.bridgeInbound(id, 'token')),
   bridge_inbound_hmac_secrets: bridgeColumn('inbound_hmac_secret', (id) => secretPurpose.bridgeInbound(id, 'hmac_secret')),
@@ -117,32 +129,13 @@ const SQL: Record<SecretPlace, PlaceSql> = {
   removed_bridge_matrix_tokens: removedColumn('matrix_access_token', (r) => secretPurpose.bridgeToken(Number(r.id))),
   // The replies of the bridge changes that answer a new inbound URL (create, put), kept a
   // day: the key itself is stored nowhere else (the row keeps its hash).
-  bridge_inbound_keys: {
-    select: `SELECT command_id::text AS command_id, reply->'bridge'->>'id' AS bridge_id, reply->>'inboundKey' AS secret FROM applied_commands
-              WHERE reply ? 'bridge' AND jsonb_typeof(reply->'inboundKey') = 'string' AND ${notUnder(`(reply->>'inboundKey')`)}
-                AND ($2::uuid IS NULL OR command_id > $2::uuid) ORDER BY command_id LIMIT $3`,
-    count: `SELECT count(*)::int AS n FROM applied_commands WHERE reply ? 'bridge' AND jsonb_typeof(reply->'inboundKey') = 'string'`,
-    update: `UPDATE applied_commands SET reply = jsonb_set(reply, '{inboundKey}', to_jsonb($3::text)) WHERE command_id = $1::uuid AND reply->>'inboundKey' = $2`,
-    purpose: (r) => secretPurpose.bridgeInboundKey(Number(r.bridge_id)),
-    row: (r) => [String(r.command_id)],
-    after: firstKey,
-  },
+  bridge_inbound_keys: replyField('bridge', ['inboundKey'], secretPurpose.bridgeInboundKey),
   // A webhook's or bridge's URL (the credential of a platform's incoming webhook), and the
   // forms kept of it in webhooks_removed (the trigger copies the URL as stored).
   webhook_urls: { ...bridgeColumn('url', secretPurpose.webhookUrl), resealsUrl: true },
   removed_webhook_urls: removedColumn('url', (r) => secretPurpose.webhookUrl(Number(r.id))),
   // The replies that show a webhook (create, put, enable), kept a day: its URL, whole for its creator.
-  webhook_reply_urls: {
-    select: `SELECT command_id::text AS command_id, reply->'webhook'->>'id' AS webhook_id, reply->'webhook'->>'url' AS secret FROM applied_commands
-              WHERE reply ? 'webhook' AND jsonb_typeof(reply->'webhook'->'url') = 'string' AND ${notUnder(`(reply->'webhook'->>'url')`)}
-                AND ($2::uuid IS NULL OR command_id > $2::uuid) ORDER BY command_id LIMIT $3`,
-    count: `SELECT count(*)::int AS n FROM applied_commands WHERE reply ? 'webhook' AND jsonb_typeof(reply->'webhook'->'url') = 'string'`,
-    update: `UPDATE applied_commands SET reply = jsonb_set(reply, '{webhook,url}', to_jsonb($3::text))
-              WHERE command_id = $1::uuid AND reply->'webhook'->>'url' = $2`,
-    purpose: (r) => secretPurpose.webhookUrl(Number(r.webhook_id)),
-    row: (r) => [String(r.command_id)],
-    after: firstKey,
-  },
+  webhook_reply_urls: replyField('webhook', ['webhook', 'url'], secretPurpose.webhookUrl),
 };
 
 /** The setting by which a reseal tells the trigger on `webhooks` that the URL is the same (PlaceSql.resealsUrl). */
