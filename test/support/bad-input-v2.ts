@@ -82,6 +82,8 @@ export const V2_OPERATIONS: readonly OperationDescriptor[] = [
   v2('room/{room}/read', 'PUT', (c, rng) => `/v2/room/${room(c, rng)}/read`, (_c, rng) => ({ message_id: readMessageId(rng) }), ['message_id']),
   v2('user/{user}/read', 'PUT', (c, rng) => `/v2/user/${user(c, rng)}/read`, (_c, rng) => ({ message_id: readMessageId(rng) }), ['message_id']),
   v2('user/{user}/chats', 'GET', (c, rng) => `/v2/user/${user(c, rng)}/chats`, () => ({}), []),
+  // A person's live stream (no resume: nothing to read from the query); accepted, its status is the outcome.
+  v2('user/{user}/events', 'GET', (c, rng) => `/v2/user/${user(c, rng)}/events`, () => ({}), []),
   // Webhooks and the delivery log (our extensions), on the context's webhook; creations and deletions on throwaway ones.
   v2('room/{room}/webhook', 'POST', (c, rng) => `/v2/room/${room(c, rng)}/webhook`, (_c, rng) => ({
     url: hookUrl(rng), event: rng.pick(EVENTS), name: `Gen ${rng.id(4)}`, ...(rng.chance(0.3) ? { pattern: rng.pick(['^deploy', '(a+)+$', 'x{2,}']) } : {}),
