@@ -59,7 +59,8 @@ export const V2_OPERATIONS: readonly OperationDescriptor[] = [
     (_c, rng) => ({ ...page(rng), date: rng.pick(['recent', '2024-02-29T10:00:00Z']), timezone: rng.pick(['UTC', 'Europe/Paris']), reverse: rng.pick(['true', 'false']) }),
     ['date', 'timezone']),
   v2('room/{room}/history/latest', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/history/latest`, (_c, rng) => ({ 'max-results': String(rng.pick([1, 75])) }), []),
-  v2('room/{room}/history/{id}', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/history/${rng.pick(['00000000-0000-4000-8000-000000000000', 'nope'])}`, () => ({}), []),
+  v2('room/{room}/history/{message}', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/history/${rng.pick(['00000000-0000-4000-8000-000000000000', 'nope'])}`, () => ({}), []),
+  v2('room/{room}/statistics', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/statistics`, () => ({}), []),
   v2('room/{room}/member', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/member`, (_c, rng) => page(rng), []),
   v2('room/{room}/member/{user}', 'PUT', (c, rng) => `/v2/room/${room(c, rng)}/member/${user(c, rng)}`, () => ({}), []),
   v2('room/{room}/member/{user}', 'DELETE', (c, rng) => `/v2/room/${room(c, rng)}/member/${victimUser(rng)}`, () => ({}), []),
@@ -82,6 +83,7 @@ export const V2_OPERATIONS: readonly OperationDescriptor[] = [
   v2('room/{room}/read', 'PUT', (c, rng) => `/v2/room/${room(c, rng)}/read`, (_c, rng) => ({ message_id: readMessageId(rng) }), ['message_id']),
   v2('user/{user}/read', 'PUT', (c, rng) => `/v2/user/${user(c, rng)}/read`, (_c, rng) => ({ message_id: readMessageId(rng) }), ['message_id']),
   v2('user/{user}/chats', 'GET', (c, rng) => `/v2/user/${user(c, rng)}/chats`, () => ({}), []),
+  v2('user/{user}/history/latest', 'GET', (c, rng) => `/v2/user/${user(c, rng)}/history/latest`, (_c, rng) => ({ 'max-results': String(rng.pick([1, 75])) }), []),
   // A person's live stream (no resume: nothing to read from the query); accepted, its status is the outcome.
   v2('user/{user}/events', 'GET', (c, rng) => `/v2/user/${user(c, rng)}/events`, () => ({}), []),
   // Webhooks and the delivery log (our extensions), on the context's webhook; creations and deletions on throwaway ones.
@@ -129,6 +131,19 @@ export const V2_OPERATIONS: readonly OperationDescriptor[] = [
   // The live stream: a well-formed request is answered with the stream (its status is the outcome), a bad one with JSON.
   v2('room/{room}/events', 'GET', (c, rng) => `/v2/room/${room(c, rng)}/events`,
     (_c, rng): Record<string, string> => (rng.chance(0.5) ? { last_event_id: rng.pick(['1', '0', '99999999', 'nope', '-1']) } : {}), ['last_event_id']),
+  // Add-ons: installed only from descriptors that cannot be fetched (a closed port, a refused network or scheme), uninstalled only when they do not exist.
+  v2('addons', 'GET', () => '/v2/addons', (_c, rng) => page(rng), []),
+  v2('addons', 'POST', () => '/v2/addons', (c, rng) => ({ url: rng.pick(['http://127.0.0.1:9/descriptor.json', 'https://10.1.2.3/addon', 'ftp://example.com/d']), ...(rng.chance(0.5) ? { room: String(c.roomId) } : {}) }),
+    ['url'], PERSONAL, 0.5),
+  v2('addons/{id}', 'GET', (_c, rng) => `/v2/addons/${rng.pick(['999999', 'nope', '-1'])}`, () => ({}), []),
+  v2('addons/{id}', 'DELETE', (_c, rng) => `/v2/addons/${rng.pick(['999999', 'nope', '-1'])}`, () => ({}), []),
+  // OAuth client tokens (an add-on's): a bearer token is not its Basic credentials, so these are refused, their body read first.
+  v2('oauth/token', 'POST', () => '/v2/oauth/token', (_c, rng) => ({ grant_type: rng.pick(['client_credentials', 'personal']), scope: rng.pick(['send_notification', 'view_room admin_room']) }),
+    ['grant_type', 'scope'], PERSONAL, 0.5),
+  // Console sessions: a sign-in of a person who does not exist (nothing is throttled that the run needs); who is signed in; a sign-out (it acts on the cookie only).
+  v2('session', 'POST', () => '/v2/session', (_c, rng) => ({ email: `nobody-${rng.id(6)}@example.com`, password: `wrong ${rng.id(8)}` }), ['email', 'password'], PERSONAL, 0.5),
+  v2('session', 'GET', () => '/v2/session', () => ({}), []),
+  v2('session', 'DELETE', () => '/v2/session', () => ({}), []),
   // Tokens (our extension): made, listed, and revoked only when they do not exist.
   v2('token', 'POST', () => '/v2/token', (_c, rng) => ({ label: `Gen ${rng.id(4)}` }), ['label'], PERSONAL, 0.5),
   v2('token', 'GET', () => '/v2/token', (_c, rng) => page(rng), []),
@@ -142,5 +157,5 @@ export const V2_OPERATIONS: readonly OperationDescriptor[] = [
     ...(rng.chance(0.4) ? { until: rng.pick(['2030-01-01T00:00:00+02:00', '2030-01-01']) } : {}),
   }), ['actor', 'action', 'since', 'until']),
   v2('emoticon', 'GET', () => '/v2/emoticon', (_c, rng) => ({ ...page(rng), type: rng.pick(['all', 'global', 'group']) }), ['type']),
-  v2('emoticon/{id}', 'GET', (_c, rng) => `/v2/emoticon/${rng.pick(['1', 'allthethings', '(allthethings)', 'nope'])}`, () => ({}), []),
+  v2('emoticon/{key}', 'GET', (_c, rng) => `/v2/emoticon/${rng.pick(['1', 'allthethings', '(allthethings)', 'nope'])}`, () => ({}), []),
 ];
