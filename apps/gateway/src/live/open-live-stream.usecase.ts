@@ -65,9 +65,11 @@ export class OpenLiveStream {
       try {
         return toPage(await this.rooms.send(GetRoomEventsV1, { room, actor, after, limit: PAGE_SIZE }));
       } catch (err) {
-        // A refusal, not an outage: the reader lost access (a notice this replica missed, in a
-        // broker outage, say). The stream ends rather than retry for ever.
-        if (!(err instanceof RoomsOutage)) connection?.fail(ACCESS_REVOKED);
+        // A refusal, not an outage: the room was deleted while the log was read (its
+        // room_deleted, held from the live feed, ends the stream as it would have live), or the
+        // reader lost access (a notice this replica missed, in a broker outage, say). The stream
+        // ends rather than retry for ever.
+        if (!(err instanceof RoomsOutage) && !connection?.cursor.finishDeleted()) connection?.fail(ACCESS_REVOKED);
         throw err;
       }
     };

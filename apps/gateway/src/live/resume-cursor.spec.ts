@@ -203,4 +203,36 @@ describe('ResumeCursor: each event once, in sequence, no gap, from the live feed
     expect(f.sent).toEqual([]);
     expect(f.reads).toEqual([0]);
   });
+
+  describe('a room deleted before its log could be read (the log went with it)', () => {
+    const named = (seq: number, name: LiveEvent['name']): LiveEvent => ({ ...ev(seq), name });
+
+    /**
+     * A cursor at 2 that the live feed brings `offered` (a gap: the feed missed 3), whose log then
+     * refuses (the room is gone); its fetch does what the gateway's does with a refusal.
+     */
+    async function deletedBeforeRead(offered: LiveEvent[]): Promise<{ sent: number[]; finished: boolean[] }> {
+      const sent: number[] = [];
+      const finished: boolean[] = [];
+      // eslint-disable-next-line prefer-const
+      let c: ResumeCursor;
+      const fetch = async (): Promise<EventPage> => {
+        finished.push(c.finishDeleted());
+        c.close();
+        throw new Error('not found');
+      };
+      c = new ResumeCursor({ seq: 2, claimed: false }, fetch, { send: (e) => sent.push(e.seq), fail: () => undefined }, new Fixture().options);
+      for (const e of offered) c.offer(e);
+      await c.catchUp();
+      return { sent, finished };
+    }
+
+    it('sends what the live feed brought, in sequence, through room_deleted: the room\'s end, not an access error', async () => {
+      expect(await deletedBeforeRead([named(5, 'room_deleted'), named(4, 'room_exit')])).toEqual({ sent: [4, 5], finished: [true] });
+    });
+
+    it('sends nothing when the feed brought no room_deleted (the reader lost access)', async () => {
+      expect(await deletedBeforeRead([named(4, 'room_exit'), named(5, 'room_message')])).toEqual({ sent: [], finished: [false] });
+    });
+  });
 });

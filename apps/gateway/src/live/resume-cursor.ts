@@ -151,6 +151,26 @@ export class ResumeCursor {
     this.held.clear();
   }
 
+  /**
+   * The log refused to be read because the room is gone: deleted while the cursor waited for
+   * it, its log with it. When the live feed brought the room's room_deleted, what it holds
+   * after the last event sent, through room_deleted, is sent in sequence (the room's end, as a
+   * live reader would have seen it), and true returned. What the feed missed before it cannot
+   * be read any more, from anywhere: the stream ends on room_deleted rather than on an access
+   * error that hides why. Without a room_deleted held: false, nothing sent.
+   */
+  finishDeleted(): boolean {
+    if (this.closed) return false;
+    const rest = [...this.held.values()].filter((e) => e.seq > this.lastSent).sort((a, b) => a.seq - b.seq);
+    const end = rest.findIndex((e) => e.name === 'room_deleted');
+    if (end < 0) return false;
+    for (const event of rest.slice(0, end + 1)) {
+      this.held.delete(event.seq);
+      if (!this.closed) this.emit(event);
+    }
+    return true;
+  }
+
   private async read(): Promise<void> {
     const { pageSize, lagLimitMs, retryMs } = this.options;
     let progressAt = this.now();
