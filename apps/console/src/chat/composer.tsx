@@ -36,13 +36,13 @@ export function Composer({ people, send, share, file, setFile }: {
     const input = field.current;
     if (!input || !query) return;
     const done = completeMention(message, query.start, input.selectionStart ?? message.length, person);
+    // The field's text and caret are set now, not after the next render: a person who types on
+    // at once must not have the caret moved back under the letters they have typed since.
+    input.value = done.text;
+    input.setSelectionRange(done.caret, done.caret);
+    input.focus();
     setMessage(done.text);
     setQuery(null);
-    // After the value is rendered: the caret goes after the completed name.
-    requestAnimationFrame(() => {
-      input.focus();
-      input.setSelectionRange(done.caret, done.caret);
-    });
   };
   const keyDown = (e: KeyboardEvent) => {
     if (!open) return;
