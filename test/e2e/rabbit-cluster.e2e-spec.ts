@@ -16,6 +16,9 @@
  * Needs `rabbitmq-server` installed (not running: the test starts its own nodes); skipped,
  * saying so, where it is not.
  */
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { brokerNames } from '@app/contracts';
 import { eventually } from '../support/common';
 import { v2Call } from '../support/http';
@@ -94,6 +97,24 @@ if (!installed) {
     expect(made.status).toBe(201);
   }, 150_000);
 
+  /**
+   * Runs a test's body; when it fails, what the services logged at warn or above (the last 60
+   * lines, on the test's output, which is what CI keeps) and every line (in a file) go with
+   * the failure: a stall here was once seen and could not be looked into without them.
+   */
+  async function keepingLogs(name: string, body: () => Promise<void>): Promise<void> {
+    try {
+      await body();
+    } catch (err) {
+      const file = path.join(tmpdir(), `rabbit-cluster-${name}-${Date.now()}.log`);
+      writeFileSync(file, `${stack.launched.lines.join('\n')}\n--- stderr\n${stack.launched.stderr}`);
+      const problems = stack.launched.logs((l) => typeof l.level === 'string' && !['trace', 'debug', 'info'].includes(l.level)).slice(-60);
+      process.stdout.write(`rabbit cluster (${name}) failed; every service log line is in ${file}; warn and above:\n`
+        + `${problems.map((l) => JSON.stringify(l).slice(0, 400)).join('\n')}\n`);
+      throw err;
+    }
+  }
+
   afterAll(async () => {
     await receiver?.stop();
     await stack?.stop();
@@ -111,7 +132,7 @@ if (!installed) {
     expect(new Set(on)).toEqual(new Set([0]));
   });
 
-  it('loses no accepted notification when that node stops mid-burst, and goes on delivering on the others', async () => {
+  it('loses no accepted notification when that node stops mid-burst, and goes on delivering on the others', () => keepingLogs('burst', async () => {
     const status = new Map<string, number>();
     const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
     let stoppedAt = 0;
@@ -194,9 +215,9 @@ if (!installed) {
       + `the slowest accepted in ${(Math.max(...accepted.map((t) => tookMs.get(t)!)) / 1000).toFixed(1)} s; `
       + `${twice.length} delivered more than once; connections lost: ${['gateway', 'rooms', 'webhook-dispatcher'].map((service) =>
         `${service} ${stack.launched.logs((l) => l.service === service && String(l.msg).includes('connection lost')).length}`).join(', ')}\n`);
-  }, 180_000);
+  }), 180_000);
 
-  it('replicates every quorum queue on all three nodes again once the node is back, so that another can stop', async () => {
+  it('replicates every quorum queue on all three nodes again once the node is back, so that another can stop', () => keepingLogs('rejoin', async () => {
     await cluster.startNode(0);
     const all = cluster.nodes.map((n) => n.name).sort();
     await eventually(async () => {
@@ -224,5 +245,5 @@ if (!installed) {
     // machine, every post accepted and none delivered by then. Not a publish left waiting for
     // its confirm (lost-confirms.int-spec shows those fail at once); the cause is not known.
     await eventually(() => expect(texts.filter((t) => !delivered().has(t))).toEqual([]), 60_000);
-  }, 180_000);
+  }), 180_000);
 });
