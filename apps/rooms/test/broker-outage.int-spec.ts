@@ -1,6 +1,7 @@
+import { connect as amqpConnect } from 'amqplib';
 import { Client } from 'pg';
 import {
-  CreateRoomV1, GetRoomV1, RoomCreatedV2, RoomNotificationSentV2, RoomTopicChangedV2, SendNotificationV1, SetTopicV1,
+  brokerNames, CreateRoomV1, GetRoomV1, RoomCreatedV2, RoomNotificationSentV2, RoomTopicChangedV2, SendNotificationV1, SetTopicV1,
 } from '@app/contracts';
 import { EventPublisher } from '@app/common';
 import { OutboxRelay } from '../src/outbox/outbox-relay';
@@ -161,6 +162,23 @@ describe('rooms service during a RabbitMQ outage (real Postgres, RabbitMQ)', () 
       await holder.end().catch(() => undefined);
     }
     expect(capture.of(RoomTopicChangedV2.routingKey, (e) => e.payload.room.id === room.id)).toHaveLength(1);
+  });
+
+  it('serves its command queue again after an operator deletes it (the broker cancels the consumer; the connection stays up)', async () => {
+    // amqp-connection-manager sets a channel up again only with a new connection: without the
+    // healer (openChannel), the cancelled consumer was never replaced and every command timed out.
+    const made = await createInProcess('Queue Deleted');
+    const operator = await amqpConnect(stack.amqpUrl);
+    try {
+      const ch = await operator.createChannel();
+      await ch.deleteQueue(brokerNames(stack.namespace).roomsCommandQueue);
+      await ch.close();
+    } finally {
+      await operator.close();
+    }
+    // Commands sent before the queue is back are dropped by the broker (no queue): each try is its own.
+    const room = await eventually(() => rpc.send(GetRoomV1, { room: { id: made.id } }, 1_500), 30_000);
+    expect(room.room.name).toBe('Queue Deleted');
   });
 
   it('shuts down promptly during an outage, and a restarted service publishes what was left', async () => {

@@ -1,6 +1,8 @@
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
-import { AmqpUrls, AppLogger, connectAmqp, declareQueue, durableQueueOptions, HandlerOutcome, QueueDeclaration, QueueType } from '@app/common';
+import {
+  AmqpUrls, AppLogger, connectAmqp, CONSUMER_CANCELLED, declareQueue, durableQueueOptions, HandlerOutcome, openChannel, QueueDeclaration, QueueType,
+} from '@app/common';
 import { BrokerNames, deliveryDelayQueue } from '@app/contracts';
 import { DeliveryJob, deliveryJobSchema } from './delivery-job';
 
@@ -64,7 +66,7 @@ export class DeliveryQueues {
     connection.on('disconnect', () => {
       queues.droppedAt = Date.now();
     });
-    queues.publisher = queues.track(connection.createChannel({
+    queues.publisher = queues.track(openChannel(connection, logger, 'deliveries publisher', {
       json: false,
       confirm: true,
       // A burst (a receiver's thousand failed attempts retried at once) may take the broker seconds to confirm;
@@ -153,13 +155,13 @@ export class DeliveryQueues {
    * hangs holds one slot, not the queue). An unreadable job is dead-lettered.
    */
   async consume(prefetch: number, handler: JobHandler): Promise<void> {
-    this.consumer = this.track(this.connection.createChannel({
+    this.consumer = this.track(openChannel(this.connection, this.logger, 'deliveries consumer', {
       json: false,
-      setup: async (ch: ConfirmChannel) => {
+      setup: async (ch: ConfirmChannel, lost) => {
         await this.assertTopology(ch);
         await ch.prefetch(prefetch);
         const { consumerTag } = await ch.consume(this.names.deliveriesQueue, (msg) => {
-          if (!msg) return;
+          if (!msg) return lost(CONSUMER_CANCELLED);
           const handling = this.dispatch(ch, msg, handler);
           this.inFlight.add(handling);
           void handling.finally(() => this.inFlight.delete(handling));

@@ -5,6 +5,7 @@ import { Counter, Registry } from 'prom-client';
 import { Context, SpanKind } from '@opentelemetry/api';
 import type { AppLogger } from '../logging';
 import { contextFromHeaders, contextOf, endWithError, injectHeaders, Tracing, withSpan } from '../tracing';
+import { CONSUMER_CANCELLED, openChannel } from './channel-healing';
 import { AmqpUrls, connectAmqp } from './connect';
 import { CommandHandler, RpcClient, serveCommands } from './rpc';
 import { QueueType } from './queue-arguments';
@@ -28,8 +29,10 @@ export interface AmqpBrokerOptions {
 /**
  * The one AMQP set-up of every app: one managed connection per process (see connectAmqp).
  * amqp-connection-manager reconnects after a broker restart and re-runs each channel's
- * setup (topology, consumers). Every channel has an error listener: an error event with
- * none would be thrown, and a broker outage must never kill a process.
+ * setup (topology, consumers); a channel lost while the connection stays up (closed by the
+ * broker, its setup refused, its consumer cancelled) has the connection reopened for it
+ * (openChannel). Every channel has an error listener: an error event with none would be
+ * thrown, and a broker outage must never kill a process.
  */
 export class AmqpBroker {
   private readonly channels: ChannelWrapper[] = [];
@@ -78,7 +81,7 @@ export class AmqpBroker {
    * while the broker is unreachable), instead of waiting for a reconnection forever.
    */
   createEventPublisher(publishTimeoutMs = 5_000): EventPublisher {
-    const channel = this.track(this.connection.createChannel({
+    const channel = this.track(openChannel(this.connection, this.logger, 'events publisher', {
       json: false,
       confirm: true,
       publishTimeout: publishTimeoutMs,
@@ -108,13 +111,14 @@ export class AmqpBroker {
    * `stop()` closes the consuming channel: the messages not yet settled go back to the queue.
    */
   async consumeEvents(spec: ConsumerQueueSpec, prefetch: number, handler: EventHandler): Promise<{ stop(): Promise<void> }> {
-    const channel = this.track(this.connection.createChannel({
+    const channel = this.track(openChannel(this.connection, this.logger, `events ${spec.queue}`, {
       json: false,
-      setup: async (ch: ConfirmChannel) => {
+      setup: async (ch: ConfirmChannel, lost) => {
         await assertConsumerQueue(ch, this.names, spec, this.queueType);
         await ch.prefetch(prefetch);
         await ch.consume(spec.queue, (msg) => {
           if (msg) void this.dispatch(ch, msg, handler, spec.queue);
+          else lost(CONSUMER_CANCELLED);
         }, { noAck: false });
       },
     }), `events ${spec.queue}`);
@@ -139,14 +143,14 @@ export class AmqpBroker {
   async subscribeTransient(
     bindings: string[], onEvent: (envelope: EventEnvelope, routingKey: string) => void, onConnect: () => void, connectTimeoutMs?: number,
   ): Promise<{ stop(): Promise<void> }> {
-    const channel = this.track(this.connection.createChannel({
+    const channel = this.track(openChannel(this.connection, this.logger, 'transient subscription', {
       json: false,
-      setup: async (ch: ConfirmChannel) => {
+      setup: async (ch: ConfirmChannel, lost) => {
         await assertEventExchanges(ch, this.names);
         const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
         for (const pattern of bindings) await ch.bindQueue(queue, this.names.eventsExchange, pattern);
         await ch.consume(queue, (msg) => {
-          if (!msg) return;
+          if (!msg) return lost(CONSUMER_CANCELLED);
           try {
             onEvent(JSON.parse(msg.content.toString('utf8')) as EventEnvelope, msg.fields.routingKey);
           } catch (err) {

@@ -1,4 +1,5 @@
 export * from './connect';
+export * from './channel-healing';
 export * from './amqp-broker';
 export * from './topology';
 export * from './rpc';

@@ -62,7 +62,7 @@ describe('RpcClient.request when the connection is lost', () => {
     });
     Object.assign(manager, {
       createChannel: ({ setup }: { setup(ch: unknown): Promise<void> }) => {
-        void setup({ consume: async (_q: string, fn: (msg: unknown) => void) => void (onReply = fn) });
+        void setup(Object.assign(new EventEmitter(), { consume: async (_q: string, fn: (msg: unknown) => void) => void (onReply = fn) }));
         return wrapper;
       },
     });
@@ -164,14 +164,14 @@ describe('RpcClient.request when the connection is lost', () => {
 function fakeServer(handler: (payload: unknown, meta: CommandMeta) => Promise<RpcReply>) {
   const calls: Array<{ what: string; body?: unknown; type?: string; correlationId?: string }> = [];
   let deliver: (msg: unknown) => void = () => undefined;
-  const ch = {
+  const ch = Object.assign(new EventEmitter(), {
     assertQueue: async () => ({}),
     prefetch: async () => undefined,
     consume: async (_q: string, fn: (msg: unknown) => void) => void (deliver = fn),
     ack: () => void calls.push({ what: 'ack' }),
     sendToQueue: (queue: string, body: Buffer, options: { type?: string; correlationId?: string }) =>
       void calls.push({ what: `reply to ${queue}`, body: JSON.parse(body.toString()), type: options.type, correlationId: options.correlationId }),
-  };
+  });
   const wrapper = Object.assign(new EventEmitter(), { waitForConnect: async () => undefined });
   const manager = {
     createChannel: ({ setup }: { setup(c: unknown): Promise<void> }) => {

@@ -5,6 +5,7 @@ import { Context, SpanKind } from '@opentelemetry/api';
 import { COMMAND_HEADERS, CommandDefinition, CommandError, isCommandError } from '@app/contracts';
 import type { AppLogger } from '../logging';
 import { carriedTrace, contextFromHeaders, endWithError, injectHeaders, traceFields, traceparentOf, Tracing } from '../tracing';
+import { CONSUMER_CANCELLED, openChannel } from './channel-healing';
 import { declareQueue, QueueType } from './queue-arguments';
 import { commandQueueDeclaration } from './topology';
 import {
@@ -88,12 +89,12 @@ export class RpcClient {
   async start(): Promise<void> {
     // No publisher confirms here: a command the broker did not take gets no reply, which the
     // caller already treats as "may have run" (504); confirms would add a frame per request.
-    this.channel = this.connection.createChannel({
+    this.channel = openChannel(this.connection, this.logger, `rpc client ${this.queue}`, {
       json: false,
       confirm: false,
       publishTimeout: Math.min(this.timeoutMs, 5_000),
-      setup: async (ch: ConfirmChannel) => {
-        await ch.consume(DIRECT_REPLY_TO, (msg) => msg && this.onReply(msg), { noAck: true });
+      setup: async (ch: ConfirmChannel, lost) => {
+        await ch.consume(DIRECT_REPLY_TO, (msg) => (msg ? this.onReply(msg) : lost(CONSUMER_CANCELLED)), { noAck: true });
       },
     });
     // Replies to a closed channel are lost: whatever was in flight may or may not have run.
@@ -317,12 +318,12 @@ export async function serveCommands(
   queueType: QueueType,
   tracing: Tracing,
 ): Promise<ChannelWrapper> {
-  const channel = connection.createChannel({
+  const channel = openChannel(connection, logger, `commands ${queue}`, {
     json: false,
-    setup: async (ch: ConfirmChannel) => {
+    setup: async (ch: ConfirmChannel, lost) => {
       await declareQueue(ch, commandQueueDeclaration(queue, queueType));
       await ch.prefetch(prefetch);
-      await ch.consume(queue, (msg) => msg && void handle(ch, msg), { noAck: false });
+      await ch.consume(queue, (msg) => (msg ? void handle(ch, msg) : lost(CONSUMER_CANCELLED)), { noAck: false });
     },
   });
   channel.on('error', (err: Error) => logger.warn({ err: err.message }, 'command channel error'));
