@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, seriousA11yViolations, signInToConsole, watchProblems } from '../support/browser';
 import { eventually } from '../support/common';
+import { v2Call } from '../support/http';
 import { cli, startTestSystem, TestSystem } from '../support/processes';
 
 jest.setTimeout(240_000);
@@ -30,14 +31,7 @@ describe('web console: enabling a webhook and uninstalling an add-on', () => {
   let hookStatus = 500;
   const received: Array<{ method: string; path: string; body: string }> = [];
 
-  const v2 = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${stack.baseUrl}/v2${path}`, {
-      method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  };
+  const v2 = (method: string, path: string, body?: unknown) => v2Call(stack.baseUrl, token, method, path, body);
   const hits = (method: string, path: string) => received.filter((r) => r.method === method && r.path.startsWith(path));
 
   beforeAll(async () => {

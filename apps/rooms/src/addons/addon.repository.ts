@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { SecretBox } from '@app/common';
+import { SecretBox, sealedWebhookUrl } from '@app/common';
 import { AddonInstallationView, V2_SCOPES, V2Scope } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../shared/db-errors';
-import { sealedWebhookUrl } from '../webhooks/webhook.repository';
 import type { AddonDescriptor, DeclaredWebhook } from './descriptor';
 
 /** What an installation is made of before it has an id. */

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { maskedBridgeUrl, openWebhookUrl, SecretBox } from '@app/common';
+import { maskedBridgeUrl, openWebhookUrl, SecretBox, sealedWebhookUrl } from '@app/common';
 import { BridgeKind, BridgeView, NO_WEBHOOK_HEALTH, WebhookEventName, WebhookHealthView } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import type { WebhookViewer } from '../rooms/room-access';
 import { mayManageWebhookSql, webhookViewerParams } from '../rooms/room-access.sql';
 import { BridgeFields, inboundKeyHash } from './bridge-rules';
-import { HEALTH_COLUMNS, HEALTH_JOIN, healthOf, type HealthRow, sealedWebhookUrl, webhookUrlToWrite } from '../webhooks/webhook.repository';
+import { HEALTH_COLUMNS, HEALTH_JOIN, healthOf, type HealthRow, webhookUrlToWrite } from '../webhooks/webhook.repository';
 
 /**
  * A bridge as stored: a row of `webhooks` with `bridge_kind` set (see the migration

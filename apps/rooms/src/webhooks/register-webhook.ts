@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { SecretBox, secretPurpose } from '@app/common';
+import { SecretBox, sealedWebhookUrl, secretPurpose } from '@app/common';
 import { Actor, RoomRef, WebhookRegistrationsChangedV1, WebhookSpec } from '@app/contracts';
 import { RoomsConfig } from '../config';
 import { Tx } from '../outbox/unit-of-work';
 import { RoomRepository } from '../rooms/room.repository';
-import { sealedWebhookUrl, StoredWebhook, WebhookRepository } from './webhook.repository';
+import { StoredWebhook, WebhookRepository } from './webhook.repository';
 import { assertPatternApplies, assertUnderLimit, assertUrlReachable, fieldsOf, newWebhookSecret, Registrant, registrantOf } from './webhook-rules';
 import { ROOMS_CONFIG } from '../shared/infrastructure.module';
 import { AuditRepository } from '../audit/audit.repository';

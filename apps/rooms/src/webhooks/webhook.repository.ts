@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { maskedUrl, openWebhookUrl, preparedQuery, SecretBox, secretPurpose } from '@app/common';
+import { maskedUrl, openWebhookUrl, preparedQuery, SecretBox, sealedWebhookUrl } from '@app/common';
 import {
   Actor, BridgeKind, NO_WEBHOOK_HEALTH, RoomRef, WebhookAuthentication, WebhookDeliveryMode, WebhookEventName, WebhookHealthView, WebhookRef, WebhookRegistration, WebhookView,
 } from '@app/contracts';
@@ -169,9 +169,6 @@ const toCreatorStanding = (r: CreatorStandingRow): CreatorStanding => ({
 });
 
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray((result as unknown[])[0]) ? (result as T[][])[0] : (result as T[]));
-
-/** A webhook's (or bridge's) URL as its row keeps it: sealed for the row. */
-export const sealedWebhookUrl = (box: SecretBox, id: number, url: string): string => box.seal(url, secretPurpose.webhookUrl(id));
 
 /**
  * The URL a change of a row of `webhooks` writes: the stored value when it opens to the same

@@ -168,6 +168,9 @@ export const secretPurpose = {
   bridgeInboundKey: (bridgeId: number): string => `applied_commands.bridge_inbound_key:${bridgeId}`,
 };
 
+/** A webhook's (or bridge's) URL as its row keeps it: sealed for the row (secretPurpose.webhookUrl). */
+export const sealedWebhookUrl = (box: SecretBox, webhookId: number, url: string): string => box.seal(url, secretPurpose.webhookUrl(webhookId));
+
 /**
  * A webhook's (or bridge's) URL as stored, opened (secretPurpose.webhookUrl); one kept in
  * clear (not sealed yet) as it is; one no key opens as stored, sealed: it shows nothing of

@@ -52,7 +52,7 @@ export class V2TokenStrategy extends PassportStrategy(Strategy, V2_TOKEN_STRATEG
   async validate(req: V2HttpRequest): Promise<AuthenticatedToken> {
     const clear = presentedToken(req);
     if (!clear) return this.validateSession(req);
-    const token = this.accepted(req, await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(clear), (t) => V2_TOKEN_KINDS.includes(t.kind), () => this.tokens.cached(clear)));
+    const token = acceptedToken(req, await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(clear), (t) => V2_TOKEN_KINDS.includes(t.kind), () => this.tokens.cached(clear)));
     if (!token) {
       throw new ApiError(401, `Invalid OAuth session: the token is unknown, revoked or expired. See ${this.docs}`);
     }
@@ -66,7 +66,7 @@ export class V2TokenStrategy extends PassportStrategy(Strategy, V2_TOKEN_STRATEG
     if (!secret) {
       throw new ApiError(401, `Authenticated requests require a token (Authorization: Bearer <token> or auth_token=<token>) or a signed-in session (the ${SESSION_COOKIE} cookie of POST /v2/session). See ${this.docs}`);
     }
-    const token = this.accepted(req, await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(secret), (t) => t.kind === 'session', () => this.tokens.cached(secret)));
+    const token = acceptedToken(req, await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(secret), (t) => t.kind === 'session', () => this.tokens.cached(secret)));
     if (!token) {
       throw new ApiError(401, `Your session has ended (signed out, expired, or the password was changed): sign in again with POST /v2/session. See ${this.docs}`);
     }
@@ -77,15 +77,18 @@ export class V2TokenStrategy extends PassportStrategy(Strategy, V2_TOKEN_STRATEG
     req.v2 = { ...req.v2, token, sessionSecret: secret };
     return token;
   }
+}
 
-  /** The token found, null for none; 429 (with the failures' count in X-Ratelimit-*) for an address refused. */
-  private accepted(req: V2HttpRequest, verdict: AuthenticationVerdict<AuthenticatedToken>): AuthenticatedToken | null {
-    if (verdict.refused) {
-      req.v2 = { ...req.v2, rateLimit: verdict.refused };
-      throw tooManyUnknownTokens(verdict.refused);
-    }
-    return verdict.token;
+/**
+ * What v2 makes of AuthFailureLimit's verdict: the token found, null for none; 429 (with the
+ * failures' count in X-Ratelimit-*) for an address refused.
+ */
+export function acceptedToken<T>(req: V2HttpRequest, verdict: AuthenticationVerdict<T>): T | null {
+  if (verdict.refused) {
+    req.v2 = { ...req.v2, rateLimit: verdict.refused };
+    throw tooManyUnknownTokens(verdict.refused);
   }
+  return verdict.token;
 }
 
 /** Runs the strategy on every v2 route but the public ones. */

@@ -3,11 +3,11 @@ import type { AuthenticatedToken } from '@app/contracts';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../../shared/api-error';
 import { TokenAuthenticator } from '../../shared/auth/token-authenticator';
-import { AuthFailureLimit, tooManyUnknownTokens } from '../../shared/rate-limit/auth-failure-limit';
+import { AuthFailureLimit } from '../../shared/rate-limit/auth-failure-limit';
 import { addressKey } from '../../shared/rate-limit/client-address';
 import { RateLimitState, retryAfter, windowText } from '../../shared/rate-limit/rate-limit';
 import { RequestRateLimiter } from '../../shared/rate-limit/request-rate-limiter';
-import { presentedToken } from '../auth/v2-token.strategy';
+import { acceptedToken, presentedToken } from '../auth/v2-token.strategy';
 import { V2HttpRequest } from '../http/v2-request';
 import { v2RateLimitHeaders } from '../http/v2-headers';
 import { sessionSecretOf } from '../session/session-cookie';
@@ -58,11 +58,7 @@ export class FileLimitGuard implements CanActivate {
     if (clear) {
       // Every kind ServeFile takes (v1 tokens too, where v1 shows these links); a session's secret is not a token.
       const verdict = await this.authFailures.authenticate(req.ip, () => this.tokens.authenticate(clear), (t) => t.kind !== 'session', () => this.tokens.cached(clear));
-      if (verdict.refused) {
-        req.v2 = { ...req.v2, rateLimit: verdict.refused };
-        throw tooManyUnknownTokens(verdict.refused);
-      }
-      return verdict.token ?? undefined;
+      return acceptedToken(req, verdict) ?? undefined;
     }
     const secret = sessionSecretOf(req.headers.cookie);
     const session = secret ? await this.tokens.authenticate(secret) : null;
